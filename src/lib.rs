@@ -1,0 +1,9 @@
+//! catalog-effects: infer, explain and backfill MCP `effects` across a connector catalog.
+//!
+//! The pipeline is one line and the module tree shows it:
+//! walk -> parse -> classify -> diff -> emit. The library never prints; the binary chooses
+//! what to show and which exit code to return.
+
+pub mod effects;
+pub mod error;
+pub mod view;

@@ -1,0 +1,102 @@
+//! The normalized view of an action: the only thing rules and lints ever see.
+//!
+//! Catalog YAML and MCP `tools/list` JSON are both mapped into this one shape, so the same
+//! heuristics serve `backfill`, `check`, `audit` and `lint`.
+
+use crate::effects::{Effect, Effects, Hints};
+
+/// One step of an action, reduced to what says something about its effect.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Step {
+    /// `stepFunction.functionName` (`request`, `soap_request`, `download_file`, ...).
+    pub function: Option<String>,
+    /// Lower-case HTTP method (`get`, `post`, ...), when the step makes a call.
+    pub method: Option<String>,
+    /// The URL or path as written (templated, relative).
+    pub url: Option<String>,
+    /// `parameters.soapOperation` (`Get_Workers_Request`).
+    pub soap_operation: Option<String>,
+}
+
+/// An input (catalog `inputs:` item or an MCP `inputSchema` property).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Input {
+    pub name: String,
+    /// `string`, `boolean`, `number`, `object`, `array`, ... as written.
+    pub ty: Option<String>,
+    /// Allowed values when the input is an enum.
+    pub enum_values: Vec<String>,
+    pub description: Option<String>,
+}
+
+/// What the action declares under `effects:`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Declared {
+    /// No `effects` key.
+    #[default]
+    None,
+    /// A list whose every value is in the vocabulary.
+    Valid(Effects),
+    /// Present but not a list of known effects; the text says what is wrong.
+    Invalid(String),
+}
+
+impl Declared {
+    pub fn valid(&self) -> Option<Effects> {
+        match self {
+            Declared::Valid(e) => Some(*e),
+            _ => None,
+        }
+    }
+}
+
+/// Where the view came from, for messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Source {
+    #[default]
+    Catalog,
+    McpTool,
+}
+
+/// One action, normalized.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ActionView {
+    /// `actionId`, or the MCP tool name.
+    pub id: String,
+    /// `label`, or the MCP `title`.
+    pub label: Option<String>,
+    pub description: Option<String>,
+    pub details: Option<String>,
+    /// `actionType` as written (`custom`, `get`, `list`, ...).
+    pub action_type: Option<String>,
+    pub steps: Vec<Step>,
+    pub inputs: Vec<Input>,
+    pub declared: Declared,
+    /// The `annotations:` override (catalog) or the declared annotations (MCP).
+    pub annotations: Option<Hints>,
+    /// 1-based line of the `actionId` key (0 for MCP tools).
+    pub line: usize,
+    pub source: Source,
+}
+
+impl ActionView {
+    /// Distinct lower-case methods in step order.
+    pub fn methods(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for m in self.steps.iter().filter_map(|s| s.method.as_deref()) {
+            if !out.contains(&m) {
+                out.push(m);
+            }
+        }
+        out
+    }
+
+    /// Step URLs in order.
+    pub fn urls(&self) -> impl Iterator<Item = &str> {
+        self.steps.iter().filter_map(|s| s.url.as_deref())
+    }
+
+    pub fn declared_effect(&self, e: Effect) -> bool {
+        self.declared.valid().is_some_and(|d| d.contains(e))
+    }
+}
