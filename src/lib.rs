@@ -6,4 +6,6 @@
 
 pub mod effects;
 pub mod error;
+pub mod git;
+pub mod lint;
 pub mod view;

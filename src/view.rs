@@ -76,6 +76,11 @@ pub struct ActionView {
     pub annotations: Option<Hints>,
     /// 1-based line of the `actionId` key (0 for MCP tools).
     pub line: usize,
+    /// The trailing comment on the `actionId` line, without `#` (catalog only). Carries
+    /// `catalog-effects: ignore[code, ...]` silences for `lint`.
+    pub id_comment: Option<String>,
+    /// Path segments or name of the tool's connector title (`info.title`), when known.
+    pub connector_title: Option<String>,
     pub source: Source,
 }
 

@@ -1,0 +1,1 @@
+//! `lint`: check descriptions against the description contract.
