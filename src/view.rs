@@ -79,7 +79,7 @@ pub struct ActionView {
     /// The trailing comment on the `actionId` line, without `#` (catalog only). Carries
     /// `catalog-effects: ignore[code, ...]` silences for `lint`.
     pub id_comment: Option<String>,
-    /// Path segments or name of the tool's connector title (`info.title`), when known.
+    /// The connector's `info.title` (catalog) when known: a description naming it names the target.
     pub connector_title: Option<String>,
     pub source: Source,
 }
