@@ -8,4 +8,5 @@ pub mod effects;
 pub mod error;
 pub mod git;
 pub mod lint;
+pub mod mcp;
 pub mod view;
