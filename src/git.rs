@@ -1,2 +1,967 @@
 //! Git awareness: work-tree root, dirty files, files changed since a revision, and a
 //! backfill commit written on a branch without touching the work tree.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Component, Path, PathBuf};
+
+use git2::build::TreeUpdateBuilder;
+use git2::{
+    BranchType, DiffOptions, ErrorCode, FileMode, Repository, Signature, Status, StatusOptions,
+};
+
+use crate::error::{Error, Result};
+
+/// Identity used when the repository has no `user.name`/`user.email`: a backfill commit
+/// should still be possible on a fresh CI machine, and this makes its origin obvious.
+const FALLBACK_NAME: &str = "catalog-effects";
+const FALLBACK_EMAIL: &str = "catalog-effects@localhost";
+
+/// A non-bare repository together with its canonical work-tree root, so that every path
+/// comparison is made between canonical paths (symlinked temp dirs, `..`, trailing '/').
+pub struct Repo {
+    repo: Repository,
+    root: PathBuf,
+}
+
+impl std::fmt::Debug for Repo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Repo").field("root", &self.root).finish()
+    }
+}
+
+impl Repo {
+    /// The repository whose work tree holds `path` (a catalog dir), or None when there is
+    /// none (bare repos: None).
+    ///
+    /// Without a work tree there is nothing to compare the catalog against, so bare
+    /// repositories and paths inside `.git` itself count as "no repository".
+    pub fn discover(path: &Path) -> Option<Repo> {
+        let repo = Repository::discover(path).ok()?;
+        if repo.is_bare() {
+            return None;
+        }
+        let root = repo.workdir()?.canonicalize().ok()?;
+        let found = Repo { repo, root };
+        let inside = found.relative(path)?;
+        if inside == ".git" || inside.starts_with(".git/") {
+            return None;
+        }
+        Some(found)
+    }
+
+    /// Canonical root of the work tree.
+    pub fn workdir(&self) -> &Path {
+        &self.root
+    }
+
+    /// `path` (absolute or relative to cwd) relative to the work-tree root, '/'-separated;
+    /// None if outside.
+    ///
+    /// The root itself is `Some("")`. Paths that do not exist (yet) are resolved through
+    /// their deepest existing ancestor so that files about to be created still map. A path
+    /// that is not valid UTF-8 gives None: git paths are reported as `String`s and such a
+    /// path could never be matched against them.
+    pub fn relative(&self, path: &Path) -> Option<String> {
+        let absolute = resolve(path)?;
+        let rest = absolute.strip_prefix(&self.root).ok()?;
+        let mut parts = Vec::new();
+        for component in rest.components() {
+            match component {
+                Component::Normal(part) => parts.push(part.to_str()?),
+                _ => return None,
+            }
+        }
+        Some(parts.join("/"))
+    }
+
+    /// Files (work-tree-relative) under `paths` that have uncommitted changes: modified in
+    /// the index or the work tree vs HEAD, or untracked. Used to refuse `--write` on dirty
+    /// files.
+    ///
+    /// Writing over such a file would mix the tool's edits with the user's, so deletions,
+    /// conflicts and type changes count as dirty too; ignored files and submodules do not.
+    /// Paths outside the work tree contribute nothing.
+    pub fn dirty_files(&self, paths: &[PathBuf]) -> Result<BTreeSet<String>> {
+        let prefixes: Vec<String> = paths.iter().filter_map(|p| self.relative(p)).collect();
+        if prefixes.is_empty() {
+            return Ok(BTreeSet::new());
+        }
+        let whole_tree = prefixes.iter().any(String::is_empty);
+
+        let mut options = StatusOptions::new();
+        options
+            .include_untracked(true)
+            .recurse_untracked_dirs(true)
+            .include_ignored(false)
+            .exclude_submodules(true)
+            // Catalog file names are literal; a '*' or '[' in one must not turn into a glob.
+            .disable_pathspec_match(true);
+        if !whole_tree {
+            for prefix in &prefixes {
+                options.pathspec(prefix);
+            }
+        }
+        let statuses = self
+            .repo
+            .statuses(Some(&mut options))
+            .map_err(|e| self.error("cannot read the status of the work tree", &e))?;
+
+        let mut dirty = BTreeSet::new();
+        for entry in statuses.iter() {
+            let status = entry.status();
+            if status.is_empty() || status.contains(Status::IGNORED) {
+                continue;
+            }
+            let path = String::from_utf8_lossy(entry.path_bytes()).into_owned();
+            // The pathspec already narrows the walk; this check keeps the contract exact
+            // whatever libgit2's matching rules are.
+            if whole_tree || prefixes.iter().any(|prefix| is_under(&path, prefix)) {
+                dirty.insert(path);
+            }
+        }
+        Ok(dirty)
+    }
+
+    /// Work-tree-relative paths of files changed between revision `rev` (any revspec: a
+    /// sha, `HEAD~3`, a branch) and the work tree (including index changes and untracked
+    /// files; deleted files excluded since they cannot be processed; renames give the new
+    /// path).
+    ///
+    /// Rename detection is not needed for that last point: without it a rename is a
+    /// deletion (dropped) plus an addition of the new path (kept).
+    pub fn changed_since(&self, rev: &str) -> Result<BTreeSet<String>> {
+        let object = self
+            .repo
+            .revparse_single(rev)
+            .map_err(|e| self.error(&format!("unknown revision '{rev}'"), &e))?;
+        let tree = object.peel_to_tree().map_err(|e| {
+            self.error(
+                &format!("revision '{rev}' does not name a commit or tree"),
+                &e,
+            )
+        })?;
+
+        let mut options = DiffOptions::new();
+        options
+            .include_untracked(true)
+            .recurse_untracked_dirs(true)
+            .ignore_submodules(true);
+        let diff = self
+            .repo
+            .diff_tree_to_workdir_with_index(Some(&tree), Some(&mut options))
+            .map_err(|e| {
+                self.error(
+                    &format!("cannot compare revision '{rev}' with the work tree"),
+                    &e,
+                )
+            })?;
+
+        let mut changed = BTreeSet::new();
+        for delta in diff.deltas() {
+            match delta.status() {
+                git2::Delta::Deleted
+                | git2::Delta::Unmodified
+                | git2::Delta::Ignored
+                | git2::Delta::Unreadable => continue,
+                _ => {}
+            }
+            let file = delta.new_file();
+            if file.mode() == FileMode::Commit {
+                continue;
+            }
+            if let Some(path) = file.path_bytes() {
+                changed.insert(String::from_utf8_lossy(path).into_owned());
+            }
+        }
+        Ok(changed)
+    }
+
+    /// Short id and full id of HEAD, or None for a repository with no commits.
+    pub fn head(&self) -> Option<(String, String)> {
+        let commit = self.repo.head().ok()?.peel_to_commit().ok()?;
+        let full = commit.id().to_string();
+        let short = commit
+            .as_object()
+            .short_id()
+            .ok()
+            .and_then(|buf| buf.as_str().ok().map(str::to_owned))
+            .unwrap_or_else(|| full.chars().take(7).collect());
+        Some((short, full))
+    }
+
+    /// Write one commit on a new branch `branch`, whose parent is HEAD and whose tree is
+    /// HEAD's tree with each (work-tree-relative path, new full contents) replaced. Does not
+    /// touch the work tree, the index or the current branch (HEAD keeps pointing where it
+    /// did). Refuses an existing branch unless `force` (then the branch is moved). Refuses a
+    /// repository with no commits. Refuses an invalid branch name. Keeps each file's mode
+    /// (executable bit) from HEAD's tree; new files are 100644. Returns the new commit's
+    /// full id. Author/committer: the repository's configured signature, falling back to
+    /// "catalog-effects <catalog-effects@localhost>" when none is configured.
+    ///
+    /// The backfill is meant to be reviewed as a branch/PR while the user keeps working, so
+    /// nothing the user is looking at may move: only objects and the one branch ref are
+    /// written. For the same reason the checked-out branch is refused even with `force`,
+    /// since moving it would make the work tree look as if it reverted the commit.
+    /// A path listed twice takes its last contents. Paths that are symlinks, directories or
+    /// submodules in HEAD are refused rather than silently changing their type.
+    pub fn commit_on_branch(
+        &self,
+        branch: &str,
+        files: &[(String, Vec<u8>)],
+        message: &str,
+        force: bool,
+    ) -> Result<String> {
+        if !git2::Branch::name_is_valid(branch).unwrap_or(false) {
+            return Err(Error::new(format!("invalid branch name '{branch}'")).in_file(&self.root));
+        }
+
+        let head = match self.repo.head() {
+            Ok(head) => head,
+            Err(e) if matches!(e.code(), ErrorCode::UnbornBranch | ErrorCode::NotFound) => {
+                return Err(Error::new(format!(
+                    "repository has no commits; commit something first, then create branch '{branch}'"
+                ))
+                .in_file(&self.root));
+            }
+            Err(e) => return Err(self.error("cannot read HEAD", &e)),
+        };
+        let full_ref = format!("refs/heads/{branch}");
+        if head.is_branch() && head.name_bytes() == full_ref.as_bytes() {
+            return Err(Error::new(format!(
+                "branch '{branch}' is the checked-out branch; choose another branch name"
+            ))
+            .in_file(&self.root));
+        }
+        if !force && self.repo.find_branch(branch, BranchType::Local).is_ok() {
+            return Err(self.branch_exists(branch));
+        }
+        let parent = head
+            .peel_to_commit()
+            .map_err(|e| self.error("HEAD does not point to a commit", &e))?;
+        let base = parent
+            .tree()
+            .map_err(|e| self.error("cannot read the tree of HEAD", &e))?;
+
+        let mut latest: BTreeMap<&str, &[u8]> = BTreeMap::new();
+        for (path, contents) in files {
+            check_repo_path(path).map_err(|msg| Error::new(msg).in_file(&self.root))?;
+            latest.insert(path.as_str(), contents.as_slice());
+        }
+
+        let mut updates = TreeUpdateBuilder::new();
+        for (path, contents) in &latest {
+            let mode = self.mode_in(&base, path)?;
+            let blob = self
+                .repo
+                .blob(contents)
+                .map_err(|e| self.error(&format!("cannot store the contents of '{path}'"), &e))?;
+            updates.upsert(*path, blob, mode);
+        }
+        let tree_id = updates
+            .create_updated(&self.repo, &base)
+            .map_err(|e| self.error("cannot build the new tree", &e))?;
+        let tree = self
+            .repo
+            .find_tree(tree_id)
+            .map_err(|e| self.error("cannot read back the new tree", &e))?;
+
+        let signature = with_fallback(self.repo.signature())
+            .map_err(|e| self.error("cannot determine the commit author", &e))?;
+        let message = if message.ends_with('\n') {
+            message.to_owned()
+        } else {
+            format!("{message}\n")
+        };
+        let commit_id = self
+            .repo
+            .commit(None, &signature, &signature, &message, &tree, &[&parent])
+            .map_err(|e| {
+                self.error(
+                    &format!("cannot write the commit for branch '{branch}'"),
+                    &e,
+                )
+            })?;
+        let commit = self
+            .repo
+            .find_commit(commit_id)
+            .map_err(|e| self.error("cannot read back the new commit", &e))?;
+        match self.repo.branch(branch, &commit, force) {
+            Ok(_) => Ok(commit_id.to_string()),
+            Err(e) if e.code() == ErrorCode::Exists => Err(self.branch_exists(branch)),
+            Err(e) => Err(self.error(&format!("cannot create branch '{branch}'"), &e)),
+        }
+    }
+
+    /// The mode `path` gets in the new tree: HEAD's blob mode when it exists there, so an
+    /// executable script stays executable.
+    fn mode_in(&self, base: &git2::Tree<'_>, path: &str) -> Result<FileMode> {
+        let entry = match base.get_path(Path::new(path)) {
+            Ok(entry) => entry,
+            Err(e) if e.code() == ErrorCode::NotFound => return Ok(FileMode::Blob),
+            Err(e) => return Err(self.error(&format!("cannot look up '{path}' in HEAD"), &e)),
+        };
+        let mode = entry.filemode();
+        if mode == i32::from(FileMode::BlobExecutable) {
+            Ok(FileMode::BlobExecutable)
+        } else if mode == i32::from(FileMode::Blob)
+            || mode == i32::from(FileMode::BlobGroupWritable)
+        {
+            Ok(FileMode::Blob)
+        } else {
+            let kind = if mode == i32::from(FileMode::Link) {
+                "a symlink"
+            } else if mode == i32::from(FileMode::Tree) {
+                "a directory"
+            } else if mode == i32::from(FileMode::Commit) {
+                "a submodule"
+            } else {
+                "not a regular file"
+            };
+            Err(Error::new(format!(
+                "'{path}' is {kind} in HEAD; refusing to replace it with file contents"
+            ))
+            .in_file(&self.root))
+        }
+    }
+
+    fn branch_exists(&self, branch: &str) -> Error {
+        Error::new(format!(
+            "branch '{branch}' already exists; choose another name or force to move it"
+        ))
+        .in_file(&self.root)
+    }
+
+    fn error(&self, what: &str, e: &git2::Error) -> Error {
+        Error::new(format!("{what}: {}", e.message())).in_file(&self.root)
+    }
+}
+
+/// An unset identity is normal on fresh machines and must not block the backfill; any
+/// other failure (a broken config file) is worth reporting.
+fn with_fallback(
+    configured: std::result::Result<Signature<'static>, git2::Error>,
+) -> std::result::Result<Signature<'static>, git2::Error> {
+    match configured {
+        Err(e) if e.code() == ErrorCode::NotFound => Signature::now(FALLBACK_NAME, FALLBACK_EMAIL),
+        other => other,
+    }
+}
+
+/// `path` made absolute and canonical, except that a symlink to a file is kept as the link:
+/// git tracks the link itself, so its status lives under the link's path, not the target's.
+/// For paths that do not exist, the deepest existing ancestor is canonicalized and the rest
+/// appended after lexical `.`/`..` resolution.
+fn resolve(path: &Path) -> Option<PathBuf> {
+    let absolute = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir().ok()?.join(path)
+    };
+    let link_to_file = absolute
+        .symlink_metadata()
+        .is_ok_and(|meta| meta.file_type().is_symlink())
+        && !absolute.is_dir();
+    if link_to_file
+        && let (Some(parent), Some(name)) = (absolute.parent(), absolute.file_name())
+        && let Ok(parent) = parent.canonicalize()
+    {
+        return Some(parent.join(name));
+    }
+    if let Ok(canonical) = absolute.canonicalize() {
+        return Some(canonical);
+    }
+    let mut lexical = PathBuf::new();
+    for component in absolute.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                lexical.pop();
+            }
+            other => lexical.push(other),
+        }
+    }
+    let mut existing = lexical.as_path();
+    let mut missing = Vec::new();
+    loop {
+        if let Ok(canonical) = existing.canonicalize() {
+            let mut resolved = canonical;
+            resolved.extend(missing.iter().rev());
+            return Some(resolved);
+        }
+        missing.push(existing.file_name()?);
+        existing = existing.parent()?;
+    }
+}
+
+/// Whether work-tree-relative `path` is `prefix` itself or inside the directory `prefix`.
+fn is_under(path: &str, prefix: &str) -> bool {
+    prefix.is_empty()
+        || path == prefix
+        || (path.starts_with(prefix) && path.as_bytes().get(prefix.len()) == Some(&b'/'))
+}
+
+/// Rejects paths that libgit2 would reject late (or, for NUL, that git2 panics on) and
+/// paths that would write into `.git` or outside the tree.
+fn check_repo_path(path: &str) -> std::result::Result<(), String> {
+    if path.is_empty() {
+        return Err("empty path in the files to commit".to_owned());
+    }
+    if path.contains('\0') {
+        return Err(format!("path {path:?} contains a NUL byte"));
+    }
+    if path.starts_with('/') {
+        return Err(format!(
+            "path '{path}' must be relative to the work-tree root"
+        ));
+    }
+    for part in path.split('/') {
+        if part.is_empty() || part == "." || part == ".." || part.eq_ignore_ascii_case(".git") {
+            return Err(format!(
+                "path '{path}' is not a plain work-tree-relative file path"
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+    use tempfile::TempDir;
+
+    /// A fresh repository with its own identity, so tests do not depend on the machine's
+    /// git configuration.
+    fn init() -> (TempDir, Repository) {
+        let dir = TempDir::new().expect("tempdir");
+        let repo = Repository::init(dir.path()).expect("init");
+        {
+            let mut config = repo.config().expect("config");
+            config.set_str("user.name", "Test User").expect("name");
+            config
+                .set_str("user.email", "test@example.com")
+                .expect("email");
+        }
+        (dir, repo)
+    }
+
+    fn write(dir: &TempDir, rel: &str, contents: &str) {
+        let path = dir.path().join(rel);
+        fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        fs::write(path, contents).expect("write");
+    }
+
+    fn stage(repo: &Repository, rel: &str) {
+        let mut index = repo.index().expect("index");
+        index.add_path(Path::new(rel)).expect("add");
+        index.write().expect("write index");
+    }
+
+    /// Stages every change (including deletions) and commits it on the current branch.
+    fn commit_all(repo: &Repository, message: &str) -> git2::Oid {
+        let mut index = repo.index().expect("index");
+        index
+            .add_all(["*"], git2::IndexAddOption::DEFAULT, None)
+            .expect("add_all");
+        index.update_all(["*"], None).expect("update_all");
+        index.write().expect("write index");
+        let tree = repo
+            .find_tree(index.write_tree().expect("tree"))
+            .expect("find tree");
+        let sig = repo.signature().expect("signature");
+        let parents = match repo.head() {
+            Ok(head) => vec![head.peel_to_commit().expect("commit")],
+            Err(_) => vec![],
+        };
+        let parents: Vec<&git2::Commit<'_>> = parents.iter().collect();
+        repo.commit(Some("HEAD"), &sig, &sig, message, &tree, &parents)
+            .expect("commit")
+    }
+
+    fn set(items: &[&str]) -> BTreeSet<String> {
+        items.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn open(dir: &TempDir) -> Repo {
+        Repo::discover(dir.path()).expect("repo")
+    }
+
+    fn blob_at(repo: &Repository, tree: &git2::Tree<'_>, path: &str) -> (Vec<u8>, i32) {
+        let entry = tree.get_path(Path::new(path)).expect("entry");
+        let blob = repo.find_blob(entry.id()).expect("blob");
+        (blob.content().to_vec(), entry.filemode())
+    }
+
+    fn index_snapshot(repo: &Repository) -> Vec<(Vec<u8>, git2::Oid, u32)> {
+        let mut index = repo.index().expect("index");
+        index.read(true).expect("read index");
+        index.iter().map(|e| (e.path, e.id, e.mode)).collect()
+    }
+
+    #[test]
+    fn discover_from_subdir_gives_canonical_root() {
+        let (dir, repo) = init();
+        write(&dir, "catalog/a/x.yaml", "x: 1\n");
+        commit_all(&repo, "init");
+        let found = Repo::discover(&dir.path().join("catalog/a")).expect("repo");
+        assert_eq!(found.workdir(), dir.path().canonicalize().unwrap());
+    }
+
+    #[test]
+    fn discover_outside_any_repo_is_none() {
+        let dir = TempDir::new().unwrap();
+        // Only meaningful when the temp dir itself is not inside some repository.
+        if Repository::discover(dir.path()).is_err() {
+            assert!(Repo::discover(dir.path()).is_none());
+        }
+    }
+
+    #[test]
+    fn discover_inside_git_dir_is_none() {
+        let (dir, _git) = init();
+        assert!(Repo::discover(&dir.path().join(".git")).is_none());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn relative_keeps_a_file_symlink_as_the_link() {
+        let (dir, _git) = init();
+        write(&dir, "catalog/real.yaml", "x: 1\n");
+        std::os::unix::fs::symlink("real.yaml", dir.path().join("catalog/link.yaml")).unwrap();
+        std::os::unix::fs::symlink("catalog", dir.path().join("alias")).unwrap();
+        let repo = open(&dir);
+        assert_eq!(
+            repo.relative(&dir.path().join("catalog/link.yaml"))
+                .as_deref(),
+            Some("catalog/link.yaml")
+        );
+        // A symlinked directory resolves to where the files really are.
+        assert_eq!(
+            repo.relative(&dir.path().join("alias/real.yaml"))
+                .as_deref(),
+            Some("catalog/real.yaml")
+        );
+    }
+
+    #[test]
+    fn discover_bare_repo_is_none() {
+        let dir = TempDir::new().unwrap();
+        Repository::init_bare(dir.path()).unwrap();
+        assert!(Repo::discover(dir.path()).is_none());
+    }
+
+    #[test]
+    fn relative_paths() {
+        let (dir, _repo) = init();
+        write(&dir, "catalog/a/x.yaml", "x: 1\n");
+        let repo = open(&dir);
+        let root = dir.path();
+        assert_eq!(repo.relative(root).as_deref(), Some(""));
+        assert_eq!(
+            repo.relative(&root.join("catalog/a/x.yaml")).as_deref(),
+            Some("catalog/a/x.yaml")
+        );
+        assert_eq!(
+            repo.relative(&root.join("catalog/./a/../a/x.yaml"))
+                .as_deref(),
+            Some("catalog/a/x.yaml")
+        );
+        assert_eq!(
+            repo.relative(&root.join("catalog/new/y.yaml")).as_deref(),
+            Some("catalog/new/y.yaml")
+        );
+        assert_eq!(repo.relative(&root.join("..")), None);
+        assert_eq!(repo.relative(Path::new("/")), None);
+
+        // Relative to the current directory, whatever it is.
+        let cwd = std::env::current_dir().unwrap().canonicalize().unwrap();
+        let mut from_cwd = PathBuf::new();
+        for _ in cwd.components().skip(1) {
+            from_cwd.push("..");
+        }
+        let target = root.canonicalize().unwrap().join("catalog/a/x.yaml");
+        from_cwd.push(target.strip_prefix("/").unwrap());
+        assert_eq!(
+            repo.relative(&from_cwd).as_deref(),
+            Some("catalog/a/x.yaml")
+        );
+    }
+
+    #[test]
+    fn dirty_files_modified_staged_untracked_and_clean() {
+        let (dir, git) = init();
+        for name in ["clean", "modified", "staged", "deleted"] {
+            write(&dir, &format!("catalog/{name}.yaml"), "a: 1\n");
+        }
+        write(&dir, "other/outside.yaml", "a: 1\n");
+        commit_all(&git, "init");
+        let repo = open(&dir);
+        let catalog = vec![dir.path().join("catalog")];
+        assert_eq!(repo.dirty_files(&catalog).unwrap(), set(&[]));
+
+        write(&dir, "catalog/modified.yaml", "a: 2\n");
+        write(&dir, "catalog/staged.yaml", "a: 2\n");
+        stage(&git, "catalog/staged.yaml");
+        write(&dir, "catalog/new/untracked.yaml", "a: 1\n");
+        fs::remove_file(dir.path().join("catalog/deleted.yaml")).unwrap();
+        write(&dir, "other/outside.yaml", "a: 2\n");
+        write(&dir, "catalog-sibling.yaml", "a: 1\n");
+
+        assert_eq!(
+            repo.dirty_files(&catalog).unwrap(),
+            set(&[
+                "catalog/deleted.yaml",
+                "catalog/modified.yaml",
+                "catalog/new/untracked.yaml",
+                "catalog/staged.yaml",
+            ])
+        );
+        // Individual files, and a path outside the repository which contributes nothing.
+        let picked = vec![
+            dir.path().join("catalog/clean.yaml"),
+            dir.path().join("catalog/staged.yaml"),
+            PathBuf::from("/"),
+        ];
+        assert_eq!(
+            repo.dirty_files(&picked).unwrap(),
+            set(&["catalog/staged.yaml"])
+        );
+        // The whole tree.
+        assert_eq!(
+            repo.dirty_files(&[dir.path().to_path_buf()]).unwrap().len(),
+            6
+        );
+        assert!(repo.dirty_files(&[]).unwrap().is_empty());
+    }
+
+    #[test]
+    fn dirty_files_ignores_gitignored() {
+        let (dir, git) = init();
+        write(&dir, ".gitignore", "*.tmp\n");
+        write(&dir, "catalog/a.yaml", "a: 1\n");
+        commit_all(&git, "init");
+        write(&dir, "catalog/scratch.tmp", "junk\n");
+        let repo = open(&dir);
+        assert!(
+            repo.dirty_files(&[dir.path().join("catalog")])
+                .unwrap()
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn changed_since_lists_exactly_the_changed_files() {
+        let (dir, git) = init();
+        for name in ["a", "b", "c", "d"] {
+            write(&dir, &format!("catalog/{name}.yaml"), "v: 1\n");
+        }
+        let base = commit_all(&git, "base");
+        write(&dir, "catalog/a.yaml", "v: 2\n");
+        commit_all(&git, "second");
+
+        write(&dir, "catalog/b.yaml", "v: 2\n"); // modified, unstaged
+        write(&dir, "catalog/e.yaml", "v: 1\n"); // added, staged
+        stage(&git, "catalog/e.yaml");
+        write(&dir, "catalog/sub/f.yaml", "v: 1\n"); // untracked in a new directory
+        fs::remove_file(dir.path().join("catalog/c.yaml")).unwrap(); // deleted
+
+        let repo = open(&dir);
+        let expected = set(&[
+            "catalog/a.yaml",
+            "catalog/b.yaml",
+            "catalog/e.yaml",
+            "catalog/sub/f.yaml",
+        ]);
+        assert_eq!(repo.changed_since(&base.to_string()).unwrap(), expected);
+        assert_eq!(repo.changed_since("HEAD~1").unwrap(), expected);
+        assert_eq!(
+            repo.changed_since("HEAD").unwrap(),
+            set(&["catalog/b.yaml", "catalog/e.yaml", "catalog/sub/f.yaml"])
+        );
+        let branch = git.head().unwrap().shorthand().unwrap().to_owned();
+        assert_eq!(repo.changed_since(&branch).unwrap().len(), 3);
+    }
+
+    #[test]
+    fn changed_since_rename_gives_new_path() {
+        let (dir, git) = init();
+        write(&dir, "catalog/old.yaml", "v: 1\nw: 2\n");
+        commit_all(&git, "base");
+        fs::rename(
+            dir.path().join("catalog/old.yaml"),
+            dir.path().join("catalog/new.yaml"),
+        )
+        .unwrap();
+        let repo = open(&dir);
+        assert_eq!(
+            repo.changed_since("HEAD").unwrap(),
+            set(&["catalog/new.yaml"])
+        );
+        // Also once the rename is staged.
+        commit_all(&git, "rename");
+        assert_eq!(
+            repo.changed_since("HEAD~1").unwrap(),
+            set(&["catalog/new.yaml"])
+        );
+    }
+
+    #[test]
+    fn changed_since_unknown_revision_names_it() {
+        let (dir, git) = init();
+        write(&dir, "a.yaml", "v: 1\n");
+        commit_all(&git, "base");
+        let repo = open(&dir);
+        let err = repo.changed_since("no-such-branch").unwrap_err();
+        assert!(err.message.contains("no-such-branch"), "{err}");
+        assert_eq!(err.path.as_deref(), Some(repo.workdir()));
+    }
+
+    #[test]
+    fn head_ids() {
+        let (dir, git) = init();
+        let repo = open(&dir);
+        assert_eq!(repo.head(), None);
+        write(&dir, "a.yaml", "v: 1\n");
+        let id = commit_all(&git, "base");
+        let (short, full) = repo.head().expect("head");
+        assert_eq!(full, id.to_string());
+        assert!(full.starts_with(&short) && short.len() >= 7 && short.len() < full.len());
+    }
+
+    #[test]
+    fn commit_on_branch_replaces_files_and_touches_nothing_else() {
+        let (dir, git) = init();
+        write(&dir, "catalog/a.yaml", "a: 1\n");
+        write(&dir, "catalog/b.yaml", "b: 1\n");
+        write(&dir, "README.md", "readme\n");
+        let head_id = commit_all(&git, "base");
+        // A dirty work tree and index, which must survive untouched.
+        write(&dir, "catalog/a.yaml", "a: 1\n# local edit\n");
+        write(&dir, "README.md", "readme staged\n");
+        stage(&git, "README.md");
+        let head_ref = git.head().unwrap().name().unwrap().to_owned();
+        let index_before = index_snapshot(&git);
+
+        let repo = open(&dir);
+        let id = repo
+            .commit_on_branch(
+                "effects/backfill",
+                &[(
+                    "catalog/a.yaml".to_owned(),
+                    b"a: 1\neffects: [read]\n".to_vec(),
+                )],
+                "Backfill effects",
+                false,
+            )
+            .unwrap();
+
+        let commit = git.find_commit(git2::Oid::from_str(&id).unwrap()).unwrap();
+        assert_eq!(commit.parent_ids().collect::<Vec<_>>(), vec![head_id]);
+        assert_eq!(commit.message(), Ok("Backfill effects\n"));
+        assert_eq!(commit.author().name(), Ok("Test User"));
+        assert_eq!(commit.committer().email(), Ok("test@example.com"));
+        let tree = commit.tree().unwrap();
+        let base = git.find_commit(head_id).unwrap().tree().unwrap();
+        assert_eq!(tree.len(), base.len());
+        assert_eq!(
+            blob_at(&git, &tree, "catalog/a.yaml").0,
+            b"a: 1\neffects: [read]\n"
+        );
+        assert_eq!(
+            blob_at(&git, &tree, "catalog/b.yaml"),
+            blob_at(&git, &base, "catalog/b.yaml")
+        );
+        assert_eq!(
+            blob_at(&git, &tree, "README.md"),
+            blob_at(&git, &base, "README.md")
+        );
+
+        let branch = git
+            .find_branch("effects/backfill", BranchType::Local)
+            .unwrap();
+        assert_eq!(branch.get().target(), Some(commit.id()));
+        let head = git.head().unwrap();
+        assert_eq!(head.name(), Ok(head_ref.as_str()));
+        assert_eq!(head.target(), Some(head_id));
+        assert_eq!(index_snapshot(&git), index_before);
+        assert_eq!(
+            fs::read_to_string(dir.path().join("catalog/a.yaml")).unwrap(),
+            "a: 1\n# local edit\n"
+        );
+    }
+
+    #[test]
+    fn commit_on_branch_nested_and_new_paths() {
+        let (dir, git) = init();
+        write(&dir, "catalog/vendor/deep/a.yaml", "a: 1\n");
+        write(&dir, "catalog/vendor/other.yaml", "o: 1\n");
+        let head_id = commit_all(&git, "base");
+        let repo = open(&dir);
+        let files = vec![
+            ("catalog/vendor/deep/a.yaml".to_owned(), b"a: 2\n".to_vec()),
+            ("catalog/brand/new/x.yaml".to_owned(), b"x: 1\n".to_vec()),
+        ];
+        let id = repo
+            .commit_on_branch("nested", &files, "msg", false)
+            .unwrap();
+        let tree = git
+            .find_commit(git2::Oid::from_str(&id).unwrap())
+            .unwrap()
+            .tree()
+            .unwrap();
+        let base = git.find_commit(head_id).unwrap().tree().unwrap();
+        assert_eq!(
+            blob_at(&git, &tree, "catalog/vendor/deep/a.yaml"),
+            (b"a: 2\n".to_vec(), 0o100644)
+        );
+        assert_eq!(
+            blob_at(&git, &tree, "catalog/brand/new/x.yaml"),
+            (b"x: 1\n".to_vec(), 0o100644)
+        );
+        assert_eq!(
+            blob_at(&git, &tree, "catalog/vendor/other.yaml"),
+            blob_at(&git, &base, "catalog/vendor/other.yaml")
+        );
+        assert!(!dir.path().join("catalog/brand").exists());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn commit_on_branch_keeps_executable_bit() {
+        use std::os::unix::fs::PermissionsExt;
+        let (dir, git) = init();
+        write(&dir, "tools/run.sh", "#!/bin/sh\n");
+        write(&dir, "tools/plain.yaml", "p: 1\n");
+        let script = dir.path().join("tools/run.sh");
+        fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+        let head_id = commit_all(&git, "base");
+        let base = git.find_commit(head_id).unwrap().tree().unwrap();
+        assert_eq!(blob_at(&git, &base, "tools/run.sh").1, 0o100755);
+
+        let repo = open(&dir);
+        let files = vec![
+            ("tools/run.sh".to_owned(), b"#!/bin/sh\necho hi\n".to_vec()),
+            ("tools/plain.yaml".to_owned(), b"p: 2\n".to_vec()),
+        ];
+        let id = repo.commit_on_branch("exec", &files, "msg", false).unwrap();
+        let tree = git
+            .find_commit(git2::Oid::from_str(&id).unwrap())
+            .unwrap()
+            .tree()
+            .unwrap();
+        assert_eq!(blob_at(&git, &tree, "tools/run.sh").1, 0o100755);
+        assert_eq!(blob_at(&git, &tree, "tools/plain.yaml").1, 0o100644);
+    }
+
+    #[test]
+    fn commit_on_branch_existing_branch_needs_force() {
+        let (dir, git) = init();
+        write(&dir, "a.yaml", "a: 1\n");
+        commit_all(&git, "base");
+        let repo = open(&dir);
+        let files = vec![("a.yaml".to_owned(), b"a: 2\n".to_vec())];
+        let first = repo
+            .commit_on_branch("backfill", &files, "one", false)
+            .unwrap();
+        let err = repo
+            .commit_on_branch("backfill", &files, "two", false)
+            .unwrap_err();
+        assert!(err.message.contains("'backfill' already exists"), "{err}");
+        let target = |git: &Repository| {
+            git.find_branch("backfill", BranchType::Local)
+                .unwrap()
+                .get()
+                .target()
+                .unwrap()
+        };
+        assert_eq!(target(&git).to_string(), first);
+
+        let second = repo
+            .commit_on_branch("backfill", &files, "two", true)
+            .unwrap();
+        assert_ne!(first, second);
+        assert_eq!(target(&git).to_string(), second);
+    }
+
+    #[test]
+    fn commit_on_branch_refuses_the_checked_out_branch() {
+        let (dir, git) = init();
+        write(&dir, "a.yaml", "a: 1\n");
+        let head_id = commit_all(&git, "base");
+        let current = git.head().unwrap().shorthand().unwrap().to_owned();
+        let repo = open(&dir);
+        let files = vec![("a.yaml".to_owned(), b"a: 2\n".to_vec())];
+        let err = repo
+            .commit_on_branch(&current, &files, "msg", true)
+            .unwrap_err();
+        assert!(err.message.contains(&current), "{err}");
+        assert_eq!(git.head().unwrap().target(), Some(head_id));
+    }
+
+    #[test]
+    fn commit_on_branch_refuses_repository_without_commits() {
+        let (dir, _git) = init();
+        write(&dir, "a.yaml", "a: 1\n");
+        let repo = open(&dir);
+        let files = vec![("a.yaml".to_owned(), b"a: 2\n".to_vec())];
+        let err = repo
+            .commit_on_branch("backfill", &files, "msg", false)
+            .unwrap_err();
+        assert!(
+            err.message
+                .contains("has no commits; commit something first"),
+            "{err}"
+        );
+        assert_eq!(err.path.as_deref(), Some(repo.workdir()));
+    }
+
+    #[test]
+    fn commit_on_branch_refuses_invalid_names_and_paths() {
+        let (dir, git) = init();
+        write(&dir, "a.yaml", "a: 1\n");
+        commit_all(&git, "base");
+        let repo = open(&dir);
+        let files = vec![("a.yaml".to_owned(), b"a: 2\n".to_vec())];
+        for bad in ["", "a..b", "has space", "ends/", "-dash", "x.lock", "HEAD"] {
+            let err = repo
+                .commit_on_branch(bad, &files, "msg", false)
+                .unwrap_err();
+            assert!(err.message.contains("invalid branch name"), "{bad}: {err}");
+        }
+        for bad in [
+            "",
+            "/abs.yaml",
+            "../up.yaml",
+            "a/./b.yaml",
+            "a//b.yaml",
+            ".git/config",
+            "nul\0.yaml",
+        ] {
+            let files = vec![(bad.to_owned(), b"x".to_vec())];
+            assert!(
+                repo.commit_on_branch("ok", &files, "msg", false).is_err(),
+                "{bad:?}"
+            );
+        }
+        // A file used as a directory.
+        let files = vec![("a.yaml/inner.yaml".to_owned(), b"x".to_vec())];
+        assert!(repo.commit_on_branch("ok", &files, "msg", false).is_err());
+        assert!(git.find_branch("ok", BranchType::Local).is_err());
+    }
+
+    #[test]
+    fn signature_falls_back_when_identity_missing() {
+        let missing = git2::Error::new(
+            ErrorCode::NotFound,
+            git2::ErrorClass::Config,
+            "no user.name",
+        );
+        let sig = with_fallback(Err(missing)).unwrap();
+        assert_eq!(sig.name(), Ok(FALLBACK_NAME));
+        assert_eq!(sig.email(), Ok(FALLBACK_EMAIL));
+        let broken = git2::Error::new(ErrorCode::GenericError, git2::ErrorClass::Config, "bad");
+        assert!(with_fallback(Err(broken)).is_err());
+        let configured = Signature::now("Someone", "someone@example.com").unwrap();
+        assert_eq!(with_fallback(Ok(configured)).unwrap().name(), Ok("Someone"));
+    }
+}
