@@ -9,4 +9,5 @@ pub mod error;
 pub mod git;
 pub mod lint;
 pub mod mcp;
+pub mod parse;
 pub mod view;

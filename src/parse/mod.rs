@@ -1,0 +1,449 @@
+//! Parse: a connector file's text into its shape, its actions (normalized views) and the
+//! byte positions an edit needs. Never re-serializes anything.
+
+pub mod tree;
+
+use saphyr_parser::ScalarStyle;
+
+use crate::effects::{Effect, Effects, Hints};
+use crate::error::Error;
+use crate::view::{ActionView, Declared, Input, Step};
+use tree::{Kind, NodeId, Tree};
+
+/// The file shapes of connector-format.md, decided by content, never by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// A top-level sequence of actions.
+    A,
+    /// A mapping with an `actions:` sequence.
+    B,
+    /// A main file whose `actions:` is a mapping of repeated `$ref:` keys.
+    C,
+    /// A main file with one top-level `$ref` and no `actions:`.
+    D,
+    /// Anything else: no actions, left alone.
+    Other,
+}
+
+impl Shape {
+    pub fn name(self) -> &'static str {
+        match self {
+            Shape::A => "A",
+            Shape::B => "B",
+            Shape::C => "C",
+            Shape::D => "D",
+            Shape::Other => "other",
+        }
+    }
+}
+
+/// Where a proposed `effects` goes in the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Insert {
+    /// Block mapping: new lines at byte `at` (a line start, or the end of a file without a
+    /// final newline), keys indented `indent` columns.
+    Block { at: usize, indent: usize },
+    /// Flow mapping: `, effects: [..]` at byte `at`, right after the `actionId` value.
+    Flow { at: usize },
+}
+
+/// An existing `effects:` value, for rewriting a conflict in the style it was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EffectsSite {
+    /// Byte range of the value node; for a block list, its first `-` and the end of the
+    /// last item.
+    pub start: usize,
+    pub end: usize,
+    pub flow: bool,
+    /// Column of the first `-` of a block list.
+    pub item_indent: usize,
+    /// False when the value comes through a `<<` merge: rewriting it would change other
+    /// actions too.
+    pub own: bool,
+}
+
+/// One action item found in a file.
+#[derive(Debug, Clone)]
+pub struct ActionSite {
+    pub view: ActionView,
+    /// 1-based column of the `actionId` key.
+    pub column: usize,
+    /// The nested `refreshAuthentication.action`: reported as skipped, never patched.
+    pub nested: bool,
+    pub insert: Insert,
+    pub effects: Option<EffectsSite>,
+}
+
+/// Everything the later stages need from one file.
+#[derive(Debug, Clone)]
+pub struct ParsedFile {
+    pub shape: Shape,
+    /// `info.key` and `info.title` of a main or bundled file.
+    pub info_key: Option<String>,
+    pub info_title: Option<String>,
+    pub actions: Vec<ActionSite>,
+    /// Problems with single items (bad `actionId`, bad `annotations`, merge-only items);
+    /// the rest of the file is still processed.
+    pub problems: Vec<Error>,
+    /// Columns from a key to the `-` of its block list, as this file writes them.
+    pub seq_offset: usize,
+}
+
+/// Parses one connector file. A YAML error fails the whole file; problems with single
+/// items are collected in [`ParsedFile::problems`].
+pub fn parse_file(text: &str) -> Result<ParsedFile, Error> {
+    let tree = tree::parse(text)?;
+    let mut out = ParsedFile {
+        shape: Shape::Other,
+        info_key: None,
+        info_title: None,
+        actions: Vec::new(),
+        problems: Vec::new(),
+        seq_offset: 2,
+    };
+    let Some(&root) = tree.roots.iter().find(|r| !is_null(&tree, **r)) else {
+        return Ok(out);
+    };
+    let mut items: Vec<NodeId> = Vec::new();
+    if let Some(seq) = tree.items(root) {
+        out.shape = Shape::A;
+        items.extend_from_slice(seq);
+    } else if tree.is_map(root) {
+        if let Some(info) = tree.get(root, "info") {
+            out.info_key = tree.get_str(info, "key").map(str::to_owned);
+            out.info_title = tree.get_str(info, "title").map(str::to_owned);
+        }
+        match tree.get(root, "actions") {
+            Some(actions) if tree.items(actions).is_some() => {
+                out.shape = Shape::B;
+                items.extend_from_slice(tree.items(actions).unwrap_or_default());
+            }
+            Some(actions) if tree.is_map(actions) => out.shape = Shape::C,
+            _ if tree.get(root, "$ref").is_some() => out.shape = Shape::D,
+            _ => {}
+        }
+    }
+    // Shape A/B only when items really are actions: an unrelated YAML list is left alone.
+    let any_action = items.iter().any(|&i| own_entry(&tree, i, "actionId").is_some());
+    if !any_action && matches!(out.shape, Shape::A | Shape::B) {
+        out.shape = Shape::Other;
+        items.clear();
+    }
+    let ctx = Ctx { text, tree: &tree };
+    out.seq_offset = ctx.measure_seq_offset(&items).unwrap_or(2);
+    for &item in &items {
+        match ctx.action(item, false, &mut out.problems) {
+            Ok(Some(site)) => out.actions.push(site),
+            Ok(None) => {}
+            Err(e) => out.problems.push(e),
+        }
+    }
+    if tree.is_map(root) {
+        for nested in ctx.refresh_actions(root) {
+            match ctx.action(nested, true, &mut out.problems) {
+                Ok(Some(site)) => out.actions.push(site),
+                Ok(None) => {}
+                Err(e) => out.problems.push(e),
+            }
+        }
+    }
+    for site in &mut out.actions {
+        site.view.connector_title.clone_from(&out.info_title);
+    }
+    Ok(out)
+}
+
+fn is_null(tree: &Tree, id: NodeId) -> bool {
+    matches!(&tree.node(id).kind, Kind::Scalar { value, style: ScalarStyle::Plain } if value.is_empty() || value == "~" || value == "null")
+}
+
+/// An entry of the mapping itself, not inherited through `<<`.
+fn own_entry(tree: &Tree, map: NodeId, key: &str) -> Option<(NodeId, NodeId)> {
+    match &tree.node(map).kind {
+        Kind::Map(entries) => {
+            entries.iter().find(|(k, _)| tree.scalar(*k) == Some(key)).copied()
+        }
+        _ => None,
+    }
+}
+
+struct Ctx<'a> {
+    text: &'a str,
+    tree: &'a Tree,
+}
+
+impl Ctx<'_> {
+    /// 0-based column of a byte offset: characters since the line start, a BOM not
+    /// counted, a tab counted as one column (as the YAML scanner counts it).
+    fn column(&self, byte: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        let line_start = bytes[..byte].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        self.text[line_start..byte].chars().filter(|&c| c != '\u{feff}').count()
+    }
+
+    fn error(&self, node: NodeId, message: String) -> Error {
+        let n = self.tree.node(node);
+        Error::new(message).at(n.line, self.column(n.start) + 1)
+    }
+
+    /// How far this file indents a block list under its key: `key:\n- a` is 0,
+    /// `key:\n  - a` is 2. Measured inside actions first, since that is where the new
+    /// `effects` list goes.
+    fn measure_seq_offset(&self, actions: &[NodeId]) -> Option<usize> {
+        actions.iter().find_map(|&a| {
+            self.tree.entries(a)?.iter().find_map(|&(k, v)| {
+                let value = self.tree.node(v);
+                if !matches!(value.kind, Kind::Seq(_)) || value.flow {
+                    return None;
+                }
+                let (kc, vc) = (self.column(self.tree.node(k).start), self.column(value.start));
+                vc.checked_sub(kc)
+            })
+        })
+    }
+
+    fn refresh_actions(&self, root: NodeId) -> Vec<NodeId> {
+        let tree = self.tree;
+        let Some(auth) = tree.get(root, "authentication").and_then(|a| tree.items(a)) else {
+            return Vec::new();
+        };
+        auth.iter()
+            .filter_map(|&entry| tree.entries(entry))
+            .flat_map(|entries| entries.iter().map(|&(_, v)| v))
+            .filter_map(|kind| tree.get(kind, "refreshAuthentication"))
+            .filter_map(|refresh| tree.get(refresh, "action"))
+            .filter(|&action| tree.is_map(action))
+            .collect()
+    }
+
+    /// One item of an actions list. `Ok(None)` for items that are not edited here: an
+    /// alias to an action anchored elsewhere is edited at its anchor.
+    /// Problems that do not stop the action from being reported (a bad `annotations:`) go
+    /// to `problems`.
+    fn action(
+        &self,
+        item: NodeId,
+        nested: bool,
+        problems: &mut Vec<Error>,
+    ) -> Result<Option<ActionSite>, Error> {
+        let tree = self.tree;
+        if matches!(tree.node(item).kind, Kind::Alias(_)) {
+            return Ok(None);
+        }
+        if !tree.is_map(item) {
+            return Err(self.error(item, "action item is not a mapping".into()));
+        }
+        let Some((key, value)) = own_entry(tree, item, "actionId") else {
+            return Err(if tree.get(item, "actionId").is_some() {
+                self.error(item, "action gets its actionId only through a `<<` merge: reported, not edited".into())
+            } else {
+                self.error(item, "action item has no actionId".into())
+            });
+        };
+        let id = self.action_id(value)?;
+        let key_node = tree.node(key);
+        let value_node = tree.node(value);
+        let map = tree.node(item);
+        let insert = if map.flow {
+            Insert::Flow { at: value_node.end }
+        } else {
+            Insert::Block { at: self.line_end(value_node.end), indent: self.column(key_node.start) }
+        };
+        let (declared, effects) = self.declared(item);
+        let annotations = self.annotations(item).unwrap_or_else(|e| {
+            problems.push(e);
+            None
+        });
+        let view = ActionView {
+            id,
+            label: self.string(item, "label"),
+            description: self.string(item, "description"),
+            details: self.string(item, "details"),
+            action_type: self.string(item, "actionType"),
+            steps: self.steps(item),
+            inputs: self.inputs(item),
+            declared,
+            annotations,
+            line: key_node.line,
+            id_comment: self.trailing_comment(value_node.end),
+            ..ActionView::default()
+        };
+        Ok(Some(ActionSite { view, column: self.column(key_node.start) + 1, nested, insert, effects }))
+    }
+
+    fn action_id(&self, value: NodeId) -> Result<String, Error> {
+        let kind = &self.tree.node(self.tree.resolve(value)).kind;
+        let found = match kind {
+            Kind::Scalar { value: v, style: ScalarStyle::Plain } => match plain_type(v) {
+                None => return Ok(v.clone()),
+                Some(t) => t,
+            },
+            Kind::Scalar { value: v, .. } if !v.is_empty() => return Ok(v.clone()),
+            Kind::Scalar { .. } => "an empty string",
+            Kind::Seq(_) => "a sequence",
+            Kind::Map(_) => "a mapping",
+            Kind::Alias(_) => "an alias",
+        };
+        Err(self.error(value, format!("actionId must be a string, found {found}")))
+    }
+
+    /// Byte just past the line holding `byte` (its terminator included), or the end of a
+    /// file that has no final newline.
+    fn line_end(&self, byte: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        bytes[byte..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |p| byte + p + 1)
+    }
+
+    /// The comment after a value on its own line, without `#`.
+    fn trailing_comment(&self, value_end: usize) -> Option<String> {
+        let end = self.line_end(value_end);
+        let rest = self.text[value_end..end].trim_end_matches(['\n', '\r']);
+        let hash = rest.find('#')?;
+        rest[..hash].trim().is_empty().then(|| rest[hash + 1..].trim().to_owned())
+    }
+
+    fn string(&self, map: NodeId, key: &str) -> Option<String> {
+        self.tree.get_str(map, key).map(str::to_owned)
+    }
+
+    fn steps(&self, action: NodeId) -> Vec<Step> {
+        let tree = self.tree;
+        let Some(items) = tree.get(action, "steps").and_then(|s| tree.items(s)) else {
+            return Vec::new();
+        };
+        items
+            .iter()
+            .map(|&step| {
+                let func = tree.get(step, "stepFunction");
+                let params = func.and_then(|f| tree.get(f, "parameters"));
+                let param = |key: &str| params.and_then(|p| tree.get_str(p, key)).map(str::to_owned);
+                Step {
+                    function: func.and_then(|f| tree.get_str(f, "functionName")).map(str::to_owned),
+                    method: param("method").map(|m| m.to_ascii_lowercase()),
+                    url: param("url"),
+                    soap_operation: param("soapOperation"),
+                }
+            })
+            .collect()
+    }
+
+    fn inputs(&self, action: NodeId) -> Vec<Input> {
+        let tree = self.tree;
+        let Some(items) = tree.get(action, "inputs").and_then(|s| tree.items(s)) else {
+            return Vec::new();
+        };
+        items
+            .iter()
+            .filter_map(|&input| {
+                let name = tree.get_str(input, "name")?.to_owned();
+                let values = tree.get(input, "enum").or_else(|| tree.get(input, "values"));
+                let enum_values = values
+                    .and_then(|v| tree.items(v))
+                    .map(|vs| {
+                        vs.iter()
+                            .filter_map(|&v| {
+                                tree.scalar(v)
+                                    .or_else(|| tree.get_str(v, "id"))
+                                    .or_else(|| tree.get_str(v, "value"))
+                                    .map(str::to_owned)
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                Some(Input {
+                    name,
+                    ty: tree.get_str(input, "type").map(str::to_owned),
+                    enum_values,
+                    description: tree.get_str(input, "description").map(str::to_owned),
+                })
+            })
+            .collect()
+    }
+
+    fn declared(&self, action: NodeId) -> (Declared, Option<EffectsSite>) {
+        let tree = self.tree;
+        let Some((_, value)) = tree.entry(action, "effects") else {
+            return (Declared::None, None);
+        };
+        let own = own_entry(tree, action, "effects").is_some();
+        let node = tree.node(value);
+        let site = |start: usize, end: usize, flow: bool| EffectsSite {
+            start,
+            end,
+            flow,
+            item_indent: self.column(start),
+            own,
+        };
+        let Some(items) = tree.items(value) else {
+            let what = match &tree.node(tree.resolve(value)).kind {
+                Kind::Scalar { value: v, .. } => format!("a scalar `{v}`, not a list"),
+                _ => "a mapping, not a list".to_owned(),
+            };
+            return (Declared::Invalid(format!("effects is {what}")), None);
+        };
+        let mut set = Effects::EMPTY;
+        let mut unknown = Vec::new();
+        for &item in items {
+            match tree.scalar(item).and_then(Effect::parse) {
+                Some(e) => set.insert(e),
+                None => unknown.push(tree.scalar(item).unwrap_or("(not a scalar)").to_owned()),
+            }
+        }
+        let end = items.last().map_or(node.end, |&last| tree.node(last).end);
+        let site = Some(site(node.start, if node.flow { node.end } else { end }, node.flow));
+        let declared = if !unknown.is_empty() {
+            Declared::Invalid(format!("unknown effect(s): {}", unknown.join(", ")))
+        } else if set.is_empty() {
+            Declared::Invalid("effects is an empty list".to_owned())
+        } else {
+            Declared::Valid(set)
+        };
+        (declared, site)
+    }
+
+    fn annotations(&self, action: NodeId) -> Result<Option<Hints>, Error> {
+        let tree = self.tree;
+        let Some(value) = tree.get(action, "annotations") else {
+            return Ok(None);
+        };
+        let Some(entries) = tree.entries(value) else {
+            return Err(self.error(value, "annotations must be a mapping".into()));
+        };
+        let mut hints = Hints::default();
+        for &(k, v) in entries {
+            let key = tree.scalar(k).unwrap_or("");
+            let flag = || match tree.scalar(v) {
+                Some("true") => Ok(Some(true)),
+                Some("false") => Ok(Some(false)),
+                _ => Err(self.error(v, format!("annotations.{key} must be true or false"))),
+            };
+            match key {
+                "title" => hints.title = tree.scalar(v).map(str::to_owned),
+                "readOnlyHint" => hints.read_only = flag()?,
+                "destructiveHint" => hints.destructive = flag()?,
+                "idempotentHint" => hints.idempotent = flag()?,
+                "openWorldHint" => hints.open_world = flag()?,
+                other => {
+                    return Err(self.error(k, format!("annotations has an unknown key `{other}` (known: title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint)")));
+                }
+            }
+        }
+        Ok(Some(hints))
+    }
+}
+
+/// The YAML 1.2 core-schema type a plain scalar resolves to, when it is not a string.
+fn plain_type(v: &str) -> Option<&'static str> {
+    match v {
+        "" | "~" | "null" | "Null" | "NULL" => Some("null"),
+        "true" | "True" | "TRUE" | "false" | "False" | "FALSE" => Some("a boolean"),
+        ".inf" | "-.inf" | "+.inf" | ".nan" | ".NaN" | ".NAN" => Some("a number"),
+        // Rust also parses `inf` and `nan`, which YAML reads as strings.
+        _ if v.starts_with(|c: char| c.is_ascii_digit() || "+-.".contains(c))
+            && (v.parse::<f64>().is_ok() || v.starts_with("0x") || v.starts_with("0o")) =>
+        {
+            Some("a number")
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,287 @@
+//! A light, span-aware YAML tree built from the event parser.
+//!
+//! Only what locating and editing actions needs: mappings, sequences, scalars and aliases
+//! with byte offsets into the original text. Built iteratively, so nesting depth cannot
+//! overflow the stack.
+
+use std::borrow::Cow;
+
+use saphyr_parser::{Event, Parser, ScalarStyle, Span};
+
+use crate::error::Error;
+
+pub type NodeId = usize;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Kind {
+    Scalar { value: String, style: ScalarStyle },
+    Seq(Vec<NodeId>),
+    Map(Vec<(NodeId, NodeId)>),
+    /// An alias; the target is resolved at build time (`None` cannot happen for valid YAML).
+    Alias(Option<NodeId>),
+}
+
+#[derive(Debug, Clone)]
+pub struct Node {
+    pub kind: Kind,
+    /// Byte offset where the node starts. Block mappings start at their first key, block
+    /// sequences at their first `-`, block scalars at their content.
+    pub start: usize,
+    /// Byte offset where the node ends. Reliable for scalars and flow collections only:
+    /// block collections end at the next token, after comments and blank lines.
+    pub end: usize,
+    /// 1-based line of `start`.
+    pub line: usize,
+    /// True for `{...}` and `[...]` collections.
+    pub flow: bool,
+    /// True when the node carries an anchor (`&name`).
+    pub anchored: bool,
+}
+
+/// The parsed file: every node in document order, and one root per document.
+#[derive(Debug, Default)]
+pub struct Tree {
+    pub nodes: Vec<Node>,
+    pub roots: Vec<NodeId>,
+}
+
+/// Converts saphyr's character offsets to byte offsets with a cursor: events arrive in
+/// nearly increasing order, so each conversion walks only the distance from the last one,
+/// and no table proportional to the file is kept.
+struct CharCursor<'a> {
+    text: &'a str,
+    ascii: bool,
+    chars: usize,
+    bytes: usize,
+}
+
+impl<'a> CharCursor<'a> {
+    fn new(text: &'a str) -> Self {
+        CharCursor { text, ascii: text.is_ascii(), chars: 0, bytes: 0 }
+    }
+
+    fn byte(&mut self, char_index: usize) -> usize {
+        if self.ascii {
+            return char_index.min(self.text.len());
+        }
+        let b = self.text.as_bytes();
+        while self.chars < char_index && self.bytes < b.len() {
+            self.bytes += utf8_width(b[self.bytes]);
+            self.chars += 1;
+        }
+        while self.chars > char_index && self.bytes > 0 {
+            self.bytes -= 1;
+            while self.bytes > 0 && (b[self.bytes] & 0xC0) == 0x80 {
+                self.bytes -= 1;
+            }
+            self.chars -= 1;
+        }
+        self.bytes
+    }
+}
+
+fn utf8_width(first: u8) -> usize {
+    match first {
+        0x00..=0x7F => 1,
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
+    }
+}
+
+/// Parses `text` into a [`Tree`]. Errors carry 1-based line and column.
+pub fn parse(text: &str) -> Result<Tree, Error> {
+    let mut tree = Tree::default();
+    let mut cursor = CharCursor::new(text);
+    // Open collections with, for mappings, the key waiting for its value.
+    let mut stack: Vec<(NodeId, Option<NodeId>)> = Vec::new();
+    // Anchor ids are small integers handed out in order; aliases refer back to them.
+    let mut anchors: Vec<Option<NodeId>> = Vec::new();
+
+    for item in Parser::new_from_str(text) {
+        let (event, span) = item.map_err(|e| {
+            let m = e.marker();
+            Error::new(format!("invalid YAML: {}", e.info())).at(m.line(), m.col() + 1)
+        })?;
+        let start = cursor.byte(span.start.index());
+        let (kind, anchor, flow) = match event {
+            Event::Scalar(value, style, anchor, _) => {
+                (Kind::Scalar { value: cow_string(value), style }, anchor, false)
+            }
+            Event::SequenceStart(anchor, _) => {
+                (Kind::Seq(Vec::new()), anchor, text.as_bytes().get(start) == Some(&b'['))
+            }
+            Event::MappingStart(anchor, _) => {
+                (Kind::Map(Vec::new()), anchor, text.as_bytes().get(start) == Some(&b'{'))
+            }
+            Event::Alias(id) => (Kind::Alias(anchors.get(id).copied().flatten()), 0, false),
+            Event::SequenceEnd | Event::MappingEnd => {
+                if let Some((id, _)) = stack.pop() {
+                    tree.nodes[id].end = cursor.byte(span.end.index());
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        let id = tree.nodes.len();
+        let end = end_of(&kind, &span, &mut cursor, start);
+        let is_container = matches!(kind, Kind::Seq(_) | Kind::Map(_));
+        tree.nodes.push(Node { kind, start, end, line: span.start.line(), flow, anchored: anchor > 0 });
+        if anchor > 0 {
+            if anchors.len() <= anchor {
+                anchors.resize(anchor + 1, None);
+            }
+            anchors[anchor] = Some(id);
+        }
+        attach(&mut tree, &mut stack, id);
+        if is_container {
+            stack.push((id, None));
+        }
+    }
+    Ok(tree)
+}
+
+fn end_of(kind: &Kind, span: &Span, cursor: &mut CharCursor<'_>, start: usize) -> usize {
+    match kind {
+        Kind::Scalar { .. } | Kind::Alias(_) => cursor.byte(span.end.index()).max(start),
+        _ => start,
+    }
+}
+
+fn attach(tree: &mut Tree, stack: &mut [(NodeId, Option<NodeId>)], id: NodeId) {
+    let Some((parent, pending_key)) = stack.last_mut() else {
+        tree.roots.push(id);
+        return;
+    };
+    match &mut tree.nodes[*parent].kind {
+        Kind::Seq(items) => items.push(id),
+        Kind::Map(entries) => match pending_key.take() {
+            Some(key) => entries.push((key, id)),
+            None => *pending_key = Some(id),
+        },
+        _ => {}
+    }
+}
+
+fn cow_string(value: Cow<'_, str>) -> String {
+    value.into_owned()
+}
+
+impl Tree {
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id]
+    }
+
+    /// Follows aliases to the node they stand for. Bounded, so a malformed chain cannot
+    /// loop.
+    pub fn resolve(&self, mut id: NodeId) -> NodeId {
+        for _ in 0..16 {
+            match self.nodes[id].kind {
+                Kind::Alias(Some(target)) => id = target,
+                _ => break,
+            }
+        }
+        id
+    }
+
+    /// The scalar text of a node (after alias resolution), if it is a scalar.
+    pub fn scalar(&self, id: NodeId) -> Option<&str> {
+        match &self.nodes[self.resolve(id)].kind {
+            Kind::Scalar { value, .. } => Some(value),
+            _ => None,
+        }
+    }
+
+    pub fn items(&self, id: NodeId) -> Option<&[NodeId]> {
+        match &self.nodes[self.resolve(id)].kind {
+            Kind::Seq(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    pub fn entries(&self, id: NodeId) -> Option<&[(NodeId, NodeId)]> {
+        match &self.nodes[self.resolve(id)].kind {
+            Kind::Map(entries) => Some(entries),
+            _ => None,
+        }
+    }
+
+    /// The entry with a scalar key `key`: own keys first, then `<<` merge sources, as YAML
+    /// merge keys specify. Returns (key node, value node).
+    pub fn entry(&self, map: NodeId, key: &str) -> Option<(NodeId, NodeId)> {
+        let entries = self.entries(map)?;
+        if let Some(found) = entries.iter().find(|(k, _)| self.scalar(*k) == Some(key)) {
+            return Some(*found);
+        }
+        let (_, merge) = entries.iter().find(|(k, _)| self.scalar(*k) == Some("<<"))?;
+        let sources: Vec<NodeId> = match self.items(*merge) {
+            Some(items) => items.to_vec(),
+            None => vec![*merge],
+        };
+        sources.into_iter().find_map(|src| {
+            let src = self.resolve(src);
+            // Merge sources are never followed through further merges: one level is what
+            // real files use, and it keeps alias bombs cheap.
+            self.entries(src)?.iter().find(|(k, _)| self.scalar(*k) == Some(key)).copied()
+        })
+    }
+
+    pub fn get(&self, map: NodeId, key: &str) -> Option<NodeId> {
+        self.entry(map, key).map(|(_, v)| v)
+    }
+
+    pub fn get_str(&self, map: NodeId, key: &str) -> Option<&str> {
+        self.get(map, key).and_then(|v| self.scalar(v))
+    }
+
+    pub fn is_map(&self, id: NodeId) -> bool {
+        self.entries(id).is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_offsets_survive_non_ascii() {
+        let text = "a: \"é日本\"\nb: x\n";
+        let tree = parse(text).unwrap();
+        let root = tree.roots[0];
+        let b = tree.get(root, "b").unwrap();
+        let n = tree.node(b);
+        assert_eq!(&text[n.start..n.end], "x");
+        assert_eq!(n.line, 2);
+    }
+
+    #[test]
+    fn flow_and_block_are_told_apart() {
+        let tree = parse("a: [1]\nb:\n  - 1\nc: {x: 1}\n").unwrap();
+        let root = tree.roots[0];
+        assert!(tree.node(tree.get(root, "a").unwrap()).flow);
+        assert!(!tree.node(tree.get(root, "b").unwrap()).flow);
+        assert!(tree.node(tree.get(root, "c").unwrap()).flow);
+    }
+
+    #[test]
+    fn deep_nesting_does_not_overflow() {
+        let depth = 10_000;
+        let text = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        // saphyr refuses very deep nesting or accepts it; either way no stack overflow.
+        let _ = parse(&text);
+    }
+
+    #[test]
+    fn merge_keys_are_followed_once() {
+        let tree = parse("base: &b {label: L}\nitem:\n  <<: *b\n  id: x\n").unwrap();
+        let item = tree.get(tree.roots[0], "item").unwrap();
+        assert_eq!(tree.get_str(item, "label"), Some("L"));
+        assert_eq!(tree.get_str(item, "id"), Some("x"));
+    }
+
+    #[test]
+    fn errors_have_positions() {
+        let err = parse("a: \"unclosed\nb: c\n").unwrap_err();
+        assert!(err.line.is_some());
+    }
+}
