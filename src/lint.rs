@@ -1,1 +1,1183 @@
 //! `lint`: check descriptions against the description contract.
+//!
+//! The rules are data (`heuristics/lint.yaml`): each code has a severity, a one-line `why`, a
+//! suggestion, the word lists its check needs, and examples that must and must not trigger it.
+//! The checks themselves are small functions keyed by code; they see only the [`ActionView`]
+//! and the action's final effects, and never print.
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::effects::{Effect, Effects, Hints};
+use crate::error::{Error, Result};
+use crate::view::{ActionView, Input, Step};
+
+const BUILTIN_FILE: &str = "heuristics/lint.yaml";
+const BUILTIN_TEXT: &str = include_str!("../heuristics/lint.yaml");
+
+/// How bad a finding is: any remaining error makes `lint` exit 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+impl Severity {
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One problem in one action's description, label, inputs or annotations.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct LintFinding {
+    pub code: String,
+    pub severity: Severity,
+    pub message: String,
+    /// The offending text as written (a word, an input name, a sentence).
+    pub text: String,
+    pub suggestion: String,
+}
+
+/// The check behind each code. The code strings are the stable public names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Check {
+    VagueVerb,
+    Euphemism,
+    DestructiveWithoutPermanence,
+    DestructiveWithoutConfirmation,
+    ReadOnlyClaimContradicted,
+    MutatingVerbOnRead,
+    BroadOperationInput,
+    DryRunFlag,
+    FreeformEnvironment,
+    HiddenBatchScope,
+    EmptyDescription,
+    DescriptionRepeatsName,
+    MissingTarget,
+    UnusedSilence,
+}
+
+/// Field names a rule may carry besides code/severity/why/suggestion/examples.
+const WORDS: &str = "words";
+const NEEDS_SCOPE: &str = "needs_scope";
+const SCOPE: &str = "scope";
+const INPUTS: &str = "inputs";
+const NOT_PRECEDED_BY: &str = "not_preceded_by";
+const NOT_FOLLOWED_BY: &str = "not_followed_by";
+
+/// (code, check, required data fields, optional data fields)
+type Spec = (
+    &'static str,
+    Check,
+    &'static [&'static str],
+    &'static [&'static str],
+);
+
+const SPECS: &[Spec] = &[
+    ("vague-verb", Check::VagueVerb, &[WORDS], &[]),
+    (
+        "euphemism",
+        Check::Euphemism,
+        &[WORDS],
+        &[NEEDS_SCOPE, SCOPE],
+    ),
+    (
+        "destructive-without-permanence",
+        Check::DestructiveWithoutPermanence,
+        &[WORDS],
+        &[],
+    ),
+    (
+        "destructive-without-confirmation",
+        Check::DestructiveWithoutConfirmation,
+        &[WORDS],
+        &[],
+    ),
+    (
+        "read-only-claim-contradicted",
+        Check::ReadOnlyClaimContradicted,
+        &[WORDS],
+        &[NOT_PRECEDED_BY, NOT_FOLLOWED_BY],
+    ),
+    (
+        "mutating-verb-on-read",
+        Check::MutatingVerbOnRead,
+        &[WORDS],
+        &[],
+    ),
+    (
+        "broad-operation-input",
+        Check::BroadOperationInput,
+        &[INPUTS],
+        &[],
+    ),
+    ("dry-run-flag", Check::DryRunFlag, &[INPUTS], &[]),
+    (
+        "freeform-environment",
+        Check::FreeformEnvironment,
+        &[INPUTS],
+        &[],
+    ),
+    (
+        "hidden-batch-scope",
+        Check::HiddenBatchScope,
+        &[WORDS, SCOPE],
+        &[],
+    ),
+    ("empty-description", Check::EmptyDescription, &[], &[]),
+    (
+        "description-repeats-name",
+        Check::DescriptionRepeatsName,
+        &[],
+        &[],
+    ),
+    ("missing-target", Check::MissingTarget, &[], &[]),
+    ("unused-silence", Check::UnusedSilence, &[], &[]),
+];
+
+impl Check {
+    /// Checks that say nothing when the effects are unknown (empty).
+    fn needs_effects(self) -> bool {
+        matches!(
+            self,
+            Check::DestructiveWithoutPermanence
+                | Check::DestructiveWithoutConfirmation
+                | Check::ReadOnlyClaimContradicted
+                | Check::MutatingVerbOnRead
+                | Check::HiddenBatchScope
+                | Check::MissingTarget
+        )
+    }
+}
+
+// ---- the file format: serde types are the schema --------------------------------------
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    #[serde(default)]
+    lead_ins: Vec<String>,
+    #[serde(default)]
+    stopwords: Vec<String>,
+    rules: Vec<yaml_serde::Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRule {
+    code: String,
+    severity: Severity,
+    why: String,
+    suggestion: String,
+    #[serde(default)]
+    words: Vec<String>,
+    #[serde(default)]
+    needs_scope: Vec<String>,
+    #[serde(default)]
+    scope: Vec<String>,
+    #[serde(default)]
+    inputs: Vec<String>,
+    #[serde(default)]
+    not_preceded_by: Vec<String>,
+    #[serde(default)]
+    not_followed_by: Vec<String>,
+    examples: Option<Examples>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Examples {
+    #[serde(default)]
+    trigger: Vec<Example>,
+    #[serde(default)]
+    clean: Vec<Example>,
+}
+
+/// A small action written inline in the rules file.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Example {
+    id: String,
+    label: Option<String>,
+    description: Option<String>,
+    details: Option<String>,
+    #[serde(default)]
+    effects: Vec<String>,
+    #[serde(default)]
+    inputs: Vec<ExampleInput>,
+    path: Option<String>,
+    method: Option<String>,
+    connector_title: Option<String>,
+    /// The `actionId` line comment (for silences).
+    comment: Option<String>,
+    read_only_hint: Option<bool>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExampleInput {
+    name: String,
+    #[serde(rename = "type")]
+    ty: Option<String>,
+    #[serde(rename = "enum", default)]
+    enum_values: Vec<String>,
+}
+
+impl Example {
+    fn effects(&self) -> Option<Effects> {
+        self.effects.iter().map(|e| Effect::parse(e)).collect()
+    }
+
+    fn view(&self) -> ActionView {
+        let steps = if self.path.is_some() || self.method.is_some() {
+            vec![Step {
+                function: Some("request".into()),
+                method: self.method.as_ref().map(|m| m.to_lowercase()),
+                url: self.path.clone(),
+                soap_operation: None,
+            }]
+        } else {
+            Vec::new()
+        };
+        ActionView {
+            id: self.id.clone(),
+            label: self.label.clone(),
+            description: self.description.clone(),
+            details: self.details.clone(),
+            steps,
+            inputs: self
+                .inputs
+                .iter()
+                .map(|i| Input {
+                    name: i.name.clone(),
+                    ty: i.ty.clone(),
+                    enum_values: i.enum_values.clone(),
+                    description: None,
+                })
+                .collect(),
+            annotations: self.read_only_hint.map(|r| Hints {
+                read_only: Some(r),
+                ..Hints::default()
+            }),
+            line: 1,
+            id_comment: self.comment.clone(),
+            connector_title: self.connector_title.clone(),
+            ..ActionView::default()
+        }
+    }
+}
+
+// ---- loaded rules ------------------------------------------------------------------------
+
+/// A phrase as written and as the stems it matches.
+#[derive(Debug, Clone)]
+struct Phrase {
+    stems: Vec<String>,
+}
+
+impl Phrase {
+    fn new(text: &str) -> Phrase {
+        Phrase {
+            stems: tokens(text).into_iter().map(|t| t.stem).collect(),
+        }
+    }
+}
+
+fn phrases(list: &[String]) -> Vec<Phrase> {
+    list.iter()
+        .map(|w| Phrase::new(w))
+        .filter(|p| !p.stems.is_empty())
+        .collect()
+}
+
+/// One code: what the user sees (`why`, `suggestion`) and what its check needs.
+#[derive(Debug, Clone)]
+pub struct Rule {
+    pub code: String,
+    pub severity: Severity,
+    pub why: String,
+    pub suggestion: String,
+    check: Check,
+    words: Vec<Phrase>,
+    needs_scope: Vec<Phrase>,
+    scope: Vec<Phrase>,
+    /// Input names, normalized (lower case, no `_` or `-`).
+    inputs: BTreeSet<String>,
+    not_preceded_by: Vec<Phrase>,
+    not_followed_by: Vec<Phrase>,
+    examples: Examples,
+}
+
+/// The loaded rule set, in file order.
+#[derive(Debug, Clone)]
+pub struct LintRules {
+    file: String,
+    rules: Vec<Rule>,
+    lead_ins: Vec<Phrase>,
+    stopwords: BTreeSet<String>,
+}
+
+impl LintRules {
+    /// The rules compiled into the binary.
+    pub fn builtin() -> Result<LintRules> {
+        LintRules::from_yaml(BUILTIN_TEXT, BUILTIN_FILE)
+    }
+
+    /// A user rules file.
+    pub fn load(path: &Path) -> Result<LintRules> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::new(format!("cannot read lint rules: {e}")).in_file(path))?;
+        LintRules::from_yaml(&text, &path.display().to_string())
+    }
+
+    /// Parse and validate a rules file; every error names the file, and the code and field
+    /// when it concerns one rule.
+    pub fn from_yaml(text: &str, file_name: &str) -> Result<LintRules> {
+        let fail = |msg: String| Error::new(msg).in_file(file_name);
+        let raw: RawFile = yaml_serde::from_str(text).map_err(|e| fail(e.to_string()))?;
+        let mut rules: Vec<Rule> = Vec::new();
+        for (i, value) in raw.rules.into_iter().enumerate() {
+            // Read the code first so a schema error can name the rule it is in.
+            let code = value
+                .get("code")
+                .and_then(|c| c.as_str())
+                .map(str::to_owned)
+                .ok_or_else(|| fail(format!("rule #{}: missing field `code`", i + 1)))?;
+            let raw: RawRule =
+                yaml_serde::from_value(value).map_err(|e| fail(format!("rule `{code}`: {e}")))?;
+            let rule = build_rule(raw).map_err(|msg| fail(format!("rule `{code}`: {msg}")))?;
+            if rules.iter().any(|r| r.code == rule.code) {
+                return Err(fail(format!("rule `{code}`: code defined twice")));
+            }
+            rules.push(rule);
+        }
+        let stopwords = raw
+            .stopwords
+            .iter()
+            .flat_map(|w| tokens(w))
+            .map(|t| t.stem)
+            .collect();
+        Ok(LintRules {
+            file: file_name.to_owned(),
+            rules,
+            lead_ins: phrases(&raw.lead_ins),
+            stopwords,
+        })
+    }
+
+    pub fn rules(&self) -> &[Rule] {
+        &self.rules
+    }
+
+    /// Codes in file order.
+    pub fn codes(&self) -> impl Iterator<Item = &str> {
+        self.rules.iter().map(|r| r.code.as_str())
+    }
+
+    /// A code's severity, `why` and suggestion, for `--explain` style documentation.
+    pub fn explain(&self, code: &str) -> Option<&Rule> {
+        self.rules.iter().find(|r| r.code == code)
+    }
+
+    /// Run every rule's examples: each `trigger` must yield exactly one finding of its code,
+    /// each `clean` none. Returns one line per failure (empty when all pass).
+    pub fn verify_examples(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        for rule in &self.rules {
+            let cases = [
+                ("trigger", &rule.examples.trigger, 1),
+                ("clean", &rule.examples.clean, 0),
+            ];
+            for (kind, examples, want) in cases {
+                for (i, ex) in examples.iter().enumerate() {
+                    let effects = ex.effects().unwrap_or_default();
+                    let found = lint(&ex.view(), effects, self, &CodeFilter::default());
+                    let got = found.iter().filter(|f| f.code == rule.code).count();
+                    if got != want {
+                        problems.push(format!(
+                            "{}: rule `{}`: {kind} example #{} (`{}`) gave {got} findings, want {want}: {:?}",
+                            self.file,
+                            rule.code,
+                            i + 1,
+                            ex.id,
+                            found.iter().map(|f| (&f.code, &f.text)).collect::<Vec<_>>()
+                        ));
+                    }
+                }
+            }
+        }
+        problems
+    }
+
+    fn valid_codes(&self) -> String {
+        self.codes().collect::<Vec<_>>().join(", ")
+    }
+}
+
+/// Turn a raw rule into a checked one; the error text names the offending field.
+fn build_rule(raw: RawRule) -> Result<Rule, String> {
+    let Some(&(_, check, required, optional)) = SPECS.iter().find(|s| s.0 == raw.code) else {
+        let known: Vec<&str> = SPECS.iter().map(|s| s.0).collect();
+        return Err(format!(
+            "field `code`: unknown code (known: {})",
+            known.join(", ")
+        ));
+    };
+    let fields: [(&str, &Vec<String>); 6] = [
+        (WORDS, &raw.words),
+        (NEEDS_SCOPE, &raw.needs_scope),
+        (SCOPE, &raw.scope),
+        (INPUTS, &raw.inputs),
+        (NOT_PRECEDED_BY, &raw.not_preceded_by),
+        (NOT_FOLLOWED_BY, &raw.not_followed_by),
+    ];
+    for (name, list) in fields {
+        if list.is_empty() && required.contains(&name) {
+            return Err(format!(
+                "field `{name}`: required by this code and empty or missing"
+            ));
+        }
+        if !list.is_empty() && !required.contains(&name) && !optional.contains(&name) {
+            return Err(format!("field `{name}`: not used by this code"));
+        }
+    }
+    let examples = raw.examples.unwrap_or_default();
+    if examples.trigger.is_empty() || examples.clean.is_empty() {
+        return Err(
+            "field `examples`: needs at least one `trigger` and one `clean` example".into(),
+        );
+    }
+    for ex in examples.trigger.iter().chain(&examples.clean) {
+        if ex.effects().is_none() {
+            return Err(format!(
+                "field `examples`: example `{}` has an unknown effect in {:?}",
+                ex.id, ex.effects
+            ));
+        }
+    }
+    Ok(Rule {
+        code: raw.code,
+        severity: raw.severity,
+        why: raw.why,
+        suggestion: raw.suggestion,
+        check,
+        words: phrases(&raw.words),
+        needs_scope: phrases(&raw.needs_scope),
+        scope: phrases(&raw.scope),
+        inputs: raw.inputs.iter().map(|n| normalize_name(n)).collect(),
+        not_preceded_by: phrases(&raw.not_preceded_by),
+        not_followed_by: phrases(&raw.not_followed_by),
+        examples,
+    })
+}
+
+// ---- which codes run ----------------------------------------------------------------------
+
+/// `--select` / `--ignore`: which codes run. The default runs every code.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CodeFilter {
+    select: BTreeSet<String>,
+    ignore: BTreeSet<String>,
+}
+
+impl CodeFilter {
+    /// Unknown codes are rejected with the list of valid ones: a typo must not silently
+    /// turn a check off.
+    pub fn new(select: &[String], ignore: &[String], rules: &LintRules) -> Result<CodeFilter> {
+        for code in select.iter().chain(ignore) {
+            if rules.explain(code).is_none() {
+                return Err(Error::new(format!(
+                    "unknown lint code `{code}`; valid codes: {}",
+                    rules.valid_codes()
+                )));
+            }
+        }
+        Ok(CodeFilter {
+            select: select.iter().cloned().collect(),
+            ignore: ignore.iter().cloned().collect(),
+        })
+    }
+
+    pub fn allows(&self, code: &str) -> bool {
+        (self.select.is_empty() || self.select.contains(code)) && !self.ignore.contains(code)
+    }
+}
+
+// ---- the engine ---------------------------------------------------------------------------
+
+/// Lint one action. `effects` are its final effects (declared or inferred); empty means
+/// unknown, and the checks that depend on effects are skipped. Findings are sorted.
+pub fn lint(
+    view: &ActionView,
+    effects: Effects,
+    rules: &LintRules,
+    filter: &CodeFilter,
+) -> Vec<LintFinding> {
+    let ctx = Ctx::new(view, effects, rules);
+    let silenced = silences(view.id_comment.as_deref());
+    let mut out = Vec::new();
+    let mut ran = BTreeSet::new();
+    let mut fired = BTreeSet::new();
+    for rule in &rules.rules {
+        if rule.check == Check::UnusedSilence || !filter.allows(&rule.code) {
+            continue;
+        }
+        if rule.check.needs_effects() && effects.is_empty() {
+            continue;
+        }
+        ran.insert(rule.code.as_str());
+        let Some((message, text)) = ctx.run(rule) else {
+            continue;
+        };
+        if silenced.contains(&rule.code) {
+            fired.insert(rule.code.as_str());
+        } else {
+            out.push(finding(rule, message, text));
+        }
+    }
+    let unused = rules.rules.iter().find(|r| r.check == Check::UnusedSilence);
+    if let Some(rule) = unused.filter(|r| filter.allows(&r.code) && !silenced.contains(&r.code)) {
+        for code in &silenced {
+            if rules.explain(code).is_none() {
+                let message = format!(
+                    "unknown code `{code}` in a silence; valid codes: {}",
+                    rules.valid_codes()
+                );
+                out.push(finding(rule, message, code.clone()));
+            } else if ran.contains(code.as_str()) && !fired.contains(code.as_str()) {
+                let message = format!("silence of `{code}` matches no finding");
+                out.push(finding(rule, message, code.clone()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn finding(rule: &Rule, message: String, text: String) -> LintFinding {
+    LintFinding {
+        code: rule.code.clone(),
+        severity: rule.severity,
+        message,
+        text,
+        suggestion: rule.suggestion.clone(),
+    }
+}
+
+/// Codes silenced by `catalog-effects: ignore[a, b]` in the `actionId` line comment.
+fn silences(comment: Option<&str>) -> BTreeSet<String> {
+    const MARK: &str = "catalog-effects:";
+    let mut out = BTreeSet::new();
+    let mut rest = comment.unwrap_or("");
+    while let Some(at) = rest.find(MARK) {
+        rest = rest[at + MARK.len()..].trim_start();
+        let Some(list) = rest.strip_prefix("ignore[") else {
+            continue;
+        };
+        let Some(end) = list.find(']') else { break };
+        out.extend(
+            list[..end]
+                .split(',')
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .map(String::from),
+        );
+        rest = &list[end..];
+    }
+    out
+}
+
+/// Text of one action, tokenized once for every check.
+struct Ctx<'a> {
+    view: &'a ActionView,
+    effects: Effects,
+    rules: &'a LintRules,
+    description: &'a str,
+    /// The first sentence of the description.
+    first: &'a str,
+    first_tokens: Vec<Token>,
+    /// Index in `first_tokens` of the verb, after any lead-in.
+    first_verb: usize,
+    /// Description and details together.
+    body: String,
+    body_tokens: Vec<Token>,
+    label: &'a str,
+    label_tokens: Vec<Token>,
+    id_tokens: Vec<Token>,
+}
+
+impl<'a> Ctx<'a> {
+    fn new(view: &'a ActionView, effects: Effects, rules: &'a LintRules) -> Ctx<'a> {
+        let description = view.description.as_deref().unwrap_or("").trim();
+        let first = first_sentence(description);
+        let first_tokens = tokens(first);
+        let first_verb = skip_lead_in(&first_tokens, &rules.lead_ins);
+        let body = match view.details.as_deref() {
+            Some(d) => format!("{description}\n{d}"),
+            None => description.to_owned(),
+        };
+        let body_tokens = tokens(&body);
+        let label = view.label.as_deref().unwrap_or("").trim();
+        Ctx {
+            view,
+            effects,
+            rules,
+            description,
+            first,
+            first_tokens,
+            first_verb,
+            body,
+            body_tokens,
+            label,
+            label_tokens: tokens(label),
+            id_tokens: tokens(&view.id),
+        }
+    }
+
+    fn changes_state(&self) -> bool {
+        self.effects.iter().any(|e| !e.is_read_only())
+    }
+
+    /// The message and offending text when the rule fires.
+    fn run(&self, rule: &Rule) -> Option<(String, String)> {
+        match rule.check {
+            Check::VagueVerb => self.vague_verb(rule),
+            Check::Euphemism => self.euphemism(rule),
+            Check::DestructiveWithoutPermanence => self.destructive_lacks(
+                rule,
+                "destructive action does not say whether the result is permanent or how to undo it",
+            ),
+            Check::DestructiveWithoutConfirmation => self.destructive_lacks(
+                rule,
+                "destructive action names no confirmation step or facts to confirm",
+            ),
+            Check::ReadOnlyClaimContradicted => self.read_only_claim(rule),
+            Check::MutatingVerbOnRead => self.mutating_verb_on_read(rule),
+            Check::BroadOperationInput => self.input(
+                rule,
+                is_free_string,
+                "free-string input decides the operation",
+            ),
+            Check::DryRunFlag => self.input(
+                rule,
+                is_boolean,
+                "boolean dry-run input mixes plan and execute",
+            ),
+            Check::FreeformEnvironment => self.input(
+                rule,
+                is_free_string,
+                "free-string environment input without an enum",
+            ),
+            Check::HiddenBatchScope => self.hidden_batch_scope(rule),
+            Check::EmptyDescription => self
+                .description
+                .is_empty()
+                .then(|| ("the description is empty".into(), String::new())),
+            Check::DescriptionRepeatsName => self.repeats_name(),
+            Check::MissingTarget => self.missing_target(),
+            Check::UnusedSilence => None,
+        }
+    }
+
+    /// Vague verbs count only where they act as the verb: a noun ("the process") is fine.
+    fn vague_verb(&self, rule: &Rule) -> Option<(String, String)> {
+        let label_verb = skip_lead_in(&self.label_tokens, &self.rules.lead_ins);
+        let sources = [
+            (self.first, &self.first_tokens, self.first_verb),
+            (self.label, &self.label_tokens, label_verb),
+        ];
+        for (text, toks, verb) in sources {
+            let to = Phrase::new("to");
+            let hit = (0..toks.len()).find(|&i| {
+                (i == verb || (i > 0 && phrase_at(toks, &to, i - 1)))
+                    && rule.words.iter().any(|p| phrase_at(toks, p, i))
+            });
+            if let Some(i) = hit {
+                let word = &text[toks[i].start..toks[i].end];
+                return Some((
+                    format!("vague verb `{word}` hides which change happens"),
+                    word.to_owned(),
+                ));
+            }
+        }
+        None
+    }
+
+    fn euphemism(&self, rule: &Rule) -> Option<(String, String)> {
+        if self.effects.is_read_only() {
+            return None;
+        }
+        for (text, toks) in [
+            (self.body.as_str(), &self.body_tokens),
+            (self.label, &self.label_tokens),
+        ] {
+            let scoped = find_any(toks, &rule.scope).is_some();
+            let hit = find_any(toks, &rule.words).or_else(|| {
+                if scoped {
+                    None
+                } else {
+                    find_any(toks, &rule.needs_scope)
+                }
+            });
+            if let Some((s, e)) = hit {
+                let word = span(text, toks, s, e);
+                return Some((
+                    format!("euphemism `{word}` hides what is removed"),
+                    word.to_owned(),
+                ));
+            }
+        }
+        None
+    }
+
+    fn destructive_lacks(&self, rule: &Rule, message: &str) -> Option<(String, String)> {
+        if !self.effects.contains(Effect::Delete) || self.description.is_empty() {
+            return None;
+        }
+        find_any(&self.body_tokens, &rule.words)
+            .is_none()
+            .then(|| (message.to_owned(), self.first.to_owned()))
+    }
+
+    fn read_only_claim(&self, rule: &Rule) -> Option<(String, String)> {
+        if !self.changes_state() {
+            return None;
+        }
+        let effects = self.effects.joined(", ");
+        for (text, toks) in [
+            (self.body.as_str(), &self.body_tokens),
+            (self.label, &self.label_tokens),
+        ] {
+            for p in &rule.words {
+                for i in 0..toks.len() {
+                    if !phrase_at(toks, p, i) {
+                        continue;
+                    }
+                    let end = i + p.stems.len();
+                    let negated = rule.not_preceded_by.iter().any(|q| ends_at(toks, q, i));
+                    let other = rule.not_followed_by.iter().any(|q| phrase_at(toks, q, end));
+                    if !negated && !other {
+                        let claim = span(text, toks, i, end);
+                        let message = format!("claims `{claim}` but the effects are {effects}");
+                        return Some((message, claim.to_owned()));
+                    }
+                }
+            }
+        }
+        let hints = self.view.annotations.as_ref();
+        if hints.and_then(|h| h.read_only) == Some(true) {
+            let message = format!("readOnlyHint is true but the effects are {effects}");
+            return Some((message, "readOnlyHint: true".into()));
+        }
+        None
+    }
+
+    fn mutating_verb_on_read(&self, rule: &Rule) -> Option<(String, String)> {
+        if !self.effects.is_read_only() {
+            return None;
+        }
+        let label_verb = skip_lead_in(&self.label_tokens, &self.rules.lead_ins);
+        let sources = [
+            (self.first, &self.first_tokens, self.first_verb),
+            (self.label, &self.label_tokens, label_verb),
+        ];
+        for (text, toks, verb) in sources {
+            if let Some(p) = rule.words.iter().find(|p| phrase_at(toks, p, verb)) {
+                let word = span(text, toks, verb, verb + p.stems.len());
+                let message = format!(
+                    "read-only action ({}) described with the mutating verb `{word}`",
+                    self.effects.joined(", ")
+                );
+                return Some((message, word.to_owned()));
+            }
+        }
+        None
+    }
+
+    fn input(
+        &self,
+        rule: &Rule,
+        kind: fn(&Input) -> bool,
+        message: &str,
+    ) -> Option<(String, String)> {
+        self.view
+            .inputs
+            .iter()
+            .find(|i| rule.inputs.contains(&normalize_name(&i.name)) && kind(i))
+            .map(|i| (format!("{message}: `{}`", i.name), i.name.clone()))
+    }
+
+    fn hidden_batch_scope(&self, rule: &Rule) -> Option<(String, String)> {
+        if !self.changes_state() || self.description.is_empty() {
+            return None;
+        }
+        let paths: Vec<String> = self.view.urls().map(str::to_owned).collect();
+        let path_tokens = tokens(&paths.join(" "));
+        let name: Vec<&Token> = self
+            .id_tokens
+            .iter()
+            .chain(&self.label_tokens)
+            .chain(&path_tokens)
+            .collect();
+        let batch = name
+            .iter()
+            .find(|t| rule.words.iter().any(|p| p.stems == [t.stem.clone()]))?;
+        if find_any(&self.body_tokens, &rule.scope).is_some() {
+            return None;
+        }
+        // A plural of a name word ("Deletes contacts") states the scope too; the verb's own
+        // -s ("Deletes") does not count.
+        let name_stems: BTreeSet<&str> = name.iter().map(|t| t.stem.as_str()).collect();
+        let plural =
+            self.body_tokens.iter().enumerate().any(|(i, t)| {
+                i != self.first_verb && t.plural && name_stems.contains(t.stem.as_str())
+            });
+        if plural {
+            return None;
+        }
+        let message = format!(
+            "the name says `{}` but the description states no batch scope",
+            batch.word
+        );
+        Some((message, self.first.to_owned()))
+    }
+
+    /// Every content word of the description is already in the id or label.
+    fn repeats_name(&self) -> Option<(String, String)> {
+        let name: BTreeSet<&str> = self
+            .id_tokens
+            .iter()
+            .chain(&self.label_tokens)
+            .map(|t| t.stem.as_str())
+            .collect();
+        let content: Vec<&Token> = self
+            .body_tokens
+            .iter()
+            .filter(|t| !self.rules.stopwords.contains(&t.stem))
+            .collect();
+        (!content.is_empty() && content.iter().all(|t| name.contains(t.stem.as_str()))).then(|| {
+            (
+                "the description only repeats the name".into(),
+                self.description.to_owned(),
+            )
+        })
+    }
+
+    /// The first sentence names the provider or a resource word from the id or path.
+    fn missing_target(&self) -> Option<(String, String)> {
+        if !self.changes_state() || self.description.is_empty() {
+            return None;
+        }
+        let verbs: Vec<&Phrase> = self
+            .rules
+            .rules
+            .iter()
+            .filter(|r| matches!(r.check, Check::VagueVerb | Check::MutatingVerbOnRead))
+            .flat_map(|r| &r.words)
+            .collect();
+        let is_resource = |t: &&Token| {
+            !self.rules.stopwords.contains(&t.stem)
+                && !verbs.iter().any(|p| p.stems == [t.stem.clone()])
+                && !is_version(&t.stem)
+        };
+        let paths: Vec<String> = self.view.urls().map(strip_placeholders).collect();
+        let path_tokens = tokens(&paths.join(" "));
+        // The id's first word is its verb (delete_contact); the rest names the resource.
+        let mut targets: Vec<&Token> = self
+            .id_tokens
+            .iter()
+            .skip(1)
+            .chain(&path_tokens)
+            .filter(is_resource)
+            .collect();
+        if targets.is_empty() {
+            // Nothing to compare with ("click"): cannot tell, so stay quiet.
+            return None;
+        }
+        let title = self
+            .view
+            .connector_title
+            .as_deref()
+            .map(tokens)
+            .unwrap_or_default();
+        targets.extend(title.iter().filter(is_resource));
+        let named = self
+            .first_tokens
+            .iter()
+            .any(|t| targets.iter().any(|r| same_word(&t.stem, &r.stem)));
+        (!named).then(|| {
+            (
+                "the first sentence names neither the provider nor the resource".into(),
+                self.first.to_owned(),
+            )
+        })
+    }
+}
+
+fn is_free_string(i: &Input) -> bool {
+    i.enum_values.is_empty()
+        && i.ty
+            .as_deref()
+            .is_none_or(|t| t.eq_ignore_ascii_case("string"))
+}
+
+fn is_boolean(i: &Input) -> bool {
+    i.ty.as_deref()
+        .is_some_and(|t| t.eq_ignore_ascii_case("boolean") || t.eq_ignore_ascii_case("bool"))
+}
+
+/// `dry_run`, `dryRun` and `dry-run` are one name.
+fn normalize_name(name: &str) -> String {
+    name.chars()
+        .filter(|c| *c != '_' && *c != '-')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// `v1`, `v2beta`: API versions in paths name nothing.
+fn is_version(stem: &str) -> bool {
+    stem.strip_prefix('v')
+        .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// Drop `{id}`, `${inputs.id}` and `:id` path parameters: they are values, not resources.
+fn strip_placeholders(url: &str) -> String {
+    url.split('/')
+        .filter(|seg| !(seg.contains('{') || seg.starts_with(':')))
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Stems that are equal, or one a prefix of the other ("config" / "configuration").
+fn same_word(a: &str, b: &str) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    short == long || (short.len() >= 3 && long.starts_with(short))
+}
+
+// ---- words --------------------------------------------------------------------------------
+
+/// A word of a text: its byte span, lower-case form and stem.
+#[derive(Debug, Clone)]
+struct Token {
+    start: usize,
+    end: usize,
+    word: String,
+    stem: String,
+    /// Ends in a plural-looking `s` ("contacts", not "access").
+    plural: bool,
+}
+
+/// Split on anything not alphanumeric and at camelCase humps, so `dryRun`, `dry_run` and
+/// "dry run" give the same words.
+fn tokens(text: &str) -> Vec<Token> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    let mut prev_lower = false;
+    let push = |out: &mut Vec<Token>, s: usize, e: usize| {
+        let word = text[s..e].to_lowercase();
+        let plural = word.len() > 3 && word.ends_with('s') && !word.ends_with("ss");
+        out.push(Token {
+            start: s,
+            end: e,
+            stem: stem(&word),
+            word,
+            plural,
+        });
+    };
+    for (i, c) in text.char_indices() {
+        if c.is_alphanumeric() {
+            if let Some(s) = start {
+                if prev_lower && c.is_uppercase() {
+                    push(&mut out, s, i);
+                    start = Some(i);
+                }
+            } else {
+                start = Some(i);
+            }
+            prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        } else {
+            if let Some(s) = start.take() {
+                push(&mut out, s, i);
+            }
+            prev_lower = false;
+        }
+    }
+    if let Some(s) = start {
+        push(&mut out, s, text.len());
+    }
+    out
+}
+
+/// A crude suffix stripper: enough that "deletes", "deleted", "deleting" and "delete" meet.
+/// Both sides of every comparison are stemmed the same way, so exactness does not matter.
+fn stem(word: &str) -> String {
+    let w = word;
+    let mut s: String = if let Some(b) = w.strip_suffix("ies").filter(|b| b.len() > 1) {
+        format!("{b}y")
+    } else if let Some(b) = w.strip_suffix("ied").filter(|b| b.len() > 1) {
+        format!("{b}y")
+    } else if let Some(b) = w.strip_suffix("ing").filter(|b| b.len() > 2) {
+        undouble(b)
+    } else if let Some(b) = w.strip_suffix("ed").filter(|b| b.len() > 2) {
+        undouble(b)
+    } else if let Some(b) = w
+        .strip_suffix("es")
+        .filter(|b| b.len() > 2 && b.ends_with(['s', 'x', 'z', 'h']))
+    {
+        b.to_owned()
+    } else if let Some(b) = w
+        .strip_suffix('s')
+        .filter(|b| b.len() > 2 && !b.ends_with(['s', 'u', 'i']))
+    {
+        b.to_owned()
+    } else {
+        w.to_owned()
+    };
+    if s.len() > 3 && s.ends_with('e') {
+        s.pop();
+    }
+    s
+}
+
+/// "stopp" -> "stop", "sett" -> "set"; but "install", "process" keep their doubles.
+fn undouble(b: &str) -> String {
+    let bytes = b.as_bytes();
+    let n = bytes.len();
+    if n >= 4 && bytes[n - 1] == bytes[n - 2] && !matches!(bytes[n - 1], b'l' | b's' | b'z') {
+        b[..n - 1].to_owned()
+    } else {
+        b.to_owned()
+    }
+}
+
+fn phrase_at(toks: &[Token], p: &Phrase, i: usize) -> bool {
+    i + p.stems.len() <= toks.len() && p.stems.iter().zip(&toks[i..]).all(|(s, t)| *s == t.stem)
+}
+
+/// The phrase ends right before token `i`.
+fn ends_at(toks: &[Token], p: &Phrase, i: usize) -> bool {
+    i >= p.stems.len() && phrase_at(toks, p, i - p.stems.len())
+}
+
+/// The earliest match of any phrase, as a token range.
+fn find_any(toks: &[Token], list: &[Phrase]) -> Option<(usize, usize)> {
+    (0..toks.len()).find_map(|i| {
+        list.iter()
+            .find(|p| phrase_at(toks, p, i))
+            .map(|p| (i, i + p.stems.len()))
+    })
+}
+
+fn span<'t>(text: &'t str, toks: &[Token], start: usize, end: usize) -> &'t str {
+    &text[toks[start].start..toks[end - 1].end]
+}
+
+/// Index of the first word after a lead-in ("This tool will ..."), longest lead-in first.
+fn skip_lead_in(toks: &[Token], lead_ins: &[Phrase]) -> usize {
+    lead_ins
+        .iter()
+        .filter(|p| phrase_at(toks, p, 0))
+        .map(|p| p.stems.len())
+        .max()
+        .unwrap_or(0)
+}
+
+/// Up to the first `.`, `!` or `?` followed by whitespace, or the first blank line.
+fn first_sentence(text: &str) -> &str {
+    let mut end = text.len();
+    let bytes = text.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        let next = bytes.get(i + 1).copied();
+        let stop = matches!(b, b'.' | b'!' | b'?') && next.is_none_or(|n| n.is_ascii_whitespace());
+        if stop {
+            end = i + 1;
+            break;
+        }
+        if b == b'\n' && next == Some(b'\n') {
+            end = i;
+            break;
+        }
+    }
+    text[..end].trim()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_examples_pass() {
+        let rules = LintRules::builtin().unwrap();
+        let problems = rules.verify_examples();
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    #[test]
+    fn builtin_has_every_code() {
+        let rules = LintRules::builtin().unwrap();
+        let codes: Vec<&str> = rules.codes().collect();
+        for spec in SPECS {
+            assert!(codes.contains(&spec.0), "missing {}", spec.0);
+        }
+    }
+
+    #[test]
+    fn inflections_meet() {
+        for group in [
+            ["delete", "deletes", "deleted", "deleting"],
+            ["manage", "manages", "managed", "managing"],
+            ["stop", "stops", "stopped", "stopping"],
+            ["process", "processes", "processed", "processing"],
+            ["modify", "modifies", "modified", "modifying"],
+        ] {
+            let stems: BTreeSet<String> = group.iter().map(|w| stem(w)).collect();
+            assert_eq!(stems.len(), 1, "{group:?} -> {stems:?}");
+        }
+        assert_ne!(stem("management"), stem("manage"));
+    }
+
+    #[test]
+    fn tokens_split_camel_and_snake() {
+        let words: Vec<String> = tokens("dryRun dry_run read-only")
+            .into_iter()
+            .map(|t| t.word)
+            .collect();
+        assert_eq!(words, ["dry", "run", "dry", "run", "read", "only"]);
+    }
+
+    #[test]
+    fn silences_parse() {
+        let s = silences(Some(
+            " catalog-effects: ignore[vague-verb, euphemism] other",
+        ));
+        assert_eq!(
+            s.into_iter().collect::<Vec<_>>(),
+            ["euphemism", "vague-verb"]
+        );
+        assert!(silences(Some("catalog-effects: ignore[")).is_empty());
+        assert!(silences(None).is_empty());
+    }
+
+    #[test]
+    fn first_sentence_stops_at_period_space() {
+        assert_eq!(
+            first_sentence("Checks Traefik.me domains. More."),
+            "Checks Traefik.me domains."
+        );
+        assert_eq!(first_sentence("No stop"), "No stop");
+    }
+}
