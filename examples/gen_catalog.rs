@@ -98,72 +98,185 @@ const CATEGORIES: &[(&str, &[&str])] = &[
     (
         "hris",
         &[
-            "employee", "time_off_request", "department", "location", "job", "benefit",
-            "compensation", "timesheet", "work_eligibility", "team", "employment", "company",
-            "holiday", "payslip", "shift", "absence_type", "worker", "position", "cost_center",
-            "document", "dependent", "emergency_contact",
+            "employee",
+            "time_off_request",
+            "department",
+            "location",
+            "job",
+            "benefit",
+            "compensation",
+            "timesheet",
+            "work_eligibility",
+            "team",
+            "employment",
+            "company",
+            "holiday",
+            "payslip",
+            "shift",
+            "absence_type",
+            "worker",
+            "position",
+            "cost_center",
+            "document",
+            "dependent",
+            "emergency_contact",
         ],
     ),
     (
         "ats",
         &[
-            "candidate", "application", "job", "job_posting", "interview", "offer", "scorecard",
-            "note", "tag", "stage", "rejection_reason", "department", "location", "user",
-            "assessment", "background_check", "attachment", "source", "referral", "interviewer",
+            "candidate",
+            "application",
+            "job",
+            "job_posting",
+            "interview",
+            "offer",
+            "scorecard",
+            "note",
+            "tag",
+            "stage",
+            "rejection_reason",
+            "department",
+            "location",
+            "user",
+            "assessment",
+            "background_check",
+            "attachment",
+            "source",
+            "referral",
+            "interviewer",
         ],
     ),
     (
         "crm",
         &[
-            "contact", "account", "deal", "lead", "opportunity", "pipeline", "call", "task",
-            "note", "meeting", "list", "company", "activity", "product", "quote", "stage",
+            "contact",
+            "account",
+            "deal",
+            "lead",
+            "opportunity",
+            "pipeline",
+            "call",
+            "task",
+            "note",
+            "meeting",
+            "list",
+            "company",
+            "activity",
+            "product",
+            "quote",
+            "stage",
         ],
     ),
     (
         "ticketing",
         &[
-            "ticket", "comment", "project", "issue", "issue_type", "board", "sprint", "user",
-            "attachment", "component", "priority", "status", "worklog", "label", "ticket_type",
+            "ticket",
+            "comment",
+            "project",
+            "issue",
+            "issue_type",
+            "board",
+            "sprint",
+            "user",
+            "attachment",
+            "component",
+            "priority",
+            "status",
+            "worklog",
+            "label",
+            "ticket_type",
             "collection",
         ],
     ),
     (
         "documents",
         &[
-            "file", "folder", "drive", "permission", "revision", "comment", "shared_link", "site",
-            "page", "data_source", "database", "block", "access_proposal",
+            "file",
+            "folder",
+            "drive",
+            "permission",
+            "revision",
+            "comment",
+            "shared_link",
+            "site",
+            "page",
+            "data_source",
+            "database",
+            "block",
+            "access_proposal",
         ],
     ),
     (
         "lms",
         &[
-            "course", "content", "assignment", "completion", "learning_object", "user", "skill",
-            "category", "enrollment", "certification",
+            "course",
+            "content",
+            "assignment",
+            "completion",
+            "learning_object",
+            "user",
+            "skill",
+            "category",
+            "enrollment",
+            "certification",
         ],
     ),
     (
         "marketing",
         &[
-            "campaign", "email_template", "list", "segment", "contact", "audience", "automation",
-            "form", "subscriber", "push_template",
+            "campaign",
+            "email_template",
+            "list",
+            "segment",
+            "contact",
+            "audience",
+            "automation",
+            "form",
+            "subscriber",
+            "push_template",
         ],
     ),
     (
         "iam",
         &[
-            "user", "group", "role", "policy", "permission", "session", "api_key",
-            "service_account", "membership",
+            "user",
+            "group",
+            "role",
+            "policy",
+            "permission",
+            "session",
+            "api_key",
+            "service_account",
+            "membership",
         ],
     ),
     (
         "messaging",
-        &["message", "channel", "conversation", "thread", "reaction", "member", "file"],
+        &[
+            "message",
+            "channel",
+            "conversation",
+            "thread",
+            "reaction",
+            "member",
+            "file",
+        ],
     ),
     (
         "accounting",
         &[
-            "invoice", "bill", "payment", "customer", "vendor", "journal_entry", "account",
-            "tax_rate", "credit_note", "expense", "purchase_order",
+            "invoice",
+            "bill",
+            "payment",
+            "customer",
+            "vendor",
+            "journal_entry",
+            "account",
+            "tax_rate",
+            "credit_note",
+            "expense",
+            "purchase_order",
         ],
     ),
 ];
@@ -208,7 +321,10 @@ struct Doc {
 
 impl Doc {
     fn new(trailing_ws: f64) -> Self {
-        Doc { s: String::with_capacity(64 * 1024), trailing_ws }
+        Doc {
+            s: String::with_capacity(64 * 1024),
+            trailing_ws,
+        }
     }
 
     fn line(&mut self, r: &mut Rng, indent: usize, text: &str) {
@@ -257,7 +373,11 @@ fn plural(s: &str) -> String {
 
 fn title_case(snake: &str) -> String {
     let mut out = String::new();
-    for (i, w) in snake.split(['_', '-']).filter(|w| !w.is_empty()).enumerate() {
+    for (i, w) in snake
+        .split(['_', '-'])
+        .filter(|w| !w.is_empty())
+        .enumerate()
+    {
         if i > 0 {
             out.push(' ');
         }
@@ -457,7 +577,15 @@ fn new_action(r: &mut Rng, c: &mut Conn, file_res: Option<&'static str>) -> Acti
     }
     let mut id = base.clone();
     const VARIANTS: &[&str] = &[
-        "_by_id", "_details", "_batch", "_v2", "_legacy", "_all", "_custom", "_bulk", "_async",
+        "_by_id",
+        "_details",
+        "_batch",
+        "_v2",
+        "_legacy",
+        "_all",
+        "_custom",
+        "_bulk",
+        "_async",
         "_for_user",
     ];
     let mut n = 0;
@@ -471,12 +599,23 @@ fn new_action(r: &mut Rng, c: &mut Conn, file_res: Option<&'static str>) -> Acti
     }
     c.ids.insert(id.clone());
     let reads = is_read_verb(verb);
-    Action { id, verb, res, method, kind, reads }
+    Action {
+        id,
+        verb,
+        res,
+        method,
+        kind,
+        reads,
+    }
 }
 
 fn effects_for(a: &Action) -> &'static [&'static str] {
     if a.reads {
-        if a.verb == "search" { &["read", "search"] } else { &["read"] }
+        if a.verb == "search" {
+            &["read", "search"]
+        } else {
+            &["read"]
+        }
     } else if matches!(a.verb, "delete" | "remove" | "rescind") {
         &["delete"]
     } else if matches!(a.verb, "run" | "sync" | "initiate") {
@@ -492,8 +631,20 @@ fn url_for(r: &mut Rng, c: &Conn, a: &Action) -> String {
     let p = plural(a.res).replace('_', "-");
     let with_id = matches!(
         a.verb,
-        "get" | "update" | "delete" | "remove" | "cancel" | "approve" | "deny" | "replace"
-            | "complete" | "move" | "rescind" | "manage" | "download" | "fetch"
+        "get"
+            | "update"
+            | "delete"
+            | "remove"
+            | "cancel"
+            | "approve"
+            | "deny"
+            | "replace"
+            | "complete"
+            | "move"
+            | "rescind"
+            | "manage"
+            | "download"
+            | "fetch"
     );
     match a.kind {
         Kind::Rpc => {
@@ -583,7 +734,11 @@ struct FileStyle {
 fn description(r: &mut Rng, d: &mut Doc, k: usize, a: &Action, c: &Conn) {
     let noun = a.res.replace('_', " ");
     let sentence = match a.verb {
-        "list" => format!("Retrieve a paginated list of {} from {}", plural(&noun), c.title),
+        "list" => format!(
+            "Retrieve a paginated list of {} from {}",
+            plural(&noun),
+            c.title
+        ),
         "get" | "fetch" | "info" => format!("Get a single {noun} by its identifier"),
         "search" => format!("Search {} by query, filter or text criteria", plural(&noun)),
         "create" => format!("Create a new {noun}"),
@@ -613,16 +768,23 @@ fn description(r: &mut Rng, d: &mut Doc, k: usize, a: &Action, c: &Conn) {
             );
         }
         if non_ascii {
-            d.line(r, k + 2, r.pick(NON_ASCII));
+            let t = *r.pick(NON_ASCII);
+            d.line(r, k + 2, t);
         }
     } else if roll < 40 {
         d.kv(r, k, "description", ">");
         d.line(r, k + 2, &format!("{sentence},"));
         d.line(r, k + 2, "folded onto one line by YAML loaders.");
     } else if roll < 55 {
-        d.kv(r, k, "description", &format!("'{}'", sentence.replace('\'', "''")));
+        d.kv(
+            r,
+            k,
+            "description",
+            &format!("'{}'", sentence.replace('\'', "''")),
+        );
     } else if non_ascii {
-        d.kv(r, k, "description", &format!("\"{sentence} – {}\"", r.pick(NON_ASCII)));
+        let t = format!("\"{sentence} – {}\"", r.pick(NON_ASCII));
+        d.kv(r, k, "description", &t);
     } else {
         d.kv(r, k, "description", &sentence);
     }
@@ -669,8 +831,10 @@ fn emit_input(
 fn emit_inputs(r: &mut Rng, d: &mut Doc, k: usize, st: &FileStyle, a: &Action) -> Vec<String> {
     let (dash, _) = seq_cols(k, st.so);
     let mut names = Vec::new();
-    let needs_id = !matches!(a.verb, "list" | "search" | "create" | "export" | "count" | "sync")
-        && a.kind != Kind::Static;
+    let needs_id = !matches!(
+        a.verb,
+        "list" | "search" | "create" | "export" | "count" | "sync"
+    ) && a.kind != Kind::Static;
     let body = matches!(
         a.verb,
         "create" | "update" | "upsert" | "add" | "send" | "replace" | "submit" | "manage"
@@ -687,16 +851,52 @@ fn emit_inputs(r: &mut Rng, d: &mut Doc, k: usize, st: &FileStyle, a: &Action) -
     d.line(r, k, "inputs:");
     if needs_id {
         let loc = if a.kind == Kind::Http { "path" } else { "body" };
-        emit_input(r, d, dash, "id", &format!("The {} identifier", a.res.replace('_', " ")), "string", loc, true);
+        emit_input(
+            r,
+            d,
+            dash,
+            "id",
+            &format!("The {} identifier", a.res.replace('_', " ")),
+            "string",
+            loc,
+            true,
+        );
         names.push("id".to_string());
     }
     if paged {
-        emit_input(r, d, dash, "limit", "Maximum number of records to return", "number", "query", false);
-        emit_input(r, d, dash, "cursor", "Cursor from the previous page", "string", "query", false);
+        emit_input(
+            r,
+            d,
+            dash,
+            "limit",
+            "Maximum number of records to return",
+            "number",
+            "query",
+            false,
+        );
+        emit_input(
+            r,
+            d,
+            dash,
+            "cursor",
+            "Cursor from the previous page",
+            "string",
+            "query",
+            false,
+        );
         names.push("limit".into());
         names.push("cursor".into());
         if a.verb == "search" {
-            emit_input(r, d, dash, "query", "Text to search for", "string", if a.kind == Kind::Rpc { "body" } else { "query" }, true);
+            emit_input(
+                r,
+                d,
+                dash,
+                "query",
+                "Text to search for",
+                "string",
+                if a.kind == Kind::Rpc { "body" } else { "query" },
+                true,
+            );
             names.push("query".into());
         }
     }
@@ -722,7 +922,8 @@ fn emit_inputs(r: &mut Rng, d: &mut Doc, k: usize, st: &FileStyle, a: &Action) -
                 } else {
                     title_case(f)
                 };
-                emit_input(r, d, dash, f, &desc, ty, "body", i == 0 && r.chance(0.5));
+                let req = i == 0 && r.chance(0.5);
+                emit_input(r, d, dash, f, &desc, ty, "body", req);
             }
             names.push(f.to_string());
         }
@@ -764,7 +965,16 @@ fn emit_request_step(
     d.kv(r, pk, "method", a.method.name());
     if a.kind == Kind::Soap {
         d.kv(r, pk, "soapOperation", &soap_operation(a));
-        d.kv(r, pk, "soapAction", &format!("urn:com.{}/bsvc/{}", c.slug, pascal_underscore(c.category_service())));
+        d.kv(
+            r,
+            pk,
+            "soapAction",
+            &format!(
+                "urn:com.{}/bsvc/{}",
+                c.slug,
+                pascal_underscore(c.category_service())
+            ),
+        );
         d.line(r, pk, "namespaces:");
         let (nd, nk) = seq_cols(pk, st.so);
         d.kv(r, nd, "- namespaceIdentifier", "bsvc");
@@ -773,9 +983,18 @@ fn emit_request_step(
         let (ad, ak) = seq_cols(pk, st.so);
         d.kv(r, ad, "- name", "Request_References");
         d.line(r, ak, "value:");
-        d.line(r, ak + 2, &format!("{}_Reference:", pascal_underscore(a.res)));
+        d.line(
+            r,
+            ak + 2,
+            &format!("{}_Reference:", pascal_underscore(a.res)),
+        );
         d.line(r, ak + 4, "ID:");
-        d.kv(r, ak + 6, "'@_bsvc:type'", &format!("{}_ID", pascal_underscore(a.res)));
+        d.kv(
+            r,
+            ak + 6,
+            "'@_bsvc:type'",
+            &format!("{}_ID", pascal_underscore(a.res)),
+        );
         d.kv(r, ak + 6, "'#text'", "${inputs.id}");
         d.kv(r, ak, "in", "body");
         d.kv(r, ak, "condition", "'{{present(inputs.id)}}'");
@@ -783,12 +1002,25 @@ fn emit_request_step(
         return;
     }
     if r.chance(0.1) {
-        d.kv(r, pk, "headers", "{\"Content-Type\": \"application/json\", \"Accept\": \"application/json\"}");
+        d.kv(
+            r,
+            pk,
+            "headers",
+            "{\"Content-Type\": \"application/json\", \"Accept\": \"application/json\"}",
+        );
     }
     if r.chance(0.05) {
-        d.kv(r, pk, "baseUrl", &format!("https://api.{}.example.com/v3", c.slug));
+        d.kv(
+            r,
+            pk,
+            "baseUrl",
+            &format!("https://api.{}.example.com/v3", c.slug),
+        );
     }
-    let args: Vec<&String> = inputs.iter().filter(|n| n.as_str() != "id" || a.kind != Kind::Http).collect();
+    let args: Vec<&String> = inputs
+        .iter()
+        .filter(|n| n.as_str() != "id" || a.kind != Kind::Http)
+        .collect();
     if args.is_empty() {
         if r.chance(0.1) {
             d.kv(r, pk, "args", "[]");
@@ -800,16 +1032,27 @@ fn emit_request_step(
     for n in args {
         d.kv(r, ad, "- name", n);
         d.kv(r, ak, "value", &format!("$.inputs.{n}"));
-        let loc = if matches!(n.as_str(), "limit" | "cursor") || (n == "query" && a.kind != Kind::Rpc) {
-            "query"
-        } else {
-            "body"
-        };
+        let loc =
+            if matches!(n.as_str(), "limit" | "cursor") || (n == "query" && a.kind != Kind::Rpc) {
+                "query"
+            } else {
+                "body"
+            };
         d.kv(r, ak, "in", loc);
         if r.chance(0.4) {
-            d.kv(r, ak, "condition", &format!("'{{{{present(inputs.{n})}}}}'"));
+            d.kv(
+                r,
+                ak,
+                "condition",
+                &format!("'{{{{present(inputs.{n})}}}}'"),
+            );
         } else if r.chance(0.05) {
-            d.kv(r, ak, "condition", &format!("'{{{{inputs.{n} != \"\" && inputs.{n} != null}}}}'"));
+            d.kv(
+                r,
+                ak,
+                "condition",
+                &format!("'{{{{inputs.{n} != \"\" && inputs.{n} != null}}}}'"),
+            );
         }
     }
 }
@@ -840,20 +1083,32 @@ fn emit_static_step(r: &mut Rng, d: &mut Doc, dash: usize, a: &Action) {
         d.line(r, pk + 2, "[");
         for i in 0..n {
             let comma = if i + 1 < n { "," } else { "" };
-            d.line(r, pk + 4, &format!("{{ \"id\": \"v{i}\", \"name\": \"Wert {i} — ü\" }}{comma}"));
+            d.line(
+                r,
+                pk + 4,
+                &format!("{{ \"id\": \"v{i}\", \"name\": \"Wert {i} — ü\" }}{comma}"),
+            );
         }
         d.line(r, pk + 2, "]");
     }
 }
 
-fn emit_aux_step(r: &mut Rng, d: &mut Doc, dash: usize, st: &FileStyle, prev: &str, i: usize) {
+fn emit_aux_step(
+    r: &mut Rng,
+    d: &mut Doc,
+    dash: usize,
+    st: &FileStyle,
+    prev: &str,
+    i: usize,
+) -> String {
     let k = dash + 2;
     let (fname, sid) = *r.pick(&[
         ("map_fields", "map_fields"),
         ("typecast", "typecast"),
         ("group_data", "group_data"),
     ]);
-    d.line(r, dash, &format!("- stepId: {sid}_{i}"));
+    let step_id = format!("{sid}_{i}");
+    d.line(r, dash, &format!("- stepId: {step_id}"));
     d.kv(r, k, "description", &title_case(fname));
     d.line(r, k, "stepFunction:");
     d.kv(r, k + 2, "functionName", fname);
@@ -863,23 +1118,33 @@ fn emit_aux_step(r: &mut Rng, d: &mut Doc, dash: usize, st: &FileStyle, prev: &s
     if fname == "map_fields" {
         d.line(r, pk, "fields:");
         let (fd, fk) = seq_cols(pk, st.so);
-        for (t, e) in [("id", "$.id"), ("name", "$.attributes.name"), ("updated_at", "$.updatedAt")] {
+        for (t, e) in [
+            ("id", "$.id"),
+            ("name", "$.attributes.name"),
+            ("updated_at", "$.updatedAt"),
+        ] {
             d.kv(r, fd, "- targetFieldKey", t);
             d.kv(r, fk, "expression", e);
             d.kv(r, fk, "type", "string");
         }
     }
+    step_id
 }
 
 fn emit_action(r: &mut Rng, d: &mut Doc, k: usize, st: &FileStyle, c: &Conn, a: &Action) {
     let dash = k - 2;
     let mut head = format!("- actionId: {}", a.id);
     if r.chance(0.03) {
-        head.push_str(r.pick(&[" # TODO: pagination", " # deprecated upstream", " #see docs: v2"]));
+        head.push_str(*r.pick(&[
+            " # TODO: pagination",
+            " # deprecated upstream",
+            " #see docs: v2",
+        ]));
     }
     d.line(r, dash, &head);
     let effects = r.chance(0.03);
-    if effects && r.chance(0.5) {
+    let effects_early = r.chance(0.5);
+    if effects && effects_early {
         emit_effects(r, d, k, st.so, a);
     }
     if r.chance(0.15) {
@@ -900,21 +1165,28 @@ fn emit_action(r: &mut Rng, d: &mut Doc, k: usize, st: &FileStyle, c: &Conn, a: 
         _ => "custom",
     };
     d.kv(r, k, "actionType", at);
-    if effects && !d.s.ends_with("]\n") && !d.s.contains(&format!("actionId: {}\n  effects", a.id)) {
-        // (second placement option: after actionType)
-    }
     d.kv(r, k, "label", &title_case(&a.id));
     description(r, d, k, a, c);
     if r.chance(0.1) {
-        d.kv(r, k, "details", "Requires admin scope; rate limited to 10 req/s");
+        d.kv(
+            r,
+            k,
+            "details",
+            "Requires admin scope; rate limited to 10 req/s",
+        );
     }
     if r.chance(0.05) {
-        d.kv(r, k, "releaseStage", *r.pick(&["preview", "ga", "beta"]));
+        let v = *r.pick(&["preview", "ga", "beta"]);
+        d.kv(r, k, "releaseStage", v);
     }
     if r.chance(0.08) {
         d.line(r, k, "resources:");
         let (rd, _) = seq_cols(k, st.so);
-        d.line(r, rd, &format!("- https://developer.{}.example.com/docs/{}", c.slug, a.res));
+        d.line(
+            r,
+            rd,
+            &format!("- https://developer.{}.example.com/docs/{}", c.slug, a.res),
+        );
     }
     let inputs = emit_inputs(r, d, k, st, a);
     if a.reads && a.verb == "list" && r.chance(0.3) {
@@ -932,14 +1204,19 @@ fn emit_action(r: &mut Rng, d: &mut Doc, k: usize, st: &FileStyle, c: &Conn, a: 
     } else {
         let nsteps = if r.chance(0.12) { r.range(2, 5) } else { 1 };
         let paginated = a.verb == "list" && r.chance(0.5);
-        if nsteps >= 3 && r.chance(0.5) {
+        let lookup = nsteps >= 3 && r.chance(0.5);
+        if lookup {
             // A lookup before the main request.
             let mut look = Action {
                 id: String::new(),
                 verb: "list",
                 res: a.res,
                 method: Method::Get,
-                kind: if a.kind == Kind::Soap { Kind::Soap } else { Kind::Http },
+                kind: if a.kind == Kind::Soap {
+                    Kind::Soap
+                } else {
+                    Kind::Http
+                },
                 reads: true,
             };
             if a.kind == Kind::Soap {
@@ -948,16 +1225,12 @@ fn emit_action(r: &mut Rng, d: &mut Doc, k: usize, st: &FileStyle, c: &Conn, a: 
             emit_request_step(r, d, sd, st, c, &look, "lookup", &[], false);
         }
         emit_request_step(r, d, sd, st, c, a, &main_step, &inputs, paginated);
-        let extra = if nsteps >= 3 && d.s.contains("- stepId: lookup") { nsteps - 2 } else { nsteps - 1 };
+        let extra = if lookup { nsteps - 2 } else { nsteps - 1 };
         for i in 0..extra as usize {
-            emit_aux_step(r, d, sd, st, &last, i + 1);
-            last = format!("aux_{}", i + 1);
+            last = emit_aux_step(r, d, sd, st, &last, i + 1);
         }
     }
-    if effects && !d.s.contains(&format!("- actionId: {}\n", a.id)) {
-        // effects already emitted near the top
-    }
-    if effects && !emitted_effects_for(&d.s, &a.id) {
+    if effects && !effects_early {
         emit_effects(r, d, k, st.so, a);
     }
     d.line(r, k, "result:");
@@ -967,18 +1240,14 @@ fn emit_action(r: &mut Rng, d: &mut Doc, k: usize, st: &FileStyle, c: &Conn, a: 
             d.kv(r, k + 2, "next", &format!("$.steps.{last}.output.next"));
         }
     } else if matches!(a.verb, "delete" | "remove") {
-        d.kv(r, k + 2, "message", &format!("{} deleted", title_case(a.res)));
+        d.kv(
+            r,
+            k + 2,
+            "message",
+            &format!("{} deleted", title_case(a.res)),
+        );
     } else {
         d.kv(r, k + 2, "data", &format!("$.steps.{last}.output.data"));
-    }
-}
-
-/// Whether the action just emitted (the last `- actionId: <id>` in `s`) already got effects.
-fn emitted_effects_for(s: &str, id: &str) -> bool {
-    let needle = format!("actionId: {id}");
-    match s.rfind(&needle) {
-        Some(pos) => s[pos..].contains("effects:"),
-        None => false,
     }
 }
 
@@ -1012,12 +1281,18 @@ fn emit_actions(
         if i > 0 {
             match sep {
                 1 => d.blank(r, false),
-                2 => d.blank(r, r.chance(0.5)),
+                2 => {
+                    let ws = r.chance(0.5);
+                    d.blank(r, ws)
+                }
                 _ => {}
             }
         }
         if r.chance(0.04) {
-            let t = format!("# --- {} ---", title_case(c.resources[r.below(c.resources.len() as u64) as usize]));
+            let t = format!(
+                "# --- {} ---",
+                title_case(c.resources[r.below(c.resources.len() as u64) as usize])
+            );
             d.line(r, k - 2, &t);
         }
         if r.chance(0.02) {
@@ -1037,25 +1312,44 @@ fn emit_header(r: &mut Rng, d: &mut Doc, c: &Conn, st: &FileStyle, oauth: bool) 
     d.line(r, 0, "info:");
     d.kv(r, 2, "title", &c.title);
     d.kv(r, 2, "key", &c.key);
-    d.kv(r, 2, "version", &format!("1.{}.{}", r.below(5), r.below(10)));
+    let v = format!("1.{}.{}", r.below(5), r.below(10));
+    d.kv(r, 2, "version", &v);
     if r.chance(0.1) {
-        d.kv(r, 2, "description", &format!("'{} connector — {}'", c.title, r.pick(NON_ASCII)));
+        let t = format!(
+            "'{} connector — {}'",
+            c.title,
+            r.pick(NON_ASCII).replace('\'', "''")
+        );
+        d.kv(r, 2, "description", &t);
     } else {
-        d.kv(r, 2, "description", &format!("{} connector for the {} category", c.title, c.category));
+        d.kv(
+            r,
+            2,
+            "description",
+            &format!("{} connector for the {} category", c.title, c.category),
+        );
     }
     d.line(r, 2, "assets:");
-    d.kv(r, 4, "icon", &format!("https://stackone-logos.com/api/{}/filled/png", c.slug));
-    d.kv(r, 0, "baseUrl", &if r.chance(0.3) {
+    d.kv(
+        r,
+        4,
+        "icon",
+        &format!("https://stackone-logos.com/api/{}/filled/png", c.slug),
+    );
+    let base = if r.chance(0.3) {
         format!("https://${{credentials.subdomain}}.{}.com/api", c.slug)
     } else {
         format!("https://api.{}.com", c.slug)
-    });
+    };
+    d.kv(r, 0, "baseUrl", &base);
     if r.chance(0.3) {
         d.line(r, 0, "rateLimit:");
-        d.kv(r, 2, "mainRatelimit", &r.range(5, 50).to_string());
+        let v = r.range(5, 50).to_string();
+        d.kv(r, 2, "mainRatelimit", &v);
     }
     if r.chance(0.4) {
-        d.kv(r, 0, "releaseStage", *r.pick(&["preview", "ga", "beta"]));
+        let v = *r.pick(&["preview", "ga", "beta"]);
+        d.kv(r, 0, "releaseStage", v);
     }
     if r.chance(0.2) {
         d.line(r, 0, "context: |");
@@ -1115,7 +1409,12 @@ fn emit_header(r: &mut Rng, d: &mut Doc, c: &Conn, st: &FileStyle, oauth: bool) 
         d.kv(r, sk + 2, "functionName", "request");
         d.line(r, sk + 2, "parameters:");
         let pk = sk + 4;
-        d.kv(r, pk, "url", &format!("https://auth.{}.com/oauth/token", c.slug));
+        d.kv(
+            r,
+            pk,
+            "url",
+            &format!("https://auth.{}.com/oauth/token", c.slug),
+        );
         d.kv(r, pk, "method", "post");
         d.line(r, pk, "args:");
         let (gd, gk) = seq_cols(pk, st.so);
@@ -1126,8 +1425,18 @@ fn emit_header(r: &mut Rng, d: &mut Doc, c: &Conn, st: &FileStyle, oauth: bool) 
         d.kv(r, gk, "value", "$.credentials.refreshToken");
         d.kv(r, gk, "in", "body");
         d.line(r, a, "result:");
-        d.kv(r, a + 2, "accessToken", "$.steps.refresh_token_request.output.data.access_token");
-        d.kv(r, a + 2, "expiresIn", "$.steps.refresh_token_request.output.data.expires_in");
+        d.kv(
+            r,
+            a + 2,
+            "accessToken",
+            "$.steps.refresh_token_request.output.data.access_token",
+        );
+        d.kv(
+            r,
+            a + 2,
+            "expiresIn",
+            "$.steps.refresh_token_request.output.data.expires_in",
+        );
         nested += 1;
         d.line(r, k, "configFields:");
         let (cd, ck) = seq_cols(k, st.so);
@@ -1149,7 +1458,10 @@ fn file_size(r: &mut Rng) -> u64 {
 }
 
 fn new_style(r: &mut Rng) -> (FileStyle, f64, u8) {
-    let st = FileStyle { so: if r.chance(0.5) { 2 } else { 0 }, quote_urls: r.chance(0.4) };
+    let st = FileStyle {
+        so: if r.chance(0.5) { 2 } else { 0 },
+        quote_urls: r.chance(0.4),
+    };
     let tw = if r.chance(0.2) { 0.03 } else { 0.0 };
     let sep = *r.weighted(&[(0u8, 50), (1, 35), (2, 15)]);
     (st, tw, sep)
@@ -1210,17 +1522,29 @@ fn new_conn(r: &mut Rng, i: u64, seed: u64) -> (Conn, String) {
     let generation = i / combos;
     let pre = PREFIXES[(j / SUFFIXES.len() as u64) as usize];
     let suf = SUFFIXES[(j % SUFFIXES.len() as u64) as usize];
-    let gen_s = if generation == 0 { String::new() } else { (generation + 1).to_string() };
+    let gen_s = if generation == 0 {
+        String::new()
+    } else {
+        (generation + 1).to_string()
+    };
     let slug = format!("{pre}{suf}{gen_s}");
     let kebab = r.chance(0.15);
-    let folder = if kebab { format!("{pre}-{suf}{gen_s}") } else { slug.clone() };
+    let folder = if kebab {
+        format!("{pre}-{suf}{gen_s}")
+    } else {
+        slug.clone()
+    };
     let key = match r.below(10) {
         0 => format!("{pre}_{suf}{gen_s}"),
         1 => format!("{pre}-{suf}{gen_s}-custom"),
         _ => slug.clone(),
     };
     let (category, resources) = *r.pick(CATEGORIES);
-    let extra_category = if r.chance(0.1) { Some(r.pick(CATEGORIES).0) } else { None };
+    let extra_category = if r.chance(0.1) {
+        Some(r.pick(CATEGORIES).0)
+    } else {
+        None
+    };
     let title = format!("{}{}", title_case(pre), suf);
     let c = Conn {
         slug,
@@ -1235,14 +1559,20 @@ fn new_conn(r: &mut Rng, i: u64, seed: u64) -> (Conn, String) {
         version_prefix: *r.pick(&["", "/v1", "/v2", "/api/v3", "/rest/api/2"]),
         ids: HashSet::new(),
     };
-    let root = if r.chance(0.15) { "src/configs" } else { "connectors" };
+    let root = if r.chance(0.15) {
+        "src/configs"
+    } else {
+        "connectors"
+    };
     (c, format!("{root}/{folder}"))
 }
 
 /// Generate a catalog of exactly `actions` tool actions under `out`.
 pub fn generate(actions: u64, out: &Path, seed: u64) -> io::Result<GenSummary> {
     let mut r = Rng::new(seed);
-    let mut w = Writer { summary: GenSummary::default() };
+    let mut w = Writer {
+        summary: GenSummary::default(),
+    };
     let mut remaining = actions;
     let mut i = 0u64;
     while remaining > 0 {
@@ -1265,7 +1595,11 @@ pub fn generate(actions: u64, out: &Path, seed: u64) -> io::Result<GenSummary> {
                     }
                     let res = c.resources[r.below(c.resources.len() as u64) as usize];
                     let mut rname = if r.chance(0.1) {
-                        format!("{}.{}", camel(res), *r.pick(&["eventDetails", "v2", "admin"]))
+                        format!(
+                            "{}.{}",
+                            camel(res),
+                            *r.pick(&["eventDetails", "v2", "admin"])
+                        )
                     } else {
                         camel(&plural(res))
                     };
@@ -1273,12 +1607,21 @@ pub fn generate(actions: u64, out: &Path, seed: u64) -> io::Result<GenSummary> {
                         rname = format!("{rname}{}", refs.len() + 1);
                         used.insert(rname.clone());
                     }
-                    let n = (if r.chance(0.8) { r.range(1, 16) } else { file_size(&mut r) }).min(remaining);
+                    let n = (if r.chance(0.8) {
+                        r.range(1, 16)
+                    } else {
+                        file_size(&mut r)
+                    })
+                    .min(remaining);
                     remaining -= n;
                     let (st, tw, sep) = new_style(&mut r);
                     let mut d = Doc::new(tw);
                     if r.chance(0.15) {
-                        d.line(&mut r, 0, &format!("# {} actions for {}", title_case(res), c.title));
+                        d.line(
+                            &mut r,
+                            0,
+                            &format!("# {} actions for {}", title_case(res), c.title),
+                        );
                     }
                     if r.chance(0.75) {
                         emit_actions(&mut r, &mut d, 2, &st, &mut c, n, Some(res), sep);
@@ -1303,7 +1646,11 @@ pub fn generate(actions: u64, out: &Path, seed: u64) -> io::Result<GenSummary> {
                         d.kv(&mut r, 2, "$ref", &format!("{}.{rf}", c.slug));
                     }
                 }
-                w.write(&mut r, &dir.join(format!("{}.connector.s1.yaml", c.slug)), d)?;
+                w.write(
+                    &mut r,
+                    &dir.join(format!("{}.connector.s1.yaml", c.slug)),
+                    d,
+                )?;
             }
             2 => {
                 // Shape B main file with inline actions.
@@ -1318,7 +1665,11 @@ pub fn generate(actions: u64, out: &Path, seed: u64) -> io::Result<GenSummary> {
                 d.line(&mut r, 0, "actions:");
                 emit_actions(&mut r, &mut d, 4, &st, &mut c, n, None, sep);
                 w.summary.actions += n;
-                w.write(&mut r, &dir.join(format!("{}.connector.s1.yaml", c.slug)), d)?;
+                w.write(
+                    &mut r,
+                    &dir.join(format!("{}.connector.s1.yaml", c.slug)),
+                    d,
+                )?;
             }
             _ => {
                 // Bundled single-file build.
@@ -1357,7 +1708,12 @@ fn main() {
         match a.as_str() {
             "--actions" => actions = args.next().and_then(|v| v.replace('_', "").parse().ok()),
             "--out" => out = args.next().map(PathBuf::from),
-            "--seed" => seed = args.next().and_then(|v| v.parse().ok()).unwrap_or_else(|| usage()),
+            "--seed" => {
+                seed = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or_else(|| usage())
+            }
             "--force" => force = true,
             "-h" | "--help" => usage(),
             _ => {
@@ -1366,12 +1722,19 @@ fn main() {
             }
         }
     }
-    let (Some(actions), Some(out)) = (actions, out) else { usage() };
+    let (Some(actions), Some(out)) = (actions, out) else {
+        usage()
+    };
     if out.exists() {
-        let non_empty = fs::read_dir(&out).map(|mut d| d.next().is_some()).unwrap_or(true);
+        let non_empty = fs::read_dir(&out)
+            .map(|mut d| d.next().is_some())
+            .unwrap_or(true);
         if non_empty {
             if !force {
-                eprintln!("{} exists and is not empty (use --force to replace it)", out.display());
+                eprintln!(
+                    "{} exists and is not empty (use --force to replace it)",
+                    out.display()
+                );
                 std::process::exit(2);
             }
             if let Err(e) = fs::remove_dir_all(&out) {

@@ -13,8 +13,13 @@ pub enum Effect {
 }
 
 impl Effect {
-    pub const ALL: [Effect; 5] =
-        [Effect::Read, Effect::Search, Effect::Write, Effect::Delete, Effect::Execute];
+    pub const ALL: [Effect; 5] = [
+        Effect::Read,
+        Effect::Search,
+        Effect::Write,
+        Effect::Delete,
+        Effect::Execute,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -128,7 +133,10 @@ pub fn derive_hints(
     policy: DestructivePolicy,
     overwrites: bool,
 ) -> Hints {
-    let mut hints = Hints { title: title.map(str::to_owned), ..Hints::default() };
+    let mut hints = Hints {
+        title: title.map(str::to_owned),
+        ..Hints::default()
+    };
     if !effects.is_empty() {
         hints.read_only = Some(effects.is_read_only());
         let destructive = effects.contains(Effect::Delete)
@@ -165,7 +173,11 @@ mod tests {
 
     #[test]
     fn override_wins_field_by_field() {
-        let o = Hints { idempotent: Some(true), destructive: Some(true), ..Hints::default() };
+        let o = Hints {
+            idempotent: Some(true),
+            destructive: Some(true),
+            ..Hints::default()
+        };
         let h = derive_hints(
             Effects::single(Effect::Write),
             Some("Update"),

@@ -15,7 +15,12 @@ pub struct Error {
 
 impl Error {
     pub fn new(message: impl Into<String>) -> Self {
-        Error { path: None, line: None, column: None, message: message.into() }
+        Error {
+            path: None,
+            line: None,
+            column: None,
+            message: message.into(),
+        }
     }
 
     pub fn at(mut self, line: usize, column: usize) -> Self {

@@ -4,6 +4,7 @@
 //! walk -> parse -> classify -> diff -> emit. The library never prints; the binary chooses
 //! what to show and which exit code to return.
 
+pub mod classify;
 pub mod effects;
 pub mod error;
 pub mod git;

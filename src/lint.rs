@@ -688,7 +688,7 @@ impl<'a> Ctx<'a> {
                 .is_empty()
                 .then(|| ("the description is empty".into(), String::new())),
             Check::DescriptionRepeatsName => self.repeats_name(),
-            Check::MissingTarget => self.missing_target(),
+            Check::MissingTarget => self.missing_target(rule),
             Check::UnusedSilence => None,
         }
     }
@@ -746,6 +746,14 @@ impl<'a> Ctx<'a> {
 
     fn destructive_lacks(&self, rule: &Rule, message: &str) -> Option<(String, String)> {
         if !self.effects.contains(Effect::Delete) || self.description.is_empty() {
+            return None;
+        }
+        // Servers disagree on destructiveHint (some mark every click or update), so the
+        // finding needs the text itself to say something is removed.
+        let removes = [&self.id_tokens, &self.label_tokens, &self.body_tokens]
+            .iter()
+            .any(|toks| find_any(toks, &rule.removal).is_some());
+        if !removes {
             return None;
         }
         find_any(&self.body_tokens, &rule.words)
@@ -856,18 +864,14 @@ impl<'a> Ctx<'a> {
         Some((message, self.first.to_owned()))
     }
 
-    /// Every content word of the description is already in the id or label.
+    /// Every content word of the description is already in the id. (Not the label: MCP
+    /// titles are often the description itself.)
     fn repeats_name(&self) -> Option<(String, String)> {
-        let name: BTreeSet<&str> = self
-            .id_tokens
-            .iter()
-            .chain(&self.label_tokens)
-            .map(|t| t.stem.as_str())
-            .collect();
+        let name: BTreeSet<&str> = self.id_tokens.iter().map(|t| t.stem.as_str()).collect();
         let content: Vec<&Token> = self
             .body_tokens
             .iter()
-            .filter(|t| !self.rules.stopwords.contains(&t.stem))
+            .filter(|t| !self.rules.is_filler(&t.stem))
             .collect();
         (!content.is_empty() && content.iter().all(|t| name.contains(t.stem.as_str()))).then(|| {
             (
@@ -877,49 +881,18 @@ impl<'a> Ctx<'a> {
         })
     }
 
-    /// The first sentence names the provider or a resource word from the id or path.
-    fn missing_target(&self) -> Option<(String, String)> {
+    /// After its verb, the first sentence holds only generic words ("Deletes the record by
+    /// its ID."). Any specific noun counts as naming the target: synonyms ("repository" for
+    /// git, "tab" for page) cannot be told from a wrong target, and precision comes first.
+    fn missing_target(&self, rule: &Rule) -> Option<(String, String)> {
         if !self.changes_state() || self.description.is_empty() {
             return None;
         }
-        let verbs: Vec<&Phrase> = self
-            .rules
-            .rules
-            .iter()
-            .filter(|r| matches!(r.check, Check::VagueVerb | Check::MutatingVerbOnRead))
-            .flat_map(|r| &r.words)
-            .collect();
-        let is_resource = |t: &&Token| {
-            !self.rules.stopwords.contains(&t.stem)
-                && !verbs.iter().any(|p| p.stems == [t.stem.clone()])
-                && !is_version(&t.stem)
-        };
-        let paths: Vec<String> = self.view.urls().map(strip_placeholders).collect();
-        let path_tokens = tokens(&paths.join(" "));
-        // The id's first word is its verb (delete_contact); the rest names the resource.
-        let mut targets: Vec<&Token> = self
-            .id_tokens
-            .iter()
-            .skip(1)
-            .chain(&path_tokens)
-            .filter(is_resource)
-            .collect();
-        if targets.is_empty() {
-            // Nothing to compare with ("click"): cannot tell, so stay quiet.
-            return None;
-        }
-        let title = self
-            .view
-            .connector_title
-            .as_deref()
-            .map(tokens)
-            .unwrap_or_default();
-        targets.extend(title.iter().filter(is_resource));
-        let named = self
-            .first_tokens
-            .iter()
-            .any(|t| targets.iter().any(|r| same_word(&t.stem, &r.stem)));
-        (!named).then(|| {
+        let specific = self.first_tokens.iter().skip(self.first_verb + 1).any(|t| {
+            !self.rules.is_filler(&t.stem)
+                && !rule.words.iter().any(|p| p.stems == [t.stem.clone()])
+        });
+        (!specific).then(|| {
             (
                 "the first sentence names neither the provider nor the resource".into(),
                 self.first.to_owned(),
@@ -946,26 +919,6 @@ fn normalize_name(name: &str) -> String {
         .filter(|c| *c != '_' && *c != '-')
         .flat_map(char::to_lowercase)
         .collect()
-}
-
-/// `v1`, `v2beta`: API versions in paths name nothing.
-fn is_version(stem: &str) -> bool {
-    stem.strip_prefix('v')
-        .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
-}
-
-/// Drop `{id}`, `${inputs.id}` and `:id` path parameters: they are values, not resources.
-fn strip_placeholders(url: &str) -> String {
-    url.split('/')
-        .filter(|seg| !(seg.contains('{') || seg.starts_with(':')))
-        .collect::<Vec<_>>()
-        .join("/")
-}
-
-/// Stems that are equal, or one a prefix of the other ("config" / "configuration").
-fn same_word(a: &str, b: &str) -> bool {
-    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    short == long || (short.len() >= 3 && long.starts_with(short))
 }
 
 // ---- words --------------------------------------------------------------------------------

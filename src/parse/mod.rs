@@ -124,7 +124,9 @@ pub fn parse_file(text: &str) -> Result<ParsedFile, Error> {
         }
     }
     // Shape A/B only when items really are actions: an unrelated YAML list is left alone.
-    let any_action = items.iter().any(|&i| own_entry(&tree, i, "actionId").is_some());
+    let any_action = items
+        .iter()
+        .any(|&i| own_entry(&tree, i, "actionId").is_some());
     if !any_action && matches!(out.shape, Shape::A | Shape::B) {
         out.shape = Shape::Other;
         items.clear();
@@ -160,9 +162,10 @@ fn is_null(tree: &Tree, id: NodeId) -> bool {
 /// An entry of the mapping itself, not inherited through `<<`.
 fn own_entry(tree: &Tree, map: NodeId, key: &str) -> Option<(NodeId, NodeId)> {
     match &tree.node(map).kind {
-        Kind::Map(entries) => {
-            entries.iter().find(|(k, _)| tree.scalar(*k) == Some(key)).copied()
-        }
+        Kind::Map(entries) => entries
+            .iter()
+            .find(|(k, _)| tree.scalar(*k) == Some(key))
+            .copied(),
         _ => None,
     }
 }
@@ -177,8 +180,14 @@ impl Ctx<'_> {
     /// counted, a tab counted as one column (as the YAML scanner counts it).
     fn column(&self, byte: usize) -> usize {
         let bytes = self.text.as_bytes();
-        let line_start = bytes[..byte].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-        self.text[line_start..byte].chars().filter(|&c| c != '\u{feff}').count()
+        let line_start = bytes[..byte]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1);
+        self.text[line_start..byte]
+            .chars()
+            .filter(|&c| c != '\u{feff}')
+            .count()
     }
 
     fn error(&self, node: NodeId, message: String) -> Error {
@@ -196,7 +205,10 @@ impl Ctx<'_> {
                 if !matches!(value.kind, Kind::Seq(_)) || value.flow {
                     return None;
                 }
-                let (kc, vc) = (self.column(self.tree.node(k).start), self.column(value.start));
+                let (kc, vc) = (
+                    self.column(self.tree.node(k).start),
+                    self.column(value.start),
+                );
                 vc.checked_sub(kc)
             })
         })
@@ -235,7 +247,11 @@ impl Ctx<'_> {
         }
         let Some((key, value)) = own_entry(tree, item, "actionId") else {
             return Err(if tree.get(item, "actionId").is_some() {
-                self.error(item, "action gets its actionId only through a `<<` merge: reported, not edited".into())
+                self.error(
+                    item,
+                    "action gets its actionId only through a `<<` merge: reported, not edited"
+                        .into(),
+                )
             } else {
                 self.error(item, "action item has no actionId".into())
             });
@@ -247,7 +263,10 @@ impl Ctx<'_> {
         let insert = if map.flow {
             Insert::Flow { at: value_node.end }
         } else {
-            Insert::Block { at: self.line_end(value_node.end), indent: self.column(key_node.start) }
+            Insert::Block {
+                at: self.line_end(value_node.end),
+                indent: self.column(key_node.start),
+            }
         };
         let (declared, effects) = self.declared(item);
         let annotations = self.annotations(item).unwrap_or_else(|e| {
@@ -268,13 +287,22 @@ impl Ctx<'_> {
             id_comment: self.trailing_comment(value_node.end),
             ..ActionView::default()
         };
-        Ok(Some(ActionSite { view, column: self.column(key_node.start) + 1, nested, insert, effects }))
+        Ok(Some(ActionSite {
+            view,
+            column: self.column(key_node.start) + 1,
+            nested,
+            insert,
+            effects,
+        }))
     }
 
     fn action_id(&self, value: NodeId) -> Result<String, Error> {
         let kind = &self.tree.node(self.tree.resolve(value)).kind;
         let found = match kind {
-            Kind::Scalar { value: v, style: ScalarStyle::Plain } => match plain_type(v) {
+            Kind::Scalar {
+                value: v,
+                style: ScalarStyle::Plain,
+            } => match plain_type(v) {
                 None => return Ok(v.clone()),
                 Some(t) => t,
             },
@@ -291,7 +319,10 @@ impl Ctx<'_> {
     /// file that has no final newline.
     fn line_end(&self, byte: usize) -> usize {
         let bytes = self.text.as_bytes();
-        bytes[byte..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |p| byte + p + 1)
+        bytes[byte..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |p| byte + p + 1)
     }
 
     /// The comment after a value on its own line, without `#`.
@@ -299,7 +330,10 @@ impl Ctx<'_> {
         let end = self.line_end(value_end);
         let rest = self.text[value_end..end].trim_end_matches(['\n', '\r']);
         let hash = rest.find('#')?;
-        rest[..hash].trim().is_empty().then(|| rest[hash + 1..].trim().to_owned())
+        rest[..hash]
+            .trim()
+            .is_empty()
+            .then(|| rest[hash + 1..].trim().to_owned())
     }
 
     fn string(&self, map: NodeId, key: &str) -> Option<String> {
@@ -316,9 +350,12 @@ impl Ctx<'_> {
             .map(|&step| {
                 let func = tree.get(step, "stepFunction");
                 let params = func.and_then(|f| tree.get(f, "parameters"));
-                let param = |key: &str| params.and_then(|p| tree.get_str(p, key)).map(str::to_owned);
+                let param =
+                    |key: &str| params.and_then(|p| tree.get_str(p, key)).map(str::to_owned);
                 Step {
-                    function: func.and_then(|f| tree.get_str(f, "functionName")).map(str::to_owned),
+                    function: func
+                        .and_then(|f| tree.get_str(f, "functionName"))
+                        .map(str::to_owned),
                     method: param("method").map(|m| m.to_ascii_lowercase()),
                     url: param("url"),
                     soap_operation: param("soapOperation"),
@@ -336,7 +373,9 @@ impl Ctx<'_> {
             .iter()
             .filter_map(|&input| {
                 let name = tree.get_str(input, "name")?.to_owned();
-                let values = tree.get(input, "enum").or_else(|| tree.get(input, "values"));
+                let values = tree
+                    .get(input, "enum")
+                    .or_else(|| tree.get(input, "values"));
                 let enum_values = values
                     .and_then(|v| tree.items(v))
                     .map(|vs| {
@@ -390,7 +429,11 @@ impl Ctx<'_> {
             }
         }
         let end = items.last().map_or(node.end, |&last| tree.node(last).end);
-        let site = Some(site(node.start, if node.flow { node.end } else { end }, node.flow));
+        let site = Some(site(
+            node.start,
+            if node.flow { node.end } else { end },
+            node.flow,
+        ));
         let declared = if !unknown.is_empty() {
             Declared::Invalid(format!("unknown effect(s): {}", unknown.join(", ")))
         } else if set.is_empty() {

@@ -14,7 +14,10 @@ pub type NodeId = usize;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Kind {
-    Scalar { value: String, style: ScalarStyle },
+    Scalar {
+        value: String,
+        style: ScalarStyle,
+    },
     Seq(Vec<NodeId>),
     Map(Vec<(NodeId, NodeId)>),
     /// An alias; the target is resolved at build time (`None` cannot happen for valid YAML).
@@ -57,7 +60,12 @@ struct CharCursor<'a> {
 
 impl<'a> CharCursor<'a> {
     fn new(text: &'a str) -> Self {
-        CharCursor { text, ascii: text.is_ascii(), chars: 0, bytes: 0 }
+        CharCursor {
+            text,
+            ascii: text.is_ascii(),
+            chars: 0,
+            bytes: 0,
+        }
     }
 
     fn byte(&mut self, char_index: usize) -> usize {
@@ -105,15 +113,24 @@ pub fn parse(text: &str) -> Result<Tree, Error> {
         })?;
         let start = cursor.byte(span.start.index());
         let (kind, anchor, flow) = match event {
-            Event::Scalar(value, style, anchor, _) => {
-                (Kind::Scalar { value: cow_string(value), style }, anchor, false)
-            }
-            Event::SequenceStart(anchor, _) => {
-                (Kind::Seq(Vec::new()), anchor, text.as_bytes().get(start) == Some(&b'['))
-            }
-            Event::MappingStart(anchor, _) => {
-                (Kind::Map(Vec::new()), anchor, text.as_bytes().get(start) == Some(&b'{'))
-            }
+            Event::Scalar(value, style, anchor, _) => (
+                Kind::Scalar {
+                    value: cow_string(value),
+                    style,
+                },
+                anchor,
+                false,
+            ),
+            Event::SequenceStart(anchor, _) => (
+                Kind::Seq(Vec::new()),
+                anchor,
+                text.as_bytes().get(start) == Some(&b'['),
+            ),
+            Event::MappingStart(anchor, _) => (
+                Kind::Map(Vec::new()),
+                anchor,
+                text.as_bytes().get(start) == Some(&b'{'),
+            ),
             Event::Alias(id) => (Kind::Alias(anchors.get(id).copied().flatten()), 0, false),
             Event::SequenceEnd | Event::MappingEnd => {
                 if let Some((id, _)) = stack.pop() {
@@ -126,7 +143,14 @@ pub fn parse(text: &str) -> Result<Tree, Error> {
         let id = tree.nodes.len();
         let end = end_of(&kind, &span, &mut cursor, start);
         let is_container = matches!(kind, Kind::Seq(_) | Kind::Map(_));
-        tree.nodes.push(Node { kind, start, end, line: span.start.line(), flow, anchored: anchor > 0 });
+        tree.nodes.push(Node {
+            kind,
+            start,
+            end,
+            line: span.start.line(),
+            flow,
+            anchored: anchor > 0,
+        });
         if anchor > 0 {
             if anchors.len() <= anchor {
                 anchors.resize(anchor + 1, None);
@@ -213,7 +237,9 @@ impl Tree {
         if let Some(found) = entries.iter().find(|(k, _)| self.scalar(*k) == Some(key)) {
             return Some(*found);
         }
-        let (_, merge) = entries.iter().find(|(k, _)| self.scalar(*k) == Some("<<"))?;
+        let (_, merge) = entries
+            .iter()
+            .find(|(k, _)| self.scalar(*k) == Some("<<"))?;
         let sources: Vec<NodeId> = match self.items(*merge) {
             Some(items) => items.to_vec(),
             None => vec![*merge],
@@ -222,7 +248,10 @@ impl Tree {
             let src = self.resolve(src);
             // Merge sources are never followed through further merges: one level is what
             // real files use, and it keeps alias bombs cheap.
-            self.entries(src)?.iter().find(|(k, _)| self.scalar(*k) == Some(key)).copied()
+            self.entries(src)?
+                .iter()
+                .find(|(k, _)| self.scalar(*k) == Some(key))
+                .copied()
         })
     }
 

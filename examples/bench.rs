@@ -1,0 +1,619 @@
+//! End-to-end benchmark: read floor, saphyr event-parse floor, the full tool, and ruamel.yaml.
+//!
+//! ```text
+//! cargo build --release            # the tool binary under test
+//! cargo run --release --example bench -- [--sizes 10000,100000,1000000] [--dir target/bench]
+//!     [--bin target/release/catalog-effects] [--seed 42] [--keep] [--quick]
+//! ```
+//!
+//! See benches/README.md for what each row means. Never panics on a tool failure: a row that
+//! cannot be measured is printed as `n/a (reason)`.
+
+#[path = "gen_catalog.rs"]
+#[allow(dead_code)]
+mod gen_catalog;
+
+use rayon::prelude::*;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct Opts {
+    sizes: Vec<u64>,
+    dir: PathBuf,
+    bin: PathBuf,
+    seed: u64,
+    keep: bool,
+    quick: bool,
+}
+
+fn usage() -> ! {
+    eprintln!(
+        "usage: bench [--sizes 10000,100000,1000000] [--dir target/bench] \
+         [--bin target/release/catalog-effects] [--seed 42] [--keep] [--quick]"
+    );
+    std::process::exit(2);
+}
+
+fn parse_opts() -> Opts {
+    let mut o = Opts {
+        sizes: vec![10_000, 100_000, 1_000_000],
+        dir: PathBuf::from("target/bench"),
+        bin: PathBuf::from("target/release/catalog-effects"),
+        seed: 42,
+        keep: false,
+        quick: false,
+    };
+    let mut sizes_given = false;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--sizes" => {
+                let v = args.next().unwrap_or_else(|| usage());
+                let parsed: Result<Vec<u64>, _> = v
+                    .split(',')
+                    .map(|s| s.trim().replace('_', "").parse::<u64>())
+                    .collect();
+                match parsed {
+                    Ok(s) if !s.is_empty() && s.iter().all(|&n| n > 0) => o.sizes = s,
+                    _ => usage(),
+                }
+                sizes_given = true;
+            }
+            "--dir" => o.dir = PathBuf::from(args.next().unwrap_or_else(|| usage())),
+            "--bin" => o.bin = PathBuf::from(args.next().unwrap_or_else(|| usage())),
+            "--seed" => {
+                o.seed = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or_else(|| usage())
+            }
+            "--keep" => o.keep = true,
+            "--quick" => o.quick = true,
+            "-h" | "--help" => usage(),
+            _ => {
+                eprintln!("unknown argument: {a}");
+                usage()
+            }
+        }
+    }
+    if o.quick && !sizes_given {
+        o.sizes = vec![2_000];
+    }
+    o
+}
+
+// ---------------------------------------------------------------------------------------------
+// Machine
+
+fn machine() -> String {
+    let nproc = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(0);
+    let cpuinfo = fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = cpuinfo
+        .lines()
+        .find(|l| l.starts_with("model name"))
+        .and_then(|l| l.split_once(':'))
+        .map(|(_, v)| v.trim().to_string())
+        .unwrap_or_else(|| "unknown".into());
+    let mem = fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            m.lines()
+                .find(|l| l.starts_with("MemTotal:"))
+                .and_then(|l| {
+                    l.split_whitespace()
+                        .nth(1)
+                        .and_then(|kb| kb.parse::<u64>().ok())
+                })
+        })
+        .map(|kb| format!("{:.1} GB RAM", kb as f64 / 1024.0 / 1024.0))
+        .unwrap_or_default();
+    format!("nproc {nproc}, {model}, {mem}")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Catalog files
+
+fn is_catalog_file(name: &str) -> bool {
+    name.ends_with(".s1.yaml") || name.ends_with(".s1.partial.yaml")
+}
+
+/// Catalog files sorted by their path relative to `root` (byte order, `/` separators), the same
+/// order `benches/ruamel_insert.py` uses.
+fn list_files(root: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<(String, PathBuf)> = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = fs::read_dir(&d) else { continue };
+        for e in rd.flatten() {
+            let p = e.path();
+            let Ok(ft) = e.file_type() else { continue };
+            if ft.is_dir() {
+                stack.push(p);
+            } else if ft.is_file() && is_catalog_file(&e.file_name().to_string_lossy()) {
+                let rel = p
+                    .strip_prefix(root)
+                    .unwrap_or(&p)
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                out.push((rel, p));
+            }
+        }
+    }
+    out.sort();
+    out.into_iter().map(|(_, p)| p).collect()
+}
+
+/// Action items in a generated file: `- actionId:` at column 0 or 2 (shapes A and B).
+fn count_actions(text: &str) -> u64 {
+    text.lines()
+        .filter(|l| l.starts_with("- actionId:") || l.starts_with("  - actionId:"))
+        .count() as u64
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measurements
+
+#[derive(Clone)]
+struct Measure {
+    secs: f64,
+    rss_mb: Option<f64>,
+    note: String,
+}
+
+struct Row {
+    step: String,
+    jobs: usize,
+    result: Result<Measure, String>,
+}
+
+fn best_of<F: FnMut() -> Result<Measure, String>>(
+    runs: usize,
+    mut f: F,
+) -> Result<Measure, String> {
+    let mut best: Option<Measure> = None;
+    for _ in 0..runs {
+        let m = f()?;
+        best = Some(match best {
+            Some(b) if b.secs <= m.secs => Measure {
+                // Keep the highest RSS seen: a peak, not a best case.
+                rss_mb: max_opt(b.rss_mb, m.rss_mb),
+                ..b
+            },
+            Some(b) => Measure {
+                rss_mb: max_opt(b.rss_mb, m.rss_mb),
+                ..m
+            },
+            None => m,
+        });
+    }
+    best.ok_or_else(|| "no run".into())
+}
+
+fn max_opt(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.max(y)),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
+fn measure_read(files: &[PathBuf]) -> Result<Measure, String> {
+    let t = Instant::now();
+    let mut n = 0u64;
+    for f in files {
+        n += fs::read(f)
+            .map_err(|e| format!("{}: {e}", f.display()))?
+            .len() as u64;
+    }
+    Ok(Measure {
+        secs: t.elapsed().as_secs_f64(),
+        rss_mb: None,
+        note: format!("{n} bytes"),
+    })
+}
+
+/// Read one file and run the saphyr event parser to the end: (events, parse errors).
+fn parse_one(path: &Path) -> (u64, u64) {
+    let Ok(bytes) = fs::read(path) else {
+        return (0, 1);
+    };
+    let Ok(text) = String::from_utf8(bytes) else {
+        return (0, 1);
+    };
+    let mut events = 0u64;
+    for ev in saphyr_parser::Parser::new_from_str(&text) {
+        match ev {
+            Ok(_) => events += 1,
+            Err(_) => return (events, 1),
+        }
+    }
+    (events, 0)
+}
+
+fn measure_parse(files: &[PathBuf], jobs: usize) -> Result<Measure, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| format!("thread pool: {e}"))?;
+    let t = Instant::now();
+    let (events, errors) = pool.install(|| {
+        files
+            .par_iter()
+            .map(|f| parse_one(f))
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+    });
+    let secs = t.elapsed().as_secs_f64();
+    let mut note = format!("{events} events");
+    if errors > 0 {
+        note.push_str(&format!(", {errors} files failed to parse"));
+    }
+    Ok(Measure {
+        secs,
+        rss_mb: None,
+        note,
+    })
+}
+
+fn have_gnu_time() -> bool {
+    Path::new("/usr/bin/time").exists()
+}
+
+fn first_line(s: &str) -> String {
+    let l = s
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("")
+        .to_string();
+    if l.chars().count() > 100 {
+        format!("{}...", l.chars().take(100).collect::<String>())
+    } else {
+        l
+    }
+}
+
+/// Run `bin args`, wrapped by `/usr/bin/time -f %M` when available. Ok when the exit code is in
+/// `ok_codes`.
+fn run_tool(
+    bin: &Path,
+    args: &[String],
+    ok_codes: &[i32],
+    scratch: &Path,
+    timeout: Duration,
+) -> Result<Measure, String> {
+    let rss_file = scratch.join("time.out");
+    let err_file = scratch.join("stderr.txt");
+    let _ = fs::remove_file(&rss_file);
+    let mut cmd = if have_gnu_time() {
+        let mut c = Command::new("/usr/bin/time");
+        c.arg("-f").arg("%M").arg("-o").arg(&rss_file).arg(bin);
+        c
+    } else {
+        Command::new(bin)
+    };
+    cmd.args(args);
+    let err = fs::File::create(&err_file).map_err(|e| format!("stderr file: {e}"))?;
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::from(err));
+    let t = Instant::now();
+    let mut child = cmd.spawn().map_err(|e| format!("spawn: {e}"))?;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(s)) => break s,
+            Ok(None) => {
+                if t.elapsed() > timeout {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Err(format!("timeout after {:.0} s", timeout.as_secs_f64()));
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            Err(e) => return Err(format!("wait: {e}")),
+        }
+    };
+    let secs = t.elapsed().as_secs_f64();
+    let code = status.code().unwrap_or(-1);
+    let stderr = fs::read_to_string(&err_file).unwrap_or_default();
+    // GNU time prints "Command exited with non-zero status N" before the value.
+    let rss_mb = fs::read_to_string(&rss_file).ok().and_then(|s| {
+        s.lines()
+            .rev()
+            .find_map(|l| l.trim().parse::<f64>().ok())
+            .map(|kb| kb / 1024.0)
+    });
+    if !ok_codes.contains(&code) {
+        let why = first_line(&stderr);
+        return Err(if why.is_empty() {
+            format!("exit {code}")
+        } else {
+            format!("exit {code}: {why}")
+        });
+    }
+    Ok(Measure {
+        secs,
+        rss_mb,
+        note: format!("exit {code}"),
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// ruamel.yaml peer
+
+struct Ruamel {
+    files: u64,
+    actions: u64,
+    actions_per_s: f64,
+    seconds: f64,
+}
+
+fn ruamel_available() -> bool {
+    Command::new("python3")
+        .args(["-c", "import ruamel.yaml"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false)
+}
+
+fn run_ruamel(catalog: &Path, files: &[PathBuf], max_actions: u64) -> Result<Ruamel, String> {
+    if !ruamel_available() {
+        return Err("python3 -c 'import ruamel.yaml' failed; pip install ruamel.yaml".into());
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/ruamel_insert.py");
+    if !script.exists() {
+        return Err(format!("{} missing", script.display()));
+    }
+    // The first files (in the shared sort order) that hold `max_actions` actions.
+    let mut k = 0usize;
+    let mut acts = 0u64;
+    for f in files {
+        if acts >= max_actions {
+            break;
+        }
+        acts += count_actions(&fs::read_to_string(f).unwrap_or_default());
+        k += 1;
+    }
+    let out = Command::new("python3")
+        .arg(&script)
+        .arg(catalog)
+        .arg("--limit-files")
+        .arg(k.to_string())
+        .output()
+        .map_err(|e| format!("python3: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "exit {}: {}",
+            out.status.code().unwrap_or(-1),
+            first_line(&String::from_utf8_lossy(&out.stderr))
+        ));
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout
+        .lines()
+        .rev()
+        .find(|l| l.trim_start().starts_with('{'))
+        .unwrap_or("");
+    let v: serde_json::Value =
+        serde_json::from_str(line).map_err(|e| format!("bad JSON from ruamel_insert.py: {e}"))?;
+    let get = |k: &str| v.get(k).and_then(|x| x.as_f64()).unwrap_or(0.0);
+    Ok(Ruamel {
+        files: get("files") as u64,
+        actions: get("actions") as u64,
+        actions_per_s: get("actions_per_s"),
+        seconds: get("seconds"),
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+fn fmt_row(r: &Row, bytes: u64, actions: u64, floor: Option<f64>) -> String {
+    match &r.result {
+        Ok(m) => {
+            let mbs = bytes as f64 / 1e6 / m.secs;
+            let aps = actions as f64 / m.secs;
+            let ratio = floor
+                .map(|f| format!("{:.2}", m.secs / f))
+                .unwrap_or_else(|| "-".into());
+            let rss = m
+                .rss_mb
+                .map(|x| format!("{x:.1}"))
+                .unwrap_or_else(|| "-".into());
+            format!(
+                "| {} | {} | {:.3} | {:.1} | {:.0} | {} | {} |",
+                r.step, r.jobs, m.secs, mbs, aps, ratio, rss
+            )
+        }
+        Err(e) => format!(
+            "| {} | {} | n/a ({}) | | | | |",
+            r.step,
+            r.jobs,
+            e.replace('|', "/")
+        ),
+    }
+}
+
+fn main() {
+    let o = parse_opts();
+    println!("# catalog-effects bench");
+    println!();
+    println!("machine: {}", machine());
+    println!("tool: {}", o.bin.display());
+    if !have_gnu_time() {
+        println!("note: /usr/bin/time not found, peak RSS not measured");
+    }
+    if let Err(e) = fs::create_dir_all(&o.dir) {
+        eprintln!("cannot create {}: {e}", o.dir.display());
+        std::process::exit(1);
+    }
+    let bin_ok = o.bin.is_file();
+    let mut ruamel: Option<Result<Ruamel, String>> = None;
+    // (size, backfill actions/s at jobs 1 and 2)
+    let mut tool_rates: Vec<(u64, Option<f64>, Option<f64>)> = Vec::new();
+
+    for &size in &o.sizes {
+        let runs = if o.quick || size > 100_000 { 1 } else { 3 };
+        let catalog = o.dir.join(format!("catalog-{size}"));
+        let out = o.dir.join(format!("out-{size}"));
+        // Only paths this bench owns.
+        let _ = fs::remove_dir_all(&catalog);
+        let _ = fs::remove_dir_all(&out);
+        if let Err(e) = fs::create_dir_all(&out) {
+            println!(
+                "\n## {size} actions\n\nn/a (cannot create {}: {e})",
+                out.display()
+            );
+            continue;
+        }
+        let t = Instant::now();
+        let summary = match gen_catalog::generate(size, &catalog, o.seed) {
+            Ok(s) => s,
+            Err(e) => {
+                println!("\n## {size} actions\n\nn/a (generator failed: {e})");
+                continue;
+            }
+        };
+        let gen_secs = t.elapsed().as_secs_f64();
+        let files = list_files(&catalog);
+        let bytes = summary.bytes;
+        let actions = summary.actions;
+        println!();
+        println!(
+            "## {actions} actions: {} files, {:.1} MB, {} connectors (generated in {gen_secs:.2} s, seed {}, {runs} run(s) each, best kept)",
+            files.len(),
+            bytes as f64 / 1e6,
+            summary.connectors,
+            o.seed,
+        );
+        println!();
+
+        let mut rows: Vec<Row> = Vec::new();
+        rows.push(Row {
+            step: "read".into(),
+            jobs: 1,
+            result: best_of(runs, || measure_read(&files)),
+        });
+        for jobs in [1, 2] {
+            rows.push(Row {
+                step: "parse (saphyr events)".into(),
+                jobs,
+                result: best_of(runs, || measure_parse(&files, jobs)),
+            });
+        }
+        let timeout = Duration::from_secs(120 + size / 1000);
+        let cat_s = catalog.to_string_lossy().to_string();
+        let tool_steps: [(&str, usize, &[i32]); 3] = [
+            ("backfill", 1, &[0]),
+            ("backfill", 2, &[0]),
+            ("check", 2, &[0, 1]),
+        ];
+        for (cmd, jobs, ok) in tool_steps {
+            let step = format!("tool {cmd}");
+            let result = if !bin_ok {
+                Err(format!(
+                    "{} missing; cargo build --release",
+                    o.bin.display()
+                ))
+            } else {
+                let report = out.join(format!("{cmd}-j{jobs}.csv"));
+                let mut args = vec![cmd.to_string(), cat_s.clone()];
+                if cmd == "backfill" {
+                    args.push("--patch".into());
+                    args.push(
+                        out.join(format!("backfill-j{jobs}.patch"))
+                            .to_string_lossy()
+                            .into(),
+                    );
+                }
+                args.extend([
+                    "--report".to_string(),
+                    report.to_string_lossy().into(),
+                    "--quiet".into(),
+                    "--jobs".into(),
+                    jobs.to_string(),
+                ]);
+                best_of(runs, || run_tool(&o.bin, &args, ok, &out, timeout))
+            };
+            rows.push(Row { step, jobs, result });
+        }
+
+        let floor = |jobs: usize| {
+            rows.iter()
+                .find(|r| r.step.starts_with("parse") && r.jobs == jobs)
+                .and_then(|r| r.result.as_ref().ok().map(|m| m.secs))
+        };
+        let (f1, f2) = (floor(1), floor(2));
+        println!("| step | jobs | seconds | MB/s | actions/s | x parse floor | peak RSS MB |");
+        println!("|---|---|---|---|---|---|---|");
+        for r in &rows {
+            let f = if r.jobs == 1 { f1 } else { f2 };
+            println!("{}", fmt_row(r, bytes, actions, f));
+        }
+        let notes: Vec<String> = rows
+            .iter()
+            .filter_map(|r| {
+                r.result
+                    .as_ref()
+                    .ok()
+                    .map(|m| format!("{} j{}: {}", r.step, r.jobs, m.note))
+            })
+            .collect();
+        println!();
+        println!("notes: {}", notes.join("; "));
+        for name in [
+            "backfill-j1.patch",
+            "backfill-j2.patch",
+            "check-j2.csv",
+            "backfill-j2.csv",
+        ] {
+            if let Ok(md) = fs::metadata(out.join(name)) {
+                println!("output {name}: {:.1} MB", md.len() as f64 / 1e6);
+            }
+        }
+        let rate = |jobs: usize| {
+            rows.iter()
+                .find(|r| r.step == "tool backfill" && r.jobs == jobs)
+                .and_then(|r| r.result.as_ref().ok().map(|m| actions as f64 / m.secs))
+        };
+        tool_rates.push((actions, rate(1), rate(2)));
+
+        if ruamel.is_none() {
+            ruamel = Some(run_ruamel(&catalog, &files, 2_000));
+        }
+        if !o.keep {
+            let _ = fs::remove_dir_all(&catalog);
+            let _ = fs::remove_dir_all(&out);
+        }
+    }
+
+    println!();
+    println!("## ruamel.yaml round-trip (insert `effects: [read]`, dump to a string)");
+    println!();
+    match ruamel {
+        Some(Ok(r)) => {
+            println!(
+                "ruamel.yaml: {} files, {} actions, {:.2} s, {:.0} actions/s (1 process)",
+                r.files, r.actions, r.seconds, r.actions_per_s
+            );
+            for (size, j1, j2) in &tool_rates {
+                let show = |x: &Option<f64>| match x {
+                    Some(a) if r.actions_per_s > 0.0 => format!("{:.0}x", a / r.actions_per_s),
+                    _ => "n/a".to_string(),
+                };
+                println!(
+                    "per action at {size} actions: tool backfill --jobs 1 is {} ruamel, --jobs 2 is {}",
+                    show(j1),
+                    show(j2)
+                );
+            }
+        }
+        Some(Err(e)) => println!("n/a ({e})"),
+        None => println!("n/a (no catalog generated)"),
+    }
+}
