@@ -78,6 +78,7 @@ const SCOPE: &str = "scope";
 const INPUTS: &str = "inputs";
 const NOT_PRECEDED_BY: &str = "not_preceded_by";
 const NOT_FOLLOWED_BY: &str = "not_followed_by";
+const REMOVAL: &str = "removal";
 
 /// (code, check, required data fields, optional data fields)
 type Spec = (
@@ -98,13 +99,13 @@ const SPECS: &[Spec] = &[
     (
         "destructive-without-permanence",
         Check::DestructiveWithoutPermanence,
-        &[WORDS],
+        &[WORDS, REMOVAL],
         &[],
     ),
     (
         "destructive-without-confirmation",
         Check::DestructiveWithoutConfirmation,
-        &[WORDS],
+        &[WORDS, REMOVAL],
         &[],
     ),
     (
@@ -145,7 +146,7 @@ const SPECS: &[Spec] = &[
         &[],
         &[],
     ),
-    ("missing-target", Check::MissingTarget, &[], &[]),
+    ("missing-target", Check::MissingTarget, &[WORDS], &[]),
     ("unused-silence", Check::UnusedSilence, &[], &[]),
 ];
 
@@ -195,6 +196,8 @@ struct RawRule {
     not_preceded_by: Vec<String>,
     #[serde(default)]
     not_followed_by: Vec<String>,
+    #[serde(default)]
+    removal: Vec<String>,
     examples: Option<Examples>,
 }
 
@@ -319,6 +322,7 @@ pub struct Rule {
     inputs: BTreeSet<String>,
     not_preceded_by: Vec<Phrase>,
     not_followed_by: Vec<Phrase>,
+    removal: Vec<Phrase>,
     examples: Examples,
 }
 
@@ -437,13 +441,14 @@ fn build_rule(raw: RawRule) -> Result<Rule, String> {
             known.join(", ")
         ));
     };
-    let fields: [(&str, &Vec<String>); 6] = [
+    let fields: [(&str, &Vec<String>); 7] = [
         (WORDS, &raw.words),
         (NEEDS_SCOPE, &raw.needs_scope),
         (SCOPE, &raw.scope),
         (INPUTS, &raw.inputs),
         (NOT_PRECEDED_BY, &raw.not_preceded_by),
         (NOT_FOLLOWED_BY, &raw.not_followed_by),
+        (REMOVAL, &raw.removal),
     ];
     for (name, list) in fields {
         if list.is_empty() && required.contains(&name) {
@@ -481,6 +486,7 @@ fn build_rule(raw: RawRule) -> Result<Rule, String> {
         inputs: raw.inputs.iter().map(|n| normalize_name(n)).collect(),
         not_preceded_by: phrases(&raw.not_preceded_by),
         not_followed_by: phrases(&raw.not_followed_by),
+        removal: phrases(&raw.removal),
         examples,
     })
 }
@@ -871,7 +877,7 @@ impl<'a> Ctx<'a> {
         let content: Vec<&Token> = self
             .body_tokens
             .iter()
-            .filter(|t| !self.rules.is_filler(&t.stem))
+            .filter(|t| !self.rules.stopwords.contains(&t.stem))
             .collect();
         (!content.is_empty() && content.iter().all(|t| name.contains(t.stem.as_str()))).then(|| {
             (
@@ -889,7 +895,7 @@ impl<'a> Ctx<'a> {
             return None;
         }
         let specific = self.first_tokens.iter().skip(self.first_verb + 1).any(|t| {
-            !self.rules.is_filler(&t.stem)
+            !self.rules.stopwords.contains(&t.stem)
                 && !rule.words.iter().any(|p| p.stems == [t.stem.clone()])
         });
         (!specific).then(|| {
