@@ -100,13 +100,13 @@ const SPECS: &[Spec] = &[
         "destructive-without-permanence",
         Check::DestructiveWithoutPermanence,
         &[WORDS, REMOVAL],
-        &[],
+        &[NOT_PRECEDED_BY],
     ),
     (
         "destructive-without-confirmation",
         Check::DestructiveWithoutConfirmation,
         &[WORDS, REMOVAL],
-        &[],
+        &[NOT_PRECEDED_BY],
     ),
     (
         "read-only-claim-contradicted",
@@ -758,7 +758,12 @@ impl<'a> Ctx<'a> {
         // finding needs the text itself to say something is removed.
         let removes = [&self.id_tokens, &self.label_tokens, &self.body_tokens]
             .iter()
-            .any(|toks| find_any(toks, &rule.removal).is_some());
+            .any(|toks| {
+                (0..toks.len()).any(|i| {
+                    rule.removal.iter().any(|p| phrase_at(toks, p, i))
+                        && !rule.not_preceded_by.iter().any(|q| ends_at(toks, q, i))
+                })
+            });
         if !removes {
             return None;
         }
