@@ -699,14 +699,20 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Where the verb is read from: the description's first sentence, or the label when
+    /// there is no description (a vague title over a precise description hides nothing).
+    fn verb_source(&self) -> [(&str, &[Token], usize); 1] {
+        if self.description.is_empty() {
+            let verb = skip_lead_in(&self.label_tokens, &self.rules.lead_ins);
+            [(self.label, &self.label_tokens, verb)]
+        } else {
+            [(self.first, &self.first_tokens, self.first_verb)]
+        }
+    }
+
     /// Vague verbs count only where they act as the verb: a noun ("the process") is fine.
     fn vague_verb(&self, rule: &Rule) -> Option<(String, String)> {
-        let label_verb = skip_lead_in(&self.label_tokens, &self.rules.lead_ins);
-        let sources = [
-            (self.first, &self.first_tokens, self.first_verb),
-            (self.label, &self.label_tokens, label_verb),
-        ];
-        for (text, toks, verb) in sources {
+        for (text, toks, verb) in self.verb_source() {
             let to = Phrase::new("to");
             let hit = (0..toks.len()).find(|&i| {
                 (i == verb || (i > 0 && phrase_at(toks, &to, i - 1)))
@@ -809,12 +815,7 @@ impl<'a> Ctx<'a> {
         if !self.effects.is_read_only() {
             return None;
         }
-        let label_verb = skip_lead_in(&self.label_tokens, &self.rules.lead_ins);
-        let sources = [
-            (self.first, &self.first_tokens, self.first_verb),
-            (self.label, &self.label_tokens, label_verb),
-        ];
-        for (text, toks, verb) in sources {
+        for (text, toks, verb) in self.verb_source() {
             if let Some(p) = rule.words.iter().find(|p| phrase_at(toks, p, verb)) {
                 let word = span(text, toks, verb, verb + p.stems.len());
                 let message = format!(
