@@ -4,11 +4,17 @@
 //! walk -> parse -> classify -> diff -> emit. The library never prints; the binary chooses
 //! what to show and which exit code to return.
 
+pub mod audit;
 pub mod classify;
+pub mod diff;
 pub mod effects;
+pub mod emit;
 pub mod error;
+pub mod findings;
 pub mod git;
 pub mod lint;
 pub mod mcp;
 pub mod parse;
+pub mod pipeline;
 pub mod view;
+pub mod walk;

@@ -1,0 +1,240 @@
+//! Emit: the CSV coverage report, the run summary, and edited files written back safely.
+//! Nothing here prints.
+
+pub mod write;
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use serde::Serialize;
+
+use crate::diff::Status;
+use crate::effects::Hints;
+use crate::pipeline::{ActionResult, FileResult, Run};
+
+/// The CSV columns, in order.
+pub const CSV_COLUMNS: [&str; 17] = [
+    "connector",
+    "file",
+    "line",
+    "action_id",
+    "tool_name",
+    "title",
+    "methods",
+    "paths",
+    "declared_effects",
+    "inferred_effects",
+    "status",
+    "confidence",
+    "rules",
+    "read_only_hint",
+    "destructive_hint",
+    "idempotent_hint",
+    "open_world_hint",
+];
+
+fn flag(b: Option<bool>) -> &'static str {
+    match b {
+        Some(true) => "true",
+        Some(false) => "false",
+        None => "",
+    }
+}
+
+/// The hints as the report shows them: all four empty when the action has no effects.
+pub fn hint_cells(a: &ActionResult) -> [&'static str; 4] {
+    let h: &Hints = &a.hints;
+    if a.effects.is_empty() && a.annotations.is_none() {
+        return ["", "", "", ""];
+    }
+    [
+        flag(h.read_only),
+        flag(h.destructive),
+        flag(h.idempotent),
+        flag(h.open_world),
+    ]
+}
+
+/// One CSV row.
+pub fn row(file: &FileResult, a: &ActionResult, rules: &crate::classify::RuleSet) -> [String; 17] {
+    let declared = match &a.declared {
+        crate::view::Declared::Valid(e) => e.joined("|"),
+        _ => String::new(),
+    };
+    let [ro, de, id, ow] = hint_cells(a);
+    [
+        a.connector.clone(),
+        file.rel.clone(),
+        a.line.to_string(),
+        a.id.clone(),
+        a.tool_name(),
+        a.label.clone().unwrap_or_default(),
+        a.methods.join("|"),
+        a.paths.join("|"),
+        declared,
+        a.inference.effects.joined("|"),
+        a.status.name().to_owned(),
+        a.inference
+            .confidence
+            .map(|c| c.name().to_owned())
+            .unwrap_or_default(),
+        a.inference.deciding_ids(rules).join("|"),
+        ro.to_owned(),
+        de.to_owned(),
+        id.to_owned(),
+        ow.to_owned(),
+    ]
+}
+
+/// Writes the coverage report: one row per action, by file then line.
+pub fn write_csv<W: Write>(
+    run: &Run,
+    rules: &crate::classify::RuleSet,
+    out: W,
+) -> std::io::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record(CSV_COLUMNS)?;
+    for (f, a) in run.actions() {
+        w.write_record(row(f, a, rules))?;
+    }
+    w.flush()
+}
+
+/// Counts for one connector, or for the whole run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub actions: usize,
+    pub added: usize,
+    pub agrees: usize,
+    pub conflict: usize,
+    pub unclassified: usize,
+    pub invalid: usize,
+    pub skipped: usize,
+    /// Actions that declare effects once the patch is applied.
+    pub with_effects: usize,
+}
+
+impl Counts {
+    pub fn add(&mut self, a: &ActionResult) {
+        self.actions += 1;
+        match a.status {
+            Status::Added => self.added += 1,
+            Status::Agrees => self.agrees += 1,
+            Status::Conflict => self.conflict += 1,
+            Status::Unclassified => self.unclassified += 1,
+            Status::Invalid => self.invalid += 1,
+            Status::Skipped => self.skipped += 1,
+        }
+        if matches!(a.status, Status::Added | Status::Agrees | Status::Conflict) {
+            self.with_effects += 1;
+        }
+    }
+
+    /// Share of tools (skipped ones excluded) that declare valid effects once the patch is
+    /// applied, in percent.
+    pub fn coverage(&self) -> f64 {
+        let tools = self.actions - self.skipped;
+        if tools == 0 {
+            100.0
+        } else {
+            100.0 * self.with_effects as f64 / tools as f64
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Summary {
+    pub connectors: BTreeMap<String, Counts>,
+    pub total: Counts,
+    pub files: usize,
+    pub files_changed: usize,
+    pub errors: usize,
+}
+
+pub fn summary(run: &Run) -> Summary {
+    let mut s = Summary {
+        files: run.files.len(),
+        errors: run.all_errors().len(),
+        ..Summary::default()
+    };
+    for f in &run.files {
+        if !f.patch.is_empty() {
+            s.files_changed += 1;
+        }
+        for a in &f.actions {
+            s.connectors.entry(a.connector.clone()).or_default().add(a);
+            s.total.add(a);
+        }
+    }
+    s
+}
+
+/// The summary as an aligned table.
+pub fn summary_table(s: &Summary) -> String {
+    let head = [
+        "connector",
+        "actions",
+        "added",
+        "agrees",
+        "conflict",
+        "unclassified",
+        "invalid",
+        "skipped",
+        "coverage",
+    ];
+    let line = |name: &str, c: &Counts| {
+        [
+            name.to_owned(),
+            c.actions.to_string(),
+            c.added.to_string(),
+            c.agrees.to_string(),
+            c.conflict.to_string(),
+            c.unclassified.to_string(),
+            c.invalid.to_string(),
+            c.skipped.to_string(),
+            format!("{:.1}%", c.coverage()),
+        ]
+    };
+    let mut rows: Vec<[String; 9]> = vec![head.map(str::to_owned)];
+    rows.extend(s.connectors.iter().map(|(n, c)| line(n, c)));
+    rows.push(line("total", &s.total));
+    table(&rows)
+}
+
+/// Left-aligns the first column and right-aligns the others.
+pub fn table<const N: usize>(rows: &[[String; N]]) -> String {
+    let mut widths = [0usize; N];
+    for r in rows {
+        for (w, cell) in widths.iter_mut().zip(r) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for r in rows {
+        let cells: Vec<String> = r
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                if i == 0 {
+                    format!("{c:<w$}", w = widths[i])
+                } else {
+                    format!("{c:>w$}", w = widths[i])
+                }
+            })
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+pub fn summary_json(s: &Summary) -> String {
+    let mut v = serde_json::to_value(s).unwrap_or_default();
+    if let Some(obj) = v.as_object_mut() {
+        obj.insert(
+            "coverage_percent".into(),
+            serde_json::json!((s.total.coverage() * 10.0).round() / 10.0),
+        );
+    }
+    serde_json::to_string_pretty(&v).unwrap_or_default()
+}

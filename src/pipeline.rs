@@ -1,0 +1,472 @@
+//! The pipeline: walk -> parse -> classify -> diff, file by file in parallel, with results
+//! sorted so that every output is the same whatever the thread count.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::classify::{Confidence, Inference, RuleSet, infer};
+use crate::diff::{self, Edit, Status};
+use crate::effects::{DestructivePolicy, Effects, Hints, derive_hints};
+use crate::error::Error;
+use crate::git::Repo;
+use crate::parse::{self, Shape};
+use crate::view::{ActionView, Declared};
+use crate::walk::{self, CatalogFile};
+
+/// What a run should do.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub rules: RuleSet,
+    pub min_confidence: Confidence,
+    pub policy: DestructivePolicy,
+    /// Rewrite conflicting declarations with the proposal.
+    pub fix_conflicts: bool,
+    /// Keep each action's normalized view (for `explain`, `lint`, `annotations`).
+    pub keep_views: bool,
+    /// Keep the edited text of changed files (for `--write` and `--branch`).
+    pub keep_texts: bool,
+    /// Only these files (relative to their catalog), when the run is restricted.
+    pub only: Option<Vec<String>>,
+}
+
+impl Options {
+    pub fn new(rules: RuleSet) -> Options {
+        Options {
+            rules,
+            min_confidence: Confidence::Medium,
+            policy: DestructivePolicy::Delete,
+            fix_conflicts: false,
+            keep_views: false,
+            keep_texts: false,
+            only: None,
+        }
+    }
+}
+
+/// One action's outcome.
+#[derive(Debug, Clone)]
+pub struct ActionResult {
+    pub id: String,
+    pub label: Option<String>,
+    pub line: usize,
+    pub column: usize,
+    pub nested: bool,
+    /// Distinct upper-case methods in step order, and the step URLs.
+    pub methods: Vec<String>,
+    pub paths: Vec<String>,
+    pub declared: Declared,
+    pub annotations: Option<Hints>,
+    pub inference: Inference,
+    pub status: Status,
+    /// What the action declares once the patch is applied: declared when valid (or the
+    /// proposal for a fixed conflict), else a confident proposal, else nothing.
+    pub effects: Effects,
+    /// Whether `effects` came from the declaration.
+    pub declared_source: bool,
+    pub hints: Hints,
+    /// Set once the connector is known (after all files of a folder are parsed).
+    pub connector: String,
+    pub view: Option<ActionView>,
+    /// The edit planned for this action, if any.
+    pub edit: Option<Edit>,
+}
+
+impl ActionResult {
+    pub fn tool_name(&self) -> String {
+        format!("{}_{}", self.connector, self.id)
+    }
+}
+
+/// One file's outcome.
+#[derive(Debug, Clone)]
+pub struct FileResult {
+    /// Index of the catalog in the run.
+    pub catalog: usize,
+    pub rel: String,
+    pub folder: String,
+    /// The path used in patches: relative to the git work tree when there is one.
+    pub patch_path: String,
+    pub abs: PathBuf,
+    pub shape: Option<Shape>,
+    pub info_key: Option<String>,
+    pub info_title: Option<String>,
+    pub actions: Vec<ActionResult>,
+    /// Problems with single items; the file's other actions are still reported.
+    pub problems: Vec<Error>,
+    /// The whole file could not be read or parsed.
+    pub error: Option<Error>,
+    /// The unified diff section for this file (empty when nothing changes).
+    pub patch: String,
+    /// The original text, kept with `keep_texts` when there are edits.
+    pub old_text: Option<String>,
+    /// The edited text, with `keep_texts`, when there are edits.
+    pub new_text: Option<String>,
+}
+
+/// A catalog directory as the run saw it.
+#[derive(Debug)]
+pub struct Catalog {
+    pub root: PathBuf,
+    pub repo: Option<Repo>,
+    pub skipped_links: Vec<String>,
+}
+
+#[derive(Debug, Default)]
+pub struct Run {
+    pub catalogs: Vec<Catalog>,
+    /// Sorted by catalog, then file.
+    pub files: Vec<FileResult>,
+    /// Catalogs or directories that could not be read.
+    pub errors: Vec<Error>,
+    /// Rule ids that matched at least one action.
+    pub rules_used: Vec<bool>,
+}
+
+impl Run {
+    pub fn actions(&self) -> impl Iterator<Item = (&FileResult, &ActionResult)> {
+        self.files
+            .iter()
+            .flat_map(|f| f.actions.iter().map(move |a| (f, a)))
+    }
+
+    /// Every error of the run: catalogs, unreadable or unparsable files, bad items.
+    pub fn all_errors(&self) -> Vec<&Error> {
+        self.errors
+            .iter()
+            .chain(
+                self.files
+                    .iter()
+                    .flat_map(|f| f.error.iter().chain(f.problems.iter())),
+            )
+            .collect()
+    }
+
+    /// The whole patch, file sections in order.
+    pub fn patch(&self) -> String {
+        self.files.iter().map(|f| f.patch.as_str()).collect()
+    }
+}
+
+fn patch_path(catalog: &Catalog, file: &CatalogFile) -> String {
+    catalog
+        .repo
+        .as_ref()
+        .and_then(|r| r.relative(&file.path))
+        .unwrap_or_else(|| file.rel.clone())
+}
+
+/// Runs the pipeline over every catalog.
+pub fn run(catalogs: &[PathBuf], opts: &Options) -> Run {
+    let mut out = Run {
+        rules_used: vec![false; opts.rules.rules.len()],
+        ..Run::default()
+    };
+    let mut work: Vec<(usize, CatalogFile, String)> = Vec::new();
+    for (i, root) in catalogs.iter().enumerate() {
+        match walk::walk(root) {
+            Ok(w) => {
+                let catalog = Catalog {
+                    root: root.clone(),
+                    repo: Repo::discover(root),
+                    skipped_links: w.skipped_links,
+                };
+                out.errors.extend(w.errors);
+                for f in w.files {
+                    if opts
+                        .only
+                        .as_ref()
+                        .is_some_and(|only| !only.contains(&f.rel))
+                    {
+                        continue;
+                    }
+                    let p = patch_path(&catalog, &f);
+                    work.push((i, f, p));
+                }
+                out.catalogs.push(catalog);
+            }
+            Err(e) => {
+                out.errors.push(e);
+                out.catalogs.push(Catalog {
+                    root: root.clone(),
+                    repo: None,
+                    skipped_links: Vec::new(),
+                });
+            }
+        }
+    }
+    out.files = work
+        .into_par_iter()
+        .map(|(i, f, p)| process_file(i, &f, p, opts))
+        .collect();
+    resolve_connectors(&mut out);
+    let mut used = std::mem::take(&mut out.rules_used);
+    for f in out.actions().flat_map(|(_, a)| &a.inference.fired) {
+        used[f.rule] = true;
+    }
+    out.rules_used = used;
+    out
+}
+
+/// Reads a connector file as text; a BOM stays in the text (it is part of the bytes the
+/// patch must preserve) and the YAML scanner skips it.
+pub fn read_text(path: &Path) -> Result<String, Error> {
+    let bytes =
+        std::fs::read(path).map_err(|e| Error::new(format!("cannot read: {e}")).in_file(path))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        let line = bytes[..valid].iter().filter(|&&b| b == b'\n').count() + 1;
+        let col = valid
+            - bytes[..valid]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |p| p + 1)
+            + 1;
+        Error::new("not UTF-8 text (binary file?)")
+            .in_file(path)
+            .at(line, col)
+    })
+}
+
+fn process_file(
+    catalog: usize,
+    file: &CatalogFile,
+    patch_path: String,
+    opts: &Options,
+) -> FileResult {
+    let mut out = FileResult {
+        catalog,
+        rel: file.rel.clone(),
+        folder: file.folder.clone(),
+        patch_path,
+        abs: file.path.clone(),
+        shape: None,
+        info_key: None,
+        info_title: None,
+        actions: Vec::new(),
+        problems: Vec::new(),
+        error: None,
+        patch: String::new(),
+        old_text: None,
+        new_text: None,
+    };
+    let text = match read_text(&file.path) {
+        Ok(t) => t,
+        Err(e) => {
+            out.error = Some(e.in_file(&file.rel));
+            return out;
+        }
+    };
+    let plan = match plan(&text, opts) {
+        Ok(p) => p,
+        Err(e) => {
+            out.error = Some(e.in_file(&file.rel));
+            return out;
+        }
+    };
+    out.shape = Some(plan.shape);
+    out.info_key = plan.info_key;
+    out.info_title = plan.info_title;
+    out.problems = plan
+        .problems
+        .into_iter()
+        .map(|e| e.in_file(&file.rel))
+        .collect();
+    let edits = plan.edits;
+    for p in plan.actions {
+        let (site, inference, status, edit) = (p.site, p.inference, p.status, p.edit);
+        let confident = inference
+            .confidence
+            .is_some_and(|c| c >= opts.min_confidence);
+        let (effects, declared_source) = match (&site.view.declared, status) {
+            (_, Status::Skipped) => (Effects::EMPTY, false),
+            (Declared::Valid(_), Status::Conflict) if edit.is_some() => (inference.effects, false),
+            (Declared::Valid(d), _) => (*d, true),
+            _ if confident => (inference.effects, false),
+            _ => (Effects::EMPTY, false),
+        };
+        let hints = derive_hints(
+            effects,
+            site.view.label.as_deref(),
+            site.view.annotations.as_ref(),
+            opts.policy,
+            inference.overwrites,
+        );
+        let view = site.view;
+        out.actions.push(ActionResult {
+            id: view.id.clone(),
+            label: view.label.clone(),
+            line: view.line,
+            column: site.column,
+            nested: site.nested,
+            methods: view
+                .methods()
+                .iter()
+                .map(|m| m.to_ascii_uppercase())
+                .collect(),
+            paths: view.urls().map(str::to_owned).collect(),
+            declared: view.declared.clone(),
+            annotations: view.annotations.clone(),
+            inference,
+            status,
+            effects,
+            declared_source,
+            hints,
+            connector: String::new(),
+            edit,
+            view: opts.keep_views.then_some(view),
+        });
+    }
+    out.actions.sort_by_key(|a| (a.line, a.column));
+    diff::render_patch(&out.patch_path, &text, &edits, &mut out.patch);
+    if opts.keep_texts && !edits.is_empty() {
+        out.new_text = Some(diff::apply(&text, &edits));
+        out.old_text = Some(text);
+    }
+    out
+}
+
+/// One action as planned: its site, the inference, the status and the edit, if any.
+#[derive(Debug, Clone)]
+pub struct Planned {
+    pub site: parse::ActionSite,
+    pub inference: Inference,
+    pub status: Status,
+    pub edit: Option<Edit>,
+}
+
+/// A file's text, planned: everything the run needs, and the sorted edits.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub shape: Shape,
+    pub info_key: Option<String>,
+    pub info_title: Option<String>,
+    pub problems: Vec<Error>,
+    pub actions: Vec<Planned>,
+    pub edits: Vec<Edit>,
+}
+
+/// Parses, classifies and plans one file's text. Pure: the same text and options always
+/// give the same plan, which is what makes a rerun after applying the patch empty.
+pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
+    let parsed = parse::parse_file(text)?;
+    let mut actions = Vec::with_capacity(parsed.actions.len());
+    let mut edits = Vec::new();
+    for site in parsed.actions {
+        let inference = infer(&site.view, &opts.rules);
+        let status = diff::status(
+            &site.view.declared,
+            site.nested,
+            &inference,
+            opts.min_confidence,
+        );
+        let edit = match status {
+            Status::Added => Some(diff::plan_insert(
+                text,
+                &site,
+                parsed.seq_offset,
+                inference.effects,
+            )),
+            Status::Conflict if opts.fix_conflicts => site
+                .effects
+                .as_ref()
+                .and_then(|e| diff::plan_rewrite(text, e, inference.effects)),
+            _ => None,
+        };
+        edits.extend(edit.iter().cloned());
+        actions.push(Planned {
+            site,
+            inference,
+            status,
+            edit,
+        });
+    }
+    edits.sort_by_key(|e| e.start);
+    Ok(Plan {
+        shape: parsed.shape,
+        info_key: parsed.info_key,
+        info_title: parsed.info_title,
+        problems: parsed.problems,
+        actions,
+        edits,
+    })
+}
+
+/// Checks an edit before it is trusted: the edited text parses, holds the same actions in
+/// the same order, each planned action now declares what was planned, and planning it again
+/// yields no edit.
+pub fn verify(old: &Plan, new_text: &str, opts: &Options) -> Result<(), String> {
+    let again = plan(new_text, opts).map_err(|e| format!("the edited text does not parse: {e}"))?;
+    if !again.edits.is_empty() {
+        return Err(format!(
+            "planning the edited text again gives {} more edit(s)",
+            again.edits.len()
+        ));
+    }
+    if again.actions.len() != old.actions.len() {
+        return Err("the edited text holds a different number of actions".into());
+    }
+    for (before, after) in old.actions.iter().zip(&again.actions) {
+        if before.site.view.id != after.site.view.id {
+            return Err(format!(
+                "action `{}` moved or changed its id",
+                before.site.view.id
+            ));
+        }
+        if before.edit.is_some()
+            && after.site.view.declared != Declared::Valid(before.inference.effects)
+        {
+            return Err(format!(
+                "action `{}` does not declare the planned effects after the edit",
+                before.site.view.id
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A partial belongs to the connector whose main file sits in the same folder; a file with
+/// its own `info.key` names itself; without either, the folder name.
+fn resolve_connectors(run: &mut Run) {
+    let mut mains: BTreeMap<(usize, String), String> = BTreeMap::new();
+    for f in &run.files {
+        if let Some(key) = &f.info_key {
+            let slot = (f.catalog, f.folder.clone());
+            let is_main = f.rel.ends_with(".connector.s1.yaml");
+            if is_main || !mains.contains_key(&slot) {
+                mains.insert(slot, key.clone());
+            }
+        }
+    }
+    for f in &mut run.files {
+        let fallback = || {
+            let name = if f.folder.is_empty() {
+                run.catalogs[f.catalog]
+                    .root
+                    .canonicalize()
+                    .ok()
+                    .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            } else {
+                f.folder.rsplit('/').next().map(str::to_owned)
+            };
+            name.unwrap_or_else(|| "catalog".to_owned())
+        };
+        let main = mains.get(&(f.catalog, f.folder.clone())).cloned();
+        if f.info_key.is_none()
+            && main.is_none()
+            && f.rel.ends_with(".s1.partial.yaml")
+            && !f.actions.is_empty()
+        {
+            f.problems.push(
+                Error::new(format!("partial has no main file (with `info.key`) in its folder; its actions are filed under `{}`", fallback()))
+                    .in_file(&f.rel),
+            );
+        }
+        let connector = f.info_key.clone().or(main).unwrap_or_else(fallback);
+        for a in &mut f.actions {
+            a.connector.clone_from(&connector);
+        }
+    }
+}
