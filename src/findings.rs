@@ -87,5 +87,160 @@ pub fn explain_check_code(code: &str) -> Option<&'static str> {
 }
 
 pub fn check_code_level(code: &str) -> Level {
-    CHECK_CODES.iter().find(|c| c.0 == code).map_or(Level::Warning, |c| c.1)
+    CHECK_CODES
+        .iter()
+        .find(|c| c.0 == code)
+        .map_or(Level::Warning, |c| c.1)
+}
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::classify::RuleSet;
+use crate::diff::Status;
+use crate::pipeline::{ActionResult, Run};
+use crate::view::Declared;
+
+fn action_finding(file: &str, a: &ActionResult, code: &str, message: String) -> Finding {
+    Finding {
+        file: Some(file.to_owned()),
+        line: Some(a.line),
+        column: Some(a.column),
+        code: code.to_owned(),
+        level: check_code_level(code),
+        message,
+        tool: Some(a.tool_name()),
+    }
+}
+
+/// The finding code an action's status calls for, if any.
+pub fn status_code(status: Status, declared_none: bool) -> Option<&'static str> {
+    match status {
+        Status::Unclassified => Some("unclassified-action"),
+        Status::Conflict => Some("conflicting-effects"),
+        Status::Invalid => Some("invalid-effects"),
+        Status::Added if declared_none => Some("missing-effects"),
+        _ => None,
+    }
+}
+
+/// What `check` reports for a run: actions that need a human, duplicate ids, errors, and
+/// rules that matched nothing. Sorted by file, line, code.
+pub fn check_findings(run: &Run, rules: &RuleSet) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let mut seen: BTreeMap<(String, String), (String, usize)> = BTreeMap::new();
+    for (f, a) in run.actions() {
+        let file = f.patch_path.as_str();
+        let declared_none = matches!(a.declared, Declared::None);
+        if let Some(code) = status_code(a.status, declared_none) {
+            let message = match a.status {
+                Status::Added => format!(
+                    "`{}` declares no effects; proposed [{}] ({}) by {}",
+                    a.id,
+                    a.inference.effects.joined(", "),
+                    a.inference.confidence.map_or("", |c| c.name()),
+                    a.inference.deciding_ids(rules).join(", ")
+                ),
+                Status::Unclassified if a.inference.effects.is_empty() => {
+                    format!(
+                        "`{}` declares no effects and no rule classifies it: {}",
+                        a.id, a.inference.reason
+                    )
+                }
+                Status::Unclassified => format!(
+                    "`{}` declares no effects; only a {} confidence proposal: [{}]",
+                    a.id,
+                    a.inference.confidence.map_or("", |c| c.name()),
+                    a.inference.effects.joined(", ")
+                ),
+                Status::Conflict => format!(
+                    "`{}` declares [{}] but the heuristics infer [{}] ({}) by {}",
+                    a.id,
+                    a.effects_declared(),
+                    a.inference.effects.joined(", "),
+                    a.inference.confidence.map_or("", |c| c.name()),
+                    a.inference.deciding_ids(rules).join(", ")
+                ),
+                _ => match &a.declared {
+                    Declared::Invalid(why) => format!("`{}`: {why}", a.id),
+                    _ => format!("`{}`: invalid effects", a.id),
+                },
+            };
+            out.push(action_finding(file, a, code, message));
+        }
+        if !a.nested {
+            let key = (a.connector.clone(), a.id.clone());
+            if let Some((first_file, first_line)) = seen.get(&key) {
+                let message = format!(
+                    "`{}` is also defined at {first_file}:{first_line}; tool `{}` would be ambiguous",
+                    a.id,
+                    a.tool_name()
+                );
+                out.push(action_finding(file, a, "duplicate-action-id", message));
+            } else {
+                seen.insert(key, (file.to_owned(), a.line));
+            }
+        }
+    }
+    for e in run.all_errors() {
+        out.push(Finding {
+            file: e
+                .path
+                .as_ref()
+                .map(|p| p.to_string_lossy().replace('\\', "/")),
+            line: e.line,
+            column: e.column,
+            code: "parse-error".into(),
+            level: Level::Error,
+            message: e.message.clone(),
+            tool: None,
+        });
+    }
+    for (i, used) in run.rules_used.iter().enumerate() {
+        if !used {
+            let r = &rules.rules[i];
+            out.push(Finding {
+                file: Some(r.file.clone()),
+                line: None,
+                column: None,
+                code: "unused-heuristic".into(),
+                level: Level::Note,
+                message: format!("rule `{}` matched no action in this run", r.id),
+                tool: None,
+            });
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The findings a previous CSV report implies, as (tool name, code) pairs, and its tools.
+pub fn baseline(csv_text: &str) -> Result<(BTreeSet<(String, String)>, BTreeSet<String>), String> {
+    let mut reader = csv::Reader::from_reader(csv_text.as_bytes());
+    let headers = reader.headers().map_err(|e| e.to_string())?.clone();
+    let col = |name: &str| {
+        headers
+            .iter()
+            .position(|h| h == name)
+            .ok_or_else(|| format!("baseline has no `{name}` column"))
+    };
+    let (tool, status, declared) = (col("tool_name")?, col("status")?, col("declared_effects")?);
+    let (mut findings, mut tools) = (BTreeSet::new(), BTreeSet::new());
+    for (i, record) in reader.records().enumerate() {
+        let r = record.map_err(|e| format!("row {}: {e}", i + 2))?;
+        let name = r.get(tool).unwrap_or_default().to_owned();
+        let status = match r.get(status).unwrap_or_default() {
+            "added" => Status::Added,
+            "agrees" => Status::Agrees,
+            "conflict" => Status::Conflict,
+            "unclassified" => Status::Unclassified,
+            "invalid" => Status::Invalid,
+            "skipped" => Status::Skipped,
+            other => return Err(format!("row {}: unknown status `{other}`", i + 2)),
+        };
+        if let Some(code) = status_code(status, r.get(declared).unwrap_or_default().is_empty()) {
+            findings.insert((name.clone(), code.to_owned()));
+        }
+        tools.insert(name);
+    }
+    Ok((findings, tools))
 }

@@ -15,6 +15,20 @@ use crate::parse::{self, Shape};
 use crate::view::{ActionView, Declared};
 use crate::walk::{self, CatalogFile};
 
+/// Called with the number of files once the walk is done, then once per file processed.
+/// The library never draws anything; the binary turns this into a progress bar.
+#[derive(Clone)]
+pub struct Progress {
+    pub start: std::sync::Arc<dyn Fn(usize) + Send + Sync>,
+    pub tick: std::sync::Arc<dyn Fn() + Send + Sync>,
+}
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Progress")
+    }
+}
+
 /// What a run should do.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -28,7 +42,8 @@ pub struct Options {
     /// Keep the edited text of changed files (for `--write` and `--branch`).
     pub keep_texts: bool,
     /// Only these files (relative to their catalog), when the run is restricted.
-    pub only: Option<Vec<String>>,
+    pub only: Option<std::collections::BTreeSet<String>>,
+    pub progress: Option<Progress>,
 }
 
 impl Options {
@@ -41,6 +56,7 @@ impl Options {
             keep_views: false,
             keep_texts: false,
             only: None,
+            progress: None,
         }
     }
 }
@@ -76,6 +92,14 @@ pub struct ActionResult {
 impl ActionResult {
     pub fn tool_name(&self) -> String {
         format!("{}_{}", self.connector, self.id)
+    }
+
+    /// The declared effects, `|`-free and comma-joined, or nothing.
+    pub fn effects_declared(&self) -> String {
+        self.declared
+            .valid()
+            .map(|e| e.joined(", "))
+            .unwrap_or_default()
     }
 }
 
@@ -196,9 +220,18 @@ pub fn run(catalogs: &[PathBuf], opts: &Options) -> Run {
             }
         }
     }
+    if let Some(p) = &opts.progress {
+        (p.start)(work.len());
+    }
     out.files = work
         .into_par_iter()
-        .map(|(i, f, p)| process_file(i, &f, p, opts))
+        .map(|(i, f, p)| {
+            let r = process_file(i, &f, p, opts);
+            if let Some(p) = &opts.progress {
+                (p.tick)();
+            }
+            r
+        })
         .collect();
     resolve_connectors(&mut out);
     let mut used = std::mem::take(&mut out.rules_used);
@@ -366,7 +399,7 @@ pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
             Status::Added => Some(diff::plan_insert(
                 text,
                 &site,
-                parsed.seq_offset,
+                site.seq_offset.unwrap_or(parsed.seq_offset),
                 inference.effects,
             )),
             Status::Conflict if opts.fix_conflicts => site
@@ -395,9 +428,9 @@ pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
 }
 
 /// Checks an edit before it is trusted: the edited text parses, holds the same actions in
-/// the same order, each planned action now declares what was planned, and planning it again
+/// the same order, each edited action now declares what was planned, and planning it again
 /// yields no edit.
-pub fn verify(old: &Plan, new_text: &str, opts: &Options) -> Result<(), String> {
+pub fn verify(expected: &[ActionResult], new_text: &str, opts: &Options) -> Result<(), String> {
     let again = plan(new_text, opts).map_err(|e| format!("the edited text does not parse: {e}"))?;
     if !again.edits.is_empty() {
         return Err(format!(
@@ -405,22 +438,21 @@ pub fn verify(old: &Plan, new_text: &str, opts: &Options) -> Result<(), String> 
             again.edits.len()
         ));
     }
-    if again.actions.len() != old.actions.len() {
+    let mut after: Vec<&Planned> = again.actions.iter().collect();
+    after.sort_by_key(|p| (p.site.view.line, p.site.column));
+    if after.len() != expected.len() {
         return Err("the edited text holds a different number of actions".into());
     }
-    for (before, after) in old.actions.iter().zip(&again.actions) {
-        if before.site.view.id != after.site.view.id {
-            return Err(format!(
-                "action `{}` moved or changed its id",
-                before.site.view.id
-            ));
+    for (before, after) in expected.iter().zip(after) {
+        if before.id != after.site.view.id {
+            return Err(format!("action `{}` moved or changed its id", before.id));
         }
         if before.edit.is_some()
             && after.site.view.declared != Declared::Valid(before.inference.effects)
         {
             return Err(format!(
                 "action `{}` does not declare the planned effects after the edit",
-                before.site.view.id
+                before.id
             ));
         }
     }

@@ -28,9 +28,9 @@ pub struct Walk {
     pub skipped_links: Vec<String>,
 }
 
-/// True for the names this tool edits: `*.s1.yaml`, which includes `*.s1.partial.yaml`.
+/// True for the names this tool edits: `*.s1.yaml` and `*.s1.partial.yaml`.
 pub fn is_connector_file(name: &str) -> bool {
-    name.ends_with(".s1.yaml")
+    name.ends_with(".s1.yaml") || name.ends_with(".s1.partial.yaml")
 }
 
 /// Lists the connector files under `root`. Fails only when `root` itself is unusable.

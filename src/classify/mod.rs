@@ -151,9 +151,14 @@ pub fn infer_signals(signals: &Signals, rules: &RuleSet) -> Inference {
             && fired
                 .iter()
                 .any(|f| f.effect == Effect::Write && rules.rules[f.rule].overwrite);
+        // High needs corroboration: a strong verb alone is wrong too often on its own (a
+        // demo tool named `trigger_*`, `convert_time`), while a second rule agreeing (the
+        // HTTP method, the description's verb) made high right over 99% of the time on the
+        // labelled tools. Reads already ask for the same.
+        let support = fired.iter().filter(|f| effects.contains(f.effect)).count();
         let base = match mu {
-            3 => Confidence::High,
-            2 => Confidence::Medium,
+            3 if support >= 2 => Confidence::High,
+            3 | 2 => Confidence::Medium,
             _ => Confidence::Low,
         };
         inf.confidence = Some(match ro {
@@ -261,6 +266,16 @@ mod tests {
         assert_eq!(inf.effects.joined("|"), "read");
         let inf = infer_one("employees_export", "", Some("get"), "/employees/export");
         assert!(!inf.effects.is_read_only(), "{inf:?}");
+    }
+
+    #[test]
+    fn a_change_is_high_only_when_corroborated() {
+        let inf = infer_one("create_user", "", None, "");
+        assert_eq!(inf.confidence, Some(Confidence::Medium), "{inf:?}");
+        let inf = infer_one("create_user", "", Some("post"), "/users");
+        assert_eq!(inf.confidence, Some(Confidence::High), "{inf:?}");
+        let inf = infer_one("create_user", "Creates a user.", None, "");
+        assert_eq!(inf.confidence, Some(Confidence::High), "{inf:?}");
     }
 
     #[test]

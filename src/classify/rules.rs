@@ -78,6 +78,9 @@ pub struct When {
     pub from: Option<Vec<VerbSource>>,
     /// Any word of the id is one of these, wherever it sits.
     pub name_token: Option<Vec<String>>,
+    /// The last word of the id is one of these: in an English compound the head noun comes
+    /// last (`migrate_pages_guide` is a guide, not a migration).
+    pub name_last: Option<Vec<String>>,
     /// Any literal path segment is one of these.
     pub path_segment: Option<Vec<String>>,
     /// The last literal segment of a path that does not end in a parameter.
@@ -300,6 +303,7 @@ impl When {
             && self.function.is_none()
             && self.verb.is_none()
             && self.name_token.is_none()
+            && self.name_last.is_none()
             && self.path_segment.is_none()
             && self.path_last.is_none()
             && self.path_item.is_none()
@@ -515,6 +519,9 @@ impl RuleSet {
             && when.no_http.is_none_or(|want| s.methods.is_empty() == want)
             && ok(&when.function, &|v| any_in(&s.functions, v))
             && ok(&when.name_token, &|v| any_in(&s.id_tokens, v))
+            && ok(&when.name_last, &|v| {
+                s.id_tokens.last().is_some_and(|l| v.contains(l))
+            })
             && ok(&when.path_segment, &|v| {
                 s.paths.iter().any(|p| any_in(&p.segments, v))
             })

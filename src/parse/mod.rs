@@ -72,6 +72,8 @@ pub struct ActionSite {
     pub nested: bool,
     pub insert: Insert,
     pub effects: Option<EffectsSite>,
+    /// How this action indents its own block lists, when it has one.
+    pub seq_offset: Option<usize>,
 }
 
 /// Everything the later stages need from one file.
@@ -196,21 +198,24 @@ impl Ctx<'_> {
     }
 
     /// How far this file indents a block list under its key: `key:\n- a` is 0,
-    /// `key:\n  - a` is 2. Measured inside actions first, since that is where the new
-    /// `effects` list goes.
+    /// `key:\n  - a` is 2. Measured inside actions, since that is where the new `effects`
+    /// list goes.
     fn measure_seq_offset(&self, actions: &[NodeId]) -> Option<usize> {
-        actions.iter().find_map(|&a| {
-            self.tree.entries(a)?.iter().find_map(|&(k, v)| {
-                let value = self.tree.node(v);
-                if !matches!(value.kind, Kind::Seq(_)) || value.flow {
-                    return None;
-                }
-                let (kc, vc) = (
-                    self.column(self.tree.node(k).start),
-                    self.column(value.start),
-                );
-                vc.checked_sub(kc)
-            })
+        actions.iter().find_map(|&a| self.action_seq_offset(a))
+    }
+
+    /// The offset one action uses for its own block lists (files mix both styles).
+    fn action_seq_offset(&self, action: NodeId) -> Option<usize> {
+        let Kind::Map(entries) = &self.tree.node(action).kind else {
+            return None;
+        };
+        entries.iter().find_map(|&(k, v)| {
+            let value = self.tree.node(v);
+            if !matches!(value.kind, Kind::Seq(_)) || value.flow {
+                return None;
+            }
+            let key_col = self.column(self.tree.node(k).start);
+            self.column(value.start).checked_sub(key_col)
         })
     }
 
@@ -293,6 +298,7 @@ impl Ctx<'_> {
             nested,
             insert,
             effects,
+            seq_offset: self.action_seq_offset(item),
         }))
     }
 

@@ -1,0 +1,252 @@
+//! `backfill`: propose effects, write the patch and the CSV report; optionally apply the
+//! edits in place (`--write`) or commit them on a branch (`--branch`).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use clap::Args;
+use rayon::prelude::*;
+
+use catalog_effects::diff::Status;
+use catalog_effects::emit::{self, write::replace_if_unchanged};
+use catalog_effects::error::{Error, Result};
+use catalog_effects::pipeline::{self, Run};
+
+use super::{EXIT_ERROR, EXIT_OK, EngineArgs, SummaryFormat, out};
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  catalog-effects backfill                       # the demo catalog\n  catalog-effects backfill connectors/ --patch - | less\n  catalog-effects backfill connectors/ --write   # apply in place (clean files only)\n  catalog-effects backfill connectors/ --branch effects-backfill"
+)]
+pub struct BackfillArgs {
+    /// Catalog directories (default: catalogs/demo).
+    pub catalogs: Vec<PathBuf>,
+    /// Where to write the patch; `-` for stdout.
+    #[arg(long, default_value = "reports/effects.patch", value_name = "FILE")]
+    pub patch: PathBuf,
+    /// Where to write the CSV coverage report.
+    #[arg(long, default_value = "reports/coverage.csv", value_name = "FILE")]
+    pub report: PathBuf,
+    /// Apply the edits in place, each file atomically, after re-checking it.
+    #[arg(long, conflicts_with = "branch")]
+    pub write: bool,
+    /// With --write: also edit files that have uncommitted changes.
+    #[arg(long, requires = "write")]
+    pub allow_dirty: bool,
+    /// Rewrite conflicting declarations with the proposal, in the style they were written.
+    #[arg(long)]
+    pub fix_conflicts: bool,
+    /// Commit the backfill on a new branch of the catalog's repository, without touching
+    /// the work tree, the index or the current branch.
+    #[arg(long, value_name = "NAME")]
+    pub branch: Option<String>,
+    /// With --branch: move the branch if it exists.
+    #[arg(long, requires = "branch")]
+    pub force: bool,
+    /// Summary format.
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: SummaryFormat,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+pub fn run(args: BackfillArgs) -> Result<u8> {
+    let mut opts = args.engine.options()?;
+    opts.fix_conflicts = args.fix_conflicts;
+    opts.keep_texts = args.write || args.branch.is_some();
+    let catalogs = super::catalogs(&args.catalogs);
+    let run = pipeline::run(&catalogs, &opts);
+    let mut errors = super::report_errors(&run);
+
+    super::write_output(&args.patch, &run.patch())?;
+    let mut csv = Vec::new();
+    emit::write_csv(&run, &opts.rules, &mut csv)
+        .map_err(|e| Error::new(format!("cannot render the report: {e}")))?;
+    super::write_output(&args.report, &String::from_utf8_lossy(&csv))?;
+
+    let mut notes = Vec::new();
+    if args.write {
+        let (written, failed) = write_in_place(&run, &opts, args.allow_dirty);
+        errors += failed;
+        notes.push(format!("files written: {written}, failed: {failed}"));
+    }
+    if let Some(branch) = &args.branch {
+        notes.push(commit_branch(&run, branch, args.force, &opts)?);
+    }
+
+    let summary = emit::summary(&run);
+    let text = match args.format {
+        SummaryFormat::Json => emit::summary_json(&summary) + "\n",
+        SummaryFormat::Human => human(&run, &summary, &opts, &notes),
+    };
+    if !args.engine.quiet {
+        // With the patch on stdout, the summary goes to stderr so the patch stays clean.
+        if args.patch.as_os_str() == "-" || args.report.as_os_str() == "-" {
+            out::eprint(&text);
+        } else {
+            out::print(&text);
+        }
+    }
+    Ok(if errors > 0 { EXIT_ERROR } else { EXIT_OK })
+}
+
+fn human(run: &Run, summary: &emit::Summary, opts: &pipeline::Options, notes: &[String]) -> String {
+    let mut s = emit::summary_table(summary);
+    let low: Vec<String> = run
+        .actions()
+        .filter(|(_, a)| a.status == Status::Unclassified && !a.inference.effects.is_empty())
+        .map(|(f, a)| {
+            let conf = a.inference.confidence.map_or("", |c| c.name());
+            format!(
+                "  {}:{}  {}  proposed {} ({conf}): {}",
+                f.rel,
+                a.line,
+                a.tool_name(),
+                a.inference.effects.joined("|"),
+                a.inference.deciding_ids(&opts.rules).join(", ")
+            )
+        })
+        .collect();
+    if !low.is_empty() {
+        s.push_str(&format!(
+            "\nbelow --min-confidence {}, listed for a human instead of patched ({}):\n{}\n",
+            opts.min_confidence.name(),
+            low.len(),
+            low.join("\n")
+        ));
+    }
+    s.push_str(&format!(
+        "\nfiles: {}, changed: {}, errors: {}\n",
+        summary.files, summary.files_changed, summary.errors
+    ));
+    for n in notes {
+        s.push_str(n);
+        s.push('\n');
+    }
+    s
+}
+
+/// Writes every changed file in place. A file is written only if it is clean in git (or
+/// `allow_dirty`), the edit re-checks, and its content did not change since planning.
+fn write_in_place(run: &Run, opts: &pipeline::Options, allow_dirty: bool) -> (usize, usize) {
+    let changed: Vec<&pipeline::FileResult> =
+        run.files.iter().filter(|f| f.new_text.is_some()).collect();
+    let mut dirty = std::collections::BTreeSet::new();
+    if !allow_dirty {
+        for (i, catalog) in run.catalogs.iter().enumerate() {
+            let Some(repo) = &catalog.repo else { continue };
+            let paths: Vec<PathBuf> = changed
+                .iter()
+                .filter(|f| f.catalog == i)
+                .map(|f| f.abs.clone())
+                .collect();
+            match repo.dirty_files(&paths) {
+                Ok(set) => dirty.extend(set.into_iter().map(|p| (i, p))),
+                Err(e) => {
+                    out::error(&e.to_string());
+                    return (0, changed.len());
+                }
+            }
+        }
+    }
+    let results: Vec<Result<()>> = changed
+        .par_iter()
+        .map(|f| {
+            if dirty.contains(&(f.catalog, f.patch_path.clone())) {
+                return Err(Error::new(
+                    "has uncommitted changes: not written (commit first, or pass --allow-dirty)",
+                )
+                .in_file(&f.rel));
+            }
+            let (Some(old), Some(new)) = (&f.old_text, &f.new_text) else {
+                return Ok(());
+            };
+            pipeline::verify(&f.actions, new, opts).map_err(|e| {
+                Error::new(format!("edit failed its re-check, not written: {e}")).in_file(&f.rel)
+            })?;
+            replace_if_unchanged(&f.abs, old, new)
+        })
+        .collect();
+    let mut failed = 0;
+    for r in results {
+        if let Err(e) = r {
+            out::error(&e.to_string());
+            failed += 1;
+        }
+    }
+    (changed.len() - failed, failed)
+}
+
+/// A short fingerprint of the rules in force, so a commit says which heuristics made it.
+pub fn heuristics_revision(opts: &pipeline::Options) -> String {
+    // FNV-1a: stable across builds and platforms, unlike the std hasher.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for r in &opts.rules.rules {
+        for b in format!(
+            "{}|{}|{:?}|{}|{:?}",
+            r.id, r.effect, r.weight, r.overwrite, r.when
+        )
+        .bytes()
+        {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{:012x}", h & 0xffff_ffff_ffff)
+}
+
+fn commit_branch(run: &Run, branch: &str, force: bool, opts: &pipeline::Options) -> Result<String> {
+    let Some(first) = run.catalogs.first() else {
+        return Err(Error::new("no catalog"));
+    };
+    let Some(repo) = &first.repo else {
+        return Err(
+            Error::new("--branch needs the catalog to be inside a git work tree")
+                .in_file(&first.root),
+        );
+    };
+    if run
+        .catalogs
+        .iter()
+        .any(|c| c.repo.as_ref().map(|r| r.workdir()) != Some(repo.workdir()))
+    {
+        return Err(Error::new(
+            "--branch needs every catalog in the same git repository",
+        ));
+    }
+    let files: Vec<(String, Vec<u8>)> = run
+        .files
+        .iter()
+        .filter_map(|f| {
+            f.new_text
+                .as_ref()
+                .map(|t| (f.patch_path.clone(), t.clone().into_bytes()))
+        })
+        .collect();
+    let mut added: BTreeMap<&str, usize> = BTreeMap::new();
+    let (mut conflicts, mut unclassified) = (0, 0);
+    for (_, a) in run.actions() {
+        match a.status {
+            Status::Added => *added.entry(a.connector.as_str()).or_default() += 1,
+            Status::Conflict if a.edit.is_none() => conflicts += 1,
+            Status::Unclassified => unclassified += 1,
+            _ => {}
+        }
+    }
+    let total: usize = added.values().sum();
+    let mut msg =
+        format!("Backfill effects on {total} actions\n\nActions given effects, per connector:\n");
+    for (c, n) in &added {
+        msg.push_str(&format!("  {c}: {n}\n"));
+    }
+    msg.push_str(&format!(
+        "\nConflicts left alone: {conflicts}\nUnclassified (need a human): {unclassified}\n\nProduced by catalog-effects {} (heuristics {}, --min-confidence {}).\n",
+        env!("CARGO_PKG_VERSION"),
+        heuristics_revision(opts),
+        opts.min_confidence.name()
+    ));
+    let id = repo.commit_on_branch(branch, &files, &msg, force)?;
+    Ok(format!(
+        "branch {branch}: commit {id} ({} files)",
+        files.len()
+    ))
+}

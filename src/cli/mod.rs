@@ -1,0 +1,202 @@
+//! Subcommands and the options they share.
+
+mod annotations;
+mod backfill;
+mod explain;
+pub mod out;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use catalog_effects::classify::{Confidence, RuleSet};
+use catalog_effects::effects::DestructivePolicy;
+use catalog_effects::error::{Error, Result};
+use catalog_effects::pipeline::{Options, Progress};
+
+pub const EXIT_OK: u8 = 0;
+pub const EXIT_FINDINGS: u8 = 1;
+pub const EXIT_ERROR: u8 = 2;
+
+const DEFAULT_CATALOG: &str = "catalogs/demo";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "catalog-effects",
+    version,
+    about = "Infer, explain and backfill MCP `effects` across a connector catalog.",
+    long_about = "Infer, explain and backfill MCP `effects` (read, search, write, delete, execute) \
+across a connector catalog, so MCP hints (readOnlyHint, destructiveHint, openWorldHint) can be \
+derived for every tool.\n\nTypical use:\n  catalog-effects backfill connectors/        # write reports/effects.patch and reports/coverage.csv\n  git apply reports/effects.patch             # review it like any diff, then apply\n  catalog-effects check connectors/ --baseline reports/coverage.csv   # nightly\n  catalog-effects explain connectors/ bamboohr_list_employees         # why?\n\nExit codes: 0 done (or clean), 1 findings (check, lint, audit), 2 errors (unreadable or \
+invalid files, bad arguments, invalid heuristics)."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Propose effects for every action and write a reviewable patch and a CSV report.
+    Backfill(backfill::BackfillArgs),
+    /// Print, as JSON, the MCP annotations a server built from the catalog would advertise.
+    Annotations(annotations::AnnotationsArgs),
+    /// Explain why an action got its effects: signals, rules, decision, hints, patch.
+    Explain(explain::ExplainArgs),
+    /// Print the explanation of a finding code (from `check` or `lint`).
+    ExplainCode(explain::ExplainCodeArgs),
+}
+
+pub fn dispatch(cli: Cli) -> Result<u8> {
+    match cli.command {
+        Command::Backfill(a) => backfill::run(a),
+        Command::Annotations(a) => annotations::run(a),
+        Command::Explain(a) => explain::run(a),
+        Command::ExplainCode(a) => explain::run_code(a),
+    }
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConfidenceArg {
+    High,
+    Medium,
+    Low,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PolicyArg {
+    /// Destructive when any effect is delete (the published rule).
+    Delete,
+    /// Also destructive when a write replaces or modifies existing data.
+    Overwrite,
+}
+
+/// Options every catalog command shares.
+#[derive(Args, Debug, Clone)]
+pub struct EngineArgs {
+    /// Directory of extra rule files (`*.yaml`); a rule with a built-in id replaces it.
+    #[arg(long, value_name = "DIR")]
+    pub heuristics: Option<PathBuf>,
+    /// Proposals below this confidence are listed for a human instead of patched.
+    #[arg(long, value_enum, default_value = "medium")]
+    pub min_confidence: ConfidenceArg,
+    /// Which effects make destructiveHint true.
+    #[arg(long, value_enum, default_value = "delete")]
+    pub destructive_policy: PolicyArg,
+    /// Worker threads (default: one per core). Output is identical for any value.
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Print only errors.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+impl EngineArgs {
+    pub fn rules(&self) -> Result<RuleSet> {
+        match &self.heuristics {
+            Some(dir) => RuleSet::with_user_dir(dir),
+            None => RuleSet::builtin(),
+        }
+    }
+
+    pub fn confidence(&self) -> Confidence {
+        match self.min_confidence {
+            ConfidenceArg::High => Confidence::High,
+            ConfidenceArg::Medium => Confidence::Medium,
+            ConfidenceArg::Low => Confidence::Low,
+        }
+    }
+
+    pub fn policy(&self) -> DestructivePolicy {
+        match self.destructive_policy {
+            PolicyArg::Delete => DestructivePolicy::Delete,
+            PolicyArg::Overwrite => DestructivePolicy::Overwrite,
+        }
+    }
+
+    /// Sets up the thread pool and builds the pipeline options, with a progress bar on
+    /// stderr only when it is a terminal.
+    pub fn options(&self) -> Result<Options> {
+        if let Some(n) = self.jobs {
+            if n == 0 {
+                return Err(Error::new("--jobs must be at least 1"));
+            }
+            // Only the first build takes effect; a second call in one process is harmless.
+            let _ = rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build_global();
+        }
+        let mut opts = Options::new(self.rules()?);
+        opts.min_confidence = self.confidence();
+        opts.policy = self.policy();
+        if !self.quiet && out::stderr_is_terminal() {
+            let bar = ProgressBar::hidden();
+            bar.set_style(
+                ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed}")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            let (start_bar, tick_bar) = (bar.clone(), bar);
+            opts.progress = Some(Progress {
+                start: Arc::new(move |n| {
+                    start_bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+                    start_bar.set_length(n as u64);
+                }),
+                tick: Arc::new(move || {
+                    tick_bar.inc(1);
+                    if tick_bar.position() == tick_bar.length().unwrap_or(0) {
+                        tick_bar.finish_and_clear();
+                    }
+                }),
+            });
+        }
+        Ok(opts)
+    }
+}
+
+/// The catalogs to run on: those given, or the demo catalog.
+pub fn catalogs(given: &[PathBuf]) -> Vec<PathBuf> {
+    if given.is_empty() {
+        vec![PathBuf::from(DEFAULT_CATALOG)]
+    } else {
+        given.to_vec()
+    }
+}
+
+/// Writes a report file, creating its folder; `-` means stdout.
+pub fn write_output(path: &Path, text: &str) -> Result<()> {
+    if path == Path::new("-") {
+        out::print(text);
+        return Ok(());
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Error::new(format!("cannot create folder: {e}")).in_file(dir))?;
+    }
+    std::fs::write(path, text).map_err(|e| Error::new(format!("cannot write: {e}")).in_file(path))
+}
+
+/// Prints every error of a run on stderr; returns how many there were.
+pub fn report_errors(run: &catalog_effects::pipeline::Run) -> usize {
+    let errors = run.all_errors();
+    for e in &errors {
+        out::error(&e.to_string());
+    }
+    errors.len()
+}
+
+/// Output formats for findings.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FindingFormat {
+    Human,
+    Json,
+    Github,
+    Sarif,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SummaryFormat {
+    Human,
+    Json,
+}
