@@ -97,14 +97,14 @@ pub fn path_shape(url: &str) -> PathShape {
         rest.split_once('/').map_or("", |(_, p)| p)
     });
     for pair in query.split('&') {
-        if let Some((k, v)) = pair.split_once('=') {
-            if matches!(
+        if let Some((k, v)) = pair.split_once('=')
+            && matches!(
                 k.to_ascii_lowercase().as_str(),
                 "action" | "method" | "op" | "cmd" | "operation"
-            ) && !is_param(v)
-            {
-                shape.selectors.extend(tokens(v));
-            }
+            )
+            && !is_param(v)
+        {
+            shape.selectors.extend(tokens(v));
         }
     }
     let raw: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
@@ -125,18 +125,17 @@ pub fn path_shape(url: &str) -> PathShape {
             continue;
         }
         let base = base.trim_start_matches('_').to_ascii_lowercase();
-        if last {
-            if let Some((_, method)) = base.rsplit_once('.') {
-                // A file extension (`report.csv`) is not a method, but the words of
-                // `candidate.addtag` are: keep the original case for camelCase splitting.
-                let original = seg.rsplit_once('.').map_or("", |(_, m)| m);
-                if !matches!(
-                    method,
-                    "json" | "xml" | "csv" | "yaml" | "txt" | "pdf" | "html"
-                ) {
-                    shape.rpc = tokens(original);
-                }
-            }
+        // A file extension (`report.csv`) is not a method, but the words of
+        // `candidate.addtag` are: keep the original case for camelCase splitting.
+        if last
+            && let Some((_, method)) = base.rsplit_once('.')
+            && !matches!(
+                method,
+                "json" | "xml" | "csv" | "yaml" | "txt" | "pdf" | "html"
+            )
+        {
+            let original = seg.rsplit_once('.').map_or("", |(_, m)| m);
+            shape.rpc = tokens(original);
         }
         shape.segments.push(base);
     }
@@ -191,10 +190,10 @@ impl Signals {
             ..Signals::default()
         };
         for step in &view.steps {
-            if let Some(f) = &step.function {
-                if !s.functions.contains(f) {
-                    s.functions.push(f.clone());
-                }
+            if let Some(f) = &step.function
+                && !s.functions.contains(f)
+            {
+                s.functions.push(f.clone());
             }
             if let Some(url) = &step.url {
                 s.paths.push(path_shape(url));
