@@ -147,10 +147,12 @@ fn list_files(root: &Path) -> Vec<PathBuf> {
     out.into_iter().map(|(_, p)| p).collect()
 }
 
-/// Action items in a generated file: `- actionId:` at column 0 or 2 (shapes A and B).
+/// Action items in a generated file: `- actionId:` at column 0 or 2 (shapes A and B). The
+/// generator's `context: |` block scalar holds a decoy `  - actionId: not_an_action` line.
 fn count_actions(text: &str) -> u64 {
     text.lines()
         .filter(|l| l.starts_with("- actionId:") || l.starts_with("  - actionId:"))
+        .filter(|l| !l.contains("not_an_action"))
         .count() as u64
 }
 
@@ -346,6 +348,7 @@ fn run_tool(
 
 struct Ruamel {
     files: u64,
+    errors: u64,
     actions: u64,
     actions_per_s: f64,
     seconds: f64,
@@ -404,6 +407,7 @@ fn run_ruamel(catalog: &Path, files: &[PathBuf], max_actions: u64) -> Result<Rua
     let get = |k: &str| v.get(k).and_then(|x| x.as_f64()).unwrap_or(0.0);
     Ok(Ruamel {
         files: get("files") as u64,
+        errors: get("errors") as u64,
         actions: get("actions") as u64,
         actions_per_s: get("actions_per_s"),
         seconds: get("seconds"),
@@ -538,7 +542,22 @@ fn main() {
                     "--jobs".into(),
                     jobs.to_string(),
                 ]);
-                best_of(runs, || run_tool(&o.bin, &args, ok, &out, timeout))
+                let patch = out.join(format!("backfill-j{jobs}.patch"));
+                best_of(runs, || {
+                    let _ = fs::remove_file(&report);
+                    if cmd == "backfill" {
+                        let _ = fs::remove_file(&patch);
+                    }
+                    let m = run_tool(&o.bin, &args, ok, &out, timeout)?;
+                    // A binary that exits 0 without doing the work is not a measurement.
+                    if !report.exists() {
+                        return Err(format!("{} exit ok but no --report file written", m.note));
+                    }
+                    if cmd == "backfill" && !patch.exists() {
+                        return Err(format!("{} exit ok but no --patch file written", m.note));
+                    }
+                    Ok(m)
+                })
             };
             rows.push(Row { step, jobs, result });
         }
@@ -598,8 +617,8 @@ fn main() {
     match ruamel {
         Some(Ok(r)) => {
             println!(
-                "ruamel.yaml: {} files, {} actions, {:.2} s, {:.0} actions/s (1 process)",
-                r.files, r.actions, r.seconds, r.actions_per_s
+                "ruamel.yaml: {} files, {} actions, {:.2} s, {:.0} actions/s (1 process), {} files failed",
+                r.files, r.actions, r.seconds, r.actions_per_s, r.errors
             );
             for (size, j1, j2) in &tool_rates {
                 let show = |x: &Option<f64>| match x {

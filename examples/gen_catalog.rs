@@ -21,6 +21,8 @@
 //! This file is also included by `examples/bench.rs` through `#[path]`, so it exposes
 //! [`generate`] as well as `main`.
 
+#![allow(clippy::too_many_arguments)]
+
 use std::collections::HashSet;
 use std::fs;
 use std::io;
@@ -47,7 +49,7 @@ impl Rng {
 
     /// Uniform in `0..n` (n > 0).
     pub fn below(&mut self, n: u64) -> u64 {
-        ((self.next_u64() >> 11) as u128 * n as u128 >> 53) as u64
+        (((self.next_u64() >> 11) as u128 * n as u128) >> 53) as u64
     }
 
     /// Uniform in `lo..=hi`.
@@ -1135,11 +1137,12 @@ fn emit_action(r: &mut Rng, d: &mut Doc, k: usize, st: &FileStyle, c: &Conn, a: 
     let dash = k - 2;
     let mut head = format!("- actionId: {}", a.id);
     if r.chance(0.03) {
-        head.push_str(*r.pick(&[
+        let note = *r.pick(&[
             " # TODO: pagination",
             " # deprecated upstream",
             " #see docs: v2",
-        ]));
+        ]);
+        head.push_str(note);
     }
     d.line(r, dash, &head);
     let effects = r.chance(0.03);
@@ -1546,6 +1549,7 @@ fn new_conn(r: &mut Rng, i: u64, seed: u64) -> (Conn, String) {
         None
     };
     let title = format!("{}{}", title_case(pre), suf);
+    let version_prefix = *r.pick(&["", "/v1", "/v2", "/api/v3", "/rest/api/2"]);
     let c = Conn {
         slug,
         key,
@@ -1556,7 +1560,7 @@ fn new_conn(r: &mut Rng, i: u64, seed: u64) -> (Conn, String) {
         path_style: r.below(3) as u8,
         soap: r.chance(0.05),
         rpc: r.chance(0.08),
-        version_prefix: *r.pick(&["", "/v1", "/v2", "/api/v3", "/rest/api/2"]),
+        version_prefix,
         ids: HashSet::new(),
     };
     let root = if r.chance(0.15) {
