@@ -1,8 +1,11 @@
 //! Subcommands and the options they share.
 
 mod annotations;
+mod audit;
 mod backfill;
+mod check;
 mod explain;
+mod lint;
 pub mod out;
 
 use std::path::{Path, PathBuf};
@@ -41,20 +44,31 @@ pub struct Cli {
 enum Command {
     /// Propose effects for every action and write a reviewable patch and a CSV report.
     Backfill(backfill::BackfillArgs),
+    /// Report what still needs a human; writes nothing into the catalog (for nightly runs).
+    /// Report what still needs a human; writes nothing into the catalog (for nightly runs).
+    Check(check::CheckArgs),
     /// Print, as JSON, the MCP annotations a server built from the catalog would advertise.
     Annotations(annotations::AnnotationsArgs),
     /// Explain why an action got its effects: signals, rules, decision, hints, patch.
     Explain(explain::ExplainArgs),
     /// Print the explanation of a finding code (from `check` or `lint`).
     ExplainCode(explain::ExplainCodeArgs),
+    /// Check descriptions against the description contract.
+    Lint(lint::LintArgs),
+    /// Check descriptions against the description contract.
+    /// Audit the annotations an MCP server ships (a `tools/list` result) against inference.
+    Audit(audit::AuditArgs),
 }
 
 pub fn dispatch(cli: Cli) -> Result<u8> {
     match cli.command {
         Command::Backfill(a) => backfill::run(a),
+        Command::Check(a) => check::run(a),
         Command::Annotations(a) => annotations::run(a),
         Command::Explain(a) => explain::run(a),
         Command::ExplainCode(a) => explain::run_code(a),
+        Command::Lint(a) => lint::run(a),
+        Command::Audit(a) => audit::run(a),
     }
 }
 

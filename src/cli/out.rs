@@ -21,10 +21,6 @@ pub fn error(msg: &str) {
     eprint(&format!("error: {msg}\n"));
 }
 
-pub fn warn(msg: &str) {
-    eprint(&format!("warning: {msg}\n"));
-}
-
 pub fn stderr_is_terminal() -> bool {
     io::stderr().is_terminal()
 }

@@ -1,0 +1,233 @@
+//! `check`: the nightly run. Same walk and inference as `backfill`, writes nothing into
+//! the catalog, and reports what needs a human.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use catalog_effects::emit::{self, history, sarif::SarifRule};
+use catalog_effects::error::{Error, Result};
+use catalog_effects::findings::{self, Finding, Level};
+use catalog_effects::pipeline::{self, Run};
+use catalog_effects::walk;
+
+use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, EngineArgs, FindingFormat, out};
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FailOn {
+    /// Any finding fails the run.
+    Any,
+    /// Only findings that are not in the baseline fail the run.
+    New,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "Nightly, on a pull request:\n  catalog-effects check connectors/ --since origin/main --baseline reports/coverage.csv --fail-on new --format github\n\nExit codes: 0 every action declares valid effects that agree with inference; 1 findings; 2 errors.")]
+pub struct CheckArgs {
+    /// Catalog directories (default: catalogs/demo).
+    pub catalogs: Vec<PathBuf>,
+    /// Where to write the CSV report (same columns as `backfill`).
+    #[arg(long, default_value = "reports/coverage.csv", value_name = "FILE")]
+    pub report: PathBuf,
+    /// An earlier CSV report: print what is new since then.
+    #[arg(long, value_name = "PREVIOUS.csv")]
+    pub baseline: Option<PathBuf>,
+    /// Which findings fail the run.
+    #[arg(long, value_enum, default_value = "any")]
+    pub fail_on: FailOn,
+    /// Only files changed between REV and the work tree (plus the main file of each changed
+    /// partial's folder).
+    #[arg(long, value_name = "REV")]
+    pub since: Option<String>,
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: FindingFormat,
+    /// Append one row per run (date, commit, counts, coverage) to this CSV.
+    #[arg(long, value_name = "FILE")]
+    pub history: Option<PathBuf>,
+    /// Write a self-contained coverage page.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+/// The files of `catalog` changed since `rev`, relative to the catalog, plus the main files
+/// of their folders.
+fn changed_files(catalog: &std::path::Path, rev: &str) -> Result<(BTreeSet<String>, usize)> {
+    let repo = catalog_effects::git::Repo::discover(catalog)
+        .ok_or_else(|| Error::new("--since needs the catalog to be inside a git work tree").in_file(catalog))?;
+    let prefix = repo.relative(catalog).unwrap_or_default();
+    let prefix = if prefix.is_empty() { String::new() } else { format!("{prefix}/") };
+    let changed = repo.changed_since(rev)?;
+    let all = walk::walk(catalog)?;
+    let mut only = BTreeSet::new();
+    let mut folders = BTreeSet::new();
+    for path in changed {
+        if let Some(rel) = path.strip_prefix(&prefix) {
+            if let Some(f) = all.files.iter().find(|f| f.rel == rel) {
+                only.insert(f.rel.clone());
+                folders.insert(f.folder.clone());
+            }
+        }
+    }
+    for f in &all.files {
+        if folders.contains(&f.folder) && f.rel.ends_with(".connector.s1.yaml") {
+            only.insert(f.rel.clone());
+        }
+    }
+    Ok((only, all.files.len()))
+}
+
+pub fn run(args: CheckArgs) -> Result<u8> {
+    let mut opts = args.engine.options()?;
+    let catalogs = super::catalogs(&args.catalogs);
+    let mut partial = None;
+    if let Some(rev) = &args.since {
+        let mut only = BTreeSet::new();
+        let mut total = 0;
+        for c in &catalogs {
+            let (files, n) = changed_files(c, rev)?;
+            only.extend(files);
+            total += n;
+        }
+        partial = Some(format!("partial run: {} of {total} files (changed since {rev})", only.len()));
+        opts.only = Some(only);
+    }
+    let run = pipeline::run(&catalogs, &opts);
+    let errors = run.all_errors().len();
+    let mut csv = Vec::new();
+    emit::write_csv(&run, &opts.rules, &mut csv).map_err(|e| Error::new(format!("cannot render the report: {e}")))?;
+
+    let mut found = findings::check_findings(&run, &opts.rules);
+    let mut new_keys: Option<BTreeSet<(String, String)>> = None;
+    let mut gone: Vec<String> = Vec::new();
+    if let Some(path) = &args.baseline {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::new(format!("cannot read baseline: {e}")).in_file(path))?;
+        let (old, old_tools) = findings::baseline(&text).map_err(|e| Error::new(e).in_file(path))?;
+        let current_tools: BTreeSet<String> = run.actions().map(|(_, a)| a.tool_name()).collect();
+        gone = old_tools.difference(&current_tools).cloned().collect();
+        // A partial run only sees part of the catalog: what it did not look at did not go.
+        if partial.is_some() {
+            gone.clear();
+        }
+        new_keys = Some(
+            found
+                .iter()
+                .filter_map(|f| Some((f.tool.clone()?, f.code.clone())))
+                .filter(|k| !old.contains(k))
+                .collect(),
+        );
+    }
+    // Written after reading the baseline, which may be the same file.
+    super::write_output(&args.report, &String::from_utf8_lossy(&csv))?;
+
+    let is_new = |f: &Finding| match (&new_keys, &f.tool) {
+        (Some(keys), Some(tool)) => keys.contains(&(tool.clone(), f.code.clone())),
+        (Some(_), None) => f.level == Level::Error,
+        (None, _) => true,
+    };
+    let failing = found.iter().filter(|f| f.level != Level::Note).filter(|f| args.fail_on == FailOn::Any || is_new(f)).count();
+
+    let summary = emit::summary(&run);
+    if let Some(path) = &args.history {
+        let commit = run.catalogs.first().and_then(|c| c.repo.as_ref()).and_then(|r| r.head()).map(|(short, _)| short).unwrap_or_default();
+        history::append(path, &history::HistoryRow::from_summary(&summary, &history::today_utc(), &commit))?;
+    }
+    if let Some(path) = &args.html {
+        let rows = match &args.history {
+            Some(h) if h.exists() => history::read(h)?,
+            _ => Vec::new(),
+        };
+        super::write_output(path, &emit::html::render(&summary, &run, &rows, "catalog-effects coverage"))?;
+    }
+
+    if args.format == FindingFormat::Human {
+        found.retain(|f| f.level != Level::Note || f.file.as_deref().is_some_and(|p| !p.starts_with("heuristics/")));
+    }
+    let text = match args.format {
+        FindingFormat::Human => human(&run, &summary, &found, &new_keys, &gone, partial.as_deref(), &is_new),
+        FindingFormat::Json => json(&summary, &found, &new_keys, &gone, partial.as_deref(), &is_new),
+        FindingFormat::Github => emit::github::render(&found),
+        FindingFormat::Sarif => emit::sarif::render(&found, &SarifRule::check_rules(), env!("CARGO_PKG_VERSION")),
+    };
+    if !args.engine.quiet || failing > 0 {
+        out::print(&text);
+    }
+    Ok(if errors > 0 {
+        EXIT_ERROR
+    } else if failing > 0 {
+        EXIT_FINDINGS
+    } else {
+        EXIT_OK
+    })
+}
+
+fn location(f: &Finding) -> String {
+    match (&f.file, f.line) {
+        (Some(file), Some(line)) => format!("{file}:{line}"),
+        (Some(file), None) => file.clone(),
+        _ => f.tool.clone().unwrap_or_default(),
+    }
+}
+
+fn human(
+    run: &Run,
+    summary: &emit::Summary,
+    found: &[Finding],
+    new_keys: &Option<BTreeSet<(String, String)>>,
+    gone: &[String],
+    partial: Option<&str>,
+    is_new: &dyn Fn(&Finding) -> bool,
+) -> String {
+    let mut s = String::new();
+    for f in found {
+        let mark = if new_keys.is_some() && is_new(f) { " [new]" } else { "" };
+        s.push_str(&format!("{}: {} [{}]{mark}: {}\n", location(f), f.level.name(), f.code, f.message));
+    }
+    if new_keys.is_some() {
+        let new = found.iter().filter(|f| f.level != Level::Note && is_new(f)).count();
+        s.push_str(&format!("\nnew since the baseline: {new}; disappeared: {}\n", gone.len()));
+        for g in gone {
+            s.push_str(&format!("  gone: {g}\n"));
+        }
+    }
+    s.push('\n');
+    s.push_str(&emit::summary_table(summary));
+    let links: usize = run.catalogs.iter().map(|c| c.skipped_links.len()).sum();
+    if links > 0 {
+        s.push_str(&format!("symlinks not followed: {links}\n"));
+    }
+    if let Some(p) = partial {
+        s.push_str(p);
+        s.push('\n');
+    }
+    s
+}
+
+fn json(
+    summary: &emit::Summary,
+    found: &[Finding],
+    new_keys: &Option<BTreeSet<(String, String)>>,
+    gone: &[String],
+    partial: Option<&str>,
+    is_new: &dyn Fn(&Finding) -> bool,
+) -> String {
+    let items: Vec<serde_json::Value> = found
+        .iter()
+        .map(|f| {
+            let mut v = serde_json::to_value(f).unwrap_or_default();
+            if new_keys.is_some() {
+                v["new"] = serde_json::Value::Bool(is_new(f));
+            }
+            v
+        })
+        .collect();
+    let v = serde_json::json!({
+        "findings": items,
+        "summary": serde_json::from_str::<serde_json::Value>(&emit::summary_json(summary)).unwrap_or_default(),
+        "disappeared": gone,
+        "partial": partial,
+    });
+    serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
+}
