@@ -1,0 +1,398 @@
+//! Helpers shared by the integration tests: fixture sandboxes, running the binary, snapshots,
+//! git repositories, and the "the edit only inserts lines" check.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Every fixture scenario, one folder each under `tests/fixtures`.
+pub const SCENARIOS: [&str; 21] = [
+    "shape-a",
+    "shape-b",
+    "shape-c-d",
+    "comments-and-commented-out-action",
+    "trailing-comment-on-actionid",
+    "block-scalars-looking-like-yaml",
+    "flow-collections",
+    "quoted-keys-and-templating",
+    "crlf",
+    "bom",
+    "non-ascii-before-action",
+    "tab-after-dash",
+    "no-final-newline",
+    "aliases",
+    "flow-mapping-action",
+    "existing-effects",
+    "nested-refresh-action",
+    "partial-without-main",
+    "mixed-sequence-indent",
+    "malformed",
+    "demo",
+];
+
+pub const EFFECT_NAMES: [&str; 5] = ["read", "search", "write", "delete", "execute"];
+
+pub fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The source folder of a scenario; `demo` is the project's demo catalog.
+pub fn fixture_dir(name: &str) -> PathBuf {
+    if name == "demo" {
+        manifest_dir().join("catalogs/demo")
+    } else {
+        manifest_dir().join("tests/fixtures").join(name)
+    }
+}
+
+/// Copies a directory tree byte for byte.
+pub fn copy_dir(src: &Path, dst: &Path) {
+    std::fs::create_dir_all(dst).unwrap();
+    for entry in std::fs::read_dir(src).unwrap() {
+        let entry = entry.unwrap();
+        let to = dst.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &to);
+        } else {
+            std::fs::copy(entry.path(), &to).unwrap();
+        }
+    }
+}
+
+/// Every file under `dir`, relative and `/`-separated, with its bytes, sorted.
+pub fn read_tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let entry = entry.unwrap();
+            let path = entry.path();
+            if entry.file_type().unwrap().is_dir() {
+                if entry.file_name() != ".git" {
+                    walk(root, &path, out);
+                }
+            } else {
+                let rel = path.strip_prefix(root).unwrap().to_string_lossy();
+                out.push((rel.replace('\\', "/"), std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+/// A fixture copied into a fresh temporary directory: `<tmp>/<sub>/catalog`, reports go to
+/// `<tmp>/out` (outside the catalog).
+pub struct Sandbox {
+    pub dir: tempfile::TempDir,
+    pub catalog: PathBuf,
+    pub out: PathBuf,
+}
+
+impl Sandbox {
+    pub fn new(fixture: &str) -> Sandbox {
+        Sandbox::nested(fixture, "")
+    }
+
+    /// The catalog at `<tmp>/<sub>/catalog` (`sub` may be empty or hold several levels).
+    pub fn nested(fixture: &str, sub: &str) -> Sandbox {
+        let dir = tempfile::tempdir().unwrap();
+        let catalog = dir.path().join(sub).join("catalog");
+        copy_dir(&fixture_dir(fixture), &catalog);
+        let out = dir.path().join("out");
+        std::fs::create_dir_all(&out).unwrap();
+        Sandbox { dir, catalog, out }
+    }
+
+    pub fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Runs `backfill` on the catalog with the patch and report under `out`.
+    pub fn backfill(&self, extra: &[&str]) -> Output {
+        run_backfill(&[&self.catalog], &self.out, self.root(), extra)
+    }
+
+    /// Makes the sandbox root a git repository holding the catalog in one commit.
+    pub fn git_init(&self) {
+        git_init(self.root());
+    }
+
+    pub fn file(&self, rel: &str) -> Vec<u8> {
+        std::fs::read(self.catalog.join(rel)).unwrap()
+    }
+}
+
+/// What one run of the binary produced.
+#[derive(Debug, Clone)]
+pub struct Output {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+    pub patch: String,
+    pub csv: String,
+}
+
+impl Output {
+    /// CSV rows (header excluded), split on commas (test fixtures hold no quoted commas in
+    /// the columns read here: connector, file, line, action_id, status).
+    pub fn rows(&self) -> Vec<Vec<String>> {
+        self.csv
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').map(str::to_owned).collect())
+            .collect()
+    }
+
+    /// `(action_id, status)` of every row.
+    pub fn statuses(&self) -> Vec<(String, String)> {
+        let header: Vec<&str> = self.csv.lines().next().unwrap_or("").split(',').collect();
+        let status = header.iter().position(|h| *h == "status").unwrap();
+        self.rows()
+            .into_iter()
+            .map(|r| (r[3].clone(), r[status].clone()))
+            .collect()
+    }
+
+    pub fn status_of(&self, id: &str) -> String {
+        self.statuses()
+            .into_iter()
+            .find(|(a, _)| a == id)
+            .unwrap_or_else(|| panic!("no row for {id} in\n{}", self.csv))
+            .1
+    }
+
+    pub fn added(&self) -> usize {
+        self.statuses().iter().filter(|(_, s)| s == "added").count()
+    }
+}
+
+pub fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_catalog-effects")
+}
+
+/// Runs `catalog-effects backfill <catalogs> --patch out/effects.patch --report
+/// out/coverage.csv <extra>` from `cwd`.
+pub fn run_backfill(catalogs: &[&Path], out: &Path, cwd: &Path, extra: &[&str]) -> Output {
+    let patch = out.join("effects.patch");
+    let report = out.join("coverage.csv");
+    let _ = std::fs::remove_file(&patch);
+    let _ = std::fs::remove_file(&report);
+    let o = Command::new(bin())
+        .arg("backfill")
+        .args(catalogs)
+        .arg("--patch")
+        .arg(&patch)
+        .arg("--report")
+        .arg(&report)
+        .args(extra)
+        .current_dir(cwd)
+        .output()
+        .expect("run catalog-effects");
+    Output {
+        code: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(o.stdout).unwrap(),
+        stderr: String::from_utf8(o.stderr).unwrap(),
+        patch: std::fs::read_to_string(&patch).unwrap_or_default(),
+        csv: std::fs::read_to_string(&report).unwrap_or_default(),
+    }
+}
+
+/// Compares `actual` with `tests/snapshots/<name>`; `UPDATE_SNAPSHOTS=1` (re)writes it.
+pub fn snapshot(name: &str, actual: &str) {
+    let path = manifest_dir().join("tests/snapshots").join(name);
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some_and(|v| v == "1") {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+        panic!(
+            "missing snapshot {}: run with UPDATE_SNAPSHOTS=1",
+            path.display()
+        )
+    });
+    if expected != actual {
+        let first = expected
+            .split_inclusive('\n')
+            .zip(actual.split_inclusive('\n'))
+            .position(|(a, b)| a != b)
+            .unwrap_or_else(|| expected.lines().count().min(actual.lines().count()));
+        panic!(
+            "snapshot {} differs (first at line {}; UPDATE_SNAPSHOTS=1 to accept)\n--- expected\n{expected:?}\n--- actual\n{actual:?}",
+            path.display(),
+            first + 1
+        );
+    }
+}
+
+/// Runs `git` in `dir` with a fixed identity and no user or system configuration.
+pub fn git(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new("git")
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "core.autocrlf=false",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .expect("run git")
+}
+
+/// Like [`git`], panicking with its stderr unless it succeeds.
+pub fn git_ok(dir: &Path, args: &[&str]) -> String {
+    let o = git(dir, args);
+    assert!(
+        o.status.success(),
+        "git {args:?} failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// `git init` in `dir` and one commit of everything in it.
+pub fn git_init(dir: &Path) {
+    git_ok(dir, &["init", "-q"]);
+    git_ok(dir, &["add", "-A"]);
+    git_ok(dir, &["commit", "-q", "-m", "fixture"]);
+}
+
+/// `git apply --check` of `patch` in `dir`.
+pub fn git_apply(dir: &Path, patch: &Path, check: bool) -> Result<(), String> {
+    let p = patch.to_str().unwrap();
+    let args: Vec<&str> = if check {
+        vec!["apply", "--check", p]
+    } else {
+        vec!["apply", p]
+    };
+    let o = git(dir, &args);
+    if o.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&o.stderr).into_owned())
+    }
+}
+
+/// `patch -p1 --dry-run` in `dir`; `None` when the `patch` program is not installed.
+pub fn patch_dry_run(dir: &Path, patch: &Path) -> Option<Result<(), String>> {
+    let o = Command::new("patch")
+        .args(["-p1", "--dry-run", "--batch", "--silent", "-i"])
+        .arg(patch)
+        .current_dir(dir)
+        .output();
+    match o {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => Some(Err(e.to_string())),
+        Ok(o) if o.status.success() => Some(Ok(())),
+        Ok(o) => Some(Err(format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        ))),
+    }
+}
+
+/// A line the backfill may insert: `<spaces>effects:` or `<spaces>- <effect>`, spaces only.
+pub fn is_inserted_line(line: &str) -> bool {
+    let body = line.trim_end_matches(['\n', '\r']);
+    let rest = body.trim_start_matches(' ');
+    rest == "effects:"
+        || rest
+            .strip_prefix("- ")
+            .is_some_and(|e| EFFECT_NAMES.contains(&e))
+}
+
+fn terminator(line: &str) -> &str {
+    if line.ends_with("\r\n") {
+        "\r\n"
+    } else if line.ends_with('\n') {
+        "\n"
+    } else {
+        ""
+    }
+}
+
+/// Removes one `, effects: [a, b]` from `line`, if there is one.
+fn without_flow_insert(line: &str) -> Option<String> {
+    let at = line.find(", effects: [")?;
+    let close = line[at..].find(']')? + at;
+    let inner = &line[at + ", effects: [".len()..close];
+    inner
+        .split(", ")
+        .all(|e| EFFECT_NAMES.contains(&e))
+        .then(|| format!("{}{}", &line[..at], &line[close + 1..]))
+}
+
+/// Checks that `new` is `old` plus inserted lines only (each an `effects:` key or one of its
+/// items, ending like the line before it) and `, effects: [..]` substrings in flow mappings.
+/// A file without a final newline may gain a terminator on its last original line, the
+/// one the new lines follow. Returns the number of inserted lines.
+pub fn check_only_inserted(old: &str, new: &str) -> Result<usize, String> {
+    let old_lines: Vec<&str> = old.split_inclusive('\n').collect();
+    let new_lines: Vec<&str> = new.split_inclusive('\n').collect();
+    let (mut i, mut j, mut inserted) = (0, 0, 0);
+    let mut prev_eol = old_lines
+        .first()
+        .map(|l| terminator(l))
+        .filter(|t| !t.is_empty())
+        .unwrap_or("\n");
+    while j < new_lines.len() {
+        let n = new_lines[j];
+        if i < old_lines.len() {
+            let o = old_lines[i];
+            let last_unterminated = i + 1 == old_lines.len() && !o.ends_with('\n');
+            let more = j + 1 < new_lines.len();
+            let same = [Some(n.to_owned()), without_flow_insert(n)]
+                .into_iter()
+                .flatten()
+                .any(|c| {
+                    c == o || (last_unterminated && more && c.strip_suffix(prev_eol) == Some(o))
+                });
+            if same {
+                if !terminator(o).is_empty() {
+                    prev_eol = terminator(o);
+                }
+                i += 1;
+                j += 1;
+                continue;
+            }
+        }
+        if !is_inserted_line(n) {
+            return Err(format!(
+                "new line {} {n:?} is neither original (old line {} {:?}) nor an inserted effects line",
+                j + 1,
+                i + 1,
+                old_lines.get(i)
+            ));
+        }
+        let t = terminator(n);
+        let end_of_file = j + 1 == new_lines.len() && i == old_lines.len();
+        if !(t == prev_eol || (t.is_empty() && end_of_file && !old.ends_with('\n'))) {
+            return Err(format!(
+                "inserted line {} {n:?} does not end like the line before it ({prev_eol:?})",
+                j + 1
+            ));
+        }
+        inserted += 1;
+        j += 1;
+    }
+    if i != old_lines.len() {
+        return Err(format!(
+            "old line {} {:?} is missing from the new text",
+            i + 1,
+            old_lines[i]
+        ));
+    }
+    if old.ends_with('\n') != new.ends_with('\n') && !new.is_empty() {
+        return Err("the final-newline state changed".into());
+    }
+    Ok(inserted)
+}
