@@ -8,7 +8,8 @@
 //! The TSV becomes one MCP `tools/list` JSON per server (name, title, description,
 //! annotations) and, for the rows with an HTTP method and path, one connector catalog per
 //! server. It then runs `BIN audit FILE --format json` (under both destructive policies) and
-//! `BIN backfill DIR --report X.csv --patch Y.patch --min-confidence low --quiet`, reads what
+//! `BIN backfill DIR --report X.csv --patch Y.patch --min-confidence low --quiet` (both
+//! policies too), reads what
 //! they wrote, and prints per server and in total: coverage, unsafe rate, friction rate and
 //! destructiveHint agreement; the read-only accuracy per confidence level; every miss.
 //! When the binary or a subcommand is missing, it says so and calls the library instead,
@@ -300,14 +301,29 @@ fn audit_by_library(file: &Path, rules: &RuleSet) -> Result<BTreeMap<String, Got
         .collect())
 }
 
-/// `BIN backfill DIR --report X.csv ...`, read back by action id from the report.
+/// `BIN backfill DIR --report X.csv ...` under both destructive policies, read back by
+/// `folder/action_id` from the reports.
 fn backfill_by_binary(
     bin: &Path,
     dir: &Path,
     work: &Path,
 ) -> Result<BTreeMap<String, Got>, String> {
-    let report = work.join("backfill.csv");
-    let patch = work.join("backfill.patch");
+    let mut delete = backfill_once(bin, dir, work, "delete")?;
+    let overwrite = backfill_once(bin, dir, work, "overwrite")?;
+    for (key, got) in &mut delete {
+        got.destructive_overwrite = overwrite.get(key).and_then(|g| g.destructive_delete);
+    }
+    Ok(delete)
+}
+
+fn backfill_once(
+    bin: &Path,
+    dir: &Path,
+    work: &Path,
+    policy: &str,
+) -> Result<BTreeMap<String, Got>, String> {
+    let report = work.join(format!("backfill-{policy}.csv"));
+    let patch = work.join(format!("backfill-{policy}.patch"));
     let (d, r, p) = (
         dir.to_string_lossy(),
         report.to_string_lossy(),
@@ -324,6 +340,8 @@ fn backfill_by_binary(
             &p,
             "--min-confidence",
             "low",
+            "--destructive-policy",
+            policy,
             "--quiet",
         ],
     )?;
@@ -410,7 +428,7 @@ fn pct(n: usize, d: usize) -> String {
     if d == 0 {
         "-".into()
     } else {
-        format!("{n}/{d} {:.1}%", 100.0 * n as f64 / d as f64)
+        format!("{n}/{d} {:.2}%", 100.0 * n as f64 / d as f64)
     }
 }
 
@@ -595,7 +613,7 @@ fn real_main() -> Result<(), String> {
     let got = match backfill_by_binary(&bin, &catalog_dir, &work) {
         Ok(g) => {
             println!(
-                "\nbackfill: {} backfill {} --report ... --min-confidence low --quiet",
+                "\nbackfill: {} backfill {} --report ... --min-confidence low --destructive-policy delete|overwrite --quiet",
                 bin.display(),
                 catalog_dir.display()
             );
