@@ -1,6 +1,10 @@
 //! Emit: the CSV coverage report, the run summary, and edited files written back safely.
 //! Nothing here prints.
 
+pub mod github;
+pub mod history;
+pub mod html;
+pub mod sarif;
 pub mod write;
 
 use std::collections::BTreeMap;

@@ -1,0 +1,133 @@
+//! `--format github`: GitHub Actions workflow commands, so findings show inline on a pull
+//! request (`::warning file=…,line=…,col=…,title=…::message`).
+
+use crate::findings::{Finding, Level};
+
+/// One workflow command per finding, in the order given, each on its own line.
+pub fn render(findings: &[Finding]) -> String {
+    let mut out = String::new();
+    for f in findings {
+        out.push_str(&command(f));
+        out.push('\n');
+    }
+    out
+}
+
+/// GitHub has no `note` annotation; `notice` is its lowest level.
+fn command_name(level: Level) -> &'static str {
+    match level {
+        Level::Error => "error",
+        Level::Warning => "warning",
+        Level::Note => "notice",
+    }
+}
+
+fn command(f: &Finding) -> String {
+    let mut props: Vec<(&str, String)> = Vec::new();
+    let message = match &f.file {
+        Some(file) => {
+            props.push(("file", file.replace('\\', "/")));
+            // A line or column without a file would point nowhere.
+            if let Some(line) = f.line {
+                props.push(("line", line.to_string()));
+                if let Some(col) = f.column {
+                    props.push(("col", col.to_string()));
+                }
+            }
+            f.message.clone()
+        }
+        // Tool lists have no file: the annotation lands on the run, so the message must say
+        // which tool it is about.
+        None => match &f.tool {
+            Some(tool) => format!("{tool}: {}", f.message),
+            None => f.message.clone(),
+        },
+    };
+    props.push(("title", f.code.clone()));
+    let props: Vec<String> = props
+        .into_iter()
+        .map(|(k, v)| format!("{k}={}", escape_property(&v)))
+        .collect();
+    format!(
+        "::{} {}::{}",
+        command_name(f.level),
+        props.join(","),
+        escape_data(&message)
+    )
+}
+
+/// The runner splits commands on line breaks and decodes `%XX`, so those must be encoded.
+pub fn escape_data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Property values are also split on `,` and end at `::`.
+pub fn escape_property(s: &str) -> String {
+    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finding(file: Option<&str>, line: Option<usize>, level: Level, message: &str) -> Finding {
+        Finding {
+            file: file.map(str::to_owned),
+            line,
+            column: line.map(|_| 3),
+            code: "missing-effects".into(),
+            level,
+            message: message.into(),
+            tool: Some("crmly_listContacts".into()),
+        }
+    }
+
+    #[test]
+    fn one_command_per_finding_with_location() {
+        let out = render(&[
+            finding(Some("crmly/a.yaml"), Some(12), Level::Warning, "no effects"),
+            finding(Some("crmly/b.yaml"), None, Level::Error, "bad"),
+            finding(Some("crmly/c.yaml"), Some(1), Level::Note, "unused"),
+        ]);
+        assert_eq!(
+            out,
+            "::warning file=crmly/a.yaml,line=12,col=3,title=missing-effects::no effects\n\
+             ::error file=crmly/b.yaml,title=missing-effects::bad\n\
+             ::notice file=crmly/c.yaml,line=1,col=3,title=missing-effects::unused\n"
+        );
+    }
+
+    #[test]
+    fn findings_without_file_name_the_tool() {
+        let out = render(&[finding(None, Some(4), Level::Warning, "no effects")]);
+        assert_eq!(
+            out,
+            "::warning title=missing-effects::crmly_listContacts: no effects\n"
+        );
+    }
+
+    #[test]
+    fn escapes_message_and_properties() {
+        let mut f = finding(
+            Some("dir,x/a:b%.yaml"),
+            Some(2),
+            Level::Error,
+            "50% off\r\nnext: line, more",
+        );
+        f.code = "a:b,c".into();
+        let out = render(&[f]);
+        assert_eq!(
+            out,
+            "::error file=dir%2Cx/a%3Ab%25.yaml,line=2,col=3,title=a%3Ab%2Cc::50%25 off%0D%0Anext: line, more\n"
+        );
+        // The whole command stays on one line whatever the message holds.
+        assert_eq!(out.lines().count(), 1);
+    }
+
+    #[test]
+    fn empty_input_gives_empty_output() {
+        assert_eq!(render(&[]), "");
+    }
+}
