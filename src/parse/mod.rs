@@ -109,7 +109,7 @@ pub fn parse_file(text: &str) -> Result<ParsedFile, Error> {
     let mut items: Vec<NodeId> = Vec::new();
     if let Some(seq) = tree.items(root) {
         out.shape = Shape::A;
-        items.extend_from_slice(seq);
+        items.extend(seq);
     } else if tree.is_map(root) {
         if let Some(info) = tree.get(root, "info") {
             out.info_key = tree.get_str(info, "key").map(str::to_owned);
@@ -118,7 +118,7 @@ pub fn parse_file(text: &str) -> Result<ParsedFile, Error> {
         match tree.get(root, "actions") {
             Some(actions) if tree.items(actions).is_some() => {
                 out.shape = Shape::B;
-                items.extend_from_slice(tree.items(actions).unwrap_or_default());
+                items.extend(tree.items(actions).into_iter().flatten());
             }
             Some(actions) if tree.is_map(actions) => out.shape = Shape::C,
             _ if tree.get(root, "$ref").is_some() => out.shape = Shape::D,
@@ -163,13 +163,8 @@ fn is_null(tree: &Tree, id: NodeId) -> bool {
 
 /// An entry of the mapping itself, not inherited through `<<`.
 fn own_entry(tree: &Tree, map: NodeId, key: &str) -> Option<(NodeId, NodeId)> {
-    match &tree.node(map).kind {
-        Kind::Map(entries) => entries
-            .iter()
-            .find(|(k, _)| tree.scalar(*k) == Some(key))
-            .copied(),
-        _ => None,
-    }
+    tree.own_entries(map)?
+        .find(|&(k, _)| tree.scalar(k) == Some(key))
 }
 
 struct Ctx<'a> {
@@ -206,12 +201,9 @@ impl Ctx<'_> {
 
     /// The offset one action uses for its own block lists (files mix both styles).
     fn action_seq_offset(&self, action: NodeId) -> Option<usize> {
-        let Kind::Map(entries) = &self.tree.node(action).kind else {
-            return None;
-        };
-        entries.iter().find_map(|&(k, v)| {
+        self.tree.own_entries(action)?.find_map(|(k, v)| {
             let value = self.tree.node(v);
-            if !matches!(value.kind, Kind::Seq(_)) || value.flow {
+            if !matches!(value.kind, Kind::Seq) || value.flow {
                 return None;
             }
             let key_col = self.column(self.tree.node(k).start);
@@ -224,9 +216,8 @@ impl Ctx<'_> {
         let Some(auth) = tree.get(root, "authentication").and_then(|a| tree.items(a)) else {
             return Vec::new();
         };
-        auth.iter()
-            .filter_map(|&entry| tree.entries(entry))
-            .flat_map(|entries| entries.iter().map(|&(_, v)| v))
+        auth.filter_map(|entry| tree.entries(entry))
+            .flat_map(|entries| entries.map(|(_, v)| v))
             .filter_map(|kind| tree.get(kind, "refreshAuthentication"))
             .filter_map(|refresh| tree.get(refresh, "action"))
             .filter(|&action| tree.is_map(action))
@@ -314,8 +305,8 @@ impl Ctx<'_> {
             },
             Kind::Scalar { value: v, .. } if !v.is_empty() => return Ok(v.clone()),
             Kind::Scalar { .. } => "an empty string",
-            Kind::Seq(_) => "a sequence",
-            Kind::Map(_) => "a mapping",
+            Kind::Seq => "a sequence",
+            Kind::Map => "a mapping",
             Kind::Alias(_) => "an alias",
         };
         Err(self.error(value, format!("actionId must be a string, found {found}")))
@@ -352,8 +343,7 @@ impl Ctx<'_> {
             return Vec::new();
         };
         items
-            .iter()
-            .map(|&step| {
+            .map(|step| {
                 let func = tree.get(step, "stepFunction");
                 let params = func.and_then(|f| tree.get(f, "parameters"));
                 let param =
@@ -376,8 +366,7 @@ impl Ctx<'_> {
             return Vec::new();
         };
         items
-            .iter()
-            .filter_map(|&input| {
+            .filter_map(|input| {
                 let name = tree.get_str(input, "name")?.to_owned();
                 let values = tree
                     .get(input, "enum")
@@ -385,14 +374,13 @@ impl Ctx<'_> {
                 let enum_values = values
                     .and_then(|v| tree.items(v))
                     .map(|vs| {
-                        vs.iter()
-                            .filter_map(|&v| {
-                                tree.scalar(v)
-                                    .or_else(|| tree.get_str(v, "id"))
-                                    .or_else(|| tree.get_str(v, "value"))
-                                    .map(str::to_owned)
-                            })
-                            .collect()
+                        vs.filter_map(|v| {
+                            tree.scalar(v)
+                                .or_else(|| tree.get_str(v, "id"))
+                                .or_else(|| tree.get_str(v, "value"))
+                                .map(str::to_owned)
+                        })
+                        .collect()
                     })
                     .unwrap_or_default();
                 Some(Input {
@@ -428,13 +416,13 @@ impl Ctx<'_> {
         };
         let mut set = Effects::EMPTY;
         let mut unknown = Vec::new();
-        for &item in items {
+        for item in items.clone() {
             match tree.scalar(item).and_then(Effect::parse) {
                 Some(e) => set.insert(e),
                 None => unknown.push(tree.scalar(item).unwrap_or("(not a scalar)").to_owned()),
             }
         }
-        let end = items.last().map_or(node.end, |&last| tree.node(last).end);
+        let end = items.last().map_or(node.end, |last| tree.node(last).end);
         let site = Some(site(
             node.start,
             if node.flow { node.end } else { end },
@@ -459,7 +447,7 @@ impl Ctx<'_> {
             return Err(self.error(value, "annotations must be a mapping".into()));
         };
         let mut hints = Hints::default();
-        for &(k, v) in entries {
+        for (k, v) in entries {
             let key = tree.scalar(k).unwrap_or("");
             let flag = || match tree.scalar(v) {
                 Some("true") => Ok(Some(true)),

@@ -4,13 +4,14 @@
 //! with byte offsets into the original text. Built iteratively, so nesting depth cannot
 //! overflow the stack.
 
-use std::borrow::Cow;
-
-use saphyr_parser::{Event, Parser, ScalarStyle, Span};
+use saphyr_parser::{Event, Parser, ScalarStyle};
 
 use crate::error::Error;
 
 pub type NodeId = usize;
+
+/// No node: the end of a child list.
+const NONE: u32 = u32::MAX;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Kind {
@@ -18,8 +19,11 @@ pub enum Kind {
         value: String,
         style: ScalarStyle,
     },
-    Seq(Vec<NodeId>),
-    Map(Vec<(NodeId, NodeId)>),
+    /// Children are linked through `first_child` / `next`, so building a tree allocates
+    /// nothing per collection and parsing stays close to the event parser's own cost.
+    Seq,
+    /// Children alternate key, value.
+    Map,
     /// An alias; the target is resolved at build time (`None` cannot happen for valid YAML).
     Alias(Option<NodeId>),
 }
@@ -39,6 +43,9 @@ pub struct Node {
     pub flow: bool,
     /// True when the node carries an anchor (`&name`).
     pub anchored: bool,
+    first_child: u32,
+    last_child: u32,
+    next: u32,
 }
 
 /// The parsed file: every node in document order, and one root per document.
@@ -101,8 +108,8 @@ fn utf8_width(first: u8) -> usize {
 pub fn parse(text: &str) -> Result<Tree, Error> {
     let mut tree = Tree::default();
     let mut cursor = CharCursor::new(text);
-    // Open collections with, for mappings, the key waiting for its value.
-    let mut stack: Vec<(NodeId, Option<NodeId>)> = Vec::new();
+    // Open collections.
+    let mut stack: Vec<NodeId> = Vec::new();
     // Anchor ids are small integers handed out in order; aliases refer back to them.
     let mut anchors: Vec<Option<NodeId>> = Vec::new();
 
@@ -115,25 +122,21 @@ pub fn parse(text: &str) -> Result<Tree, Error> {
         let (kind, anchor, flow) = match event {
             Event::Scalar(value, style, anchor, _) => (
                 Kind::Scalar {
-                    value: cow_string(value),
+                    value: value.into_owned(),
                     style,
                 },
                 anchor,
                 false,
             ),
-            Event::SequenceStart(anchor, _) => (
-                Kind::Seq(Vec::new()),
-                anchor,
-                text.as_bytes().get(start) == Some(&b'['),
-            ),
-            Event::MappingStart(anchor, _) => (
-                Kind::Map(Vec::new()),
-                anchor,
-                text.as_bytes().get(start) == Some(&b'{'),
-            ),
+            Event::SequenceStart(anchor, _) => {
+                (Kind::Seq, anchor, text.as_bytes().get(start) == Some(&b'['))
+            }
+            Event::MappingStart(anchor, _) => {
+                (Kind::Map, anchor, text.as_bytes().get(start) == Some(&b'{'))
+            }
             Event::Alias(id) => (Kind::Alias(anchors.get(id).copied().flatten()), 0, false),
             Event::SequenceEnd | Event::MappingEnd => {
-                if let Some((id, _)) = stack.pop() {
+                if let Some(id) = stack.pop() {
                     tree.nodes[id].end = cursor.byte(span.end.index());
                 }
                 continue;
@@ -141,8 +144,12 @@ pub fn parse(text: &str) -> Result<Tree, Error> {
             _ => continue,
         };
         let id = tree.nodes.len();
-        let end = end_of(&kind, &span, &mut cursor, start);
-        let is_container = matches!(kind, Kind::Seq(_) | Kind::Map(_));
+        let is_container = matches!(kind, Kind::Seq | Kind::Map);
+        let end = if is_container {
+            start
+        } else {
+            cursor.byte(span.end.index()).max(start)
+        };
         tree.nodes.push(Node {
             kind,
             start,
@@ -150,6 +157,9 @@ pub fn parse(text: &str) -> Result<Tree, Error> {
             line: span.start.line(),
             flow,
             anchored: anchor > 0,
+            first_child: NONE,
+            last_child: NONE,
+            next: NONE,
         });
         if anchor > 0 {
             if anchors.len() <= anchor {
@@ -157,38 +167,58 @@ pub fn parse(text: &str) -> Result<Tree, Error> {
             }
             anchors[anchor] = Some(id);
         }
-        attach(&mut tree, &mut stack, id);
+        match stack.last() {
+            Some(&parent) => {
+                let p = &mut tree.nodes[parent];
+                let last = p.last_child;
+                p.last_child = id as u32;
+                if last == NONE {
+                    p.first_child = id as u32;
+                } else {
+                    tree.nodes[last as usize].next = id as u32;
+                }
+            }
+            None => tree.roots.push(id),
+        }
         if is_container {
-            stack.push((id, None));
+            stack.push(id);
         }
     }
     Ok(tree)
 }
 
-fn end_of(kind: &Kind, span: &Span, cursor: &mut CharCursor<'_>, start: usize) -> usize {
-    match kind {
-        Kind::Scalar { .. } | Kind::Alias(_) => cursor.byte(span.end.index()).max(start),
-        _ => start,
+/// The children of a collection, in order.
+#[derive(Clone)]
+pub struct Children<'t> {
+    tree: &'t Tree,
+    next: u32,
+}
+
+impl Iterator for Children<'_> {
+    type Item = NodeId;
+
+    fn next(&mut self) -> Option<NodeId> {
+        if self.next == NONE {
+            return None;
+        }
+        let id = self.next as usize;
+        self.next = self.tree.nodes[id].next;
+        Some(id)
     }
 }
 
-fn attach(tree: &mut Tree, stack: &mut [(NodeId, Option<NodeId>)], id: NodeId) {
-    let Some((parent, pending_key)) = stack.last_mut() else {
-        tree.roots.push(id);
-        return;
-    };
-    match &mut tree.nodes[*parent].kind {
-        Kind::Seq(items) => items.push(id),
-        Kind::Map(entries) => match pending_key.take() {
-            Some(key) => entries.push((key, id)),
-            None => *pending_key = Some(id),
-        },
-        _ => {}
-    }
-}
+/// The (key, value) entries of a mapping, in order.
+#[derive(Clone)]
+pub struct Entries<'t>(Children<'t>);
 
-fn cow_string(value: Cow<'_, str>) -> String {
-    value.into_owned()
+impl Iterator for Entries<'_> {
+    type Item = (NodeId, NodeId);
+
+    fn next(&mut self) -> Option<(NodeId, NodeId)> {
+        let key = self.0.next()?;
+        let value = self.0.next()?;
+        Some((key, value))
+    }
 }
 
 impl Tree {
@@ -216,42 +246,51 @@ impl Tree {
         }
     }
 
-    pub fn items(&self, id: NodeId) -> Option<&[NodeId]> {
-        match &self.nodes[self.resolve(id)].kind {
-            Kind::Seq(items) => Some(items),
-            _ => None,
+    fn children(&self, id: NodeId) -> Children<'_> {
+        Children {
+            tree: self,
+            next: self.nodes[id].first_child,
         }
     }
 
-    pub fn entries(&self, id: NodeId) -> Option<&[(NodeId, NodeId)]> {
-        match &self.nodes[self.resolve(id)].kind {
-            Kind::Map(entries) => Some(entries),
-            _ => None,
-        }
+    /// The items of a sequence (after alias resolution).
+    pub fn items(&self, id: NodeId) -> Option<Children<'_>> {
+        let id = self.resolve(id);
+        matches!(self.nodes[id].kind, Kind::Seq).then(|| self.children(id))
+    }
+
+    /// The entries of a mapping (after alias resolution).
+    pub fn entries(&self, id: NodeId) -> Option<Entries<'_>> {
+        let id = self.resolve(id);
+        matches!(self.nodes[id].kind, Kind::Map).then(|| Entries(self.children(id)))
+    }
+
+    /// The entries of the mapping itself, without alias resolution or merges.
+    pub fn own_entries(&self, id: NodeId) -> Option<Entries<'_>> {
+        matches!(self.nodes[id].kind, Kind::Map).then(|| Entries(self.children(id)))
     }
 
     /// The entry with a scalar key `key`: own keys first, then `<<` merge sources, as YAML
     /// merge keys specify. Returns (key node, value node).
     pub fn entry(&self, map: NodeId, key: &str) -> Option<(NodeId, NodeId)> {
-        let entries = self.entries(map)?;
-        if let Some(found) = entries.iter().find(|(k, _)| self.scalar(*k) == Some(key)) {
-            return Some(*found);
+        let mut merge = None;
+        for (k, v) in self.entries(map)? {
+            match self.scalar(k) {
+                Some(name) if name == key => return Some((k, v)),
+                Some("<<") => merge = Some(v),
+                _ => {}
+            }
         }
-        let (_, merge) = entries
-            .iter()
-            .find(|(k, _)| self.scalar(*k) == Some("<<"))?;
-        let sources: Vec<NodeId> = match self.items(*merge) {
-            Some(items) => items.to_vec(),
-            None => vec![*merge],
+        let merge = merge?;
+        let sources: Vec<NodeId> = match self.items(merge) {
+            Some(items) => items.collect(),
+            None => vec![merge],
         };
         sources.into_iter().find_map(|src| {
-            let src = self.resolve(src);
             // Merge sources are never followed through further merges: one level is what
             // real files use, and it keeps alias bombs cheap.
             self.entries(src)?
-                .iter()
-                .find(|(k, _)| self.scalar(*k) == Some(key))
-                .copied()
+                .find(|&(k, _)| self.scalar(k) == Some(key))
         })
     }
 
