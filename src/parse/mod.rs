@@ -207,8 +207,21 @@ impl Ctx<'_> {
                 return None;
             }
             let key_col = self.column(self.tree.node(k).start);
-            self.column(value.start).checked_sub(key_col)
+            self.column(self.dash_before(self.tree.items(v)?.next()?)?).checked_sub(key_col)
         })
+    }
+
+    /// The `-` that introduces a block list item. The list's own start is not it: an
+    /// anchor (`inputs: &paging`) or an indentless list starts elsewhere.
+    fn dash_before(&self, item: NodeId) -> Option<usize> {
+        let bytes = self.text.as_bytes();
+        let mut i = self.tree.node(item).start;
+        // Back over the gap between `-` and the item: spaces, tabs, and for an item that
+        // starts on the next line, the line break and that line's indentation.
+        while i > 0 && matches!(bytes[i - 1], b' ' | b'\t' | b'\n' | b'\r') {
+            i -= 1;
+        }
+        (i > 0 && bytes[i - 1] == b'-').then(|| i - 1)
     }
 
     fn refresh_actions(&self, root: NodeId) -> Vec<NodeId> {
