@@ -92,6 +92,9 @@ pub struct When {
     pub input: Option<Vec<String>>,
     /// Any free-string input (no enum) is named one of these.
     pub free_input: Option<Vec<String>>,
+    /// Any input's description has one of these words (`The path to save the body to`):
+    /// what an optional input does is often the only sign that a read also writes.
+    pub input_word: Option<Vec<String>>,
     /// None of these conditions may hold together.
     pub unless: Option<Box<When>>,
 }
@@ -114,6 +117,9 @@ pub struct Example {
     pub action_type: Option<String>,
     #[serde(default)]
     pub inputs: Vec<String>,
+    /// Descriptions of `inputs`, by position.
+    #[serde(default)]
+    pub input_descriptions: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -166,8 +172,10 @@ impl Example {
             inputs: self
                 .inputs
                 .iter()
-                .map(|n| Input {
+                .enumerate()
+                .map(|(i, n)| Input {
                     name: n.clone(),
+                    description: self.input_descriptions.get(i).cloned(),
                     ..Input::default()
                 })
                 .collect(),
@@ -310,6 +318,7 @@ impl When {
             && self.action_type.is_none()
             && self.input.is_none()
             && self.free_input.is_none()
+            && self.input_word.is_none()
     }
 
     fn verbs(&self, out: &mut BTreeSet<String>) {
@@ -539,7 +548,8 @@ impl RuleSet {
                 s.action_type.as_ref().is_some_and(|t| v.contains(t))
             })
             && ok(&when.input, &|v| any_in(&s.inputs, v))
-            && ok(&when.free_input, &|v| any_in(&s.free_string_inputs, v));
+            && ok(&when.free_input, &|v| any_in(&s.free_string_inputs, v))
+            && ok(&when.input_word, &|v| any_in(&s.input_description_words, v));
         let excluded = when.unless.as_deref().is_some_and(|u| self.matches(u, s));
         (held && !excluded).then_some(ambiguous)
     }

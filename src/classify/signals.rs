@@ -157,6 +157,8 @@ pub struct Signals {
     pub inputs: Vec<String>,
     /// Inputs that take a free string (no enum).
     pub free_string_inputs: Vec<String>,
+    /// Distinct words of every input description.
+    pub input_description_words: Vec<String>,
 }
 
 /// The first sentence of a description: up to `. `, a newline after text, or 200 chars.
@@ -210,6 +212,11 @@ impl Signals {
                 s.free_string_inputs.push(name.clone());
             }
             s.inputs.push(name);
+            for w in input.description.as_deref().map(words).unwrap_or_default() {
+                if !s.input_description_words.contains(&w) {
+                    s.input_description_words.push(w);
+                }
+            }
         }
         s
     }
