@@ -557,6 +557,29 @@ mod tests {
     }
 
     #[test]
+    fn an_input_that_saves_a_file_makes_a_declared_read_unsafe() {
+        let tools = parse_tools(
+            r#"[{"name": "get_request", "description": "Gets a request by id.",
+                 "inputSchema": {"properties": {
+                    "id": {"type": "number"},
+                    "bodyPath": {"type": "string",
+                                 "description": "The path to save the body to."}}},
+                 "annotations": {"readOnlyHint": true}}]"#,
+            "t",
+        )
+        .unwrap();
+        let r = audit(
+            &tools,
+            &RuleSet::builtin().unwrap(),
+            DestructivePolicy::Delete,
+            Confidence::Low,
+        );
+        assert_eq!(r[0].inferred.read_only, Some(false), "{:?}", r[0]);
+        assert_eq!(r[0].verdict, Verdict::Unsafe);
+        assert!(r[0].rules.contains(&"input-saves-output".to_owned()));
+    }
+
+    #[test]
     fn csv_has_the_documented_columns() {
         let r = rows(DestructivePolicy::Delete, Confidence::Low);
         let mut buf = Vec::new();
