@@ -131,51 +131,10 @@ scenario!(existing_effects, "existing-effects");
 scenario!(nested_refresh, "nested-refresh-action");
 scenario!(malformed, "malformed");
 
-/// Scenarios whose patch shows a known bug: everything but the patch is compared here; the
-/// patch (with the expected, correct indentation) in the ignored tests below.
-mod aliases {
-    use super::Part;
+scenario!(aliases, "aliases");
+scenario!(mixed_sequence_indent, "mixed-sequence-indent");
 
-    #[test]
-    fn snapshot_csv_stdout_code() {
-        super::snapshot_scenario("aliases", &[Part::Csv, Part::Stdout, Part::Code]);
-    }
-
-    #[test]
-    #[ignore = "bug: an anchored block list (`inputs: &paging` then `- name:` on the next lines) is measured from the anchor, not its `-`, so `effects:` items get indented 8 extra columns (`            - read`) under `list_leads` and the merge action `list_contacts`"]
-    fn snapshot_patch() {
-        super::snapshot_scenario("aliases", &[Part::Patch]);
-    }
-
-    #[test]
-    fn round_trip() {
-        super::round_trip("aliases");
-    }
-}
-
-mod mixed_sequence_indent {
-    use super::Part;
-
-    #[test]
-    fn snapshot_csv_stdout_code() {
-        super::snapshot_scenario(
-            "mixed-sequence-indent",
-            &[Part::Csv, Part::Stdout, Part::Code],
-        );
-    }
-
-    #[test]
-    #[ignore = "bug: a block list written without indentation under its key (`steps:\\n  - stepId` with `-` under `s`) is measured from its first item's content, so its offset is taken as 2 instead of 0 and the inserted list reads `effects:\\n    - read` instead of `effects:\\n  - read`"]
-    fn snapshot_patch() {
-        super::snapshot_scenario("mixed-sequence-indent", &[Part::Patch]);
-    }
-
-    #[test]
-    fn round_trip() {
-        super::round_trip("mixed-sequence-indent");
-    }
-}
-
+/// A partial without a main file: its patch and CSV are right, but it is counted as an error.
 mod partial_without_main {
     use super::Part;
 
@@ -685,7 +644,6 @@ fn flow_mapping_actions_get_an_inline_effects_entry() {
 }
 
 #[test]
-#[ignore = "bug: indentless block lists (`key:\\n- a`, demo peoplehub timeOff) are measured as offset 2, so the demo patch writes `  effects:\\n    - read` where the file's style is `  effects:\\n  - read`"]
 fn demo_time_off_follows_its_indentless_list_style() {
     let sb = Sandbox::new("demo");
     let out = sb.backfill(&[]);
