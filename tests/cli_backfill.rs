@@ -654,3 +654,27 @@ fn demo_time_off_follows_its_indentless_list_style() {
         out.patch
     );
 }
+
+#[test]
+fn paths_with_spaces_and_non_ascii_apply() {
+    let sb = Sandbox::new("shape-b");
+    let catalog = sb.catalog.clone();
+    std::fs::rename(catalog.join("tiny"), catalog.join("my tiny")).unwrap();
+    std::fs::rename(catalog.join("bundle"), catalog.join("bündle")).unwrap();
+    sb.git_init();
+    let out = sb.backfill(&[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.patch.contains(
+        "diff --git a/catalog/my tiny/tiny.connector.s1.yaml b/catalog/my tiny/tiny.connector.s1.yaml\n--- a/catalog/my tiny/tiny.connector.s1.yaml\t\n"
+    ));
+    assert!(out.patch.contains(
+        "diff --git \"a/catalog/b\\303\\274ndle/bundle_v1-0-0.s1.yaml\" \"b/catalog/b\\303\\274ndle/bundle_v1-0-0.s1.yaml\"\n"
+    ));
+    let patch = sb.out.join("effects.patch");
+    git_apply(sb.root(), &patch, true).unwrap();
+    if let Some(r) = patch_dry_run(sb.root(), &patch) {
+        r.unwrap();
+    }
+    git_apply(sb.root(), &patch, false).unwrap();
+    assert_eq!(sb.backfill(&[]).patch, "");
+}

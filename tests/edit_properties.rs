@@ -12,7 +12,7 @@ use catalog_effects::parse::{self, Shape};
 use catalog_effects::pipeline::{self, Options};
 use catalog_effects::view::Declared;
 
-use common::{EFFECT_NAMES, check_only_inserted};
+use common::{EFFECT_NAMES, apply_unified, check_only_inserted};
 
 /// SplitMix64: small, seedable, good enough to pick quirks.
 struct Rng(u64);
@@ -300,6 +300,11 @@ fn check(g: &Generated, dir: &Path, opts: &Options) -> usize {
         .sum();
     assert_eq!(inserted, block_lines, "{ctx}\n--- edited\n{new}");
 
+    // The rendered patch, applied strictly line by line, gives the edited text.
+    let patched = apply_unified(&g.text, &file.patch)
+        .unwrap_or_else(|e| panic!("{ctx}\n{e}\n--- patch\n{}", file.patch));
+    assert_eq!(&patched, new, "{ctx}\n--- patch\n{}", file.patch);
+
     // 2. The edited text parses, and 3. planning it again gives no edit.
     let again = pipeline::plan(new, opts).unwrap_or_else(|e| panic!("{ctx}\n{e}\n{new}"));
     assert!(again.edits.is_empty(), "{ctx}\n--- edited\n{new}");
@@ -455,4 +460,19 @@ fn inserted_lists_follow_the_file_style() {
     // content instead of the `-`, so offset-0 files got offset-2 lists.
     check_style(2);
     check_style(0);
+}
+
+#[test]
+fn the_strict_patch_reader_rejects_wrong_patches() {
+    let old = "a\nb\nc";
+    let good = "diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -2,2 +2,3 @@\n b\n-c\n\\ No newline at end of file\n+c\n+d\n\\ No newline at end of file\n";
+    assert_eq!(apply_unified(old, good).as_deref(), Ok("a\nb\nc\nd"));
+    for bad in [
+        good.replace(" b\n", " x\n"),
+        good.replace("@@ -2,2 +2,3 @@", "@@ -2,2 +2,4 @@"),
+        good.replace("-c\n\\ No newline at end of file\n", "-c\n"),
+        good.replace("diff --git a/f b/f\n", ""),
+    ] {
+        assert!(apply_unified(old, &bad).is_err(), "{bad}");
+    }
 }
