@@ -397,6 +397,10 @@ pub fn check_only_inserted(old: &str, new: &str) -> Result<usize, String> {
     Ok(inserted)
 }
 
+/// A hunk header's four numbers and its body lines (sign, text with its real terminator).
+type Hunk = (usize, usize, usize, usize, Vec<(char, String)>);
+type Header = Option<(usize, usize, usize, usize)>;
+
 /// Applies the unified diff sections of `patch` for one file to `old`, strictly: every hunk
 /// header must count its lines, every context and removed line must match `old` exactly
 /// (terminators included), and `\ No newline at end of file` must follow a line that has none.
@@ -408,16 +412,13 @@ pub fn apply_unified(old: &str, patch: &str) -> Result<String, String> {
     let mut headers = 0;
     // Reads one body line: its sign and its text with the terminator it really has.
     let mut body: Vec<(char, String)> = Vec::new();
-    let mut hunks: Vec<(usize, usize, usize, usize, Vec<(char, String)>)> = Vec::new();
-    let mut header: Option<(usize, usize, usize, usize)> = None;
-    let flush =
-        |header: &mut Option<(usize, usize, usize, usize)>,
-         body: &mut Vec<(char, String)>,
-         hunks: &mut Vec<(usize, usize, usize, usize, Vec<(char, String)>)>| {
-            if let Some((a, b, c, d)) = header.take() {
-                hunks.push((a, b, c, d, std::mem::take(body)));
-            }
-        };
+    let mut hunks: Vec<Hunk> = Vec::new();
+    let mut header: Header = None;
+    let flush = |header: &mut Header, body: &mut Vec<(char, String)>, hunks: &mut Vec<Hunk>| {
+        if let Some((a, b, c, d)) = header.take() {
+            hunks.push((a, b, c, d, std::mem::take(body)));
+        }
+    };
     while let Some(line) = lines.next() {
         if line.starts_with("diff --git ") || line.starts_with("--- ") || line.starts_with("+++ ") {
             flush(&mut header, &mut body, &mut hunks);
