@@ -119,6 +119,8 @@ pub struct FileResult {
     pub actions: Vec<ActionResult>,
     /// Problems with single items; the file's other actions are still reported.
     pub problems: Vec<Error>,
+    /// Reported but not errors: items left alone on purpose (a merge-only action).
+    pub notes: Vec<Error>,
     /// The whole file could not be read or parsed.
     pub error: Option<Error>,
     /// The unified diff section for this file (empty when nothing changes).
@@ -280,6 +282,7 @@ fn process_file(
         info_title: None,
         actions: Vec::new(),
         problems: Vec::new(),
+        notes: Vec::new(),
         error: None,
         patch: String::new(),
         old_text: None,
@@ -304,6 +307,11 @@ fn process_file(
     out.info_title = plan.info_title;
     out.problems = plan
         .problems
+        .into_iter()
+        .map(|e| e.in_file(&file.rel))
+        .collect();
+    out.notes = plan
+        .notes
         .into_iter()
         .map(|e| e.in_file(&file.rel))
         .collect();
@@ -377,6 +385,7 @@ pub struct Plan {
     pub info_key: Option<String>,
     pub info_title: Option<String>,
     pub problems: Vec<Error>,
+    pub notes: Vec<Error>,
     pub actions: Vec<Planned>,
     pub edits: Vec<Edit>,
 }
@@ -422,6 +431,7 @@ pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
         info_key: parsed.info_key,
         info_title: parsed.info_title,
         problems: parsed.problems,
+        notes: parsed.notes,
         actions,
         edits,
     })

@@ -23,7 +23,9 @@ pub enum FailOn {
 }
 
 #[derive(Args, Debug)]
-#[command(after_help = "Nightly, on a pull request:\n  catalog-effects check connectors/ --since origin/main --baseline reports/coverage.csv --fail-on new --format github\n\nExit codes: 0 every action declares valid effects that agree with inference; 1 findings; 2 errors.")]
+#[command(
+    after_help = "Nightly, on a pull request:\n  catalog-effects check connectors/ --since origin/main --baseline reports/coverage.csv --fail-on new --format github\n\nExit codes: 0 every action declares valid effects that agree with inference; 1 findings; 2 errors."
+)]
 pub struct CheckArgs {
     /// Catalog directories (default: catalogs/demo).
     pub catalogs: Vec<PathBuf>,
@@ -55,10 +57,15 @@ pub struct CheckArgs {
 /// The files of `catalog` changed since `rev`, relative to the catalog, plus the main files
 /// of their folders.
 fn changed_files(catalog: &std::path::Path, rev: &str) -> Result<(BTreeSet<String>, usize)> {
-    let repo = catalog_effects::git::Repo::discover(catalog)
-        .ok_or_else(|| Error::new("--since needs the catalog to be inside a git work tree").in_file(catalog))?;
+    let repo = catalog_effects::git::Repo::discover(catalog).ok_or_else(|| {
+        Error::new("--since needs the catalog to be inside a git work tree").in_file(catalog)
+    })?;
     let prefix = repo.relative(catalog).unwrap_or_default();
-    let prefix = if prefix.is_empty() { String::new() } else { format!("{prefix}/") };
+    let prefix = if prefix.is_empty() {
+        String::new()
+    } else {
+        format!("{prefix}/")
+    };
     let changed = repo.changed_since(rev)?;
     let all = walk::walk(catalog)?;
     let mut only = BTreeSet::new();
@@ -91,20 +98,29 @@ pub fn run(args: CheckArgs) -> Result<u8> {
             only.extend(files);
             total += n;
         }
-        partial = Some(format!("partial run: {} of {total} files (changed since {rev})", only.len()));
+        partial = Some(format!(
+            "partial run: {} of {total} files (changed since {rev})",
+            only.len()
+        ));
         opts.only = Some(only);
     }
     let run = pipeline::run(&catalogs, &opts);
     let errors = run.all_errors().len();
+    for n in run.files.iter().flat_map(|f| &f.notes) {
+        out::eprint(&format!("warning: {n}\n"));
+    }
     let mut csv = Vec::new();
-    emit::write_csv(&run, &opts.rules, &mut csv).map_err(|e| Error::new(format!("cannot render the report: {e}")))?;
+    emit::write_csv(&run, &opts.rules, &mut csv)
+        .map_err(|e| Error::new(format!("cannot render the report: {e}")))?;
 
     let mut found = findings::check_findings(&run, &opts.rules);
     let mut new_keys: Option<BTreeSet<(String, String)>> = None;
     let mut gone: Vec<String> = Vec::new();
     if let Some(path) = &args.baseline {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::new(format!("cannot read baseline: {e}")).in_file(path))?;
-        let (old, old_tools) = findings::baseline(&text).map_err(|e| Error::new(e).in_file(path))?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::new(format!("cannot read baseline: {e}")).in_file(path))?;
+        let (old, old_tools) =
+            findings::baseline(&text).map_err(|e| Error::new(e).in_file(path))?;
         let current_tools: BTreeSet<String> = run.actions().map(|(_, a)| a.tool_name()).collect();
         gone = old_tools.difference(&current_tools).cloned().collect();
         // A partial run only sees part of the catalog: what it did not look at did not go.
@@ -127,29 +143,67 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         (Some(_), None) => f.level == Level::Error,
         (None, _) => true,
     };
-    let failing = found.iter().filter(|f| f.level != Level::Note).filter(|f| args.fail_on == FailOn::Any || is_new(f)).count();
+    let failing = found
+        .iter()
+        .filter(|f| f.level != Level::Note)
+        .filter(|f| args.fail_on == FailOn::Any || is_new(f))
+        .count();
 
     let summary = emit::summary(&run);
     if let Some(path) = &args.history {
-        let commit = run.catalogs.first().and_then(|c| c.repo.as_ref()).and_then(|r| r.head()).map(|(short, _)| short).unwrap_or_default();
-        history::append(path, &history::HistoryRow::from_summary(&summary, &history::today_utc(), &commit))?;
+        let commit = run
+            .catalogs
+            .first()
+            .and_then(|c| c.repo.as_ref())
+            .and_then(|r| r.head())
+            .map(|(short, _)| short)
+            .unwrap_or_default();
+        history::append(
+            path,
+            &history::HistoryRow::from_summary(&summary, &history::today_utc(), &commit),
+        )?;
     }
     if let Some(path) = &args.html {
         let rows = match &args.history {
             Some(h) if h.exists() => history::read(h)?,
             _ => Vec::new(),
         };
-        super::write_output(path, &emit::html::render(&summary, &run, &rows, "catalog-effects coverage"))?;
+        super::write_output(
+            path,
+            &emit::html::render(&summary, &run, &rows, "catalog-effects coverage"),
+        )?;
     }
 
     if args.format == FindingFormat::Human {
-        found.retain(|f| f.level != Level::Note || f.file.as_deref().is_some_and(|p| !p.starts_with("heuristics/")));
+        found.retain(|f| {
+            f.level != Level::Note
+                || f.file
+                    .as_deref()
+                    .is_some_and(|p| !p.starts_with("heuristics/"))
+        });
     }
     let text = match args.format {
-        FindingFormat::Human => human(&run, &summary, &found, &new_keys, &gone, partial.as_deref(), &is_new),
-        FindingFormat::Json => json(&summary, &found, &new_keys, &gone, partial.as_deref(), &is_new),
+        FindingFormat::Human => human(
+            &run,
+            &summary,
+            &found,
+            &new_keys,
+            &gone,
+            partial.as_deref(),
+            &is_new,
+        ),
+        FindingFormat::Json => json(
+            &summary,
+            &found,
+            &new_keys,
+            &gone,
+            partial.as_deref(),
+            &is_new,
+        ),
         FindingFormat::Github => emit::github::render(&found),
-        FindingFormat::Sarif => emit::sarif::render(&found, &SarifRule::check_rules(), env!("CARGO_PKG_VERSION")),
+        FindingFormat::Sarif => {
+            emit::sarif::render(&found, &SarifRule::check_rules(), env!("CARGO_PKG_VERSION"))
+        }
     };
     if !args.engine.quiet || failing > 0 {
         out::print(&text);
@@ -182,12 +236,28 @@ fn human(
 ) -> String {
     let mut s = String::new();
     for f in found {
-        let mark = if new_keys.is_some() && is_new(f) { " [new]" } else { "" };
-        s.push_str(&format!("{}: {} [{}]{mark}: {}\n", location(f), f.level.name(), f.code, f.message));
+        let mark = if new_keys.is_some() && is_new(f) {
+            " [new]"
+        } else {
+            ""
+        };
+        s.push_str(&format!(
+            "{}: {} [{}]{mark}: {}\n",
+            location(f),
+            f.level.name(),
+            f.code,
+            f.message
+        ));
     }
     if new_keys.is_some() {
-        let new = found.iter().filter(|f| f.level != Level::Note && is_new(f)).count();
-        s.push_str(&format!("\nnew since the baseline: {new}; disappeared: {}\n", gone.len()));
+        let new = found
+            .iter()
+            .filter(|f| f.level != Level::Note && is_new(f))
+            .count();
+        s.push_str(&format!(
+            "\nnew since the baseline: {new}; disappeared: {}\n",
+            gone.len()
+        ));
         for g in gone {
             s.push_str(&format!("  gone: {g}\n"));
         }

@@ -14,7 +14,9 @@ use catalog_effects::{mcp, pipeline};
 use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, EngineArgs, FindingFormat, out};
 
 #[derive(Args, Debug)]
-#[command(after_help = "Examples:\n  catalog-effects lint connectors/\n  catalog-effects lint --tools tools.json --format github\n  catalog-effects lint connectors/ --ignore vague-verb\n\nSilence one code on one action with a comment on its actionId line:\n  - actionId: sync_users # catalog-effects: ignore[vague-verb]")]
+#[command(
+    after_help = "Examples:\n  catalog-effects lint connectors/\n  catalog-effects lint --tools tools.json --format github\n  catalog-effects lint connectors/ --ignore vague-verb\n\nSilence one code on one action with a comment on its actionId line:\n  - actionId: sync_users # catalog-effects: ignore[vague-verb]"
+)]
 pub struct LintArgs {
     /// Catalog directories (default: catalogs/demo).
     pub catalogs: Vec<PathBuf>,
@@ -33,13 +35,31 @@ pub struct LintArgs {
     pub engine: EngineArgs,
 }
 
-fn to_finding(l: LintFinding, file: Option<String>, line: Option<usize>, column: Option<usize>, tool: String) -> Finding {
+fn to_finding(
+    l: LintFinding,
+    file: Option<String>,
+    line: Option<usize>,
+    column: Option<usize>,
+    tool: String,
+) -> Finding {
     let level = match l.severity {
         Severity::Error => Level::Error,
         Severity::Warning => Level::Warning,
     };
-    let text = if l.text.is_empty() { String::new() } else { format!(" \"{}\"", l.text) };
-    Finding { file, line, column, code: l.code, level, message: format!("{}{text}; {}", l.message, l.suggestion), tool: Some(tool) }
+    let text = if l.text.is_empty() {
+        String::new()
+    } else {
+        format!(" \"{}\"", l.text)
+    };
+    Finding {
+        file,
+        line,
+        column,
+        code: l.code,
+        level,
+        message: format!("{}{text}; {}", l.message, l.suggestion),
+        tool: Some(tool),
+    }
 }
 
 pub fn run(args: LintArgs) -> Result<u8> {
@@ -49,12 +69,21 @@ pub fn run(args: LintArgs) -> Result<u8> {
     let mut found = Vec::new();
     let mut errors = 0;
     if let Some(path) = &args.tools {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::new(format!("cannot read: {e}")).in_file(path))?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::new(format!("cannot read: {e}")).in_file(path))?;
         let tools = mcp::parse_tools(&text, &path.display().to_string())?;
         for t in &tools {
             // Declared hints say what the tool does; without them, the inference does.
-            let declared = t.annotations.as_ref().map(mcp::effects_from_hints).unwrap_or_default();
-            let effects = if declared.is_empty() { infer(t, &opts.rules).effects } else { declared };
+            let declared = t
+                .annotations
+                .as_ref()
+                .map(mcp::effects_from_hints)
+                .unwrap_or_default();
+            let effects = if declared.is_empty() {
+                infer(t, &opts.rules).effects
+            } else {
+                declared
+            };
             for l in lint(t, effects, &lint_rules, &filter) {
                 found.push(to_finding(l, None, None, None, t.id.clone()));
             }
@@ -69,7 +98,13 @@ pub fn run(args: LintArgs) -> Result<u8> {
             let mut view = view.clone();
             view.connector_title = f.info_title.clone().or_else(|| Some(a.connector.clone()));
             for l in lint(&view, a.effects, &lint_rules, &filter) {
-                found.push(to_finding(l, Some(f.patch_path.clone()), Some(a.line), Some(a.column), a.tool_name()));
+                found.push(to_finding(
+                    l,
+                    Some(f.patch_path.clone()),
+                    Some(a.line),
+                    Some(a.column),
+                    a.tool_name(),
+                ));
             }
         }
     }
@@ -87,12 +122,20 @@ pub fn run(args: LintArgs) -> Result<u8> {
                     format!("{loc}: {} [{}]: {}\n", f.level.name(), f.code, f.message)
                 })
                 .collect();
-            s.push_str(&format!("\n{} finding(s), {} error(s)\n", found.len(), failing));
+            s.push_str(&format!(
+                "\n{} finding(s), {} error(s)\n",
+                found.len(),
+                failing
+            ));
             s
         }
         FindingFormat::Json => serde_json::to_string_pretty(&found).unwrap_or_default() + "\n",
         FindingFormat::Github => emit::github::render(&found),
-        FindingFormat::Sarif => emit::sarif::render(&found, &SarifRule::lint_rules(&lint_rules), env!("CARGO_PKG_VERSION")),
+        FindingFormat::Sarif => emit::sarif::render(
+            &found,
+            &SarifRule::lint_rules(&lint_rules),
+            env!("CARGO_PKG_VERSION"),
+        ),
     };
     if !args.engine.quiet || failing > 0 {
         out::print(&text);

@@ -191,11 +191,15 @@ pub fn write_output(path: &Path, text: &str) -> Result<()> {
     std::fs::write(path, text).map_err(|e| Error::new(format!("cannot write: {e}")).in_file(path))
 }
 
-/// Prints every error of a run on stderr; returns how many there were.
+/// Prints every error of a run on stderr, then its notes as warnings; returns how many
+/// errors there were.
 pub fn report_errors(run: &catalog_effects::pipeline::Run) -> usize {
     let errors = run.all_errors();
     for e in &errors {
         out::error(&e.to_string());
+    }
+    for n in run.files.iter().flat_map(|f| &f.notes) {
+        out::eprint(&format!("warning: {n}\n"));
     }
     errors.len()
 }

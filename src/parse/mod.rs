@@ -87,6 +87,8 @@ pub struct ParsedFile {
     /// Problems with single items (bad `actionId`, bad `annotations`, merge-only items);
     /// the rest of the file is still processed.
     pub problems: Vec<Error>,
+    /// Items reported but not edited, which are not errors (a merge-only item).
+    pub notes: Vec<Error>,
     /// Columns from a key to the `-` of its block list, as this file writes them.
     pub seq_offset: usize,
 }
@@ -101,6 +103,7 @@ pub fn parse_file(text: &str) -> Result<ParsedFile, Error> {
         info_title: None,
         actions: Vec::new(),
         problems: Vec::new(),
+        notes: Vec::new(),
         seq_offset: 2,
     };
     let Some(&root) = tree.roots.iter().find(|r| !is_null(&tree, **r)) else {
@@ -139,6 +142,9 @@ pub fn parse_file(text: &str) -> Result<ParsedFile, Error> {
         match ctx.action(item, false, &mut out.problems) {
             Ok(Some(site)) => out.actions.push(site),
             Ok(None) => {}
+            Err(e) if tree.get(item, "actionId").is_some() && tree.is_map(item) => {
+                out.notes.push(e)
+            }
             Err(e) => out.problems.push(e),
         }
     }
@@ -207,7 +213,8 @@ impl Ctx<'_> {
                 return None;
             }
             let key_col = self.column(self.tree.node(k).start);
-            self.column(self.dash_before(self.tree.items(v)?.next()?)?).checked_sub(key_col)
+            self.column(self.dash_before(self.tree.items(v)?.next()?)?)
+                .checked_sub(key_col)
         })
     }
 
