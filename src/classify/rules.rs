@@ -95,6 +95,9 @@ pub struct When {
     /// Any input's description has one of these words (`The path to save the body to`):
     /// what an optional input does is often the only sign that a read also writes.
     pub input_word: Option<Vec<String>>,
+    /// True: a URL picks its operation from an argument (`?action=${inputs.op}`, `.php`,
+    /// `/rpc`), so its method says nothing.
+    pub dispatch: Option<bool>,
     /// None of these conditions may hold together.
     pub unless: Option<Box<When>>,
 }
@@ -319,6 +322,7 @@ impl When {
             && self.input.is_none()
             && self.free_input.is_none()
             && self.input_word.is_none()
+            && self.dispatch.is_none()
     }
 
     fn verbs(&self, out: &mut BTreeSet<String>) {
@@ -404,10 +408,20 @@ impl RuleSet {
     /// name, `builds` or `logs` are nouns.
     pub fn name_verb<'a>(&'a self, words: &[String]) -> Option<Verb<'a>> {
         let known = |w: &String| self.lexicon.get(w).map(String::as_str);
-        words
+        if let Some(word) = words
             .iter()
             .filter_map(known)
             .find(|w| !self.nouns_too.contains(*w))
+        {
+            return Some(Verb {
+                word,
+                ambiguous: false,
+            });
+        }
+        // Only verbs that are also nouns: one that opens the name is its verb
+        // (`search_contacts`, `run_report`); one further in is probably a noun (`wql_query`).
+        let first = words.first().and_then(known);
+        first
             .map(|word| Verb {
                 word,
                 ambiguous: false,
@@ -467,6 +481,9 @@ impl RuleSet {
     }
 
     fn verb_of(&self, signals: &Signals, source: VerbSource) -> Vec<Verb<'_>> {
+        let last = |words: Option<&Vec<String>>| {
+            words.and_then(|w| self.name_verb(w)).into_iter().collect()
+        };
         match source {
             VerbSource::Id => self.name_verb(&signals.id_tokens).into_iter().collect(),
             VerbSource::Label => self.name_verb(&signals.label_tokens).into_iter().collect(),
@@ -474,26 +491,12 @@ impl RuleSet {
                 .description_verb(&signals.description_tokens)
                 .into_iter()
                 .collect(),
-            VerbSource::Rpc => signals
-                .paths
-                .iter()
-                .filter_map(|p| self.name_verb(&p.rpc))
-                .collect(),
-            VerbSource::Custom => signals
-                .paths
-                .iter()
-                .filter_map(|p| self.name_verb(&p.custom))
-                .collect(),
-            VerbSource::Soap => signals
-                .soap
-                .iter()
-                .filter_map(|s| self.name_verb(s))
-                .collect(),
-            VerbSource::Selector => signals
-                .paths
-                .iter()
-                .filter_map(|p| self.name_verb(&p.selectors))
-                .collect(),
+            // Only the last call counts: earlier steps of a multi-step action usually read
+            // what the last one needs, and a read that feeds a write is still a write.
+            VerbSource::Rpc => last(signals.paths.last().map(|p| &p.rpc)),
+            VerbSource::Custom => last(signals.paths.last().map(|p| &p.custom)),
+            VerbSource::Soap => last(signals.soap.last()),
+            VerbSource::Selector => last(signals.paths.last().map(|p| &p.selectors)),
         }
     }
 
@@ -549,7 +552,10 @@ impl RuleSet {
             })
             && ok(&when.input, &|v| any_in(&s.inputs, v))
             && ok(&when.free_input, &|v| any_in(&s.free_string_inputs, v))
-            && ok(&when.input_word, &|v| any_in(&s.input_description_words, v));
+            && ok(&when.input_word, &|v| any_in(&s.input_description_words, v))
+            && when
+                .dispatch
+                .is_none_or(|want| s.paths.iter().any(|p| p.dispatch) == want);
         let excluded = when.unless.as_deref().is_some_and(|u| self.matches(u, s));
         (held && !excluded).then_some(ambiguous)
     }

@@ -76,6 +76,9 @@ pub struct PathShape {
     pub custom: Vec<String>,
     /// Values of `?action=` / `method=` / `op=` / `cmd=` selectors.
     pub selectors: Vec<String>,
+    /// The operation is chosen by an argument: a selector whose value is a parameter
+    /// (`?action=${inputs.op}`), or a script or RPC endpoint (`.php`, `.cgi`, `/rpc`).
+    pub dispatch: bool,
 }
 
 fn is_param(seg: &str) -> bool {
@@ -102,9 +105,12 @@ pub fn path_shape(url: &str) -> PathShape {
                 k.to_ascii_lowercase().as_str(),
                 "action" | "method" | "op" | "cmd" | "operation"
             )
-            && !is_param(v)
         {
-            shape.selectors.extend(tokens(v));
+            if is_param(v) {
+                shape.dispatch = true;
+            } else {
+                shape.selectors.extend(tokens(v));
+            }
         }
     }
     let raw: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
@@ -125,13 +131,32 @@ pub fn path_shape(url: &str) -> PathShape {
             continue;
         }
         let base = base.trim_start_matches('_').to_ascii_lowercase();
+        if last
+            && (matches!(
+                base.rsplit_once('.'),
+                Some((_, "php" | "cgi" | "asp" | "aspx" | "jsp"))
+            ) || matches!(base.as_str(), "rpc" | "jsonrpc" | "xmlrpc"))
+        {
+            shape.dispatch = true;
+        }
         // A file extension (`report.csv`) is not a method, but the words of
         // `candidate.addtag` are: keep the original case for camelCase splitting.
         if last
             && let Some((_, method)) = base.rsplit_once('.')
             && !matches!(
                 method,
-                "json" | "xml" | "csv" | "yaml" | "txt" | "pdf" | "html"
+                "json"
+                    | "xml"
+                    | "csv"
+                    | "yaml"
+                    | "txt"
+                    | "pdf"
+                    | "html"
+                    | "php"
+                    | "cgi"
+                    | "asp"
+                    | "aspx"
+                    | "jsp"
             )
         {
             let original = seg.rsplit_once('.').map_or("", |(_, m)| m);
@@ -251,6 +276,9 @@ impl Signals {
             }
             if !p.custom.is_empty() {
                 parts.push(format!("custom method: {}", p.custom.join(" ")));
+            }
+            if p.dispatch {
+                parts.push("the operation is chosen by an argument".into());
             }
             if !p.selectors.is_empty() {
                 parts.push(format!("selector: {}", p.selectors.join(" ")));
