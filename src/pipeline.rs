@@ -44,6 +44,8 @@ pub struct Options {
     /// Only these files (relative to their catalog), when the run is restricted.
     pub only: Option<std::collections::BTreeSet<String>>,
     pub progress: Option<Progress>,
+    /// Render each file's CSV rows in the workers (for streaming writers).
+    pub render_csv: bool,
 }
 
 impl Options {
@@ -57,6 +59,7 @@ impl Options {
             keep_texts: false,
             only: None,
             progress: None,
+            render_csv: false,
         }
     }
 }
@@ -125,6 +128,8 @@ pub struct FileResult {
     pub error: Option<Error>,
     /// The unified diff section for this file (empty when nothing changes).
     pub patch: String,
+    /// This file's rows of the CSV report, rendered by the worker with `render_csv`.
+    pub csv: String,
     /// The original text, kept with `keep_texts` when there are edits.
     pub old_text: Option<String>,
     /// The edited text, with `keep_texts`, when there are edits.
@@ -183,11 +188,41 @@ fn patch_path(catalog: &Catalog, file: &CatalogFile) -> String {
         .unwrap_or_else(|| file.rel.clone())
 }
 
-/// Runs the pipeline over every catalog.
+/// What a streaming run knows besides the files it handed over.
+#[derive(Debug, Default)]
+pub struct RunMeta {
+    pub catalogs: Vec<Catalog>,
+    /// Catalogs or directories that could not be read.
+    pub errors: Vec<Error>,
+    /// Rule ids that matched at least one action.
+    pub rules_used: Vec<bool>,
+    /// Files processed.
+    pub files: usize,
+}
+
+/// Files handed to the workers at a time. Small enough that memory does not grow with the
+/// catalog, large enough that the workers rarely wait for the writer.
+const CHUNK: usize = 128;
+
+/// Runs the pipeline over every catalog and collects every file's result.
 pub fn run(catalogs: &[PathBuf], opts: &Options) -> Run {
-    let mut out = Run {
+    let mut files = Vec::new();
+    let meta = run_each(catalogs, opts, |f| files.push(f));
+    Run {
+        catalogs: meta.catalogs,
+        files,
+        errors: meta.errors,
+        rules_used: meta.rules_used,
+    }
+}
+
+/// Runs the pipeline and hands each file's result to `sink`, in catalog then path order,
+/// as soon as it is ready: files are processed in parallel chunks while the caller writes
+/// the previous ones, so memory stays bounded by a few chunks whatever the catalog size.
+pub fn run_each(catalogs: &[PathBuf], opts: &Options, mut sink: impl FnMut(FileResult)) -> RunMeta {
+    let mut meta = RunMeta {
         rules_used: vec![false; opts.rules.rules.len()],
-        ..Run::default()
+        ..RunMeta::default()
     };
     let mut work: Vec<(usize, CatalogFile, String)> = Vec::new();
     for (i, root) in catalogs.iter().enumerate() {
@@ -198,7 +233,7 @@ pub fn run(catalogs: &[PathBuf], opts: &Options) -> Run {
                     repo: Repo::discover(root),
                     skipped_links: w.skipped_links,
                 };
-                out.errors.extend(w.errors);
+                meta.errors.extend(w.errors);
                 for f in w.files {
                     if opts
                         .only
@@ -210,11 +245,11 @@ pub fn run(catalogs: &[PathBuf], opts: &Options) -> Run {
                     let p = patch_path(&catalog, &f);
                     work.push((i, f, p));
                 }
-                out.catalogs.push(catalog);
+                meta.catalogs.push(catalog);
             }
             Err(e) => {
-                out.errors.push(e);
-                out.catalogs.push(Catalog {
+                meta.errors.push(e);
+                meta.catalogs.push(Catalog {
                     root: root.clone(),
                     repo: None,
                     skipped_links: Vec::new(),
@@ -222,26 +257,106 @@ pub fn run(catalogs: &[PathBuf], opts: &Options) -> Run {
             }
         }
     }
+    meta.files = work.len();
     if let Some(p) = &opts.progress {
         (p.start)(work.len());
     }
-    out.files = work
-        .into_par_iter()
-        .map(|(i, f, p)| {
-            let r = process_file(i, &f, p, opts);
-            if let Some(p) = &opts.progress {
-                (p.tick)();
+    let names = connector_names(&meta.catalogs, &work);
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<FileResult>>(2);
+    std::thread::scope(|scope| {
+        let (work, names) = (&work, &names);
+        scope.spawn(move || {
+            for chunk in work.chunks(CHUNK) {
+                let results: Vec<FileResult> = chunk
+                    .par_iter()
+                    .map(|(i, f, p)| {
+                        let r = process_file(*i, f, p.clone(), names, opts);
+                        if let Some(p) = &opts.progress {
+                            (p.tick)();
+                        }
+                        r
+                    })
+                    .collect();
+                // The receiver only goes away when the caller stopped: nothing left to do.
+                if tx.send(results).is_err() {
+                    break;
+                }
             }
-            r
+        });
+        for results in rx {
+            for f in results {
+                for fired in f.actions.iter().flat_map(|a| &a.inference.fired) {
+                    meta.rules_used[fired.rule] = true;
+                }
+                sink(f);
+            }
+        }
+    });
+    meta
+}
+
+/// The connector of each folder: `info.key` of the main file that sits beside its
+/// partials (`*.connector.s1.yaml` first, then any other non-partial file with an `info`),
+/// read before the run so results can be streamed in path order.
+fn connector_names(catalogs: &[Catalog], work: &[(usize, CatalogFile, String)]) -> Names {
+    let with_partials: std::collections::BTreeSet<(usize, &str)> = work
+        .iter()
+        .filter(|(_, f, _)| f.rel.ends_with(".s1.partial.yaml"))
+        .map(|(i, f, _)| (*i, f.folder.as_str()))
+        .collect();
+    let candidates: Vec<&(usize, CatalogFile, String)> = work
+        .iter()
+        .filter(|(i, f, _)| {
+            !f.rel.ends_with(".s1.partial.yaml") && with_partials.contains(&(*i, f.folder.as_str()))
         })
         .collect();
-    resolve_connectors(&mut out);
-    let mut used = std::mem::take(&mut out.rules_used);
-    for f in out.actions().flat_map(|(_, a)| &a.inference.fired) {
-        used[f.rule] = true;
+    let found: Vec<(usize, String, bool, String)> = candidates
+        .par_iter()
+        .filter_map(|(i, f, _)| {
+            let text = read_text(&f.path).ok()?;
+            let key = parse::info_key(&text)?;
+            Some((
+                *i,
+                f.folder.clone(),
+                f.rel.ends_with(".connector.s1.yaml"),
+                key,
+            ))
+        })
+        .collect();
+    let mut mains = BTreeMap::new();
+    for (i, folder, is_main, key) in found {
+        let slot = (i, folder);
+        if is_main || !mains.contains_key(&slot) {
+            mains.insert(slot, key);
+        }
     }
-    out.rules_used = used;
-    out
+    let roots = catalogs
+        .iter()
+        .map(|c| {
+            c.root
+                .canonicalize()
+                .ok()
+                .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+                .unwrap_or_else(|| "catalog".to_owned())
+        })
+        .collect();
+    Names { mains, roots }
+}
+
+/// Connector names known before the run.
+struct Names {
+    mains: BTreeMap<(usize, String), String>,
+    /// The name of each catalog directory, for files at its root.
+    roots: Vec<String>,
+}
+
+impl Names {
+    fn folder_name(&self, catalog: usize, folder: &str) -> String {
+        match folder.rsplit('/').next() {
+            Some(last) if !last.is_empty() => last.to_owned(),
+            _ => self.roots[catalog].clone(),
+        }
+    }
 }
 
 /// Reads a connector file as text; a BOM stays in the text (it is part of the bytes the
@@ -269,6 +384,7 @@ fn process_file(
     catalog: usize,
     file: &CatalogFile,
     patch_path: String,
+    names: &Names,
     opts: &Options,
 ) -> FileResult {
     let mut out = FileResult {
@@ -285,6 +401,7 @@ fn process_file(
         notes: Vec::new(),
         error: None,
         patch: String::new(),
+        csv: String::new(),
         old_text: None,
         new_text: None,
     };
@@ -361,6 +478,10 @@ fn process_file(
         });
     }
     out.actions.sort_by_key(|a| (a.line, a.column));
+    resolve_connector(&mut out, names);
+    if opts.render_csv {
+        out.csv = crate::emit::csv_rows(&out, &opts.rules);
+    }
     diff::render_patch(&out.patch_path, &text, &edits, &mut out.patch);
     if opts.keep_texts && !edits.is_empty() {
         out.new_text = Some(diff::apply(&text, &edits));
@@ -471,44 +592,24 @@ pub fn verify(expected: &[ActionResult], new_text: &str, opts: &Options) -> Resu
 
 /// A partial belongs to the connector whose main file sits in the same folder; a file with
 /// its own `info.key` names itself; without either, the folder name.
-fn resolve_connectors(run: &mut Run) {
-    let mut mains: BTreeMap<(usize, String), String> = BTreeMap::new();
-    for f in &run.files {
-        if let Some(key) = &f.info_key {
-            let slot = (f.catalog, f.folder.clone());
-            let is_main = f.rel.ends_with(".connector.s1.yaml");
-            if is_main || !mains.contains_key(&slot) {
-                mains.insert(slot, key.clone());
-            }
-        }
+fn resolve_connector(f: &mut FileResult, names: &Names) {
+    let main = names.mains.get(&(f.catalog, f.folder.clone())).cloned();
+    let fallback = || names.folder_name(f.catalog, &f.folder);
+    if f.info_key.is_none()
+        && main.is_none()
+        && f.rel.ends_with(".s1.partial.yaml")
+        && !f.actions.is_empty()
+    {
+        f.problems.push(
+            Error::new(format!(
+                "partial has no main file (with `info.key`) in its folder; its actions are filed under `{}`",
+                fallback()
+            ))
+            .in_file(&f.rel),
+        );
     }
-    for f in &mut run.files {
-        let fallback = || {
-            let name = if f.folder.is_empty() {
-                run.catalogs[f.catalog]
-                    .root
-                    .canonicalize()
-                    .ok()
-                    .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-            } else {
-                f.folder.rsplit('/').next().map(str::to_owned)
-            };
-            name.unwrap_or_else(|| "catalog".to_owned())
-        };
-        let main = mains.get(&(f.catalog, f.folder.clone())).cloned();
-        if f.info_key.is_none()
-            && main.is_none()
-            && f.rel.ends_with(".s1.partial.yaml")
-            && !f.actions.is_empty()
-        {
-            f.problems.push(
-                Error::new(format!("partial has no main file (with `info.key`) in its folder; its actions are filed under `{}`", fallback()))
-                    .in_file(&f.rel),
-            );
-        }
-        let connector = f.info_key.clone().or(main).unwrap_or_else(fallback);
-        for a in &mut f.actions {
-            a.connector.clone_from(&connector);
-        }
+    let connector = f.info_key.clone().or(main).unwrap_or_else(fallback);
+    for a in &mut f.actions {
+        a.connector.clone_from(&connector);
     }
 }

@@ -1,8 +1,8 @@
 //! `backfill`: propose effects, write the patch and the CSV report; optionally apply the
 //! edits in place (`--write`) or commit them on a branch (`--branch`).
 
-use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use rayon::prelude::*;
@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use catalog_effects::diff::Status;
 use catalog_effects::emit::{self, write::replace_if_unchanged};
 use catalog_effects::error::{Error, Result};
-use catalog_effects::pipeline::{self, Run};
+use catalog_effects::pipeline;
 
 use super::{EXIT_ERROR, EXIT_OK, EngineArgs, SummaryFormat, out};
 
@@ -50,34 +50,84 @@ pub struct BackfillArgs {
     pub engine: EngineArgs,
 }
 
+/// Where streamed output goes: a file, or stdout for `-`.
+fn sink(path: &Path) -> Result<Box<dyn Write>> {
+    if path.as_os_str() == "-" {
+        return Ok(Box::new(std::io::stdout().lock()));
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Error::new(format!("cannot create folder: {e}")).in_file(dir))?;
+    }
+    let f = std::fs::File::create(path)
+        .map_err(|e| Error::new(format!("cannot write: {e}")).in_file(path))?;
+    Ok(Box::new(BufWriter::with_capacity(1 << 20, f)))
+}
+
 pub fn run(args: BackfillArgs) -> Result<u8> {
     let mut opts = args.engine.options()?;
     opts.fix_conflicts = args.fix_conflicts;
     opts.keep_texts = args.write || args.branch.is_some();
+    opts.render_csv = true;
     let catalogs = super::catalogs(&args.catalogs);
-    let run = pipeline::run(&catalogs, &opts);
-    let mut errors = super::report_errors(&run);
 
-    super::write_output(&args.patch, &run.patch())?;
-    let mut csv = Vec::new();
-    emit::write_csv(&run, &opts.rules, &mut csv)
-        .map_err(|e| Error::new(format!("cannot render the report: {e}")))?;
-    super::write_output(&args.report, &String::from_utf8_lossy(&csv))?;
+    // The patch and the report are streamed: memory does not grow with the catalog.
+    let mut patch = sink(&args.patch)?;
+    let mut report = sink(&args.report)?;
+    let io_err =
+        |what: &Path, e: std::io::Error| Error::new(format!("cannot write: {e}")).in_file(what);
+    report
+        .write_all(emit::csv_header().as_bytes())
+        .map_err(|e| io_err(&args.report, e))?;
+    let mut summary = emit::Summary::default();
+    let mut errors = 0;
+    let mut failed_io = None;
+    let mut changed: Vec<pipeline::FileResult> = Vec::new();
+    let mut low = Vec::new();
+    let meta = pipeline::run_each(&catalogs, &opts, |mut f| {
+        errors += super::report_file_errors(&f);
+        summary.add_file(&f);
+        if failed_io.is_none() {
+            if let Err(e) = patch.write_all(f.patch.as_bytes()) {
+                failed_io = Some(io_err(&args.patch, e));
+            } else if let Err(e) = report.write_all(f.csv.as_bytes()) {
+                failed_io = Some(io_err(&args.report, e));
+            }
+        }
+        low.extend(low_confidence(&f, &opts));
+        if f.new_text.is_some() {
+            f.patch = String::new();
+            f.csv = String::new();
+            changed.push(f);
+        }
+    });
+    if let Some(e) = failed_io {
+        return Err(e);
+    }
+    patch.flush().map_err(|e| io_err(&args.patch, e))?;
+    report.flush().map_err(|e| io_err(&args.report, e))?;
+    drop((patch, report));
+    for e in &meta.errors {
+        out::error(&e.to_string());
+    }
+    errors += meta.errors.len();
+    summary.errors += meta.errors.len();
 
     let mut notes = Vec::new();
     if args.write {
-        let (written, failed) = write_in_place(&run, &opts, args.allow_dirty);
+        let (written, failed) = write_in_place(&meta, &changed, &opts, args.allow_dirty);
         errors += failed;
         notes.push(format!("files written: {written}, failed: {failed}"));
     }
     if let Some(branch) = &args.branch {
-        notes.push(commit_branch(&run, branch, args.force, &opts)?);
+        notes.push(commit_branch(
+            &meta, &changed, &summary, branch, args.force, &opts,
+        )?);
     }
 
-    let summary = emit::summary(&run);
     let text = match args.format {
         SummaryFormat::Json => emit::summary_json(&summary) + "\n",
-        SummaryFormat::Human => human(&run, &summary, &opts, &notes),
+        SummaryFormat::Human => human(&summary, &low, &opts, &notes),
     };
     if !args.engine.quiet {
         // With the patch on stdout, the summary goes to stderr so the patch stays clean.
@@ -90,12 +140,12 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
     Ok(if errors > 0 { EXIT_ERROR } else { EXIT_OK })
 }
 
-fn human(run: &Run, summary: &emit::Summary, opts: &pipeline::Options, notes: &[String]) -> String {
-    let mut s = emit::summary_table(summary);
-    let low: Vec<String> = run
-        .actions()
-        .filter(|(_, a)| a.status == Status::Unclassified && !a.inference.effects.is_empty())
-        .map(|(f, a)| {
+/// Proposals below `--min-confidence`, one line each, for the human who decides instead.
+fn low_confidence(f: &pipeline::FileResult, opts: &pipeline::Options) -> Vec<String> {
+    f.actions
+        .iter()
+        .filter(|a| a.status == Status::Unclassified && !a.inference.effects.is_empty())
+        .map(|a| {
             let conf = a.inference.confidence.map_or("", |c| c.name());
             format!(
                 "  {}:{}  {}  proposed {} ({conf}): {}",
@@ -106,7 +156,16 @@ fn human(run: &Run, summary: &emit::Summary, opts: &pipeline::Options, notes: &[
                 a.inference.deciding_ids(&opts.rules).join(", ")
             )
         })
-        .collect();
+        .collect()
+}
+
+fn human(
+    summary: &emit::Summary,
+    low: &[String],
+    opts: &pipeline::Options,
+    notes: &[String],
+) -> String {
+    let mut s = emit::summary_table(summary);
     if !low.is_empty() {
         s.push_str(&format!(
             "\nbelow --min-confidence {}, listed for a human instead of patched ({}):\n{}\n",
@@ -128,12 +187,15 @@ fn human(run: &Run, summary: &emit::Summary, opts: &pipeline::Options, notes: &[
 
 /// Writes every changed file in place. A file is written only if it is clean in git (or
 /// `allow_dirty`), the edit re-checks, and its content did not change since planning.
-fn write_in_place(run: &Run, opts: &pipeline::Options, allow_dirty: bool) -> (usize, usize) {
-    let changed: Vec<&pipeline::FileResult> =
-        run.files.iter().filter(|f| f.new_text.is_some()).collect();
+fn write_in_place(
+    meta: &pipeline::RunMeta,
+    changed: &[pipeline::FileResult],
+    opts: &pipeline::Options,
+    allow_dirty: bool,
+) -> (usize, usize) {
     let mut dirty = std::collections::BTreeSet::new();
     if !allow_dirty {
-        for (i, catalog) in run.catalogs.iter().enumerate() {
+        for (i, catalog) in meta.catalogs.iter().enumerate() {
             let Some(repo) = &catalog.repo else { continue };
             let paths: Vec<PathBuf> = changed
                 .iter()
@@ -194,8 +256,15 @@ pub fn heuristics_revision(opts: &pipeline::Options) -> String {
     format!("{:012x}", h & 0xffff_ffff_ffff)
 }
 
-fn commit_branch(run: &Run, branch: &str, force: bool, opts: &pipeline::Options) -> Result<String> {
-    let Some(first) = run.catalogs.first() else {
+fn commit_branch(
+    meta: &pipeline::RunMeta,
+    changed: &[pipeline::FileResult],
+    summary: &emit::Summary,
+    branch: &str,
+    force: bool,
+    opts: &pipeline::Options,
+) -> Result<String> {
+    let Some(first) = meta.catalogs.first() else {
         return Err(Error::new("no catalog"));
     };
     let Some(repo) = &first.repo else {
@@ -204,7 +273,7 @@ fn commit_branch(run: &Run, branch: &str, force: bool, opts: &pipeline::Options)
                 .in_file(&first.root),
         );
     };
-    if run
+    if meta
         .catalogs
         .iter()
         .any(|c| c.repo.as_ref().map(|r| r.workdir()) != Some(repo.workdir()))
@@ -213,8 +282,7 @@ fn commit_branch(run: &Run, branch: &str, force: bool, opts: &pipeline::Options)
             "--branch needs every catalog in the same git repository",
         ));
     }
-    let files: Vec<(String, Vec<u8>)> = run
-        .files
+    let files: Vec<(String, Vec<u8>)> = changed
         .iter()
         .filter_map(|f| {
             f.new_text
@@ -222,24 +290,27 @@ fn commit_branch(run: &Run, branch: &str, force: bool, opts: &pipeline::Options)
                 .map(|t| (f.patch_path.clone(), t.clone().into_bytes()))
         })
         .collect();
-    let mut added: BTreeMap<&str, usize> = BTreeMap::new();
-    let (mut conflicts, mut unclassified) = (0, 0);
-    for (_, a) in run.actions() {
-        match a.status {
-            Status::Added => *added.entry(a.connector.as_str()).or_default() += 1,
-            Status::Conflict if a.edit.is_none() => conflicts += 1,
-            Status::Unclassified => unclassified += 1,
-            _ => {}
-        }
+    let fixed = changed
+        .iter()
+        .flat_map(|f| &f.actions)
+        .filter(|a| a.status == Status::Conflict && a.edit.is_some())
+        .count();
+    let mut msg = format!(
+        "Backfill effects on {} actions\n\nActions given effects, per connector:\n",
+        summary.total.added
+    );
+    for (c, n) in summary.connectors.iter().filter(|(_, n)| n.added > 0) {
+        msg.push_str(&format!("  {c}: {}\n", n.added));
     }
-    let total: usize = added.values().sum();
-    let mut msg =
-        format!("Backfill effects on {total} actions\n\nActions given effects, per connector:\n");
-    for (c, n) in &added {
-        msg.push_str(&format!("  {c}: {n}\n"));
+    if fixed > 0 {
+        msg.push_str(&format!(
+            "\nConflicts rewritten with the proposal: {fixed}\n"
+        ));
     }
     msg.push_str(&format!(
-        "\nConflicts left alone: {conflicts}\nUnclassified (need a human): {unclassified}\n\nProduced by catalog-effects {} (heuristics {}, --min-confidence {}).\n",
+        "\nConflicts left alone: {}\nUnclassified (need a human): {}\n\nProduced by catalog-effects {} (heuristics {}, --min-confidence {}).\n",
+        summary.total.conflict - fixed,
+        summary.total.unclassified,
         env!("CARGO_PKG_VERSION"),
         heuristics_revision(opts),
         opts.min_confidence.name()

@@ -191,6 +191,20 @@ pub fn write_output(path: &Path, text: &str) -> Result<()> {
     std::fs::write(path, text).map_err(|e| Error::new(format!("cannot write: {e}")).in_file(path))
 }
 
+/// Prints one file's errors on stderr, then its notes as warnings; returns how many errors
+/// there were.
+pub fn report_file_errors(f: &catalog_effects::pipeline::FileResult) -> usize {
+    let mut n = 0;
+    for e in f.error.iter().chain(&f.problems) {
+        out::error(&e.to_string());
+        n += 1;
+    }
+    for w in &f.notes {
+        out::eprint(&format!("warning: {w}\n"));
+    }
+    n
+}
+
 /// Prints every error of a run on stderr, then its notes as warnings; returns how many
 /// errors there were.
 pub fn report_errors(run: &catalog_effects::pipeline::Run) -> usize {

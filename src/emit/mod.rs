@@ -90,6 +90,29 @@ pub fn row(file: &FileResult, a: &ActionResult, rules: &crate::classify::RuleSet
     ]
 }
 
+/// One file's rows of the coverage report, without the header.
+pub fn csv_rows(file: &FileResult, rules: &crate::classify::RuleSet) -> String {
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(Vec::new());
+    for a in &file.actions {
+        // Writing to a Vec cannot fail.
+        let _ = w.write_record(row(file, a, rules));
+    }
+    w.into_inner()
+        .map(|v| String::from_utf8_lossy(&v).into_owned())
+        .unwrap_or_default()
+}
+
+/// The CSV header line.
+pub fn csv_header() -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let _ = w.write_record(CSV_COLUMNS);
+    w.into_inner()
+        .map(|v| String::from_utf8_lossy(&v).into_owned())
+        .unwrap_or_default()
+}
+
 /// Writes the coverage report: one row per action, by file then line.
 pub fn write_csv<W: Write>(
     run: &Run,
@@ -157,20 +180,31 @@ pub struct Summary {
 
 pub fn summary(run: &Run) -> Summary {
     let mut s = Summary {
-        files: run.files.len(),
-        errors: run.all_errors().len(),
+        errors: run.errors.len(),
         ..Summary::default()
     };
     for f in &run.files {
-        if !f.patch.is_empty() {
-            s.files_changed += 1;
-        }
-        for a in &f.actions {
-            s.connectors.entry(a.connector.clone()).or_default().add(a);
-            s.total.add(a);
-        }
+        s.add_file(f);
     }
     s
+}
+
+impl Summary {
+    /// Counts one file (for runs that stream their files).
+    pub fn add_file(&mut self, f: &FileResult) {
+        self.files += 1;
+        self.errors += usize::from(f.error.is_some()) + f.problems.len();
+        if !f.patch.is_empty() {
+            self.files_changed += 1;
+        }
+        for a in &f.actions {
+            self.connectors
+                .entry(a.connector.clone())
+                .or_default()
+                .add(a);
+            self.total.add(a);
+        }
+    }
 }
 
 /// The summary as an aligned table.

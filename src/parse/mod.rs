@@ -163,6 +163,15 @@ pub fn parse_file(text: &str) -> Result<ParsedFile, Error> {
     Ok(out)
 }
 
+/// `info.key` of a main file, without looking at its actions: read before the run so that
+/// partials know their connector.
+pub fn info_key(text: &str) -> Option<String> {
+    let tree = tree::parse(text).ok()?;
+    let root = *tree.roots.iter().find(|r| !is_null(&tree, **r))?;
+    let info = tree.get(root, "info")?;
+    tree.get_str(info, "key").map(str::to_owned)
+}
+
 fn is_null(tree: &Tree, id: NodeId) -> bool {
     matches!(&tree.node(id).kind, Kind::Scalar { value, style: ScalarStyle::Plain } if value.is_empty() || value == "~" || value == "null")
 }
