@@ -93,11 +93,12 @@ pub fn check_code_level(code: &str) -> Level {
         .map_or(Level::Warning, |c| c.1)
 }
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeSet, HashMap};
 
 use crate::classify::RuleSet;
 use crate::diff::Status;
-use crate::pipeline::{ActionResult, Run};
+use crate::error::Error;
+use crate::pipeline::{ActionResult, FileResult, Run};
 use crate::view::Declared;
 
 fn action_finding(file: &str, a: &ActionResult, code: &str, message: String) -> Finding {
@@ -126,91 +127,133 @@ pub fn status_code(status: Status, declared_none: bool) -> Option<&'static str> 
 /// What `check` reports for a run: actions that need a human, duplicate ids, errors, and
 /// rules that matched nothing. Sorted by file, line, code.
 pub fn check_findings(run: &Run, rules: &RuleSet) -> Vec<Finding> {
-    let mut out = Vec::new();
-    let mut seen: BTreeMap<(String, String), (String, usize)> = BTreeMap::new();
-    for (f, a) in run.actions() {
+    let mut checker = Checker::default();
+    for f in &run.files {
+        checker.file(f, rules);
+    }
+    checker.finish(&run.errors, &run.rules_used, rules)
+}
+
+/// Collects `check` findings file by file, for runs that stream their files.
+#[derive(Debug, Default)]
+pub struct Checker {
+    findings: Vec<Finding>,
+    /// Ids seen in the current folder. A connector's files share a folder, so duplicates
+    /// are looked for within it and memory does not grow with the catalog.
+    seen: HashMap<(String, String), (String, usize)>,
+    folder: Option<(usize, String)>,
+}
+
+impl Checker {
+    pub fn file(&mut self, f: &FileResult, rules: &RuleSet) {
         let file = f.patch_path.as_str();
-        let declared_none = matches!(a.declared, Declared::None);
-        if let Some(code) = status_code(a.status, declared_none) {
-            let message = match a.status {
-                Status::Added => format!(
-                    "`{}` declares no effects; proposed [{}] ({}) by {}",
-                    a.id,
-                    a.inference.effects.joined(", "),
-                    a.inference.confidence.map_or("", |c| c.name()),
-                    a.inference.deciding_ids(rules).join(", ")
-                ),
-                Status::Unclassified if a.inference.effects.is_empty() => {
-                    format!(
-                        "`{}` declares no effects and no rule classifies it: {}",
-                        a.id, a.inference.reason
-                    )
-                }
-                Status::Unclassified => format!(
-                    "`{}` declares no effects; only a {} confidence proposal: [{}]",
-                    a.id,
-                    a.inference.confidence.map_or("", |c| c.name()),
-                    a.inference.effects.joined(", ")
-                ),
-                Status::Conflict => format!(
-                    "`{}` declares [{}] but the heuristics infer [{}] ({}) by {}",
-                    a.id,
-                    a.effects_declared(),
-                    a.inference.effects.joined(", "),
-                    a.inference.confidence.map_or("", |c| c.name()),
-                    a.inference.deciding_ids(rules).join(", ")
-                ),
-                _ => match &a.declared {
-                    Declared::Invalid(why) => format!("`{}`: {why}", a.id),
-                    _ => format!("`{}`: invalid effects", a.id),
-                },
-            };
-            out.push(action_finding(file, a, code, message));
+        let folder = (f.catalog, f.folder.clone());
+        if self.folder.as_ref() != Some(&folder) {
+            self.seen.clear();
+            self.folder = Some(folder);
         }
-        if !a.nested {
+        for e in f.error.iter().chain(&f.problems) {
+            self.findings.push(Finding {
+                file: Some(file.to_owned()),
+                line: e.line,
+                column: e.column,
+                code: "parse-error".into(),
+                level: Level::Error,
+                message: e.message.clone(),
+                tool: None,
+            });
+        }
+        for a in &f.actions {
+            if let Some(code) = status_code(a.status, matches!(a.declared, Declared::None)) {
+                let message = status_message(a, rules);
+                self.findings.push(action_finding(file, a, code, message));
+            }
+            if a.nested {
+                continue;
+            }
             let key = (a.connector.clone(), a.id.clone());
-            if let Some((first_file, first_line)) = seen.get(&key) {
+            if let Some((first_file, first_line)) = self.seen.get(&key) {
                 let message = format!(
                     "`{}` is also defined at {first_file}:{first_line}; tool `{}` would be ambiguous",
                     a.id,
                     a.tool_name()
                 );
-                out.push(action_finding(file, a, "duplicate-action-id", message));
+                self.findings
+                    .push(action_finding(file, a, "duplicate-action-id", message));
             } else {
-                seen.insert(key, (file.to_owned(), a.line));
+                self.seen.insert(key, (file.to_owned(), a.line));
             }
         }
     }
-    for e in run.all_errors() {
-        out.push(Finding {
-            file: e
-                .path
-                .as_ref()
-                .map(|p| p.to_string_lossy().replace('\\', "/")),
-            line: e.line,
-            column: e.column,
-            code: "parse-error".into(),
-            level: Level::Error,
-            message: e.message.clone(),
-            tool: None,
-        });
-    }
-    for (i, used) in run.rules_used.iter().enumerate() {
-        if !used {
-            let r = &rules.rules[i];
-            out.push(Finding {
-                file: Some(r.file.clone()),
-                line: None,
-                column: None,
-                code: "unused-heuristic".into(),
-                level: Level::Note,
-                message: format!("rule `{}` matched no action in this run", r.id),
+
+    /// The findings, with errors from outside any file and rules that matched nothing.
+    pub fn finish(
+        mut self,
+        errors: &[Error],
+        rules_used: &[bool],
+        rules: &RuleSet,
+    ) -> Vec<Finding> {
+        for e in errors {
+            self.findings.push(Finding {
+                file: e
+                    .path
+                    .as_ref()
+                    .map(|p| p.to_string_lossy().replace('\\', "/")),
+                line: e.line,
+                column: e.column,
+                code: "parse-error".into(),
+                level: Level::Error,
+                message: e.message.clone(),
                 tool: None,
             });
         }
+        for (i, used) in rules_used.iter().enumerate() {
+            if !used {
+                let r = &rules.rules[i];
+                self.findings.push(Finding {
+                    file: Some(r.file.clone()),
+                    line: None,
+                    column: None,
+                    code: "unused-heuristic".into(),
+                    level: Level::Note,
+                    message: format!("rule `{}` matched no action in this run", r.id),
+                    tool: None,
+                });
+            }
+        }
+        self.findings.sort();
+        self.findings
     }
-    out.sort();
-    out
+}
+
+fn status_message(a: &ActionResult, rules: &RuleSet) -> String {
+    let conf = a.inference.confidence.map_or("", |c| c.name());
+    match (&a.status, &a.declared) {
+        (Status::Added, _) => format!(
+            "`{}` declares no effects; proposed [{}] ({conf}) by {}",
+            a.id,
+            a.inference.effects.joined(", "),
+            a.inference.deciding_ids(rules).join(", ")
+        ),
+        (Status::Unclassified, _) if a.inference.effects.is_empty() => format!(
+            "`{}` declares no effects and no rule classifies it: {}",
+            a.id, a.inference.reason
+        ),
+        (Status::Unclassified, _) => format!(
+            "`{}` declares no effects; only a {conf} confidence proposal: [{}]",
+            a.id,
+            a.inference.effects.joined(", ")
+        ),
+        (Status::Conflict, _) => format!(
+            "`{}` declares [{}] but the heuristics infer [{}] ({conf}) by {}",
+            a.id,
+            a.effects_declared(),
+            a.inference.effects.joined(", "),
+            a.inference.deciding_ids(rules).join(", ")
+        ),
+        (_, Declared::Invalid(why)) => format!("`{}`: {why}", a.id),
+        _ => format!("`{}`: invalid effects", a.id),
+    }
 }
 
 /// The findings a previous CSV report implies, as (tool name, code) pairs, and its tools.

@@ -1,7 +1,7 @@
 //! `backfill`: propose effects, write the patch and the CSV report; optionally apply the
 //! edits in place (`--write`) or commit them on a branch (`--branch`).
 
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -50,20 +50,6 @@ pub struct BackfillArgs {
     pub engine: EngineArgs,
 }
 
-/// Where streamed output goes: a file, or stdout for `-`.
-fn sink(path: &Path) -> Result<Box<dyn Write>> {
-    if path.as_os_str() == "-" {
-        return Ok(Box::new(std::io::stdout().lock()));
-    }
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| Error::new(format!("cannot create folder: {e}")).in_file(dir))?;
-    }
-    let f = std::fs::File::create(path)
-        .map_err(|e| Error::new(format!("cannot write: {e}")).in_file(path))?;
-    Ok(Box::new(BufWriter::with_capacity(1 << 20, f)))
-}
-
 pub fn run(args: BackfillArgs) -> Result<u8> {
     let mut opts = args.engine.options()?;
     opts.fix_conflicts = args.fix_conflicts;
@@ -72,8 +58,8 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
     let catalogs = super::catalogs(&args.catalogs);
 
     // The patch and the report are streamed: memory does not grow with the catalog.
-    let mut patch = sink(&args.patch)?;
-    let mut report = sink(&args.report)?;
+    let mut patch = super::open_output(&args.patch)?;
+    let mut report = super::open_output(&args.report)?;
     let io_err =
         |what: &Path, e: std::io::Error| Error::new(format!("cannot write: {e}")).in_file(what);
     report

@@ -2,6 +2,7 @@
 //! the catalog, and reports what needs a human.
 
 use std::collections::BTreeSet;
+use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
@@ -104,24 +105,46 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         ));
         opts.only = Some(only);
     }
-    let run = pipeline::run(&catalogs, &opts);
-    let errors = run.all_errors().len();
-    for n in run.files.iter().flat_map(|f| &f.notes) {
-        out::eprint(&format!("warning: {n}\n"));
-    }
-    let mut csv = Vec::new();
-    emit::write_csv(&run, &opts.rules, &mut csv)
-        .map_err(|e| Error::new(format!("cannot render the report: {e}")))?;
-
-    let mut found = findings::check_findings(&run, &opts.rules);
+    // Read before the run: the report written during the run may be the baseline itself.
+    let baseline = match &args.baseline {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| Error::new(format!("cannot read baseline: {e}")).in_file(path))?;
+            Some(findings::baseline(&text).map_err(|e| Error::new(e).in_file(path))?)
+        }
+        None => None,
+    };
+    opts.render_csv = true;
+    let mut report = super::open_output(&args.report)?;
+    let mut failed_io = report.write_all(emit::csv_header().as_bytes()).err();
+    let mut summary = emit::Summary::default();
+    let mut checker = findings::Checker::default();
+    let mut current_tools = BTreeSet::new();
+    let mut kept = Vec::new();
+    let meta = pipeline::run_each(&catalogs, &opts, |mut f| {
+        for n in &f.notes {
+            out::eprint(&format!("warning: {n}\n"));
+        }
+        summary.add_file(&f);
+        checker.file(&f, &opts.rules);
+        if failed_io.is_none() {
+            failed_io = report.write_all(f.csv.as_bytes()).err();
+        }
+        if baseline.is_some() {
+            current_tools.extend(f.actions.iter().map(|a| a.tool_name()));
+        }
+        if args.html.is_some() {
+            f.csv = String::new();
+            f.patch = String::new();
+            kept.push(f);
+        }
+    });
+    summary.errors += meta.errors.len();
+    let errors = summary.errors;
+    let mut found = checker.finish(&meta.errors, &meta.rules_used, &opts.rules);
     let mut new_keys: Option<BTreeSet<(String, String)>> = None;
     let mut gone: Vec<String> = Vec::new();
-    if let Some(path) = &args.baseline {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::new(format!("cannot read baseline: {e}")).in_file(path))?;
-        let (old, old_tools) =
-            findings::baseline(&text).map_err(|e| Error::new(e).in_file(path))?;
-        let current_tools: BTreeSet<String> = run.actions().map(|(_, a)| a.tool_name()).collect();
+    if let Some((old, old_tools)) = &baseline {
         gone = old_tools.difference(&current_tools).cloned().collect();
         // A partial run only sees part of the catalog: what it did not look at did not go.
         if partial.is_some() {
@@ -135,8 +158,16 @@ pub fn run(args: CheckArgs) -> Result<u8> {
                 .collect(),
         );
     }
-    // Written after reading the baseline, which may be the same file.
-    super::write_output(&args.report, &String::from_utf8_lossy(&csv))?;
+    if let Some(e) = failed_io.or_else(|| report.flush().err()) {
+        return Err(Error::new(format!("cannot write: {e}")).in_file(&args.report));
+    }
+    drop(report);
+    let run = pipeline::Run {
+        catalogs: meta.catalogs,
+        files: kept,
+        errors: meta.errors,
+        rules_used: meta.rules_used,
+    };
 
     let is_new = |f: &Finding| match (&new_keys, &f.tool) {
         (Some(keys), Some(tool)) => keys.contains(&(tool.clone(), f.code.clone())),
@@ -149,7 +180,6 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         .filter(|f| args.fail_on == FailOn::Any || is_new(f))
         .count();
 
-    let summary = emit::summary(&run);
     if let Some(path) = &args.history {
         let commit = run
             .catalogs

@@ -178,6 +178,20 @@ pub fn catalogs(given: &[PathBuf]) -> Vec<PathBuf> {
     }
 }
 
+/// Where streamed output goes: a file, or stdout for `-`.
+pub fn open_output(path: &Path) -> Result<Box<dyn std::io::Write>> {
+    if path.as_os_str() == "-" {
+        return Ok(Box::new(std::io::stdout().lock()));
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Error::new(format!("cannot create folder: {e}")).in_file(dir))?;
+    }
+    let f = std::fs::File::create(path)
+        .map_err(|e| Error::new(format!("cannot write: {e}")).in_file(path))?;
+    Ok(Box::new(std::io::BufWriter::with_capacity(1 << 20, f)))
+}
+
 /// Writes a report file, creating its folder; `-` means stdout.
 pub fn write_output(path: &Path, text: &str) -> Result<()> {
     if path == Path::new("-") {
