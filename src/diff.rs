@@ -202,14 +202,35 @@ fn header_path(prefix: &str, path: &str) -> String {
 /// Start offsets of every line.
 fn line_starts(text: &str) -> Vec<usize> {
     let mut starts = vec![0];
+    // `match_indices` with a char uses the standard library's memchr: the scan runs at
+    // memory speed, which matters since every changed file is scanned once.
     starts.extend(
-        text.bytes()
-            .enumerate()
-            .filter(|&(_, b)| b == b'\n')
+        text.match_indices('\n')
             .map(|(i, _)| i + 1)
             .filter(|&i| i < text.len()),
     );
     starts
+}
+
+/// The lines of `text` (terminators kept), by index into `starts`.
+struct Lines<'a> {
+    text: &'a str,
+    starts: &'a [usize],
+}
+
+impl<'a> Lines<'a> {
+    fn len(&self) -> usize {
+        if self.text.is_empty() {
+            0
+        } else {
+            self.starts.len()
+        }
+    }
+
+    fn get(&self, i: usize) -> &'a str {
+        let end = self.starts.get(i + 1).copied().unwrap_or(self.text.len());
+        &self.text[self.starts[i]..end]
+    }
 }
 
 /// Splits text into lines that keep their terminators.
@@ -236,7 +257,8 @@ fn changes(text: &str, starts: &[usize], edits: &[Edit]) -> Vec<Change> {
             first.start == first.end && (at_end || starts.binary_search(&first.start).is_ok());
         if pure_insert {
             let line = if at_end {
-                split_lines(text).len()
+                // Every line of a file that ends with a newline: one per start.
+                if text.is_empty() { 0 } else { starts.len() }
             } else {
                 line_of(first.start)
             };
@@ -302,7 +324,10 @@ pub fn render_patch(path: &str, text: &str, edits: &[Edit], out: &mut String) {
         return;
     }
     let starts = line_starts(text);
-    let old_lines = split_lines(text);
+    let old_lines = Lines {
+        text,
+        starts: &starts,
+    };
     let changes = changes(text, &starts, edits);
     let (a, b) = (header_path("a/", path), header_path("b/", path));
     // git ends a ---/+++ path holding a space with a tab, so the path has a clear end.
@@ -328,11 +353,11 @@ pub fn render_patch(path: &str, text: &str, edits: &[Edit], out: &mut String) {
         let mut pos = h_start;
         let mut hunk_delta = 0isize;
         for c in &changes[k..=last] {
-            for line in &old_lines[pos..c.old_start] {
+            for line in (pos..c.old_start).map(|i| old_lines.get(i)) {
                 push_line(&mut body, ' ', line);
                 new_count += 1;
             }
-            for line in &old_lines[c.old_start..c.old_end] {
+            for line in (c.old_start..c.old_end).map(|i| old_lines.get(i)) {
                 push_line(&mut body, '-', line);
             }
             let added = split_lines(&c.new);
@@ -343,7 +368,7 @@ pub fn render_patch(path: &str, text: &str, edits: &[Edit], out: &mut String) {
             hunk_delta += added.len() as isize - (c.old_end - c.old_start) as isize;
             pos = c.old_end;
         }
-        for line in &old_lines[pos..h_end] {
+        for line in (pos..h_end).map(|i| old_lines.get(i)) {
             push_line(&mut body, ' ', line);
             new_count += 1;
         }

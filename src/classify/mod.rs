@@ -110,12 +110,13 @@ const CHANGES: [Effect; 3] = [Effect::Write, Effect::Delete, Effect::Execute];
 /// any evidence of a change, and a medium or strong sign of change is never outvoted into
 /// a confident read: a write run unattended costs more than a read approved by hand.
 pub fn infer_signals(signals: &Signals, rules: &RuleSet) -> Inference {
+    let verbs = rules.verbs(signals);
     let fired: Vec<Fired> = rules
         .rules
         .iter()
         .enumerate()
         .filter_map(|(i, r)| {
-            let ambiguous = rules.evaluate(&r.when, signals)?;
+            let ambiguous = rules.evaluate(&r.when, signals, &verbs)?;
             let weight = r.weight as u8 - u8::from(ambiguous && r.weight as u8 > 1);
             Some(Fired {
                 rule: i,

@@ -60,6 +60,20 @@ pub enum VerbSource {
 
 const DEFAULT_SOURCES: &[VerbSource] = &[VerbSource::Id, VerbSource::Label];
 
+const ALL_SOURCES: [VerbSource; 7] = [
+    VerbSource::Id,
+    VerbSource::Label,
+    VerbSource::Description,
+    VerbSource::Rpc,
+    VerbSource::Custom,
+    VerbSource::Soap,
+    VerbSource::Selector,
+];
+
+/// The verbs of one action, per source, looked up once and shared by every rule.
+#[derive(Debug, Clone, Default)]
+pub struct Verbs<'a>([Vec<Verb<'a>>; 7]);
+
 /// Conditions; every one given must hold. Lists match when any value matches.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -502,27 +516,34 @@ impl RuleSet {
 
     /// Whether every condition of `when` holds for these signals.
     pub fn matches(&self, when: &When, s: &Signals) -> bool {
-        self.evaluate(when, s).is_some()
+        self.evaluate(when, s, &self.verbs(s)).is_some()
+    }
+
+    /// Every source's verb for these signals.
+    pub fn verbs<'a>(&'a self, s: &Signals) -> Verbs<'a> {
+        Verbs(ALL_SOURCES.map(|src| self.verb_of(s, src)))
     }
 
     /// `None` when a condition fails; otherwise `Some(ambiguous)`, true when the `verb`
     /// condition held only through a verb that is also a common noun.
-    pub fn evaluate(&self, when: &When, s: &Signals) -> Option<bool> {
+    pub fn evaluate(&self, when: &When, s: &Signals, verbs: &Verbs<'_>) -> Option<bool> {
         let ok = |cond: &Option<Vec<String>>, f: &dyn Fn(&[String]) -> bool| {
             cond.as_deref().is_none_or(f)
         };
         let mut ambiguous = false;
         if let Some(wanted) = &when.verb {
             let sources = when.from.as_deref().unwrap_or(DEFAULT_SOURCES);
-            let found: Vec<Verb<'_>> = sources
-                .iter()
-                .flat_map(|src| self.verb_of(s, *src))
-                .filter(|v| wanted.iter().any(|w| w == v.word))
-                .collect();
-            if found.is_empty() {
+            let (mut found, mut all_ambiguous) = (false, true);
+            for v in sources.iter().flat_map(|src| &verbs.0[*src as usize]) {
+                if wanted.iter().any(|w| w == v.word) {
+                    found = true;
+                    all_ambiguous &= v.ambiguous;
+                }
+            }
+            if !found {
                 return None;
             }
-            ambiguous = found.iter().all(|v| v.ambiguous);
+            ambiguous = all_ambiguous;
         }
         let held = ok(&when.method, &|v| any_in(&s.methods, v))
             && ok(&when.only_methods, &|v| {
@@ -556,7 +577,10 @@ impl RuleSet {
             && when
                 .dispatch
                 .is_none_or(|want| s.paths.iter().any(|p| p.dispatch) == want);
-        let excluded = when.unless.as_deref().is_some_and(|u| self.matches(u, s));
+        let excluded = when
+            .unless
+            .as_deref()
+            .is_some_and(|u| self.evaluate(u, s, verbs).is_some());
         (held && !excluded).then_some(ambiguous)
     }
 
