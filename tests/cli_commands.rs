@@ -1,0 +1,1129 @@
+//! Every command end to end (issues 3, 4 and 5): `check`, `annotations`, `explain`,
+//! `explain-code`, `audit` and `lint`, with snapshots of stdout and the exit code under
+//! `tests/snapshots/commands/` (`UPDATE_SNAPSHOTS=1` rewrites them). Catalogs are copies in
+//! temporary directories outside any git repository, so paths are relative to the catalog;
+//! anything machine-dependent (temporary paths, dates) is normalised before comparing.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{Sandbox, bin, snapshot};
+
+/// What one run of the binary printed, and its exit code.
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    /// `exit: N` then stdout: the usual snapshot body.
+    fn shown(&self) -> String {
+        format!("exit: {}\n{}", self.code, self.stdout)
+    }
+}
+
+/// Runs the binary with `args` from `cwd`.
+fn run(cwd: &Path, args: &[&str]) -> Run {
+    let o = Command::new(bin())
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("run catalog-effects");
+    Run {
+        code: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(o.stdout).unwrap(),
+        stderr: String::from_utf8(o.stderr).unwrap(),
+    }
+}
+
+/// Writes `text` to `dir/rel`, creating folders.
+fn write(dir: &Path, rel: &str, text: &str) {
+    let path = dir.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Replaces every `YYYY-MM-DD` with `<DATE>`.
+fn normalise_dates(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < b.len() {
+        let is_date = i + 10 <= b.len()
+            && b[i..i + 10].iter().enumerate().all(|(k, c)| match k {
+                4 | 7 => *c == b'-',
+                _ => c.is_ascii_digit(),
+            });
+        if is_date {
+            out.push_str("<DATE>");
+            i += 10;
+        } else {
+            let c = text[i..].chars().next().unwrap();
+            out.push(c);
+            i += c.len_utf8();
+        }
+    }
+    out
+}
+
+/// The sandbox root replaced by `<TMP>` (also in its canonical form).
+fn normalise_tmp(text: &str, root: &Path) -> String {
+    let mut s = text.to_owned();
+    if let Ok(canon) = root.canonicalize() {
+        s = s.replace(canon.to_str().unwrap(), "<TMP>");
+    }
+    s.replace(root.to_str().unwrap(), "<TMP>")
+}
+
+/// A connector main file (shape A) with key `key`.
+fn main_file(key: &str) -> String {
+    format!(
+        "StackOne: 1.0.0\ninfo:\n  title: {key} title\n  key: {key}\n  version: 1.0.0\n  description: Made-up system for tests.\nbaseUrl: https://api.{key}.example/v1\nauthentication:\n  - custom:\n      type: custom\n      label: API Key\n"
+    )
+}
+
+/// One action of a partial file; `extra` lines (already indented by two) go after `label`.
+fn action(
+    id: &str,
+    label: &str,
+    description: &str,
+    method: &str,
+    url: &str,
+    extra: &str,
+) -> String {
+    format!(
+        "- actionId: {id}\n  label: {label}\n{extra}  description: {description}\n  steps:\n    - stepId: call\n      stepFunction:\n        functionName: request\n        parameters:\n          url: {url}\n          method: {method}\n\n"
+    )
+}
+
+/// A catalog `acme` (key `acme_hr`) whose every action declares effects that agree with
+/// inference: `check` must exit 0.
+fn clean_catalog(root: &Path) -> PathBuf {
+    let catalog = root.join("clean");
+    write(
+        &catalog,
+        "acme/acme.connector.s1.yaml",
+        &main_file("acme_hr"),
+    );
+    let actions = [
+        action(
+            "list_users",
+            "List Users",
+            "Lists all users.",
+            "get",
+            "/users",
+            "  effects: [read]\n",
+        ),
+        action(
+            "create_user",
+            "Create User",
+            "Creates a user.",
+            "post",
+            "/users",
+            "  effects: [write]\n",
+        ),
+        action(
+            "delete_user",
+            "Delete User",
+            "Deletes a user for good.",
+            "delete",
+            "/users/:id",
+            "  effects:\n    - delete\n",
+        ),
+    ];
+    write(
+        &catalog,
+        "acme/acme.users.s1.partial.yaml",
+        &actions.concat(),
+    );
+    catalog
+}
+
+// ---- check ---------------------------------------------------------------------------------
+
+fn check_demo(format: &str) -> (Sandbox, Run) {
+    let sb = Sandbox::new("demo");
+    let r = run(
+        sb.root(),
+        &[
+            "check",
+            "catalog",
+            "--report",
+            "out/coverage.csv",
+            "--format",
+            format,
+        ],
+    );
+    (sb, r)
+}
+
+#[test]
+fn check_demo_human() {
+    let (sb, r) = check_demo("human");
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    snapshot("commands/check-demo.human", &r.shown());
+    // The CSV report is written, with the same columns as `backfill`.
+    snapshot(
+        "commands/check-demo.csv",
+        &read(&sb.out.join("coverage.csv")),
+    );
+    // Every kind of action needing a human is reported.
+    for code in [
+        "missing-effects",
+        "unclassified-action",
+        "conflicting-effects",
+        "invalid-effects",
+    ] {
+        assert!(r.stdout.contains(&format!("[{code}]")), "{code}");
+    }
+    // The built-in rules that matched nothing are notes, not shown in human output.
+    assert!(!r.stdout.contains("unused-heuristic"));
+}
+
+#[test]
+fn check_demo_json() {
+    let (_sb, r) = check_demo("json");
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert!(v["partial"].is_null());
+    assert_eq!(v["disappeared"], serde_json::json!([]));
+    snapshot("commands/check-demo.json", &r.shown());
+}
+
+#[test]
+fn check_demo_github() {
+    let (_sb, r) = check_demo("github");
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    for l in r.stdout.lines() {
+        assert!(
+            l.starts_with("::warning ") || l.starts_with("::error ") || l.starts_with("::notice "),
+            "{l}"
+        );
+    }
+    snapshot("commands/check-demo.github", &r.shown());
+}
+
+#[test]
+fn check_demo_sarif() {
+    let (_sb, r) = check_demo("sarif");
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["version"], "2.1.0");
+    snapshot("commands/check-demo.sarif", &r.shown());
+}
+
+#[test]
+fn check_clean_catalog_exits_0() {
+    let dir = tempfile::tempdir().unwrap();
+    clean_catalog(dir.path());
+    let r = run(dir.path(), &["check", "clean", "--report", "out/c.csv"]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert_eq!(r.stderr, "");
+    snapshot("commands/check-clean.human", &r.shown());
+    // Quiet prints nothing when nothing fails.
+    let q = run(
+        dir.path(),
+        &["check", "clean", "--report", "out/c.csv", "-q"],
+    );
+    assert_eq!((q.code, q.stdout.as_str()), (0, ""));
+}
+
+#[test]
+fn check_destructive_policy_sets_the_csv_hint_of_an_update_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = policy_catalog(dir.path());
+    let hint = |policy: &str, id: &str| {
+        let r = run(
+            dir.path(),
+            &[
+                "check",
+                catalog.to_str().unwrap(),
+                "--report",
+                "out/c.csv",
+                "--destructive-policy",
+                policy,
+            ],
+        );
+        assert_eq!(r.code, 1, "{}", r.stderr);
+        let csv = read(&dir.path().join("out/c.csv"));
+        let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+        let col = header
+            .iter()
+            .position(|h| *h == "destructive_hint")
+            .unwrap();
+        let row = csv
+            .lines()
+            .find(|l| l.split(',').nth(3) == Some(id))
+            .unwrap()
+            .split(',')
+            .map(str::to_owned)
+            .collect::<Vec<_>>();
+        row[col].clone()
+    };
+    assert_eq!(hint("delete", "update_user"), "false");
+    assert_eq!(hint("overwrite", "update_user"), "true");
+    assert_eq!(hint("delete", "create_user"), "false");
+    assert_eq!(hint("overwrite", "create_user"), "false");
+}
+
+/// The `acme` connector of shape-a plus an update (PATCH) action.
+fn policy_catalog(root: &Path) -> PathBuf {
+    let catalog = root.join("policy");
+    common::copy_dir(&common::fixture_dir("shape-a"), &catalog);
+    let path = catalog.join("acme/acme.users.s1.partial.yaml");
+    let mut text = read(&path);
+    text.push_str("\n\n");
+    text.push_str(&action(
+        "update_user",
+        "Update User",
+        "Updates the email of a user.",
+        "patch",
+        "/users/:id",
+        "",
+    ));
+    std::fs::write(&path, text).unwrap();
+    catalog
+}
+
+#[test]
+fn check_baseline_new_and_disappeared() {
+    let sb = Sandbox::new("shape-a");
+    let root = sb.root();
+    let partial = sb.catalog.join("acme/acme.users.s1.partial.yaml");
+    let first = run(root, &["check", "catalog", "--report", "out/base.csv"]);
+    assert_eq!(first.code, 1, "{}", first.stderr);
+    let original = read(&partial);
+
+    // Remove delete_user (the last action) and add an action without effects.
+    let at = original.find("- actionId: delete_user").unwrap();
+    let mut changed = original[..at].to_owned();
+    changed.push_str(&action(
+        "disable_user",
+        "Disable User",
+        "Disables a user account.",
+        "post",
+        "/users/:id/disable",
+        "",
+    ));
+    std::fs::write(&partial, &changed).unwrap();
+    let args = [
+        "check",
+        "catalog",
+        "--report",
+        "out/now.csv",
+        "--baseline",
+        "out/base.csv",
+    ];
+    let second = run(root, &args);
+    assert_eq!(second.code, 1, "{}", second.stderr);
+    snapshot("commands/check-baseline.human", &second.shown());
+    let marked: Vec<&str> = second
+        .stdout
+        .lines()
+        .filter(|l| l.contains("[new]"))
+        .collect();
+    assert_eq!(marked.len(), 1, "{}", second.stdout);
+    assert!(marked[0].contains("`disable_user`"), "{}", marked[0]);
+    assert!(
+        second
+            .stdout
+            .contains("new since the baseline: 1; disappeared: 1\n")
+    );
+    assert!(second.stdout.contains("  gone: acme_hr_delete_user\n"));
+
+    let json = run(root, &[&args[..], &["--format", "json"]].concat());
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(v["disappeared"], serde_json::json!(["acme_hr_delete_user"]));
+    let new: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["new"] == true)
+        .map(|f| f["tool"].as_str().unwrap())
+        .collect();
+    assert_eq!(new, ["acme_hr_disable_user"]);
+
+    let fail_new = run(root, &[&args[..], &["--fail-on", "new"]].concat());
+    assert_eq!(fail_new.code, 1, "{}", fail_new.stdout);
+
+    // Only the removal: nothing new, so `--fail-on new` passes while `any` still fails.
+    std::fs::write(&partial, &original[..at]).unwrap();
+    let only_removed = run(root, &[&args[..], &["--fail-on", "new"]].concat());
+    assert_eq!(only_removed.code, 0, "{}", only_removed.stdout);
+    assert!(
+        only_removed
+            .stdout
+            .contains("new since the baseline: 0; disappeared: 1\n")
+    );
+    assert!(!only_removed.stdout.contains("[new]"));
+    assert_eq!(run(root, &args).code, 1);
+}
+
+#[test]
+fn check_baseline_may_be_the_report_itself() {
+    let sb = Sandbox::new("shape-a");
+    let args = [
+        "check",
+        "catalog",
+        "--report",
+        "out/c.csv",
+        "--baseline",
+        "out/c.csv",
+        "--fail-on",
+        "new",
+    ];
+    assert_eq!(
+        run(sb.root(), &["check", "catalog", "--report", "out/c.csv"]).code,
+        1
+    );
+    let again = run(sb.root(), &args);
+    assert_eq!(again.code, 0, "{}{}", again.stdout, again.stderr);
+    assert!(
+        again
+            .stdout
+            .contains("new since the baseline: 0; disappeared: 0\n")
+    );
+}
+
+#[test]
+fn check_history_appends_one_row_per_run() {
+    let sb = Sandbox::new("shape-a");
+    let args = [
+        "check",
+        "catalog",
+        "--report",
+        "out/c.csv",
+        "--history",
+        "out/history.csv",
+    ];
+    assert_eq!(run(sb.root(), &args).code, 1);
+    assert_eq!(run(sb.root(), &args).code, 1);
+    let history = read(&sb.out.join("history.csv"));
+    let lines: Vec<&str> = history.lines().collect();
+    assert_eq!(lines.len(), 3, "{history}");
+    assert_eq!(
+        lines[0],
+        "date,commit,actions,with_effects,added,agrees,conflict,unclassified,invalid,coverage_percent"
+    );
+    assert_eq!(history.matches("date,commit").count(), 1);
+    // Outside git the commit is empty; the date is today's, in UTC.
+    snapshot("commands/check-history.csv", &normalise_dates(&history));
+    assert_eq!(lines[1], lines[2]);
+}
+
+#[test]
+fn check_html_is_self_contained_and_names_every_connector() {
+    let sb = Sandbox::new("demo");
+    let r = run(
+        sb.root(),
+        &[
+            "check",
+            "catalog",
+            "--report",
+            "out/c.csv",
+            "--html",
+            "out/page/coverage.html",
+        ],
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let html = read(&sb.out.join("page/coverage.html"));
+    assert!(html.starts_with("<!DOCTYPE html>") || html.starts_with("<!doctype html>"));
+    assert!(!html.contains("http://") && !html.contains("https://"));
+    for c in [
+        "crmly",
+        "drivebox",
+        "help-desk",
+        "paywave",
+        "peoplehub",
+        "staffcore",
+        "talentpipe_ats",
+    ] {
+        assert!(html.contains(c), "{c} missing from the page");
+    }
+}
+
+#[test]
+fn check_duplicate_action_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = clean_catalog(dir.path());
+    let path = catalog.join("acme/acme.users.s1.partial.yaml");
+    let mut text = read(&path);
+    text.push_str(&action(
+        "create_user",
+        "Create User Again",
+        "Creates a user.",
+        "post",
+        "/users",
+        "  effects: [write]\n",
+    ));
+    std::fs::write(&path, text).unwrap();
+    let r = run(dir.path(), &["check", "clean", "--report", "out/c.csv"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    snapshot("commands/check-duplicate.human", &r.shown());
+    assert!(r.stdout.contains(
+        "acme/acme.users.s1.partial.yaml:38: error [duplicate-action-id]: `create_user` is also defined at acme/acme.users.s1.partial.yaml:13"
+    ));
+}
+
+#[test]
+fn check_parse_error_exits_2() {
+    let sb = Sandbox::new("malformed");
+    let r = run(sb.root(), &["check", "catalog", "--report", "out/c.csv"]);
+    assert_eq!(r.code, 2);
+    snapshot("commands/check-malformed.human", &r.shown());
+    assert!(
+        r.stdout
+            .contains("bad/bad.connector.s1.yaml:8: error [parse-error]: invalid YAML")
+    );
+    assert!(
+        r.stdout
+            .contains("latin/latin.connector.s1.yaml:3: error [parse-error]")
+    );
+    // The readable file is still checked and reported.
+    assert!(r.stdout.contains("[missing-effects]: `list_goods`"));
+    let json = run(
+        sb.root(),
+        &[
+            "check",
+            "catalog",
+            "--report",
+            "out/c.csv",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(json.code, 2);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let parse = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "parse-error" && f["level"] == "error")
+        .count();
+    assert_eq!(parse, 2);
+}
+
+// ---- annotations ---------------------------------------------------------------------------
+
+#[test]
+fn annotations_demo() {
+    let sb = Sandbox::new("demo");
+    let r = run(sb.root(), &["annotations", "catalog"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    snapshot("commands/annotations-demo.json", &r.shown());
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let tools = v["tools"].as_array().unwrap();
+    let tool = |name: &str| {
+        tools
+            .iter()
+            .find(|t| t["name"] == name)
+            .unwrap_or_else(|| panic!("no {name}"))
+    };
+    // `annotations: {idempotentHint: true}` is merged last; idempotentHint appears only there.
+    let update = tool("crmly_update_contact");
+    assert_eq!(update["annotations"]["idempotentHint"], true);
+    assert_eq!(update["title"], "Update Contact");
+    assert_eq!(update["file"], "crmly/crmly_v1-0-0.s1.yaml");
+    assert_eq!(update["line"], 154);
+    let with_idempotent: Vec<&str> = tools
+        .iter()
+        .filter(|t| t["annotations"].get("idempotentHint").is_some())
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(with_idempotent, ["crmly_update_contact"]);
+    // `annotations: {destructiveHint: false}` overrides a delete.
+    let draft = tool("help-desk_delete_draft_reply");
+    assert_eq!(draft["effects"], serde_json::json!(["delete"]));
+    assert_eq!(draft["annotations"]["destructiveHint"], false);
+    // Declared and inferred are told apart.
+    assert_eq!(
+        tool("peoplehub_list_employees")["effectsSource"],
+        "declared"
+    );
+    assert_eq!(tool("crmly_list_contacts")["effectsSource"], "inferred");
+    // An action without effects has no hints at all.
+    let none: Vec<&serde_json::Value> = tools
+        .iter()
+        .filter(|t| t["effectsSource"] == "none")
+        .collect();
+    assert!(!none.is_empty());
+    for t in &none {
+        assert_eq!(t["annotations"], serde_json::json!({}), "{}", t["name"]);
+        assert_eq!(t["effects"], serde_json::json!([]), "{}", t["name"]);
+    }
+    assert_eq!(tool("crmly_widget_config")["effectsSource"], "none");
+    // Names are `<connector>_<actionId>`, unique, and refresh actions are not tools.
+    let mut names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    names.sort();
+    names.dedup();
+    assert_eq!(names.len(), tools.len());
+    assert!(!names.iter().any(|n| n.contains("refresh_token")));
+}
+
+#[test]
+fn annotations_output_file() {
+    let sb = Sandbox::new("shape-a");
+    let plain = run(sb.root(), &["annotations", "catalog"]);
+    let r = run(
+        sb.root(),
+        &["annotations", "catalog", "-o", "out/deep/tools.json"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout, "");
+    assert_eq!(read(&sb.out.join("deep/tools.json")), plain.stdout);
+    snapshot("commands/annotations-shape-a.json", &plain.shown());
+}
+
+#[test]
+fn annotations_destructive_policy_overwrite_marks_updates_not_creates() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = policy_catalog(dir.path());
+    let hints = |policy: &str| {
+        let r = run(
+            dir.path(),
+            &[
+                "annotations",
+                catalog.to_str().unwrap(),
+                "--destructive-policy",
+                policy,
+            ],
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        let d = |name: &str| {
+            v["tools"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|t| t["name"] == name)
+                .unwrap()["annotations"]["destructiveHint"]
+                .clone()
+        };
+        (
+            d("acme_hr_update_user"),
+            d("acme_hr_create_user"),
+            d("acme_hr_delete_user"),
+        )
+    };
+    use serde_json::Value::Bool;
+    assert_eq!(hints("delete"), (Bool(false), Bool(false), Bool(true)));
+    assert_eq!(hints("overwrite"), (Bool(true), Bool(false), Bool(true)));
+}
+
+// ---- explain, explain-code -----------------------------------------------------------------
+
+#[test]
+fn explain_by_action_id_and_by_tool_name() {
+    let sb = Sandbox::new("demo");
+    let by_id = run(sb.root(), &["explain", "catalog", "update_contact"]);
+    assert_eq!(by_id.code, 0, "{}", by_id.stderr);
+    snapshot("commands/explain-update_contact.txt", &by_id.shown());
+    let by_name = run(sb.root(), &["explain", "catalog", "crmly_update_contact"]);
+    assert_eq!(by_name.code, 0);
+    assert_eq!(by_name.stdout, by_id.stdout);
+    for part in [
+        "crmly_update_contact (crmly/crmly_v1-0-0.s1.yaml:154)\n",
+        "\nsignals:\n",
+        "\nrules that fired:\n",
+        "  * verb-overwrite -> write [strong]: ",
+        "\ndecision: ",
+        "inferred: [write], confidence high",
+        "declared: none\n",
+        "idempotentHint true",
+        "\npatch for this action:\n",
+        "+    effects:\n",
+    ] {
+        assert!(by_id.stdout.contains(part), "{part:?}");
+    }
+}
+
+#[test]
+fn explain_conflict_and_unclassified() {
+    let sb = Sandbox::new("demo");
+    let conflict = run(
+        sb.root(),
+        &["explain", "catalog", "help-desk_delete_ticket"],
+    );
+    assert_eq!(conflict.code, 0, "{}", conflict.stderr);
+    snapshot("commands/explain-delete_ticket.txt", &conflict.shown());
+    assert!(conflict.stdout.contains("declared: [read]\n"));
+    assert!(conflict.stdout.contains("status: conflict"));
+    let unclassified = run(sb.root(), &["explain", "catalog", "widget_config"]);
+    assert_eq!(unclassified.code, 0);
+    assert!(unclassified.stdout.contains("status: unclassified"));
+    assert!(unclassified.stdout.contains("  (no change)\n"));
+}
+
+#[test]
+fn explain_unknown_action_exits_2() {
+    let sb = Sandbox::new("shape-a");
+    let r = run(sb.root(), &["explain", "catalog", "no_such_action"]);
+    assert_eq!(r.code, 2);
+    assert_eq!(r.stdout, "");
+    assert!(
+        r.stderr.contains("no action `no_such_action` in catalog"),
+        "{}",
+        r.stderr
+    );
+}
+
+const CHECK_CODES: [&str; 7] = [
+    "missing-effects",
+    "unclassified-action",
+    "conflicting-effects",
+    "invalid-effects",
+    "duplicate-action-id",
+    "parse-error",
+    "unused-heuristic",
+];
+
+#[test]
+fn explain_code_for_every_check_code_and_a_lint_code() {
+    let cwd = tempfile::tempdir().unwrap();
+    let mut all = String::new();
+    for code in CHECK_CODES.iter().chain(&["vague-verb", "unused-silence"]) {
+        let r = run(cwd.path(), &["explain-code", code]);
+        assert_eq!(r.code, 0, "{code}: {}", r.stderr);
+        assert!(r.stdout.starts_with(&format!("{code}")), "{}", r.stdout);
+        assert!(r.stdout.len() > code.len() + 20, "{code}: too short");
+        all.push_str(&format!("$ explain-code {code}\n{}\n", r.shown()));
+    }
+    snapshot("commands/explain-code.txt", &all);
+}
+
+#[test]
+fn explain_code_unknown_exits_2_and_lists_codes() {
+    let cwd = tempfile::tempdir().unwrap();
+    let r = run(cwd.path(), &["explain-code", "no-such-code"]);
+    assert_eq!(r.code, 2);
+    assert_eq!(r.stdout, "");
+    assert!(
+        r.stderr
+            .starts_with("error: unknown code `no-such-code`; known codes: ")
+    );
+    for code in CHECK_CODES.iter().chain(&["vague-verb"]) {
+        assert!(r.stderr.contains(code), "{code}");
+    }
+}
+
+// ---- audit ---------------------------------------------------------------------------------
+
+/// One tool per verdict: agrees, missing, unsafe, overcautious, differs (and an update that
+/// agrees only under the delete policy).
+const TOOLS: &str = r#"{"tools": [
+ {"name": "list_users", "title": "List users", "description": "Lists the users of the Acme directory.", "annotations": {"readOnlyHint": true}},
+ {"name": "create_user", "title": "Create user", "description": "Creates a user in the Acme directory."},
+ {"name": "delete_user", "title": "Delete user", "description": "Deletes a user from the Acme directory.", "annotations": {"readOnlyHint": true}},
+ {"name": "get_user", "title": "Get user", "description": "Returns one user of the Acme directory.", "annotations": {"readOnlyHint": false, "destructiveHint": true}},
+ {"name": "update_user", "title": "Update user", "description": "Updates the email of a user in the Acme directory.", "annotations": {"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}},
+ {"name": "remove_group", "title": "Remove group", "description": "Deletes a group from the Acme directory.", "annotations": {"readOnlyHint": false, "destructiveHint": false}}
+]}
+"#;
+
+const AUDIT_COLUMNS: &str = "tool_name,title,declared_read_only,declared_destructive,declared_idempotent,declared_open_world,inferred_effects,confidence,rules,inferred_read_only,inferred_destructive,verdict";
+
+fn verdicts(csv: &str) -> Vec<(String, String)> {
+    csv.lines()
+        .skip(1)
+        .map(|l| {
+            let cells: Vec<&str> = l.split(',').collect();
+            (cells[0].to_owned(), cells[11].to_owned())
+        })
+        .collect()
+}
+
+#[test]
+fn audit_every_verdict_report_and_exit_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "tools.json", TOOLS);
+    let r = run(
+        dir.path(),
+        &["audit", "tools.json", "--report", "out/audit.csv"],
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    snapshot("commands/audit.human", &r.shown());
+    let csv = read(&dir.path().join("out/audit.csv"));
+    assert_eq!(csv.lines().next(), Some(AUDIT_COLUMNS));
+    snapshot("commands/audit.csv", &csv);
+    let v: Vec<(String, String)> = verdicts(&csv);
+    let want = [
+        ("list_users", "agrees"),
+        ("create_user", "missing"),
+        ("delete_user", "unsafe"),
+        ("get_user", "overcautious"),
+        ("update_user", "agrees"),
+        ("remove_group", "differs"),
+    ];
+    assert_eq!(v, want.map(|(a, b)| (a.to_owned(), b.to_owned())).to_vec());
+
+    let json = run(dir.path(), &["audit", "tools.json", "--format", "json"]);
+    assert_eq!(json.code, 1);
+    let parsed: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(parsed["tools"].as_array().unwrap().len(), 6);
+    snapshot("commands/audit.json", &json.shown());
+
+    // Without the unsafe tool: exit 0, even with missing, overcautious and differs.
+    let safe: serde_json::Value = serde_json::from_str(TOOLS).unwrap();
+    let kept: Vec<serde_json::Value> = safe["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["name"] != "delete_user")
+        .cloned()
+        .collect();
+    write(
+        dir.path(),
+        "safe.json",
+        &serde_json::to_string(&kept).unwrap(),
+    );
+    let ok = run(dir.path(), &["audit", "safe.json"]);
+    assert_eq!(ok.code, 0, "{}{}", ok.stdout, ok.stderr);
+    assert!(!ok.stdout.contains("unsafe  "));
+    // Quiet: nothing printed when it passes, the table when a tool is unsafe.
+    assert_eq!(run(dir.path(), &["audit", "safe.json", "-q"]).stdout, "");
+    assert_ne!(run(dir.path(), &["audit", "tools.json", "-q"]).stdout, "");
+}
+
+#[test]
+fn audit_destructive_policy_overwrite_changes_an_update_not_a_create() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "tools.json", TOOLS);
+    let run_policy = |policy: &str| {
+        let r = run(
+            dir.path(),
+            &[
+                "audit",
+                "tools.json",
+                "--report",
+                "out/a.csv",
+                "--destructive-policy",
+                policy,
+            ],
+        );
+        assert_eq!(r.code, 1);
+        let csv = read(&dir.path().join("out/a.csv"));
+        csv.lines()
+            .skip(1)
+            .map(|l| {
+                let c: Vec<&str> = l.split(',').collect();
+                (c[0].to_owned(), c[10].to_owned(), c[11].to_owned())
+            })
+            .collect::<Vec<_>>()
+    };
+    let find = |rows: &[(String, String, String)], name: &str| {
+        rows.iter().find(|r| r.0 == name).unwrap().clone()
+    };
+    let (del, over) = (run_policy("delete"), run_policy("overwrite"));
+    assert_eq!(
+        find(&del, "update_user"),
+        ("update_user".into(), "false".into(), "agrees".into())
+    );
+    assert_eq!(
+        find(&over, "update_user"),
+        ("update_user".into(), "true".into(), "differs".into())
+    );
+    for rows in [&del, &over] {
+        assert_eq!(
+            find(rows, "create_user"),
+            ("create_user".into(), "false".into(), "missing".into())
+        );
+    }
+}
+
+#[test]
+fn audit_min_confidence_high_counts_a_medium_guess_as_unclassified() {
+    let dir = tempfile::tempdir().unwrap();
+    // Only a description verb: a medium-confidence write, declared read-only.
+    write(
+        dir.path(),
+        "tools.json",
+        r#"[{"name": "widget", "description": "Creates a widget.", "annotations": {"readOnlyHint": true}}]"#,
+    );
+    let medium = run(dir.path(), &["audit", "tools.json", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&medium.stdout).unwrap();
+    let conf = v["tools"][0]["confidence"]
+        .as_str()
+        .unwrap_or("")
+        .to_owned();
+    if conf != "medium" {
+        eprintln!("`widget` is inferred with {conf:?} confidence, not medium: skipped");
+        return;
+    }
+    assert_eq!(medium.code, 1, "{}", medium.stdout);
+    let high = run(
+        dir.path(),
+        &[
+            "audit",
+            "tools.json",
+            "--format",
+            "json",
+            "--min-confidence",
+            "high",
+        ],
+    );
+    assert_eq!(high.code, 0, "{}", high.stdout);
+    let v: serde_json::Value = serde_json::from_str(&high.stdout).unwrap();
+    assert_eq!(v["tools"][0]["verdict"], "agrees");
+    assert_eq!(v["tools"][0]["inferred_effects"], serde_json::json!([]));
+}
+
+// ---- backfill --min-confidence ----------------------------------------------------------------
+
+#[test]
+fn backfill_min_confidence_high_patches_fewer_and_lists_the_rest() {
+    let sb = Sandbox::new("demo");
+    let default = sb.backfill(&[]);
+    let high = sb.backfill(&["--min-confidence", "high"]);
+    assert_eq!((default.code, high.code), (0, 0), "{}", high.stderr);
+    let (a, b) = (default.added(), high.added());
+    assert!(b < a, "high {b} vs default {a}");
+    assert!(
+        high.patch.matches("+    effects:").count() + high.patch.matches("+  effects:").count()
+            < default.patch.matches("+    effects:").count()
+                + default.patch.matches("+  effects:").count()
+    );
+    snapshot(
+        "commands/backfill-demo-min-confidence-high.stdout",
+        &high.stdout,
+    );
+    let header = "below --min-confidence high, listed for a human instead of patched (";
+    let listed = high
+        .stdout
+        .split(header)
+        .nth(1)
+        .unwrap_or_else(|| panic!("{}", high.stdout));
+    // A medium proposal of the default run is listed, not patched.
+    assert!(
+        listed.contains("crmly_search_contacts  proposed search (medium): verb-search"),
+        "{listed}"
+    );
+    assert_eq!(high.status_of("search_contacts"), "unclassified");
+    assert_eq!(default.status_of("search_contacts"), "added");
+    // Every row the high run lists is one more unclassified than the default run.
+    let count: usize = listed
+        .split(')')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap_or_else(|_| panic!("{listed}"));
+    let unclassified = |o: &common::Output| {
+        o.statuses()
+            .iter()
+            .filter(|(_, s)| s == "unclassified")
+            .count()
+    };
+    assert_eq!(a - b, unclassified(&high) - unclassified(&default));
+    assert!(count >= a - b);
+}
+
+// ---- lint ----------------------------------------------------------------------------------
+
+#[test]
+fn lint_demo() {
+    let sb = Sandbox::new("demo");
+    let r = run(sb.root(), &["lint", "catalog"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    snapshot("commands/lint-demo.human", &r.shown());
+    assert!(r.stdout.contains("error [empty-description]"));
+    // Without the one error code, nothing fails.
+    let r = run(
+        sb.root(),
+        &["lint", "catalog", "--ignore", "empty-description"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert!(r.stdout.ends_with(" finding(s), 0 error(s)\n"));
+}
+
+/// A small catalog for lint: a vague verb silenced, one left, an unused silence, an empty
+/// description (error).
+fn lint_catalog(root: &Path) -> PathBuf {
+    let catalog = root.join("lintme");
+    write(&catalog, "acme/acme.connector.s1.yaml", &main_file("acme"));
+    let text = [
+        action(
+            "sync_users",
+            "Sync Users",
+            "Syncs users with the Acme directory.",
+            "post",
+            "/users/sync",
+            "",
+        )
+        .replace(
+            "actionId: sync_users\n",
+            "actionId: sync_users # catalog-effects: ignore[vague-verb]\n",
+        ),
+        action(
+            "sync_groups",
+            "Sync Groups",
+            "Syncs groups with the Acme directory.",
+            "post",
+            "/groups/sync",
+            "",
+        ),
+        action(
+            "list_users",
+            "List Users",
+            "Lists the users of the Acme directory.",
+            "get",
+            "/users",
+            "",
+        )
+        .replace(
+            "actionId: list_users\n",
+            "actionId: list_users  # catalog-effects: ignore[vague-verb]\n",
+        ),
+        action(
+            "remove_user",
+            "Remove User",
+            "''",
+            "delete",
+            "/users/:id",
+            "",
+        ),
+    ]
+    .concat();
+    write(&catalog, "acme/acme.users.s1.partial.yaml", &text);
+    catalog
+}
+
+fn codes(stdout: &str) -> Vec<(String, String)> {
+    let v: serde_json::Value = serde_json::from_str(stdout).unwrap();
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["tool"].as_str().unwrap().to_owned(),
+                f["code"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn lint_silences_and_unused_silence() {
+    let dir = tempfile::tempdir().unwrap();
+    lint_catalog(dir.path());
+    let r = run(dir.path(), &["lint", "lintme", "--format", "json"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let found = codes(&r.stdout);
+    let has = |tool: &str, code: &str| found.contains(&(tool.to_owned(), code.to_owned()));
+    assert!(!has("acme_sync_users", "vague-verb"), "{found:?}");
+    assert!(has("acme_sync_groups", "vague-verb"), "{found:?}");
+    assert!(has("acme_list_users", "unused-silence"), "{found:?}");
+    assert!(!has("acme_sync_users", "unused-silence"), "{found:?}");
+    assert!(has("acme_remove_user", "empty-description"), "{found:?}");
+    let human = run(dir.path(), &["lint", "lintme"]);
+    assert_eq!(human.code, 1);
+    snapshot("commands/lint-small.human", &human.shown());
+    assert!(human.stdout.contains(
+        "acme/acme.users.s1.partial.yaml:23: warning [unused-silence]: silence of `vague-verb` matches no finding"
+    ));
+}
+
+#[test]
+fn lint_select_ignore_and_exit_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    lint_catalog(dir.path());
+    let only = |args: &[&str]| {
+        let r = run(
+            dir.path(),
+            &[&["lint", "lintme", "--format", "json"], args].concat(),
+        );
+        let mut c: Vec<String> = codes(&r.stdout).into_iter().map(|(_, c)| c).collect();
+        c.sort();
+        c.dedup();
+        (r.code, c)
+    };
+    assert_eq!(
+        only(&["--select", "vague-verb"]),
+        (0, vec!["vague-verb".to_owned()])
+    );
+    assert_eq!(
+        only(&["--select", "empty-description,vague-verb"]),
+        (
+            1,
+            vec!["empty-description".to_owned(), "vague-verb".to_owned()]
+        )
+    );
+    let (code, c) = only(&["--ignore", "empty-description"]);
+    assert_eq!(code, 0);
+    assert!(!c.contains(&"empty-description".to_owned()) && c.contains(&"vague-verb".to_owned()));
+    // Ignoring unused-silence hides the unused silence.
+    let (_, c) = only(&["--ignore", "unused-silence"]);
+    assert!(!c.contains(&"unused-silence".to_owned()));
+    // An unknown code is an error.
+    let bad = run(dir.path(), &["lint", "lintme", "--select", "no-such-code"]);
+    assert_eq!(bad.code, 2, "{}", bad.stdout);
+    assert!(bad.stderr.contains("no-such-code"), "{}", bad.stderr);
+}
+
+#[test]
+fn lint_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    lint_catalog(dir.path());
+    for format in ["human", "json", "github", "sarif"] {
+        let r = run(dir.path(), &["lint", "lintme", "--format", format]);
+        assert_eq!(r.code, 1, "{format}: {}", r.stderr);
+        snapshot(&format!("commands/lint-small.{format}"), &r.shown());
+        if format == "sarif" {
+            let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+            assert_eq!(v["version"], "2.1.0");
+        }
+        if format == "github" {
+            assert!(
+                r.stdout
+                    .contains("::error file=acme/acme.users.s1.partial.yaml,line=")
+            );
+        }
+    }
+}
+
+#[test]
+fn lint_tools_json() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "tools.json",
+        r#"{"tools": [
+ {"name": "manage_users", "description": "Manages users in the Acme directory.", "annotations": {"readOnlyHint": false}},
+ {"name": "list_users", "description": "Lists the users of the Acme directory.", "annotations": {"readOnlyHint": true}},
+ {"name": "wipe", "description": ""}
+]}"#,
+    );
+    let r = run(dir.path(), &["lint", "--tools", "tools.json"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    snapshot("commands/lint-tools.human", &r.shown());
+    assert!(r.stdout.contains("manage_users: warning [vague-verb]"));
+    assert!(r.stdout.contains("wipe: error [empty-description]"));
+    assert!(!r.stdout.contains("list_users:"));
+    let ok = run(
+        dir.path(),
+        &[
+            "lint",
+            "--tools",
+            "tools.json",
+            "--ignore",
+            "empty-description",
+        ],
+    );
+    assert_eq!(ok.code, 0, "{}", ok.stdout);
+    // A catalog and --tools together are refused.
+    let both = run(dir.path(), &["lint", "x", "--tools", "tools.json"]);
+    assert_eq!(both.code, 2);
+}
+
+#[test]
+fn normalisers() {
+    assert_eq!(normalise_dates("a 2024-01-31,b"), "a <DATE>,b");
+    assert_eq!(normalise_dates("2024-1-31 é"), "2024-1-31 é");
+    let root = Path::new("/tmp/x");
+    assert_eq!(normalise_tmp("/tmp/x/y", root), "<TMP>/y");
+}
