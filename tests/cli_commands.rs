@@ -691,7 +691,7 @@ fn explain_code_for_every_check_code_and_a_lint_code() {
     for code in CHECK_CODES.iter().chain(&["vague-verb", "unused-silence"]) {
         let r = run(cwd.path(), &["explain-code", code]);
         assert_eq!(r.code, 0, "{code}: {}", r.stderr);
-        assert!(r.stdout.starts_with(&format!("{code}")), "{}", r.stdout);
+        assert!(r.stdout.starts_with(*code), "{}", r.stdout);
         assert!(r.stdout.len() > code.len() + 20, "{code}: too short");
         all.push_str(&format!("$ explain-code {code}\n{}\n", r.shown()));
     }
@@ -1126,4 +1126,35 @@ fn normalisers() {
     assert_eq!(normalise_dates("2024-1-31 é"), "2024-1-31 é");
     let root = Path::new("/tmp/x");
     assert_eq!(normalise_tmp("/tmp/x/y", root), "<TMP>/y");
+}
+
+/// Each subcommand's one-line help says what it does, once.
+#[test]
+#[ignore = "bug: src/cli/mod.rs doc comments: `check`'s about is its sentence twice, and `audit`'s starts with lint's \"Check descriptions against the description contract.\""]
+fn help_describes_each_command_once() {
+    let cwd = tempfile::tempdir().unwrap();
+    let r = run(cwd.path(), &["--help"]);
+    assert_eq!(r.code, 0);
+    assert_eq!(
+        r.stdout
+            .matches("Report what still needs a human; writes nothing into the catalog")
+            .count(),
+        1,
+        "{}",
+        r.stdout
+    );
+    assert_eq!(
+        r.stdout
+            .matches("Check descriptions against the description contract")
+            .count(),
+        1,
+        "{}",
+        r.stdout
+    );
+    let audit = run(cwd.path(), &["audit", "--help"]);
+    assert!(
+        audit.stdout.starts_with("Audit the annotations"),
+        "{}",
+        audit.stdout
+    );
 }
