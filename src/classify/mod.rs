@@ -101,7 +101,7 @@ pub fn strength(w: u8) -> &'static str {
 }
 
 pub fn infer(view: &ActionView, rules: &RuleSet) -> Inference {
-    infer_signals(&Signals::of(view), rules)
+    infer_signals(&rules.signals(view), rules)
 }
 
 const CHANGES: [Effect; 3] = [Effect::Write, Effect::Delete, Effect::Execute];

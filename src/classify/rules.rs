@@ -252,6 +252,8 @@ struct RawFile {
 #[derive(Debug, Clone, Default)]
 pub struct RuleSet {
     pub rules: Vec<Rule>,
+    /// Every word an `input_word` condition looks for.
+    input_words: BTreeSet<String>,
     lexicon: BTreeSet<String>,
     nouns_too: BTreeSet<String>,
 }
@@ -339,6 +341,15 @@ impl When {
             && self.dispatch.is_none()
     }
 
+    fn input_words(&self, out: &mut BTreeSet<String>) {
+        if let Some(v) = &self.input_word {
+            out.extend(v.iter().cloned());
+        }
+        if let Some(u) = &self.unless {
+            u.input_words(out);
+        }
+    }
+
     fn verbs(&self, out: &mut BTreeSet<String>) {
         if let Some(v) = &self.verb {
             out.extend(v.iter().cloned());
@@ -403,14 +414,22 @@ impl RuleSet {
             }
         }
         let mut lexicon = BTreeSet::new();
+        let mut input_words = BTreeSet::new();
         for r in &rules {
             r.when.verbs(&mut lexicon);
+            r.when.input_words(&mut input_words);
         }
         Ok(RuleSet {
             rules,
+            input_words,
             lexicon,
             nouns_too: nouns_too.into_iter().collect(),
         })
+    }
+
+    /// The signals of an action, keeping only the input-description words rules look for.
+    pub fn signals(&self, view: &ActionView) -> Signals {
+        Signals::keeping(view, &|w| self.input_words.contains(w))
     }
 
     pub fn get(&self, id: &str) -> Option<&Rule> {

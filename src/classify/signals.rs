@@ -203,7 +203,19 @@ pub fn first_sentence(text: &str) -> &str {
 }
 
 impl Signals {
+    /// All signals of an action, every input-description word kept (for `explain`).
     pub fn of(view: &ActionView) -> Signals {
+        Signals::build(view, &|_| true, usize::MAX)
+    }
+
+    /// The signals of an action, keeping only the input-description words `keep` accepts:
+    /// rules look for a handful of them, and input descriptions are long.
+    pub fn keeping(view: &ActionView, keep: &dyn Fn(&str) -> bool) -> Signals {
+        // The description's verb is among its opening words; the rest only costs time.
+        Signals::build(view, keep, 12)
+    }
+
+    fn build(view: &ActionView, keep: &dyn Fn(&str) -> bool, description_words: usize) -> Signals {
         let mut s = Signals {
             methods: view.methods().into_iter().map(str::to_owned).collect(),
             id_tokens: tokens(&view.id),
@@ -211,7 +223,7 @@ impl Signals {
             description_tokens: view
                 .description
                 .as_deref()
-                .map(|d| words(first_sentence(d)))
+                .map(|d| words(first_sentence(d)).into_iter().take(description_words).collect())
                 .unwrap_or_default(),
             action_type: view.action_type.as_deref().map(str::to_ascii_lowercase),
             ..Signals::default()
@@ -238,7 +250,7 @@ impl Signals {
             }
             s.inputs.push(name);
             for w in input.description.as_deref().map(words).unwrap_or_default() {
-                if !s.input_description_words.contains(&w) {
+                if keep(&w) && !s.input_description_words.contains(&w) {
                     s.input_description_words.push(w);
                 }
             }
