@@ -42,7 +42,8 @@ pub struct Options {
     /// Keep the edited text of changed files (for `--write` and `--branch`).
     pub keep_texts: bool,
     /// Only these files (relative to their catalog), when the run is restricted.
-    pub only: Option<std::collections::BTreeSet<String>>,
+    /// Only these files, as (catalog index, path relative to that catalog).
+    pub only: Option<std::collections::BTreeSet<(usize, String)>>,
     pub progress: Option<Progress>,
     /// Render each file's CSV rows in the workers (for streaming writers).
     pub render_csv: bool,
@@ -238,7 +239,7 @@ pub fn run_each(catalogs: &[PathBuf], opts: &Options, mut sink: impl FnMut(FileR
                     if opts
                         .only
                         .as_ref()
-                        .is_some_and(|only| !only.contains(&f.rel))
+                        .is_some_and(|only| !only.contains(&(i, f.rel.clone())))
                     {
                         continue;
                     }

@@ -1130,7 +1130,6 @@ fn normalisers() {
 
 /// Each subcommand's one-line help says what it does, once.
 #[test]
-#[ignore = "bug: src/cli/mod.rs doc comments: `check`'s about is its sentence twice, and `audit`'s starts with lint's \"Check descriptions against the description contract.\""]
 fn help_describes_each_command_once() {
     let cwd = tempfile::tempdir().unwrap();
     let r = run(cwd.path(), &["--help"]);

@@ -223,7 +223,12 @@ impl Signals {
             description_tokens: view
                 .description
                 .as_deref()
-                .map(|d| words(first_sentence(d)).into_iter().take(description_words).collect())
+                .map(|d| {
+                    words(first_sentence(d))
+                        .into_iter()
+                        .take(description_words)
+                        .collect()
+                })
                 .unwrap_or_default(),
             action_type: view.action_type.as_deref().map(str::to_ascii_lowercase),
             ..Signals::default()

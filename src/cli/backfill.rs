@@ -268,6 +268,22 @@ fn commit_branch(
             "--branch needs every catalog in the same git repository",
         ));
     }
+    // The commit is HEAD plus the backfill; that equals the work tree plus the patch only
+    // when the catalog has no uncommitted changes.
+    let roots: Vec<PathBuf> = meta.catalogs.iter().map(|c| c.root.clone()).collect();
+    // A repository without commits is refused by `commit_on_branch` with its own message.
+    let dirty = if repo.head().is_some() {
+        repo.dirty_files(&roots)?
+    } else {
+        Default::default()
+    };
+    if let Some(first) = dirty.iter().next() {
+        return Err(Error::new(format!(
+            "--branch: the catalog has uncommitted changes ({} file(s), e.g. {first}); commit or stash them first, since the branch is HEAD plus the backfill",
+            dirty.len()
+        ))
+        .in_file(repo.workdir()));
+    }
     let files: Vec<(String, Vec<u8>)> = changed
         .iter()
         .filter_map(|f| {

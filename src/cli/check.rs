@@ -69,14 +69,14 @@ fn changed_files(catalog: &std::path::Path, rev: &str) -> Result<(BTreeSet<Strin
     };
     let changed = repo.changed_since(rev)?;
     let all = walk::walk(catalog)?;
+    let by_rel: std::collections::HashMap<&str, &walk::CatalogFile> =
+        all.files.iter().map(|f| (f.rel.as_str(), f)).collect();
     let mut only = BTreeSet::new();
     let mut folders = BTreeSet::new();
     for path in changed {
-        if let Some(rel) = path.strip_prefix(&prefix) {
-            if let Some(f) = all.files.iter().find(|f| f.rel == rel) {
-                only.insert(f.rel.clone());
-                folders.insert(f.folder.clone());
-            }
+        if let Some(f) = path.strip_prefix(&prefix).and_then(|rel| by_rel.get(rel)) {
+            only.insert(f.rel.clone());
+            folders.insert(f.folder.clone());
         }
     }
     for f in &all.files {
@@ -94,9 +94,9 @@ pub fn run(args: CheckArgs) -> Result<u8> {
     if let Some(rev) = &args.since {
         let mut only = BTreeSet::new();
         let mut total = 0;
-        for c in &catalogs {
+        for (i, c) in catalogs.iter().enumerate() {
             let (files, n) = changed_files(c, rev)?;
-            only.extend(files);
+            only.extend(files.into_iter().map(|f| (i, f)));
             total += n;
         }
         partial = Some(format!(
@@ -140,6 +140,7 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         }
     });
     summary.errors += meta.errors.len();
+    summary.as_declared();
     let errors = summary.errors;
     let mut found = checker.finish(&meta.errors, &meta.rules_used, &opts.rules);
     let mut new_keys: Option<BTreeSet<(String, String)>> = None;
@@ -180,7 +181,11 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         .filter(|f| args.fail_on == FailOn::Any || is_new(f))
         .count();
 
-    if let Some(path) = &args.history {
+    if let (Some(_), Some(_)) = (&args.history, &partial) {
+        out::eprint(
+            "note: --history is not appended on a partial (--since) run: its counts cover only the changed files\n",
+        );
+    } else if let Some(path) = &args.history {
         let commit = run
             .catalogs
             .first()

@@ -45,7 +45,6 @@ enum Command {
     /// Propose effects for every action and write a reviewable patch and a CSV report.
     Backfill(backfill::BackfillArgs),
     /// Report what still needs a human; writes nothing into the catalog (for nightly runs).
-    /// Report what still needs a human; writes nothing into the catalog (for nightly runs).
     Check(check::CheckArgs),
     /// Print, as JSON, the MCP annotations a server built from the catalog would advertise.
     Annotations(annotations::AnnotationsArgs),
@@ -55,7 +54,6 @@ enum Command {
     ExplainCode(explain::ExplainCodeArgs),
     /// Check descriptions against the description contract.
     Lint(lint::LintArgs),
-    /// Check descriptions against the description contract.
     /// Audit the annotations an MCP server ships (a `tools/list` result) against inference.
     Audit(audit::AuditArgs),
 }

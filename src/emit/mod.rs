@@ -190,6 +190,18 @@ pub fn summary(run: &Run) -> Summary {
 }
 
 impl Summary {
+    /// Counts only what the catalog declares, not what a patch would add: `check` reports
+    /// the catalog as it is.
+    pub fn as_declared(&mut self) {
+        for c in self
+            .connectors
+            .values_mut()
+            .chain(std::iter::once(&mut self.total))
+        {
+            c.with_effects = c.agrees + c.conflict;
+        }
+    }
+
     /// Counts one file (for runs that stream their files).
     pub fn add_file(&mut self, f: &FileResult) {
         self.files += 1;

@@ -1,0 +1,258 @@
+//! Seeded property test of the locate-and-edit invariants (the same ones the cargo-fuzz
+//! target checks, from `fuzz/invariants.rs`), so CI checks them on every `cargo test`.
+//!
+//! Inputs: every fixture and demo connector file, then a few thousand mutations of them
+//! (byte flips, line deletions and duplications, indentation changes, inserted quirks: tabs,
+//! CRLF, BOM, comments, anchors, flow maps, non-ASCII text, block scalars), from fixed seeds
+//! with a small PRNG so every run sees the same inputs. Regression inputs found by the
+//! fuzzer are checked first.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use catalog_effects::classify::RuleSet;
+use catalog_effects::pipeline::Options;
+
+#[path = "../fuzz/invariants.rs"]
+mod invariants;
+
+/// xorshift64*: small, fast, and the same on every platform.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+fn seed_files() -> Vec<(String, String)> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let p = entry.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.to_string_lossy().ends_with(".yaml") {
+                out.push(p);
+            }
+        }
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut paths = Vec::new();
+    walk(&root.join("tests/fixtures"), &mut paths);
+    walk(&root.join("catalogs/demo"), &mut paths);
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| {
+            let bytes = std::fs::read(&p).unwrap();
+            let name = p.strip_prefix(&root).unwrap().display().to_string();
+            (name, String::from_utf8_lossy(&bytes).into_owned())
+        })
+        .collect()
+}
+
+/// Snippets real or legal YAML holds, inserted at line starts or after a `- `.
+const QUIRKS: &[&str] = &[
+    "\t",
+    "\r\n",
+    "\u{feff}",
+    "# comment\n",
+    "# - actionId: commented_out\n",
+    "  \n",
+    "- actionId: list_extra\n",
+    "  - actionId: get_extra # trailing\n",
+    "- {actionId: get_flow, steps: [{stepFunction: {functionName: request, parameters: {method: get, url: /x}}}]}\n",
+    "&anchor ",
+    "*anchor",
+    "<<: *anchor\n",
+    "effects: [read]\n",
+    "effects:\n- write\n",
+    "effects: reed\n",
+    "annotations: {readOnlyHint: true}\n",
+    "description: |\n  - actionId: not_an_action\n",
+    "description: >-\n  folded é\n",
+    "label: \"Café ü 日本\"\n",
+    "---\n",
+    "...\n",
+    "!!str ",
+    "'quoted': 'it''s'\n",
+    "url: /users/:id\n",
+    "method: delete\n",
+    "method: post\n",
+    "actionId: ",
+    "[",
+    "]",
+    "{",
+    "}",
+    ": ",
+    "\"",
+    "'",
+    "|",
+    "-",
+    "\u{1F600}",
+    "\\",
+];
+
+fn line_starts(text: &str) -> Vec<usize> {
+    let mut v = vec![0];
+    v.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+    v
+}
+
+fn floor_boundary(text: &str, mut at: usize) -> usize {
+    at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// One random mutation of `text`.
+fn mutate(text: &str, rng: &mut Rng) -> String {
+    let lines = line_starts(text);
+    let line = rng.below(lines.len());
+    let (ls, le) = (
+        lines[line],
+        lines.get(line + 1).copied().unwrap_or(text.len()),
+    );
+    match rng.below(9) {
+        // Flip a byte (as a character: the text stays UTF-8, like files the tool reads).
+        0 => {
+            let at = floor_boundary(text, rng.below(text.len() + 1));
+            let c = *rng.pick(&[
+                ' ', '\t', '\n', '-', ':', '#', '"', '\'', '{', '[', 'x', 'é',
+            ]);
+            let end = text[at..]
+                .chars()
+                .next()
+                .map_or(at, |ch| at + ch.len_utf8());
+            format!("{}{c}{}", &text[..at], &text[end..])
+        }
+        // Delete a line.
+        1 => format!("{}{}", &text[..ls], &text[le..]),
+        // Duplicate a line.
+        2 => format!("{}{}{}", &text[..le], &text[ls..le], &text[le..]),
+        // Indent a line by one or two more spaces.
+        3 => format!(
+            "{}{}{}",
+            &text[..ls],
+            &"  "[..1 + rng.below(2)],
+            &text[ls..]
+        ),
+        // Dedent a line.
+        4 => {
+            let cut = text[ls..le]
+                .bytes()
+                .take_while(|&b| b == b' ')
+                .count()
+                .min(2);
+            format!("{}{}", &text[..ls], &text[ls + cut..])
+        }
+        // Insert a quirk at a line start.
+        5 => format!("{}{}{}", &text[..ls], rng.pick(QUIRKS), &text[ls..]),
+        // Insert a quirk anywhere.
+        6 => {
+            let at = floor_boundary(text, rng.below(text.len() + 1));
+            format!("{}{}{}", &text[..at], rng.pick(QUIRKS), &text[at..])
+        }
+        // Change line endings or the final newline.
+        7 => match rng.below(3) {
+            0 => text.replace('\n', "\r\n"),
+            1 => text.trim_end_matches(['\n', '\r']).to_owned(),
+            _ => format!("{}{}", &text[..le], text[le..].replace('\n', "\r\n")),
+        },
+        // Truncate.
+        _ => text[..floor_boundary(text, rng.below(text.len() + 1))].to_owned(),
+    }
+}
+
+fn options() -> Options {
+    Options::new(RuleSet::builtin().unwrap())
+}
+
+fn assert_holds(name: &str, text: &str, opts: &Options) -> invariants::Outcome {
+    match invariants::check(text, opts) {
+        Ok(o) => o,
+        Err(v) => panic!("{name}: invariant violated: {v}\ninput:\n{text:?}"),
+    }
+}
+
+/// Inputs the fuzzer (or this test) once broke; each must keep holding.
+const REGRESSIONS: &[(&str, &str)] = &[];
+
+#[test]
+fn regressions_hold() {
+    let opts = options();
+    for (name, text) in REGRESSIONS {
+        assert_holds(name, text, &opts);
+    }
+}
+
+#[test]
+fn every_seed_file_holds_and_is_edited_somewhere() {
+    let opts = options();
+    let seeds = seed_files();
+    assert!(seeds.len() > 20, "fixtures found: {}", seeds.len());
+    let edited: usize = seeds
+        .iter()
+        .map(|(name, text)| assert_holds(name, text, &opts).edits)
+        .sum();
+    assert!(
+        edited > 20,
+        "the seeds exercise the edit path ({edited} edits)"
+    );
+}
+
+#[test]
+fn mutated_seed_files_hold() {
+    let opts = options();
+    let seeds = seed_files();
+    let started = Instant::now();
+    let (mut parsed, mut edited, mut total) = (0, 0, 0);
+    for seed in 1..=6u64 {
+        let mut rng = Rng::new(seed);
+        for _ in 0..500 {
+            let (name, base) = rng.pick(&seeds);
+            let mut text = base.clone();
+            // One or two stacked mutations.
+            for _ in 0..1 + rng.below(2) {
+                text = mutate(&text, &mut rng);
+            }
+            let o = assert_holds(&format!("{name} (seed {seed})"), &text, &opts);
+            total += 1;
+            parsed += usize::from(o.parsed);
+            edited += usize::from(o.edits > 0);
+        }
+    }
+    // The mutations must keep most inputs parseable, or the edit path goes untested.
+    assert!(parsed * 3 > total, "only {parsed} of {total} mutants parse");
+    assert!(
+        edited * 4 > total,
+        "only {edited} of {total} mutants get edits"
+    );
+    eprintln!(
+        "{total} mutants, {parsed} parse, {edited} edited, {:?}",
+        started.elapsed()
+    );
+}
