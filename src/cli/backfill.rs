@@ -46,6 +46,12 @@ pub struct BackfillArgs {
     /// Summary format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: SummaryFormat,
+    /// Append one row (date, commit, counts, coverage after the patch) to this CSV.
+    #[arg(long, value_name = "FILE")]
+    pub history: Option<PathBuf>,
+    /// Write a self-contained coverage page.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     #[command(flatten)]
     pub engine: EngineArgs,
 }
@@ -81,7 +87,7 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
             }
         }
         low.extend(low_confidence(&f, &opts));
-        if f.new_text.is_some() {
+        if f.new_text.is_some() || args.html.is_some() {
             f.patch = String::new();
             f.csv = String::new();
             changed.push(f);
@@ -99,16 +105,27 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
     errors += meta.errors.len();
     summary.errors += meta.errors.len();
 
+    let run = pipeline::Run {
+        catalogs: meta.catalogs,
+        files: changed,
+        errors: meta.errors,
+        rules_used: meta.rules_used,
+    };
+    super::history_and_page(
+        &run,
+        &summary,
+        args.history.as_deref(),
+        args.html.as_deref(),
+        false,
+    )?;
     let mut notes = Vec::new();
     if args.write {
-        let (written, failed) = write_in_place(&meta, &changed, &opts, args.allow_dirty);
+        let (written, failed) = write_in_place(&run, &opts, args.allow_dirty);
         errors += failed;
         notes.push(format!("files written: {written}, failed: {failed}"));
     }
     if let Some(branch) = &args.branch {
-        notes.push(commit_branch(
-            &meta, &changed, &summary, branch, args.force, &opts,
-        )?);
+        notes.push(commit_branch(&run, &summary, branch, args.force, &opts)?);
     }
 
     let text = match args.format {
@@ -174,14 +191,15 @@ fn human(
 /// Writes every changed file in place. A file is written only if it is clean in git (or
 /// `allow_dirty`), the edit re-checks, and its content did not change since planning.
 fn write_in_place(
-    meta: &pipeline::RunMeta,
-    changed: &[pipeline::FileResult],
+    run: &pipeline::Run,
     opts: &pipeline::Options,
     allow_dirty: bool,
 ) -> (usize, usize) {
+    let changed: Vec<&pipeline::FileResult> =
+        run.files.iter().filter(|f| f.new_text.is_some()).collect();
     let mut dirty = std::collections::BTreeSet::new();
     if !allow_dirty {
-        for (i, catalog) in meta.catalogs.iter().enumerate() {
+        for (i, catalog) in run.catalogs.iter().enumerate() {
             let Some(repo) = &catalog.repo else { continue };
             let paths: Vec<PathBuf> = changed
                 .iter()
@@ -243,14 +261,15 @@ pub fn heuristics_revision(opts: &pipeline::Options) -> String {
 }
 
 fn commit_branch(
-    meta: &pipeline::RunMeta,
-    changed: &[pipeline::FileResult],
+    run: &pipeline::Run,
     summary: &emit::Summary,
     branch: &str,
     force: bool,
     opts: &pipeline::Options,
 ) -> Result<String> {
-    let Some(first) = meta.catalogs.first() else {
+    let changed: Vec<&pipeline::FileResult> =
+        run.files.iter().filter(|f| f.new_text.is_some()).collect();
+    let Some(first) = run.catalogs.first() else {
         return Err(Error::new("no catalog"));
     };
     let Some(repo) = &first.repo else {
@@ -259,7 +278,7 @@ fn commit_branch(
                 .in_file(&first.root),
         );
     };
-    if meta
+    if run
         .catalogs
         .iter()
         .any(|c| c.repo.as_ref().map(|r| r.workdir()) != Some(repo.workdir()))
@@ -270,7 +289,7 @@ fn commit_branch(
     }
     // The commit is HEAD plus the backfill; that equals the work tree plus the patch only
     // when the catalog has no uncommitted changes.
-    let roots: Vec<PathBuf> = meta.catalogs.iter().map(|c| c.root.clone()).collect();
+    let roots: Vec<PathBuf> = run.catalogs.iter().map(|c| c.root.clone()).collect();
     // A repository without commits is refused by `commit_on_branch` with its own message.
     let dirty = if repo.head().is_some() {
         repo.dirty_files(&roots)?

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use catalog_effects::emit::{self, history, sarif::SarifRule};
+use catalog_effects::emit::{self, sarif::SarifRule};
 use catalog_effects::error::{Error, Result};
 use catalog_effects::findings::{self, Finding, Level};
 use catalog_effects::pipeline::{self, Run};
@@ -181,33 +181,13 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         .filter(|f| args.fail_on == FailOn::Any || is_new(f))
         .count();
 
-    if let (Some(_), Some(_)) = (&args.history, &partial) {
-        out::eprint(
-            "note: --history is not appended on a partial (--since) run: its counts cover only the changed files\n",
-        );
-    } else if let Some(path) = &args.history {
-        let commit = run
-            .catalogs
-            .first()
-            .and_then(|c| c.repo.as_ref())
-            .and_then(|r| r.head())
-            .map(|(short, _)| short)
-            .unwrap_or_default();
-        history::append(
-            path,
-            &history::HistoryRow::from_summary(&summary, &history::today_utc(), &commit),
-        )?;
-    }
-    if let Some(path) = &args.html {
-        let rows = match &args.history {
-            Some(h) if h.exists() => history::read(h)?,
-            _ => Vec::new(),
-        };
-        super::write_output(
-            path,
-            &emit::html::render(&summary, &run, &rows, "catalog-effects coverage"),
-        )?;
-    }
+    super::history_and_page(
+        &run,
+        &summary,
+        args.history.as_deref(),
+        args.html.as_deref(),
+        partial.is_some(),
+    )?;
 
     if args.format == FindingFormat::Human {
         found.retain(|f| {

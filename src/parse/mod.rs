@@ -96,6 +96,14 @@ pub struct ParsedFile {
 /// Parses one connector file. A YAML error fails the whole file; problems with single
 /// items are collected in [`ParsedFile::problems`].
 pub fn parse_file(text: &str) -> Result<ParsedFile, Error> {
+    // An empty connector file is valid YAML (a null document) but never intended: it is
+    // what a truncated copy or a failed generator leaves, so it is an error (issue 7). A
+    // file of comments only is deliberate (every action commented out) and stays valid.
+    if text.trim_start_matches('\u{feff}').trim().is_empty() {
+        return Err(Error::new(
+            "empty file: no YAML document (a connector file holds a mapping or a list of actions)",
+        ));
+    }
     let tree = tree::parse(text)?;
     let mut out = ParsedFile {
         shape: Shape::Other,
@@ -142,7 +150,12 @@ pub fn parse_file(text: &str) -> Result<ParsedFile, Error> {
         match ctx.action(item, false, &mut out.problems) {
             Ok(Some(site)) => out.actions.push(site),
             Ok(None) => {}
-            Err(e) if tree.get(item, "actionId").is_some() && tree.is_map(item) => {
+            // Only a merge-only item (its `actionId` comes through `<<`) is a note: an
+            // item whose own `actionId` is a number, null or a mapping is an error (issue 7).
+            Err(e)
+                if own_entry(&tree, item, "actionId").is_none()
+                    && tree.get(item, "actionId").is_some() =>
+            {
                 out.notes.push(e)
             }
             Err(e) => out.problems.push(e),
