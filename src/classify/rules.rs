@@ -429,7 +429,12 @@ impl RuleSet {
 
     /// The signals of an action, keeping only the input-description words rules look for.
     pub fn signals(&self, view: &ActionView) -> Signals {
-        Signals::keeping(view, &|w| self.input_words.contains(w))
+        Signals::keeping(view, &|raw| {
+            self.input_words
+                .iter()
+                .find(|w| w.eq_ignore_ascii_case(raw))
+                .cloned()
+        })
     }
 
     pub fn get(&self, id: &str) -> Option<&Rule> {

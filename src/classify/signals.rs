@@ -33,10 +33,13 @@ pub fn tokens(s: &str) -> Vec<String> {
 /// Lower-case words of prose: split on anything but letters and digits, never inside a
 /// word (`TypeScript` stays one word).
 pub fn words(s: &str) -> Vec<String> {
+    raw_words(s).map(str::to_lowercase).collect()
+}
+
+/// The words of prose as written, without allocating.
+fn raw_words(s: &str) -> impl Iterator<Item = &str> {
     s.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect()
 }
 
 /// The forms a word may take in the lexicon: `lists` -> `list`, `queries` -> `query`,
@@ -205,17 +208,22 @@ pub fn first_sentence(text: &str) -> &str {
 impl Signals {
     /// All signals of an action, every input-description word kept (for `explain`).
     pub fn of(view: &ActionView) -> Signals {
-        Signals::build(view, &|_| true, usize::MAX)
+        Signals::build(view, &|w| Some(w.to_lowercase()), usize::MAX)
     }
 
     /// The signals of an action, keeping only the input-description words `keep` accepts:
     /// rules look for a handful of them, and input descriptions are long.
-    pub fn keeping(view: &ActionView, keep: &dyn Fn(&str) -> bool) -> Signals {
+    /// `keep` turns a raw word into the word to keep, or drops it.
+    pub fn keeping(view: &ActionView, keep: &dyn Fn(&str) -> Option<String>) -> Signals {
         // The description's verb is among its opening words; the rest only costs time.
         Signals::build(view, keep, 12)
     }
 
-    fn build(view: &ActionView, keep: &dyn Fn(&str) -> bool, description_words: usize) -> Signals {
+    fn build(
+        view: &ActionView,
+        keep: &dyn Fn(&str) -> Option<String>,
+        description_words: usize,
+    ) -> Signals {
         let mut s = Signals {
             methods: view.methods().into_iter().map(str::to_owned).collect(),
             id_tokens: tokens(&view.id),
@@ -224,9 +232,9 @@ impl Signals {
                 .description
                 .as_deref()
                 .map(|d| {
-                    words(first_sentence(d))
-                        .into_iter()
+                    raw_words(first_sentence(d))
                         .take(description_words)
+                        .map(str::to_lowercase)
                         .collect()
                 })
                 .unwrap_or_default(),
@@ -254,8 +262,16 @@ impl Signals {
                 s.free_string_inputs.push(name.clone());
             }
             s.inputs.push(name);
-            for w in input.description.as_deref().map(words).unwrap_or_default() {
-                if keep(&w) && !s.input_description_words.contains(&w) {
+            for raw in input
+                .description
+                .as_deref()
+                .map(raw_words)
+                .into_iter()
+                .flatten()
+            {
+                if let Some(w) = keep(raw)
+                    && !s.input_description_words.contains(&w)
+                {
                     s.input_description_words.push(w);
                 }
             }

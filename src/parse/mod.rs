@@ -104,6 +104,25 @@ pub fn parse_file(text: &str) -> Result<ParsedFile, Error> {
             "empty file: no YAML document (a connector file holds a mapping or a list of actions)",
         ));
     }
+    // A carriage return not followed by a line feed is a line break to YAML but not to the
+    // edit planning (columns, line ends and diff lines count `\n` only): an insertion after
+    // it would be indented wrongly and break the file. Refused, never guessed (issue 7,
+    // fuzzer crash 645f82ee: `- a\n\r- actionId: x`).
+    let bytes = text.as_bytes();
+    if let Some(at) =
+        (0..bytes.len()).find(|&i| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
+    {
+        let line_start = bytes[..at]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1);
+        let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        let column = text[line_start..at].chars().count() + 1;
+        return Err(Error::new(
+            "a carriage return not followed by a line feed (a classic Mac line break): convert the file to LF or CRLF line endings",
+        )
+        .at(line, column));
+    }
     let tree = tree::parse(text)?;
     let mut out = ParsedFile {
         shape: Shape::Other,

@@ -81,8 +81,16 @@ impl<'a> CharCursor<'a> {
         }
         let b = self.text.as_bytes();
         while self.chars < char_index && self.bytes < b.len() {
-            self.bytes += utf8_width(b[self.bytes]);
-            self.chars += 1;
+            // Most stretches between two events are ASCII even in a non-ASCII file: jump
+            // over them at once (a word-at-a-time check), and step char by char otherwise.
+            let end = (self.bytes + (char_index - self.chars)).min(b.len());
+            if b[self.bytes..end].is_ascii() {
+                self.chars += end - self.bytes;
+                self.bytes = end;
+            } else {
+                self.bytes += utf8_width(b[self.bytes]);
+                self.chars += 1;
+            }
         }
         while self.chars > char_index && self.bytes > 0 {
             self.bytes -= 1;
