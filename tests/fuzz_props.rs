@@ -237,7 +237,21 @@ fn merge_source_edit_does_not_declare_effects_for_an_inheritor() {
 }
 
 /// Inputs the fuzzer (or this test) once broke; each must keep holding.
-const REGRESSIONS: &[(&str, &str)] = &[];
+const REGRESSIONS: &[(&str, &str)] = &[
+    // Fuzzer crash 645f82ee: a lone CR is a YAML line break the column count did not see,
+    // so `effects` was indented one column too far and the edited file did not parse. Now
+    // refused with a positioned error (src/parse/mod.rs).
+    (
+        "crash-645f82ee lone CR",
+        "- ads/get\n\r- actionId: list_notes",
+    ),
+    ("lone CR at the end", "- actionId: list_notes\r"),
+    ("lone CR in a comment", "# a\rb\n- actionId: list_notes\n"),
+    (
+        "CRLF stays fine",
+        "- actionId: list_notes\r\n  label: x\r\n",
+    ),
+];
 
 #[test]
 fn regressions_hold() {
@@ -245,6 +259,19 @@ fn regressions_hold() {
     for (name, text) in REGRESSIONS {
         assert_holds(name, text, &opts);
     }
+    let lone_cr = catalog_effects::parse::parse_file(REGRESSIONS[0].1).unwrap_err();
+    assert_eq!(
+        (lone_cr.line, lone_cr.column),
+        (Some(2), Some(1)),
+        "{lone_cr}"
+    );
+    assert_eq!(
+        invariants::check(REGRESSIONS[3].1, &opts).unwrap(),
+        invariants::Outcome {
+            parsed: true,
+            edits: 1
+        }
+    );
 }
 
 #[test]
