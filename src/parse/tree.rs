@@ -55,51 +55,40 @@ pub struct Tree {
     pub roots: Vec<NodeId>,
 }
 
-/// Converts saphyr's character offsets to byte offsets with a cursor: events arrive in
-/// nearly increasing order, so each conversion walks only the distance from the last one,
-/// and no table proportional to the file is kept.
+/// Converts saphyr's character offsets to byte offsets. Only multi-byte characters are
+/// recorded (with the extra bytes counted up to and including each), so an ASCII file needs
+/// nothing and a file with a few accents needs a few entries; a lookup is a binary search.
 struct CharCursor<'a> {
     text: &'a str,
-    ascii: bool,
-    chars: usize,
-    bytes: usize,
+    /// (char index, extra bytes of every multi-byte char up to and including this one).
+    marks: Vec<(usize, usize)>,
 }
 
 impl<'a> CharCursor<'a> {
     fn new(text: &'a str) -> Self {
-        CharCursor {
-            text,
-            ascii: text.is_ascii(),
-            chars: 0,
-            bytes: 0,
+        let mut marks = Vec::new();
+        if !text.is_ascii() {
+            let mut extra = 0;
+            for (b, &byte) in text.as_bytes().iter().enumerate() {
+                // A lead byte of a multi-byte character (continuation bytes are 0b10xxxxxx).
+                if byte >= 0xC0 {
+                    let width = utf8_width(byte);
+                    marks.push((b - extra, extra + width - 1));
+                    extra += width - 1;
+                }
+            }
         }
+        CharCursor { text, marks }
     }
 
-    fn byte(&mut self, char_index: usize) -> usize {
-        if self.ascii {
-            return char_index.min(self.text.len());
-        }
-        let b = self.text.as_bytes();
-        while self.chars < char_index && self.bytes < b.len() {
-            // Most stretches between two events are ASCII even in a non-ASCII file: jump
-            // over them at once (a word-at-a-time check), and step char by char otherwise.
-            let end = (self.bytes + (char_index - self.chars)).min(b.len());
-            if b[self.bytes..end].is_ascii() {
-                self.chars += end - self.bytes;
-                self.bytes = end;
-            } else {
-                self.bytes += utf8_width(b[self.bytes]);
-                self.chars += 1;
-            }
-        }
-        while self.chars > char_index && self.bytes > 0 {
-            self.bytes -= 1;
-            while self.bytes > 0 && (b[self.bytes] & 0xC0) == 0x80 {
-                self.bytes -= 1;
-            }
-            self.chars -= 1;
-        }
-        self.bytes
+    fn byte(&self, char_index: usize) -> usize {
+        let before = self.marks.partition_point(|&(c, _)| c < char_index);
+        let extra = if before == 0 {
+            0
+        } else {
+            self.marks[before - 1].1
+        };
+        (char_index + extra).min(self.text.len())
     }
 }
 
@@ -120,7 +109,7 @@ pub fn parse(text: &str) -> Result<Tree, Error> {
         nodes: Vec::with_capacity(text.len() / 12 + 16),
         roots: Vec::new(),
     };
-    let mut cursor = CharCursor::new(text);
+    let cursor = CharCursor::new(text);
     // Open collections.
     let mut stack: Vec<NodeId> = Vec::new();
     // Anchor ids are small integers handed out in order; aliases refer back to them.
