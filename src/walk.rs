@@ -69,6 +69,20 @@ pub fn walk(root: &Path) -> Result<Walk> {
             let Ok(kind) = entry.file_type() else {
                 continue;
             };
+            // A name that is not UTF-8 cannot be written into a patch as git would (the
+            // lossy `rel` names another file, and `git apply` then rejects the whole
+            // patch): such a connector file, or a folder that may hold some, is reported
+            // and skipped, never guessed (issue 7).
+            let walked_dir = kind.is_dir() && !name.starts_with('.');
+            if entry.file_name().to_str().is_none()
+                && !kind.is_symlink()
+                && (walked_dir || is_connector_file(&name))
+            {
+                out.errors.push(
+                    Error::new("file name is not UTF-8: skipped (rename it)").in_file(entry.path()),
+                );
+                continue;
+            }
             if kind.is_symlink() {
                 out.skipped_links.push(rel);
             } else if kind.is_dir() {
@@ -129,6 +143,30 @@ mod tests {
         assert_eq!(w.files[1].folder, "b");
         #[cfg(unix)]
         assert_eq!(w.skipped_links, ["b/loop", "out.s1.yaml"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn non_utf8_names_are_errors_not_lossy_paths() {
+        use std::ffi::OsStr;
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(root.join(OsStr::from_bytes(b"bad\xff.s1.yaml")), "x: 1\n").unwrap();
+        std::fs::write(root.join(OsStr::from_bytes(b"notes\xff.txt")), "x\n").unwrap();
+        std::fs::create_dir(root.join(OsStr::from_bytes(b"dir\xfe"))).unwrap();
+        std::fs::write(root.join("ok.s1.yaml"), "x: 1\n").unwrap();
+        let w = walk(root).unwrap();
+        let rels: Vec<&str> = w.files.iter().map(|f| f.rel.as_str()).collect();
+        assert_eq!(rels, ["ok.s1.yaml"]);
+        let mut errors: Vec<String> = w.errors.iter().map(ToString::to_string).collect();
+        errors.sort();
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(
+            errors
+                .iter()
+                .all(|e| e.ends_with(": file name is not UTF-8: skipped (rename it)"))
+        );
     }
 
     #[test]

@@ -931,6 +931,33 @@ fn hostile_file_names_are_quoted_as_git_does_and_apply() {
 }
 
 #[test]
+fn non_utf8_file_name_is_reported_and_the_patch_still_applies() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let case = Case::new();
+    let bad = case.catalog.join("bad");
+    std::fs::create_dir_all(&bad).unwrap();
+    std::fs::write(
+        bad.join(OsStr::from_bytes(b"caf\xe9.s1.yaml")),
+        "- actionId: list_x\n",
+    )
+    .unwrap();
+    git_init(case.root());
+    let out = case.backfill(&[]);
+    // Before the fix the patch named `caf\357\277\275.s1.yaml` (U+FFFD) relative to the
+    // catalog, and `git apply` rejected the whole patch.
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains(".s1.yaml: file name is not UTF-8: skipped (rename it)"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.patch.contains("caf"), "{}", out.patch);
+    git_apply(case.root(), &case.out.join("effects.patch"), true).unwrap();
+}
+
+#[test]
 fn catalog_given_through_dot_dot_still_gives_contained_paths() {
     let case = Case::new();
     std::fs::create_dir_all(case.root().join("sub")).unwrap();
