@@ -853,6 +853,71 @@ fn write_failing_half_way_leaves_the_file_untouched() {
     );
 }
 
+/// A real full disk, when the test may mount one: as root, in a private mount namespace
+/// (`unshare -m`), a 4 MB tmpfs is filled up but for 64 KB. The 1 MB file fails with
+/// ENOSPC and is untouched, the small one is written. Skipped where that is not allowed.
+#[test]
+fn full_disk_fails_that_file_only() {
+    let mut big = String::from("- actionId: list_big\n  description: |\n");
+    while big.len() < 1024 * 1024 {
+        big.push_str("    filler line of the description, long enough to count\n");
+    }
+    let case = Case::new().with("big.s1.yaml", &big);
+    let mnt = case.root().join("mnt");
+    let result = case.root().join("result");
+    std::fs::create_dir_all(&mnt).unwrap();
+    std::fs::create_dir_all(&result).unwrap();
+    let script = r#"set -e
+mount -t tmpfs -o size=4m tmpfs "$MNT" 2>/dev/null || exit 77
+cp -R "$SRC" "$MNT/catalog"
+dd if=/dev/zero of="$MNT/room" bs=64k count=1 2>/dev/null || exit 77
+dd if=/dev/zero of="$MNT/filler" bs=4k 2>/dev/null || true
+rm "$MNT/room"
+set +e
+"$BIN" backfill "$MNT/catalog" -j 1 --write --patch "$OUT/effects.patch" --report "$OUT/coverage.csv" >"$OUT/stdout" 2>"$OUT/stderr"
+echo $? >"$OUT/rc"
+cp -R "$MNT/catalog/." "$RESULT/"
+"#;
+    // Room for the small file: reserve 64 KB, fill the disk, free the 64 KB.
+    let status = Command::new("unshare")
+        .args(["-m", "sh", "-c", script])
+        .env("MNT", &mnt)
+        .env("SRC", &case.catalog)
+        .env("BIN", bin())
+        .env("OUT", &case.out)
+        .env("RESULT", &result)
+        .status();
+    match status {
+        Ok(s) if s.success() => {}
+        other => {
+            eprintln!("skipped: cannot mount a tmpfs here ({other:?})");
+            return;
+        }
+    }
+    let read = |p: &str| std::fs::read_to_string(case.out.join(p)).unwrap_or_default();
+    let (stdout, stderr) = (read("stdout"), read("stderr"));
+    assert_eq!(read("rc").trim(), "2", "{stderr}");
+    assert!(
+        stderr.contains("big.s1.yaml: cannot write: No space left on device (os error 28); the file is unchanged"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("files written: 1, failed: 1"), "{stdout}");
+    assert_eq!(
+        std::fs::read_to_string(result.join("bad/big.s1.yaml")).unwrap(),
+        big
+    );
+    let names: Vec<String> = std::fs::read_dir(result.join("bad"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["big.s1.yaml"], "a temporary file was left");
+    assert!(
+        std::fs::read_to_string(result.join("good/good.connector.s1.yaml"))
+            .unwrap()
+            .contains("effects:")
+    );
+}
+
 // --- hostile paths ------------------------------------------------------------------------
 
 fn header_paths(patch: &str) -> Vec<&str> {
