@@ -20,6 +20,12 @@ pub fn replace_if_unchanged(path: &Path, expected: &str, new: &str) -> Result<()
                 .in_file(path),
         );
     }
+    // A rename needs only the directory to be writable, so a file its owner made read-only
+    // would be replaced anyway. Opening it for writing (no truncation, nothing written)
+    // asks the system whether this user may write it (issue 7: an unwritable file fails).
+    fs::OpenOptions::new().write(true).open(path).map_err(|e| {
+        Error::new(format!("not writable: {e}; the file is unchanged")).in_file(path)
+    })?;
     write_atomic(path, new.as_bytes())
 }
 
@@ -102,6 +108,22 @@ mod tests {
             1,
             "no temporary file left"
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_read_only_file_is_not_replaced() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.s1.yaml");
+        fs::write(&p, "old\n").unwrap();
+        fs::set_permissions(&p, fs::Permissions::from_mode(0o444)).unwrap();
+        if fs::OpenOptions::new().write(true).open(&p).is_ok() {
+            return; // root writes any file: tests/robustness.rs checks this as `nobody`.
+        }
+        let e = replace_if_unchanged(&p, "old\n", "new\n").unwrap_err();
+        assert!(e.to_string().contains("not writable"), "{e}");
+        assert_eq!(fs::read_to_string(&p).unwrap(), "old\n");
     }
 
     #[test]

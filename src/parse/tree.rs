@@ -68,13 +68,20 @@ impl<'a> CharCursor<'a> {
     fn new(text: &'a str) -> Self {
         let mut marks = Vec::new();
         if !text.is_ascii() {
+            let bytes = text.as_bytes();
             let mut extra = 0;
-            for (b, &byte) in text.as_bytes().iter().enumerate() {
-                // A lead byte of a multi-byte character (continuation bytes are 0b10xxxxxx).
-                if byte >= 0xC0 {
-                    let width = utf8_width(byte);
-                    marks.push((b - extra, extra + width - 1));
-                    extra += width - 1;
+            // Whole ASCII blocks are skipped with a word-at-a-time check.
+            for (k, block) in bytes.chunks(64).enumerate() {
+                if block.is_ascii() {
+                    continue;
+                }
+                for (j, &byte) in block.iter().enumerate() {
+                    // A lead byte of a multi-byte character (continuations are 0b10xxxxxx).
+                    if byte >= 0xC0 {
+                        let width = utf8_width(byte);
+                        marks.push((k * 64 + j - extra, extra + width - 1));
+                        extra += width - 1;
+                    }
                 }
             }
         }
