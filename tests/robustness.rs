@@ -767,21 +767,35 @@ fn unwritable_file_fails_alone_and_is_counted() {
         return;
     };
     let text = "- actionId: list_ro\n";
-    let case = Case::new().with("ro.s1.yaml", text);
+    let case = Case::new()
+        .with("ro.s1.yaml", text)
+        .with("../ro-file/ro-file.s1.yaml", text);
     let ro_dir = case.catalog.join("bad");
-    // The file is readable, its directory is not writable: no temporary file, no rename.
+    let ro_file = case.catalog.join("ro-file/ro-file.s1.yaml");
+    // `bad/` is not writable (no temporary file, no rename); `ro-file/ro-file.s1.yaml` is
+    // read-only in a writable directory, where a rename would succeed: both are refused.
+    open_to(
+        &case,
+        uid,
+        &[&case.catalog.join("good"), &case.catalog.join("ro-file")],
+    );
     std::fs::set_permissions(&ro_dir, std::fs::Permissions::from_mode(0o555)).unwrap();
-    open_to(&case, uid, &[&case.catalog.join("good")]);
+    std::fs::set_permissions(&ro_file, std::fs::Permissions::from_mode(0o444)).unwrap();
     let out = run_as(&prefix, &case, &["--write"]);
     std::fs::set_permissions(&ro_dir, std::fs::Permissions::from_mode(0o755)).unwrap();
     assert_eq!(out.code, 2, "{}", out.stderr);
+    for m in [
+        "bad/ro.s1.yaml: not writable: Permission denied (os error 13); the file is unchanged",
+        "ro-file/ro-file.s1.yaml: not writable: Permission denied (os error 13); the file is unchanged",
+    ] {
+        assert!(
+            out.stderr.contains(m),
+            "stderr lacks {m:?}:\n{}",
+            out.stderr
+        );
+    }
     assert!(
-        out.stderr.contains("bad/ro.s1.yaml: cannot create a temporary file: Permission denied (os error 13); the file is unchanged"),
-        "{}",
-        out.stderr
-    );
-    assert!(
-        out.stdout.contains("files written: 1, failed: 1"),
+        out.stdout.contains("files written: 1, failed: 2"),
         "{}",
         out.stdout
     );
@@ -789,6 +803,7 @@ fn unwritable_file_fails_alone_and_is_counted() {
         std::fs::read_to_string(ro_dir.join("ro.s1.yaml")).unwrap(),
         text
     );
+    assert_eq!(std::fs::read_to_string(&ro_file).unwrap(), text);
     assert!(
         std::fs::read_to_string(case.catalog.join("good/good.connector.s1.yaml"))
             .unwrap()
