@@ -131,7 +131,7 @@ const SPECS: &[Spec] = &[
         "freeform-environment",
         Check::FreeformEnvironment,
         &[INPUTS],
-        &[],
+        &[WORDS],
     ),
     (
         "hidden-batch-scope",
@@ -238,6 +238,7 @@ struct ExampleInput {
     ty: Option<String>,
     #[serde(rename = "enum", default)]
     enum_values: Vec<String>,
+    description: Option<String>,
 }
 
 impl Example {
@@ -269,7 +270,7 @@ impl Example {
                     name: i.name.clone(),
                     ty: i.ty.clone(),
                     enum_values: i.enum_values.clone(),
-                    description: None,
+                    description: i.description.clone(),
                 })
                 .collect(),
             annotations: self.read_only_hint.map(|r| Hints {
@@ -683,11 +684,7 @@ impl<'a> Ctx<'a> {
                 is_boolean,
                 "boolean dry-run input mixes plan and execute",
             ),
-            Check::FreeformEnvironment => self.input(
-                rule,
-                is_free_string,
-                "free-string environment input without an enum",
-            ),
+            Check::FreeformEnvironment => self.freeform_environment(rule),
             Check::HiddenBatchScope => self.hidden_batch_scope(rule),
             Check::EmptyDescription => self
                 .description
@@ -839,6 +836,31 @@ impl<'a> Ctx<'a> {
             .iter()
             .find(|i| rule.inputs.contains(&normalize_name(&i.name)) && kind(i))
             .map(|i| (format!("{message}: `{}`", i.name), i.name.clone()))
+    }
+
+    /// A free-string input that picks an environment: named like one (`environment`, `env`),
+    /// or described with environment names (`stage`: "dev, staging or prod"). A CRM
+    /// opportunity's `stage` is a pipeline stage, not an environment.
+    fn freeform_environment(&self, rule: &Rule) -> Option<(String, String)> {
+        self.view
+            .inputs
+            .iter()
+            .filter(|i| is_free_string(i))
+            .find(|i| {
+                rule.inputs.contains(&normalize_name(&i.name))
+                    || i.description
+                        .as_deref()
+                        .is_some_and(|d| find_any(&tokens(d), &rule.words).is_some())
+            })
+            .map(|i| {
+                (
+                    format!(
+                        "free-string environment input without an enum: `{}`",
+                        i.name
+                    ),
+                    i.name.clone(),
+                )
+            })
     }
 
     fn hidden_batch_scope(&self, rule: &Rule) -> Option<(String, String)> {
