@@ -190,6 +190,35 @@ fn binary_non_utf8_file() {
     check(&case, 2, "error: bad/latin.s1.yaml:2:13: not UTF-8 text");
 }
 
+#[test]
+fn control_characters_in_utf8_text() {
+    let case = Case::new().with("nul.s1.yaml", "- actionId: list_x\n  label: a\u{0}b\n");
+    check(
+        &case,
+        2,
+        "error: bad/nul.s1.yaml:2:11: invalid YAML: found unprintable character",
+    );
+}
+
+#[test]
+fn fifo_named_like_a_connector_is_never_opened() {
+    let case = Case::new();
+    std::fs::create_dir_all(case.catalog.join("bad")).unwrap();
+    let fifo = case.catalog.join("bad/pipe.s1.yaml");
+    if !Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        eprintln!("skipped: no mkfifo");
+        return;
+    }
+    // Reading it would block forever: only regular files are read.
+    let out = case.backfill(&[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_good_processed(&out);
+}
+
 /// 50 MB, mostly comments (as fast as the parser scans): completes, its one action is
 /// patched. The 50 MB file of 113,712 actions is the ignored test below (12 s in a debug
 /// build, too slow for every run).
