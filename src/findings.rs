@@ -153,15 +153,7 @@ impl Checker {
             self.folder = Some(folder);
         }
         for e in f.error.iter().chain(&f.problems) {
-            self.findings.push(Finding {
-                file: Some(file.to_owned()),
-                line: e.line,
-                column: e.column,
-                code: "parse-error".into(),
-                level: Level::Error,
-                message: e.message.clone(),
-                tool: None,
-            });
+            self.findings.push(parse_error(Some(file.to_owned()), e));
         }
         for a in &f.actions {
             if let Some(code) = status_code(a.status, matches!(a.declared, Declared::None)) {
@@ -194,18 +186,11 @@ impl Checker {
         rules: &RuleSet,
     ) -> Vec<Finding> {
         for e in errors {
-            self.findings.push(Finding {
-                file: e
-                    .path
-                    .as_ref()
-                    .map(|p| p.to_string_lossy().replace('\\', "/")),
-                line: e.line,
-                column: e.column,
-                code: "parse-error".into(),
-                level: Level::Error,
-                message: e.message.clone(),
-                tool: None,
-            });
+            let file = e
+                .path
+                .as_ref()
+                .map(|p| p.to_string_lossy().replace('\\', "/"));
+            self.findings.push(parse_error(file, e));
         }
         for (i, used) in rules_used.iter().enumerate() {
             if !used {
@@ -223,6 +208,18 @@ impl Checker {
         }
         self.findings.sort();
         self.findings
+    }
+}
+
+fn parse_error(file: Option<String>, e: &Error) -> Finding {
+    Finding {
+        file,
+        line: e.line,
+        column: e.column,
+        code: "parse-error".into(),
+        level: Level::Error,
+        message: e.message.clone(),
+        tool: None,
     }
 }
 
