@@ -15,8 +15,9 @@
 //! When the binary or a subcommand is missing, it says so and calls the library instead,
 //! which runs the same engine and heuristics.
 
+mod labelled;
+
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -25,53 +26,7 @@ use catalog_effects::classify::{Confidence, RuleSet, infer};
 use catalog_effects::effects::{DestructivePolicy, Effect, Effects, Hints, derive_hints};
 use catalog_effects::mcp::parse_tools;
 use catalog_effects::parse::parse_file;
-
-/// One labelled tool.
-struct Row {
-    server: String,
-    name: String,
-    title: String,
-    method: String,
-    path: String,
-    hints: Hints,
-    description: String,
-}
-
-fn flag(s: &str) -> Option<bool> {
-    match s {
-        "true" => Some(true),
-        "false" => Some(false),
-        _ => None,
-    }
-}
-
-fn read_tsv(path: &Path) -> Result<Vec<Row>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut rows = Vec::new();
-    for (n, line) in text.lines().enumerate().skip(1) {
-        let c: Vec<&str> = line.split('\t').collect();
-        if c.len() < 10 {
-            return Err(format!("{}:{}: expected 11 columns", path.display(), n + 1));
-        }
-        rows.push(Row {
-            server: c[0].into(),
-            name: c[1].into(),
-            title: c[2].into(),
-            method: c[3].to_ascii_lowercase(),
-            path: c[4].into(),
-            hints: Hints {
-                title: None,
-                read_only: flag(c[5]),
-                destructive: flag(c[6]),
-                idempotent: flag(c[7]),
-                open_world: flag(c[8]),
-            },
-            description: c[9].into(),
-        });
-    }
-    Ok(rows)
-}
+use labelled::{Row, flag, read_tsv, snake, tools_json};
 
 /// A file-system-safe name for a server (`repo/app` -> `repo-app`).
 fn slug(server: &str) -> String {
@@ -87,91 +42,8 @@ fn slug(server: &str) -> String {
         .collect()
 }
 
-/// `application-cancelDeployment` -> `application_cancel_deployment`.
-fn snake(name: &str) -> String {
-    let mut out = String::new();
-    let mut prev_lower = false;
-    for c in name.chars() {
-        if c.is_ascii_alphanumeric() {
-            if c.is_ascii_uppercase() && prev_lower {
-                out.push('_');
-            }
-            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-            out.push(c.to_ascii_lowercase());
-        } else {
-            if !out.ends_with('_') && !out.is_empty() {
-                out.push('_');
-            }
-            prev_lower = false;
-        }
-    }
-    let out = out.trim_end_matches('_').to_owned();
-    if out.starts_with(|c: char| c.is_ascii_lowercase()) {
-        out
-    } else {
-        format!("t_{out}")
-    }
-}
-
-fn tools_json(rows: &[&Row]) -> String {
-    let tools: Vec<serde_json::Value> = rows
-        .iter()
-        .map(|r| {
-            let mut tool = serde_json::Map::new();
-            tool.insert("name".into(), r.name.clone().into());
-            if !r.title.is_empty() {
-                tool.insert("title".into(), r.title.clone().into());
-            }
-            tool.insert("description".into(), r.description.clone().into());
-            let mut ann = serde_json::Map::new();
-            for (k, v) in [
-                ("readOnlyHint", r.hints.read_only),
-                ("destructiveHint", r.hints.destructive),
-                ("idempotentHint", r.hints.idempotent),
-                ("openWorldHint", r.hints.open_world),
-            ] {
-                if let Some(b) = v {
-                    ann.insert(k.into(), b.into());
-                }
-            }
-            tool.insert("annotations".into(), ann.into());
-            tool.into()
-        })
-        .collect();
-    serde_json::json!({ "tools": tools }).to_string()
-}
-
-/// A JSON string is a valid YAML double-quoted scalar.
-fn q(s: &str) -> String {
-    serde_json::Value::from(s).to_string()
-}
-
 fn connector_yaml(server: &str, rows: &[&Row]) -> String {
-    let mut y = String::new();
-    let _ = writeln!(
-        y,
-        "StackOne: 1.0.0\ninfo:\n  key: {}\n  title: {}",
-        snake(&slug(server)),
-        q(server)
-    );
-    y.push_str("baseUrl: https://api.example.com\nactions:\n");
-    for r in rows {
-        let label = if r.title.is_empty() {
-            &r.name
-        } else {
-            &r.title
-        };
-        let _ = write!(
-            y,
-            "  - actionId: {}\n    label: {}\n    description: {}\n    steps:\n      - stepId: call\n        stepFunction:\n          functionName: request\n          parameters:\n            url: {}\n            method: {}\n",
-            snake(&r.name),
-            q(label),
-            q(&r.description),
-            q(&r.path),
-            r.method
-        );
-    }
-    y
+    labelled::connector_yaml(&snake(&slug(server)), server, rows)
 }
 
 /// What one route said about one tool.

@@ -253,8 +253,15 @@ fn status_message(a: &ActionResult, rules: &RuleSet) -> String {
     }
 }
 
-/// The findings a previous CSV report implies, as (tool name, code) pairs, and its tools.
-pub fn baseline(csv_text: &str) -> Result<(BTreeSet<(String, String)>, BTreeSet<String>), String> {
+/// What a previous CSV report says: its findings as (tool name, code) pairs, and its tools.
+#[derive(Debug, Default)]
+pub struct Baseline {
+    pub findings: BTreeSet<(String, String)>,
+    pub tools: BTreeSet<String>,
+}
+
+/// Reads a previous CSV report.
+pub fn baseline(csv_text: &str) -> Result<Baseline, String> {
     let mut reader = csv::Reader::from_reader(csv_text.as_bytes());
     let headers = reader.headers().map_err(|e| e.to_string())?.clone();
     let col = |name: &str| {
@@ -282,5 +289,5 @@ pub fn baseline(csv_text: &str) -> Result<(BTreeSet<(String, String)>, BTreeSet<
         }
         tools.insert(name);
     }
-    Ok((findings, tools))
+    Ok(Baseline { findings, tools })
 }

@@ -64,5 +64,9 @@ fn backfill_keeps_at_least_half_the_parse_floor() {
         full_best.as_secs_f64(),
         ratio * 100.0
     );
-    assert!(ratio >= 0.5, "full backfill at {:.0}% of the parse floor (needs >= 50%)", ratio * 100.0);
+    assert!(
+        ratio >= 0.5,
+        "full backfill at {:.0}% of the parse floor (needs >= 50%)",
+        ratio * 100.0
+    );
 }

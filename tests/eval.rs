@@ -9,56 +9,21 @@ use std::collections::BTreeMap;
 
 use catalog_effects::audit::{AuditRow, Summary, Verdict, audit};
 use catalog_effects::classify::{Confidence, RuleSet, infer};
-use catalog_effects::effects::{DestructivePolicy, Hints, derive_hints};
+use catalog_effects::effects::{DestructivePolicy, derive_hints};
 use catalog_effects::mcp::parse_tools;
 use catalog_effects::parse::parse_file;
 
+#[path = "../examples/labelled/mod.rs"]
+mod labelled;
+
+use labelled::{Row, tools_json};
+
 const TSV: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/eval/mcp-dev.tsv");
-
-struct Row {
-    server: String,
-    name: String,
-    title: String,
-    method: String,
-    path: String,
-    hints: Hints,
-    description: String,
-}
-
-fn flag(s: &str) -> Option<bool> {
-    match s {
-        "true" => Some(true),
-        "false" => Some(false),
-        _ => None,
-    }
-}
 
 fn rows() -> Vec<Row> {
     // CI has the file: a missing file must fail, not skip, or the regression test is void.
-    let text = std::fs::read_to_string(TSV)
-        .unwrap_or_else(|e| panic!("the labelled set {TSV} is required: {e}"));
-    text.lines()
-        .skip(1)
-        .map(|line| {
-            let c: Vec<&str> = line.split('\t').collect();
-            assert!(c.len() >= 10, "short row: {line}");
-            Row {
-                server: c[0].into(),
-                name: c[1].into(),
-                title: c[2].into(),
-                method: c[3].to_ascii_lowercase(),
-                path: c[4].into(),
-                hints: Hints {
-                    title: None,
-                    read_only: flag(c[5]),
-                    destructive: flag(c[6]),
-                    idempotent: flag(c[7]),
-                    open_world: flag(c[8]),
-                },
-                description: c[9].into(),
-            }
-        })
-        .collect()
+    labelled::read_tsv(std::path::Path::new(TSV))
+        .unwrap_or_else(|e| panic!("the labelled set {TSV} is required: {e}"))
 }
 
 fn by_server(rows: &[Row]) -> BTreeMap<&str, Vec<&Row>> {
@@ -69,75 +34,8 @@ fn by_server(rows: &[Row]) -> BTreeMap<&str, Vec<&Row>> {
     map
 }
 
-fn tools_json(rows: &[&Row]) -> String {
-    let tools: Vec<serde_json::Value> = rows
-        .iter()
-        .map(|r| {
-            let mut ann = serde_json::Map::new();
-            for (k, v) in [
-                ("readOnlyHint", r.hints.read_only),
-                ("destructiveHint", r.hints.destructive),
-                ("idempotentHint", r.hints.idempotent),
-                ("openWorldHint", r.hints.open_world),
-            ] {
-                if let Some(b) = v {
-                    ann.insert(k.into(), b.into());
-                }
-            }
-            let mut tool = serde_json::json!({
-                "name": r.name, "description": r.description, "annotations": ann,
-            });
-            if !r.title.is_empty() {
-                tool["title"] = r.title.clone().into();
-            }
-            tool
-        })
-        .collect();
-    serde_json::json!({ "tools": tools }).to_string()
-}
-
-fn snake(name: &str) -> String {
-    let mut out = String::new();
-    let mut prev_lower = false;
-    for c in name.chars() {
-        if c.is_ascii_alphanumeric() {
-            if c.is_ascii_uppercase() && prev_lower {
-                out.push('_');
-            }
-            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-            out.push(c.to_ascii_lowercase());
-        } else {
-            if !out.is_empty() && !out.ends_with('_') {
-                out.push('_');
-            }
-            prev_lower = false;
-        }
-    }
-    out.trim_end_matches('_').to_owned()
-}
-
-fn q(s: &str) -> String {
-    serde_json::Value::from(s).to_string()
-}
-
 fn connector_yaml(rows: &[&Row]) -> String {
-    let mut y = String::from("StackOne: 1.0.0\ninfo:\n  key: eval\n  title: Eval\nactions:\n");
-    for r in rows {
-        let label = if r.title.is_empty() {
-            &r.name
-        } else {
-            &r.title
-        };
-        y.push_str(&format!(
-            "  - actionId: {}\n    label: {}\n    description: {}\n    steps:\n      - stepId: call\n        stepFunction:\n          functionName: request\n          parameters:\n            url: {}\n            method: {}\n",
-            snake(&r.name),
-            q(label),
-            q(&r.description),
-            q(&r.path),
-            r.method
-        ));
-    }
-    y
+    labelled::connector_yaml("eval", "Eval", rows)
 }
 
 fn show(route: &str, s: &Summary) {

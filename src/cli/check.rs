@@ -145,8 +145,8 @@ pub fn run(args: CheckArgs) -> Result<u8> {
     let mut found = checker.finish(&meta.errors, &meta.rules_used, &opts.rules);
     let mut new_keys: Option<BTreeSet<(String, String)>> = None;
     let mut gone: Vec<String> = Vec::new();
-    if let Some((old, old_tools)) = &baseline {
-        gone = old_tools.difference(&current_tools).cloned().collect();
+    if let Some(base) = &baseline {
+        gone = base.tools.difference(&current_tools).cloned().collect();
         // A partial run only sees part of the catalog: what it did not look at did not go.
         if partial.is_some() {
             gone.clear();
@@ -155,7 +155,7 @@ pub fn run(args: CheckArgs) -> Result<u8> {
             found
                 .iter()
                 .filter_map(|f| Some((f.tool.clone()?, f.code.clone())))
-                .filter(|k| !old.contains(k))
+                .filter(|k| !base.findings.contains(k))
                 .collect(),
         );
     }

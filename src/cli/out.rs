@@ -6,10 +6,10 @@ use std::io::{self, IsTerminal, Write};
 /// command-line tools do.
 pub fn print(text: &str) {
     let mut out = io::stdout().lock();
-    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        if e.kind() == io::ErrorKind::BrokenPipe {
-            std::process::exit(0);
-        }
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush())
+        && e.kind() == io::ErrorKind::BrokenPipe
+    {
+        std::process::exit(0);
     }
 }
 
