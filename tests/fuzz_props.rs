@@ -251,6 +251,19 @@ const REGRESSIONS: &[(&str, &str)] = &[
         "CRLF stays fine",
         "- actionId: list_notes\r\n  label: x\r\n",
     ),
+    // Fuzzer crash d8ab7a41: saphyr-parser's positions drift after a `%` directive holding
+    // non-ASCII characters, so `effects` went one line down and one column right and the
+    // edited file did not parse. Now refused: the `actionId` spans are checked against
+    // the text (src/parse/mod.rs).
+    (
+        "crash-d8ab7a41 directive with non-ASCII",
+        "%\u{e9}\n---\n- actionId: list_files\n  categories: [documents]\n  label: x\n",
+    ),
+    // The span check must not refuse quoted, anchored or tagged ids.
+    (
+        "quoted, anchored, tagged actionIds",
+        "actions:\n  - \"actionId\": list_a\n  - 'actionId': list_b\n  - actionId: &a list_c\n  - actionId: !!str list_d\n  - &k actionId: list_e\n  - {actionId: list_f}\n",
+    ),
 ];
 
 #[test]
@@ -265,6 +278,9 @@ fn regressions_hold() {
         (Some(2), Some(1)),
         "{lone_cr}"
     );
+    let drift = catalog_effects::parse::parse_file(REGRESSIONS[4].1).unwrap_err();
+    assert!(drift.message.contains("positions do not match"), "{drift}");
+    assert_eq!(invariants::check(REGRESSIONS[5].1, &opts).unwrap().edits, 6);
     assert_eq!(
         invariants::check(REGRESSIONS[3].1, &opts).unwrap(),
         invariants::Outcome {

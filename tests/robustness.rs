@@ -142,6 +142,21 @@ fn lone_carriage_return_line_break() {
 }
 
 #[test]
+fn directive_with_non_ascii_characters() {
+    // saphyr-parser's positions drift after such a line; the planner checks the `actionId`
+    // spans and refuses the file instead of editing the wrong place (found by the fuzzer).
+    let case = Case::new().with(
+        "bad.s1.yaml",
+        "%\u{e9}\n---\n- actionId: list_files\n  categories: [documents]\n",
+    );
+    check(
+        &case,
+        2,
+        "the YAML parser's positions do not match the text here (a `%` directive with non-ASCII characters?): file not edited",
+    );
+}
+
+#[test]
 fn unclosed_flow_collection_in_a_real_looking_file() {
     let case = Case::new().with(
         "bad.connector.s1.yaml",

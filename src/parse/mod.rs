@@ -164,6 +164,17 @@ pub fn parse_file(text: &str) -> Result<ParsedFile, Error> {
         items.clear();
     }
     let ctx = Ctx { text, tree: &tree };
+    // Every edit is placed from the parser's positions of `actionId`. Check they point at
+    // it in the text: saphyr-parser's positions drift after a `%` directive line holding
+    // non-ASCII characters (fuzzer crash d8ab7a41: `%é` put `effects` one line and one
+    // column off, breaking the file). A drift refuses the whole file, never guesses.
+    if let Some(&bad) = items.iter().find(|&&i| !ctx.action_id_located(i)) {
+        let n = tree.node(bad);
+        return Err(Error::new(
+            "the YAML parser's positions do not match the text here (a `%` directive with non-ASCII characters?): file not edited",
+        )
+        .at(n.line, ctx.column(n.start.min(text.len())) + 1));
+    }
     out.seq_offset = ctx.measure_seq_offset(&items).unwrap_or(2);
     for &item in &items {
         match ctx.action(item, false, &mut out.problems) {
@@ -270,6 +281,31 @@ impl Ctx<'_> {
             i -= 1;
         }
         (i > 0 && bytes[i - 1] == b'-').then(|| i - 1)
+    }
+
+    /// True unless `item` has its own `actionId` whose key or plain value is not where the
+    /// parser says it is. Spans are compared by their ends: an anchor or a tag (`&a x`,
+    /// `!!str x`) starts the span before the text.
+    fn action_id_located(&self, item: NodeId) -> bool {
+        let Some((key, value)) = own_entry(self.tree, item, "actionId") else {
+            return true;
+        };
+        let span = |id: NodeId| {
+            let n = self.tree.node(id);
+            self.text.get(n.start..n.end).unwrap_or("")
+        };
+        let k = span(key);
+        let at_key = ["actionId", "actionId\"", "actionId'"]
+            .iter()
+            .any(|form| k.ends_with(form));
+        let value_ok = match &self.tree.node(value).kind {
+            Kind::Scalar {
+                value: v,
+                style: ScalarStyle::Plain,
+            } => span(value).ends_with(v.as_str()),
+            _ => true,
+        };
+        at_key && value_ok
     }
 
     fn refresh_actions(&self, root: NodeId) -> Vec<NodeId> {
