@@ -1096,8 +1096,16 @@ fn catalog_given_through_dot_dot_still_gives_contained_paths() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     let out2 = run_backfill(&[&via], &case.out, case.root(), &[]);
     assert_eq!(out.patch, out2.patch);
+    assert_eq!(out.csv, out2.csv);
     for h in header_paths(&out.patch) {
         assert!(!h.contains("..") && !h.contains(" /"), "{h}");
+    }
+    // The report's `file` column too.
+    for row in out.rows() {
+        assert!(
+            !row[1].contains("..") && !row[1].starts_with('/'),
+            "{row:?}"
+        );
     }
     assert_good_processed(&out);
     // Inside a repository, relative to its root, whatever the catalog argument looks like.
