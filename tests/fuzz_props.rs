@@ -311,7 +311,12 @@ fn mutated_seed_files_hold() {
     let seeds = seed_files();
     let started = Instant::now();
     let (mut parsed, mut edited, mut total) = (0, 0, 0);
-    for seed in 1..=6u64 {
+    // `PROPS_SEEDS=N` runs N seeds instead of 6, for a longer local search.
+    let n_seeds: u64 = std::env::var("PROPS_SEEDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(6);
+    for seed in 1..=n_seeds {
         let mut rng = Rng::new(seed);
         for _ in 0..500 {
             let (name, base) = rng.pick(&seeds);
