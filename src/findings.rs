@@ -128,16 +128,19 @@ pub fn status_code(status: Status, declared_none: bool) -> Option<&'static str> 
 /// rules that matched nothing. Sorted by file, line, code.
 pub fn check_findings(run: &Run, rules: &RuleSet) -> Vec<Finding> {
     let mut checker = Checker::default();
-    for f in &run.files {
-        checker.file(f, rules);
-    }
-    checker.finish(&run.errors, &run.rules_used, rules)
+    let mut out: Vec<Finding> = run
+        .files
+        .iter()
+        .flat_map(|f| checker.file(f, rules))
+        .collect();
+    out.extend(checker.finish(&run.errors, &run.rules_used, rules));
+    out
 }
 
-/// Collects `check` findings file by file, for runs that stream their files.
+/// Produces `check` findings file by file, for runs that stream their files: each file's
+/// findings come sorted by line, and files come in path order, so nothing needs holding.
 #[derive(Debug, Default)]
 pub struct Checker {
-    findings: Vec<Finding>,
     /// Ids seen in the current folder. A connector's files share a folder, so duplicates
     /// are looked for within it and memory does not grow with the catalog.
     seen: HashMap<(String, String), (String, usize)>,
@@ -145,7 +148,8 @@ pub struct Checker {
 }
 
 impl Checker {
-    pub fn file(&mut self, f: &FileResult, rules: &RuleSet) {
+    pub fn file(&mut self, f: &FileResult, rules: &RuleSet) -> Vec<Finding> {
+        let mut out = Vec::new();
         let file = f.patch_path.as_str();
         let folder = (f.catalog, f.folder.clone());
         if self.folder.as_ref() != Some(&folder) {
@@ -153,12 +157,12 @@ impl Checker {
             self.folder = Some(folder);
         }
         for e in f.error.iter().chain(&f.problems) {
-            self.findings.push(parse_error(Some(file.to_owned()), e));
+            out.push(parse_error(Some(file.to_owned()), e));
         }
         for a in &f.actions {
             if let Some(code) = status_code(a.status, matches!(a.declared, Declared::None)) {
                 let message = status_message(a, rules);
-                self.findings.push(action_finding(file, a, code, message));
+                out.push(action_finding(file, a, code, message));
             }
             if a.nested {
                 continue;
@@ -170,32 +174,30 @@ impl Checker {
                     a.id,
                     a.tool_name()
                 );
-                self.findings
-                    .push(action_finding(file, a, "duplicate-action-id", message));
+                out.push(action_finding(file, a, "duplicate-action-id", message));
             } else {
                 self.seen.insert(key, (file.to_owned(), a.line));
             }
         }
+        out.sort();
+        out
     }
 
-    /// The findings, with errors from outside any file and rules that matched nothing.
-    pub fn finish(
-        mut self,
-        errors: &[Error],
-        rules_used: &[bool],
-        rules: &RuleSet,
-    ) -> Vec<Finding> {
+    /// What is left once every file is done: errors from outside any file and rules that
+    /// matched nothing.
+    pub fn finish(self, errors: &[Error], rules_used: &[bool], rules: &RuleSet) -> Vec<Finding> {
+        let mut out = Vec::new();
         for e in errors {
             let file = e
                 .path
                 .as_ref()
                 .map(|p| p.to_string_lossy().replace('\\', "/"));
-            self.findings.push(parse_error(file, e));
+            out.push(parse_error(file, e));
         }
         for (i, used) in rules_used.iter().enumerate() {
             if !used {
                 let r = &rules.rules[i];
-                self.findings.push(Finding {
+                out.push(Finding {
                     file: Some(r.file.clone()),
                     line: None,
                     column: None,
@@ -206,8 +208,8 @@ impl Checker {
                 });
             }
         }
-        self.findings.sort();
-        self.findings
+        out.sort();
+        out
     }
 }
 

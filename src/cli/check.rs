@@ -121,12 +121,21 @@ pub fn run(args: CheckArgs) -> Result<u8> {
     let mut checker = findings::Checker::default();
     let mut current_tools = BTreeSet::new();
     let mut kept = Vec::new();
+    let mut reporter = Reporter {
+        format: args.format,
+        fail_on: args.fail_on,
+        quiet: args.engine.quiet,
+        baseline: baseline.as_ref(),
+        failing: 0,
+        new: 0,
+        kept: Vec::new(),
+    };
     let meta = pipeline::run_each(&catalogs, &opts, |mut f| {
         for n in &f.notes {
             out::eprint(&format!("warning: {n}\n"));
         }
         summary.add_file(&f);
-        checker.file(&f, &opts.rules);
+        reporter.take(checker.file(&f, &opts.rules));
         if failed_io.is_none() {
             failed_io = report.write_all(f.csv.as_bytes()).err();
         }
@@ -139,25 +148,13 @@ pub fn run(args: CheckArgs) -> Result<u8> {
             kept.push(f);
         }
     });
+    reporter.take(checker.finish(&meta.errors, &meta.rules_used, &opts.rules));
     summary.errors += meta.errors.len();
     summary.as_declared();
-    let errors = summary.errors;
-    let mut found = checker.finish(&meta.errors, &meta.rules_used, &opts.rules);
-    let mut new_keys: Option<BTreeSet<(String, String)>> = None;
     let mut gone: Vec<String> = Vec::new();
-    if let Some(base) = &baseline {
+    // A partial run only sees part of the catalog: what it did not look at did not go.
+    if let (Some(base), None) = (&baseline, &partial) {
         gone = base.tools.difference(&current_tools).cloned().collect();
-        // A partial run only sees part of the catalog: what it did not look at did not go.
-        if partial.is_some() {
-            gone.clear();
-        }
-        new_keys = Some(
-            found
-                .iter()
-                .filter_map(|f| Some((f.tool.clone()?, f.code.clone())))
-                .filter(|k| !base.findings.contains(k))
-                .collect(),
-        );
     }
     if let Some(e) = failed_io.or_else(|| report.flush().err()) {
         return Err(Error::new(format!("cannot write: {e}")).in_file(&args.report));
@@ -169,18 +166,6 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         errors: meta.errors,
         rules_used: meta.rules_used,
     };
-
-    let is_new = |f: &Finding| match (&new_keys, &f.tool) {
-        (Some(keys), Some(tool)) => keys.contains(&(tool.clone(), f.code.clone())),
-        (Some(_), None) => f.level == Level::Error,
-        (None, _) => true,
-    };
-    let failing = found
-        .iter()
-        .filter(|f| f.level != Level::Note)
-        .filter(|f| args.fail_on == FailOn::Any || is_new(f))
-        .count();
-
     super::history_and_page(
         &run,
         &summary,
@@ -189,47 +174,92 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         partial.is_some(),
     )?;
 
-    if args.format == FindingFormat::Human {
-        found.retain(|f| {
-            f.level != Level::Note
-                || f.file
-                    .as_deref()
-                    .is_some_and(|p| !p.starts_with("heuristics/"))
-        });
-    }
+    let (failing, new, found) = (reporter.failing, reporter.new, reporter.kept);
+    let compared = baseline.is_some();
     let text = match args.format {
+        FindingFormat::Human if args.engine.quiet => String::new(),
         FindingFormat::Human => human(
             &run,
             &summary,
-            &found,
-            &new_keys,
+            compared.then_some(new),
             &gone,
             partial.as_deref(),
-            &is_new,
         ),
-        FindingFormat::Json => json(
-            &summary,
-            &found,
-            &new_keys,
-            &gone,
-            partial.as_deref(),
-            &is_new,
-        ),
-        FindingFormat::Github => emit::github::render(&found),
+        FindingFormat::Json => json(&summary, &found, compared, &gone, partial.as_deref()),
+        FindingFormat::Github => String::new(),
         FindingFormat::Sarif => {
+            let found: Vec<Finding> = found.into_iter().map(|(f, _)| f).collect();
             emit::sarif::render(&found, &SarifRule::check_rules(), env!("CARGO_PKG_VERSION"))
         }
     };
-    if !args.engine.quiet || failing > 0 {
-        out::print(&text);
-    }
-    Ok(if errors > 0 {
+    out::print(&text);
+    Ok(if summary.errors > 0 {
         EXIT_ERROR
     } else if failing > 0 {
         EXIT_FINDINGS
     } else {
         EXIT_OK
     })
+}
+
+/// Takes findings as the run produces them, in file order: counts what fails the run and
+/// what is new, and prints human and GitHub lines at once, so a large catalog's findings are
+/// never all held in memory. JSON and SARIF are documents, so their findings are kept.
+struct Reporter<'a> {
+    format: FindingFormat,
+    fail_on: FailOn,
+    quiet: bool,
+    baseline: Option<&'a findings::Baseline>,
+    failing: usize,
+    new: usize,
+    kept: Vec<(Finding, bool)>,
+}
+
+impl Reporter<'_> {
+    /// Not in the baseline. Without a baseline everything is new; an error without a tool
+    /// (an unreadable file) is always new, since the baseline cannot hold it.
+    fn is_new(&self, f: &Finding) -> bool {
+        match (self.baseline, &f.tool) {
+            (Some(base), Some(tool)) => !base.findings.contains(&(tool.clone(), f.code.clone())),
+            (Some(_), None) => f.level == Level::Error,
+            (None, _) => true,
+        }
+    }
+
+    fn take(&mut self, found: Vec<Finding>) {
+        for f in found {
+            let new = self.is_new(&f);
+            let fails = f.level != Level::Note && (self.fail_on == FailOn::Any || new);
+            self.failing += usize::from(fails);
+            self.new += usize::from(self.baseline.is_some() && new && f.level != Level::Note);
+            // The built-in rules that matched nothing say nothing about this catalog.
+            let builtin_note = f.level == Level::Note
+                && f.file
+                    .as_deref()
+                    .is_some_and(|p| p.starts_with("heuristics/"));
+            match self.format {
+                FindingFormat::Human if !builtin_note && (!self.quiet || fails) => {
+                    let mark = if self.baseline.is_some() && new {
+                        " [new]"
+                    } else {
+                        ""
+                    };
+                    out::print(&format!(
+                        "{}: {} [{}]{mark}: {}\n",
+                        location(&f),
+                        f.level.name(),
+                        f.code,
+                        f.message
+                    ));
+                }
+                FindingFormat::Github if !self.quiet || fails => {
+                    out::print(&emit::github::render(std::slice::from_ref(&f)));
+                }
+                FindingFormat::Json | FindingFormat::Sarif => self.kept.push((f, new)),
+                _ => {}
+            }
+        }
+    }
 }
 
 fn location(f: &Finding) -> String {
@@ -243,32 +273,12 @@ fn location(f: &Finding) -> String {
 fn human(
     run: &Run,
     summary: &emit::Summary,
-    found: &[Finding],
-    new_keys: &Option<BTreeSet<(String, String)>>,
+    new: Option<usize>,
     gone: &[String],
     partial: Option<&str>,
-    is_new: &dyn Fn(&Finding) -> bool,
 ) -> String {
     let mut s = String::new();
-    for f in found {
-        let mark = if new_keys.is_some() && is_new(f) {
-            " [new]"
-        } else {
-            ""
-        };
-        s.push_str(&format!(
-            "{}: {} [{}]{mark}: {}\n",
-            location(f),
-            f.level.name(),
-            f.code,
-            f.message
-        ));
-    }
-    if new_keys.is_some() {
-        let new = found
-            .iter()
-            .filter(|f| f.level != Level::Note && is_new(f))
-            .count();
+    if let Some(new) = new {
         s.push_str(&format!(
             "\nnew since the baseline: {new}; disappeared: {}\n",
             gone.len()
@@ -292,18 +302,17 @@ fn human(
 
 fn json(
     summary: &emit::Summary,
-    found: &[Finding],
-    new_keys: &Option<BTreeSet<(String, String)>>,
+    found: &[(Finding, bool)],
+    compared: bool,
     gone: &[String],
     partial: Option<&str>,
-    is_new: &dyn Fn(&Finding) -> bool,
 ) -> String {
     let items: Vec<serde_json::Value> = found
         .iter()
-        .map(|f| {
+        .map(|(f, new)| {
             let mut v = serde_json::to_value(f).unwrap_or_default();
-            if new_keys.is_some() {
-                v["new"] = serde_json::Value::Bool(is_new(f));
+            if compared {
+                v["new"] = serde_json::Value::Bool(*new);
             }
             v
         })
