@@ -185,7 +185,10 @@ fn every_scenario_has_a_test() {
 fn csv_has_the_columns_and_rows_sorted_by_file_then_line() {
     let sb = Sandbox::new("demo");
     let out = sb.backfill(&[]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
+    // The demo declares two invalid `effects` on purpose: reported as errors (exit 2), and
+    // the patch and the report are written all the same.
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("crmly/crmly_v1-0-0.s1.yaml:449:5: `list_leads`: unknown effect(s): reed [invalid-effects]"), "{}", out.stderr);
     assert_eq!(out.csv.lines().next(), Some(CSV_HEADER));
     let mut reader = out.csv.lines().skip(1).peekable();
     assert!(reader.peek().is_some());
@@ -391,7 +394,8 @@ fn fix_conflicts_rewrites_in_the_style_written() {
     let sb = Sandbox::new("existing-effects");
     sb.git_init();
     let out = sb.backfill(&["--fix-conflicts"]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
+    // The fixture's invalid declarations are errors (exit 2) and are never rewritten.
+    assert_eq!(out.code, 2, "{}", out.stderr);
     snapshot("existing-effects.fix-conflicts.patch", &out.patch);
     // Flow stays flow, block stays block, each at its own place.
     assert!(

@@ -881,7 +881,8 @@ fn backfill_min_confidence_high_patches_fewer_and_lists_the_rest() {
     let sb = Sandbox::new("demo");
     let default = sb.backfill(&[]);
     let high = sb.backfill(&["--min-confidence", "high"]);
-    assert_eq!((default.code, high.code), (0, 0), "{}", high.stderr);
+    // The demo's two invalid declarations make both runs exit 2; the outputs are complete.
+    assert_eq!((default.code, high.code), (2, 2), "{}", high.stderr);
     let (a, b) = (default.added(), high.added());
     assert!(b < a, "high {b} vs default {a}");
     assert!(

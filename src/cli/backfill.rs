@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use catalog_effects::diff::Status;
 use catalog_effects::emit::{self, write::replace_if_unchanged};
 use catalog_effects::error::{Error, Result};
+use catalog_effects::findings;
 use catalog_effects::pipeline;
 
 use super::{EXIT_ERROR, EXIT_OK, EngineArgs, SummaryFormat, out};
@@ -76,8 +77,22 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
     let mut failed_io = None;
     let mut changed: Vec<pipeline::FileResult> = Vec::new();
     let mut low = Vec::new();
+    let mut checker = findings::Checker::default();
     let meta = pipeline::run_each(&catalogs, &opts, |mut f| {
         errors += super::report_file_errors(&f);
+        // Invalid declarations and duplicate ids are bad input: the patch leaves them alone,
+        // and the run says so and fails.
+        for bad in checker.file(&f, &opts.rules) {
+            if matches!(bad.code.as_str(), "invalid-effects" | "duplicate-action-id") {
+                let at = match (bad.line, bad.column) {
+                    (Some(l), Some(c)) => format!("{}:{l}:{c}", f.rel),
+                    _ => f.rel.clone(),
+                };
+                out::error(&format!("{at}: {} [{}]", bad.message, bad.code));
+                errors += 1;
+                summary.errors += 1;
+            }
+        }
         summary.add_file(&f);
         if failed_io.is_none() {
             if let Err(e) = patch.write_all(f.patch.as_bytes()) {
@@ -101,6 +116,16 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
     drop((patch, report));
     for e in &meta.errors {
         out::error(&e.to_string());
+    }
+    for (c, link) in meta
+        .catalogs
+        .iter()
+        .flat_map(|c| c.skipped_links.iter().map(move |l| (c, l)))
+    {
+        out::eprint(&format!(
+            "warning: {}: symlink not followed\n",
+            c.root.join(link).display()
+        ));
     }
     errors += meta.errors.len();
     summary.errors += meta.errors.len();
