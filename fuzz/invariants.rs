@@ -19,10 +19,6 @@ use catalog_effects::pipeline::{self, Options};
 use catalog_effects::view::Declared;
 use saphyr_parser::{Event, Parser, ScalarStyle};
 
-/// Prefix of the violation a pipeline change must fix (see reports/ROBUSTNESS.md): callers
-/// may count it instead of failing, until it is fixed.
-pub const KNOWN_MERGE_INHERITANCE: &str = "known issue (merge inheritance)";
-
 /// What one check found: whether the input planned, and how many edits it had.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Outcome {
@@ -171,18 +167,9 @@ pub fn check(text: &str, opts: &Options) -> Result<Outcome, String> {
             None => b.view.declared.clone(),
         };
         if a.view.declared != want {
-            // Known issue (fuzzer crash c498ff32, see reports/ROBUSTNESS.md): an action that
-            // merges (`<<: *base`) an anchored action and declares no effects of its own
-            // inherits the effects inserted into the anchored one.
-            if before.edit.is_none()
-                && b.view.declared == Declared::None
-                && a.effects.is_some_and(|e| !e.own)
-            {
-                return Err(format!(
-                    "{KNOWN_MERGE_INHERITANCE}: action `{}` declares {:?} after the edit, inherited through `<<` from an edited action",
-                    a.view.id, a.view.declared
-                ));
-            }
+            // Fuzzer crash c498ff32 was this: an action merging (`<<: *base`) an edited
+            // action inherited the inserted effects. `pipeline::plan` now holds such edits
+            // back, so any inheritance here is a violation like any other.
             return Err(format!(
                 "action `{}` declares {:?} after the edit, expected {want:?}",
                 a.view.id, a.view.declared

@@ -517,7 +517,6 @@ pub struct Plan {
 pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
     let parsed = parse::parse_file(text)?;
     let mut actions = Vec::with_capacity(parsed.actions.len());
-    let mut edits = Vec::new();
     for site in parsed.actions {
         let inference = infer(&site.view, &opts.rules);
         let status = diff::status(
@@ -539,7 +538,6 @@ pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
                 .and_then(|e| diff::plan_rewrite(text, e, inference.effects)),
             _ => None,
         };
-        edits.extend(edit.iter().cloned());
         actions.push(Planned {
             site,
             inference,
@@ -547,16 +545,56 @@ pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
             edit,
         });
     }
+    let mut notes = parsed.notes;
+    hold_back_inherited_edits(&mut actions, &mut notes);
+    let mut edits: Vec<Edit> = actions.iter().filter_map(|p| p.edit.clone()).collect();
     edits.sort_by_key(|e| e.start);
     Ok(Plan {
         shape: parsed.shape,
         info_key: parsed.info_key,
         info_title: parsed.info_title,
         problems: parsed.problems,
-        notes: parsed.notes,
+        notes,
         actions,
         edits,
     })
+}
+
+/// An action whose mapping another action merges (`<<: *it`) passes its `effects` on: an
+/// edit there would make the inheritor declare effects nobody proposed for it. So the edit is
+/// held back (and the action listed for a human) unless every inheritor gets its own.
+fn hold_back_inherited_edits(actions: &mut [Planned], notes: &mut Vec<Error>) {
+    let has_own_edit: Vec<bool> = actions
+        .iter()
+        .map(|p| p.edit.is_some() && p.status == Status::Added)
+        .collect();
+    for i in 0..actions.len() {
+        let Some(heir) = actions[i]
+            .site
+            .inheritors
+            .iter()
+            .copied()
+            .find(|&h| !has_own_edit[h])
+        else {
+            continue;
+        };
+        if actions[i].edit.is_none() {
+            continue;
+        }
+        let heir_id = actions[heir].site.view.id.clone();
+        let p = &mut actions[i];
+        p.edit = None;
+        if p.status == Status::Added {
+            p.status = Status::Unclassified;
+        }
+        notes.push(
+            Error::new(format!(
+                "`{}` not edited: `{heir_id}` merges it (`<<`) and would inherit its effects; declare both by hand",
+                p.site.view.id
+            ))
+            .at(p.site.view.line, p.site.column),
+        );
+    }
 }
 
 /// Checks an edit before it is trusted: the edited text parses, holds the same actions in

@@ -194,15 +194,6 @@ fn options() -> Options {
 fn assert_holds(name: &str, text: &str, opts: &Options) -> invariants::Outcome {
     match invariants::check(text, opts) {
         Ok(o) => o,
-        // Counted, not failed, until the pipeline change in ROBUSTNESS.md lands; the
-        // ignored test below pins the input.
-        Err(v) if v.starts_with(invariants::KNOWN_MERGE_INHERITANCE) => {
-            eprintln!("{name}: {v}");
-            invariants::Outcome {
-                parsed: true,
-                edits: 1,
-            }
-        }
         Err(v) => panic!("{name}: invariant violated: {v}\ninput:\n{text:?}"),
     }
 }
@@ -210,9 +201,8 @@ fn assert_holds(name: &str, text: &str, opts: &Options) -> invariants::Outcome {
 /// Fuzzer crash c498ff32 (minimised by hand): `list_leads` is anchored and gets `effects:
 /// [read]`; `edit_contacts` merges it (`<<: *base`), declares no effects of its own and is
 /// not classified with confidence (an `edit` verb on a GET), so it gets no edit. After the
-/// patch it inherits `[read]` through the merge: a declaration nobody proposed, and a wrong
-/// one. Fixing it needs `pipeline::plan` to skip an edit that a merging action would
-/// inherit (see reports/ROBUSTNESS.md); `src/pipeline.rs` is not this test's to change.
+/// patch it inherited `[read]` through the merge: a declaration nobody proposed, and a wrong
+/// one. `pipeline::plan` now holds back an edit that a merging action would inherit.
 const MERGE_INHERITS_INSERTED_EFFECTS: &str = "actions:
   - &base
     actionId: list_leads
@@ -225,15 +215,18 @@ const MERGE_INHERITS_INSERTED_EFFECTS: &str = "actions:
 ";
 
 #[test]
-fn merge_inheritance_is_detected() {
-    let v = invariants::check(MERGE_INHERITS_INSERTED_EFFECTS, &options()).unwrap_err();
-    assert!(v.starts_with(invariants::KNOWN_MERGE_INHERITANCE), "{v}");
-}
-
-#[test]
-#[ignore = "known bug: needs the pipeline change described in reports/ROBUSTNESS.md"]
 fn merge_source_edit_does_not_declare_effects_for_an_inheritor() {
-    invariants::check(MERGE_INHERITS_INSERTED_EFFECTS, &options()).unwrap();
+    let outcome = invariants::check(MERGE_INHERITS_INSERTED_EFFECTS, &options()).unwrap();
+    assert_eq!(outcome.edits, 0, "the merged action's edit is held back");
+    let plan =
+        catalog_effects::pipeline::plan(MERGE_INHERITS_INSERTED_EFFECTS, &options()).unwrap();
+    assert!(
+        plan.notes
+            .iter()
+            .any(|n| n.message.contains("`edit_contacts` merges it")),
+        "{:?}",
+        plan.notes
+    );
 }
 
 /// Inputs the fuzzer (or this test) once broke; each must keep holding.

@@ -22,13 +22,6 @@ fuzz_target!(|data: &[u8]| {
     // lossy conversion still lets byte-level mutations reach the parser.
     let text = String::from_utf8_lossy(data);
     if let Err(violation) = invariants::check(&text, options()) {
-        // The one known violation (its fix is a pipeline change) does not stop the run
-        // unless CATALOG_EFFECTS_FUZZ_STRICT is set, so the fuzzer keeps looking for others.
-        if violation.starts_with(invariants::KNOWN_MERGE_INHERITANCE)
-            && std::env::var_os("CATALOG_EFFECTS_FUZZ_STRICT").is_none()
-        {
-            return;
-        }
         panic!("invariant violated: {violation}\ninput: {text:?}");
     }
 });

@@ -74,6 +74,10 @@ pub struct ActionSite {
     pub effects: Option<EffectsSite>,
     /// How this action indents its own block lists, when it has one.
     pub seq_offset: Option<usize>,
+    /// Other actions (indices into [`ParsedFile::actions`]) that take this action's mapping
+    /// through a `<<` merge and have no `effects` of their own: they would inherit whatever
+    /// is inserted here.
+    pub inheritors: Vec<usize>,
 }
 
 /// Everything the later stages need from one file.
@@ -176,9 +180,14 @@ pub fn parse_file(text: &str) -> Result<ParsedFile, Error> {
         .at(n.line, ctx.column(n.start.min(text.len())) + 1));
     }
     out.seq_offset = ctx.measure_seq_offset(&items).unwrap_or(2);
+    // The mapping each site was read from, to find which actions merge which.
+    let mut site_nodes: Vec<NodeId> = Vec::new();
     for &item in &items {
         match ctx.action(item, false, &mut out.problems) {
-            Ok(Some(site)) => out.actions.push(site),
+            Ok(Some(site)) => {
+                out.actions.push(site);
+                site_nodes.push(item);
+            }
             Ok(None) => {}
             // Only a merge-only item (its `actionId` comes through `<<`) is a note: an
             // item whose own `actionId` is a number, null or a mapping is an error (issue 7).
@@ -200,6 +209,16 @@ pub fn parse_file(text: &str) -> Result<ParsedFile, Error> {
             }
         }
     }
+    for (heir, &node) in site_nodes.iter().enumerate() {
+        if own_entry(&tree, node, "effects").is_some() {
+            continue;
+        }
+        for source in merge_sources(&tree, node) {
+            if let Some(i) = site_nodes.iter().position(|&n| n == source) {
+                out.actions[i].inheritors.push(heir);
+            }
+        }
+    }
     for site in &mut out.actions {
         site.view.connector_title.clone_from(&out.info_title);
     }
@@ -217,6 +236,18 @@ pub fn info_key(text: &str) -> Option<String> {
 
 fn is_null(tree: &Tree, id: NodeId) -> bool {
     matches!(&tree.node(id).kind, Kind::Scalar { value, style: ScalarStyle::Plain } if value.is_empty() || value == "~" || value == "null")
+}
+
+/// The mappings a mapping merges through its own `<<` key (one alias or a list of them).
+fn merge_sources(tree: &Tree, map: NodeId) -> Vec<NodeId> {
+    let Some((_, merge)) = own_entry(tree, map, "<<") else {
+        return Vec::new();
+    };
+    let targets: Vec<NodeId> = match tree.items(merge) {
+        Some(items) => items.collect(),
+        None => vec![merge],
+    };
+    targets.into_iter().map(|t| tree.resolve(t)).collect()
 }
 
 /// An entry of the mapping itself, not inherited through `<<`.
@@ -387,6 +418,7 @@ impl Ctx<'_> {
             insert,
             effects,
             seq_offset: self.action_seq_offset(item),
+            inheritors: Vec::new(),
         }))
     }
 
