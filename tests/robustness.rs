@@ -410,20 +410,16 @@ fn duplicate_action_ids_in_one_connector() {
             "info:\n  key: dup\nactions:\n  - actionId: list_x\n",
         )
         .with("dup.more.s1.partial.yaml", "- actionId: list_x\n");
-    // `backfill` reports both rows; whether it also fails on the duplicate is being
-    // changed concurrently (see the `invalid` test below) ...
+    // `backfill` reports both rows and fails naming the second one ...
     let out = case.backfill(&[]);
     assert_good_processed(&out);
-    if out.stderr.contains("[duplicate-action-id]") {
-        assert_eq!(out.code, 2, "{}", out.stderr);
-        assert!(
-            out.stderr.contains("bad/dup.more.s1.partial.yaml:1:3: "),
-            "{}",
-            out.stderr
-        );
-    } else {
-        assert_eq!(out.code, 0, "{}", out.stderr);
-    }
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("bad/dup.more.s1.partial.yaml:1:3: `list_x` is also defined at"),
+        "{}",
+        out.stderr
+    );
     assert_eq!(
         out.csv.matches(",list_x,dup_list_x,").count(),
         2,
@@ -450,23 +446,20 @@ fn effects_that_are_not_a_list_of_known_effects() {
     let text = "- actionId: list_a\n  effects: read\n- actionId: list_b\n  effects: 3\n- actionId: list_c\n  effects: {read: true}\n- actionId: list_d\n  effects: [read, reed]\n- actionId: list_e\n  effects: []\n";
     let case = Case::new().with("bad.s1.yaml", text);
     let out = case.backfill(&[]);
-    // `invalid` in the CSV, never rewritten; `check` fails on it. Whether `backfill` also
-    // fails is being changed concurrently (reports/ROBUSTNESS.md, "Changes recommended"):
-    // either it exits 0 and says nothing, or it exits 2 naming each one with line:col.
-    if out.stderr.contains("[invalid-effects]") {
-        assert_eq!(out.code, 2, "{}", out.stderr);
-        for m in [
-            "bad/bad.s1.yaml:1:3: `list_a`: effects is a scalar `read`, not a list",
-            "bad/bad.s1.yaml:7:3: `list_d`: unknown effect(s): reed",
-        ] {
-            assert!(
-                out.stderr.contains(m),
-                "stderr lacks {m:?}:\n{}",
-                out.stderr
-            );
-        }
-    } else {
-        assert_eq!(out.code, 0, "{}", out.stderr);
+    // `invalid` in the CSV, never rewritten, and an error naming each one (exit 2).
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    for m in [
+        "bad/bad.s1.yaml:1:3: `list_a`: effects is a scalar `read`, not a list",
+        "bad/bad.s1.yaml:3:3: `list_b`: effects is a scalar `3`, not a list",
+        "bad/bad.s1.yaml:5:3: `list_c`: effects is a mapping, not a list",
+        "bad/bad.s1.yaml:7:3: `list_d`: unknown effect(s): reed",
+        "bad/bad.s1.yaml:9:3: `list_e`: effects is an empty list",
+    ] {
+        assert!(
+            out.stderr.contains(m),
+            "stderr lacks {m:?}:\n{}",
+            out.stderr
+        );
     }
     assert_good_processed(&out);
     for id in ["list_a", "list_b", "list_c", "list_d", "list_e"] {
@@ -675,8 +668,13 @@ fn symlink_loop_and_links_out_of_the_catalog() {
     let started = Instant::now();
     let out = case.backfill(&["--write"]);
     // Links are never followed (a loop cannot hang the walk, nothing outside is read or
-    // written); they are not errors either.
+    // written); they are not errors either, but each is named.
     assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("bad/loop: symlink not followed"),
+        "{}",
+        out.stderr
+    );
     assert!(started.elapsed() < Duration::from_secs(10));
     assert_good_processed(&out);
     assert!(out.csv.contains(",list_x,"));
