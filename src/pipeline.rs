@@ -203,7 +203,7 @@ pub struct RunMeta {
 
 /// Files handed to the workers at a time. Small enough that memory does not grow with the
 /// catalog, large enough that the workers rarely wait for the writer.
-const CHUNK: usize = 128;
+const CHUNK: usize = 512;
 
 /// Runs the pipeline over every catalog and collects every file's result.
 pub fn run(catalogs: &[PathBuf], opts: &Options) -> Run {
