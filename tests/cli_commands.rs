@@ -7,43 +7,14 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use common::{Sandbox, bin, snapshot};
-
-/// What one run of the binary printed, and its exit code.
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
+use common::{Run, Sandbox, run_in as run, snapshot, write_file as write};
 
 impl Run {
     /// `exit: N` then stdout: the usual snapshot body.
     fn shown(&self) -> String {
         format!("exit: {}\n{}", self.code, self.stdout)
     }
-}
-
-/// Runs the binary with `args` from `cwd`.
-fn run(cwd: &Path, args: &[&str]) -> Run {
-    let o = Command::new(bin())
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("run catalog-effects");
-    Run {
-        code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(o.stdout).unwrap(),
-        stderr: String::from_utf8(o.stderr).unwrap(),
-    }
-}
-
-/// Writes `text` to `dir/rel`, creating folders.
-fn write(dir: &Path, rel: &str, text: &str) {
-    let path = dir.join(rel);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
 }
 
 fn read(path: &Path) -> String {

@@ -7,34 +7,11 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use common::{Sandbox, bin, git, git_apply, git_ok, read_tree, run_backfill, snapshot};
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run(cwd: &Path, args: &[&str]) -> Run {
-    let o = Command::new(bin())
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("run catalog-effects");
-    Run {
-        code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(o.stdout).unwrap(),
-        stderr: String::from_utf8(o.stderr).unwrap(),
-    }
-}
-
-fn write(dir: &Path, rel: &str, text: &str) {
-    let path = dir.join(rel);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
+use common::{
+    Run, Sandbox, git, git_apply, git_ok, read_tree, run_backfill, run_in as run, snapshot,
+    write_file as write,
+};
 
 /// Every 40-hex-digit run replaced by `<COMMIT>`.
 fn normalise_ids(text: &str) -> String {

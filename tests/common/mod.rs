@@ -167,6 +167,34 @@ impl Output {
     }
 }
 
+/// The outcome of one run of the binary.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs the binary with `args` from `cwd`.
+pub fn run_in(cwd: &Path, args: &[&str]) -> Run {
+    let o = Command::new(bin())
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("run catalog-effects");
+    Run {
+        code: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(o.stdout).unwrap(),
+        stderr: String::from_utf8(o.stderr).unwrap(),
+    }
+}
+
+/// Writes `text` to `dir/rel`, creating folders.
+pub fn write_file(dir: &Path, rel: &str, text: &str) {
+    let path = dir.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
 pub fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_catalog-effects")
 }
