@@ -275,11 +275,7 @@ fn backfill_branch_refuses_a_dirty_catalog() {
     let out = run_backfill(&[&catalog], &sb.out, &repo, &["--branch", "effects"]);
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(out.stderr.contains("uncommitted changes"), "{}", out.stderr);
-    let branch = std::process::Command::new("git")
-        .args(["rev-parse", "--verify", "--quiet", "refs/heads/effects"])
-        .current_dir(&repo)
-        .output()
-        .unwrap();
+    let branch = git(&repo, &["rev-parse", "--verify", "--quiet", "refs/heads/effects"]);
     assert!(!branch.status.success(), "no branch is created");
 }
 
