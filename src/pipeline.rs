@@ -86,7 +86,8 @@ pub struct ActionResult {
     /// Whether `effects` came from the declaration.
     pub declared_source: bool,
     pub hints: Hints,
-    /// Set once the connector is known (after all files of a folder are parsed).
+    /// `info.key` of the file, else of the main file in its folder (read before the run),
+    /// else the folder name.
     pub connector: String,
     pub view: Option<ActionView>,
     /// The edit planned for this action, if any.
