@@ -275,7 +275,10 @@ fn backfill_branch_refuses_a_dirty_catalog() {
     let out = run_backfill(&[&catalog], &sb.out, &repo, &["--branch", "effects"]);
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(out.stderr.contains("uncommitted changes"), "{}", out.stderr);
-    let branch = git(&repo, &["rev-parse", "--verify", "--quiet", "refs/heads/effects"]);
+    let branch = git(
+        &repo,
+        &["rev-parse", "--verify", "--quiet", "refs/heads/effects"],
+    );
     assert!(!branch.status.success(), "no branch is created");
 }
 
