@@ -1,11 +1,11 @@
 //! `backfill`: propose effects, write the patch and the CSV report; optionally apply the
 //! edits in place (`--write`) or commit them on a branch (`--branch`).
 
+use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use rayon::prelude::*;
 
 use catalog_effects::diff::Status;
 use catalog_effects::emit::{self, write::replace_if_unchanged};
@@ -78,6 +78,12 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
     let mut changed: Vec<pipeline::FileResult> = Vec::new();
     let mut low = Vec::new();
     let mut checker = findings::Checker::default();
+    let dirty = if args.write && !args.allow_dirty {
+        dirty_files(&catalogs)?
+    } else {
+        BTreeSet::new()
+    };
+    let (mut written, mut failed) = (0, 0);
     let meta = pipeline::run_each(&catalogs, &opts, |mut f| {
         errors += super::report_file_errors(&f);
         // Invalid declarations and duplicate ids are bad input: the patch leaves them alone,
@@ -102,9 +108,24 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
             }
         }
         low.extend(low_confidence(&f, &opts));
-        if f.new_text.is_some() || args.html.is_some() {
+        if args.write && f.new_text.is_some() {
+            match write_one(&f, &opts, &dirty) {
+                Ok(()) => written += 1,
+                Err(e) => {
+                    out::error(&e.to_string());
+                    failed += 1;
+                }
+            }
+        }
+        // Only `--branch` needs the edited texts afterwards, and `--html` the actions.
+        let keep_text = args.branch.is_some() && f.new_text.is_some();
+        if keep_text || args.html.is_some() {
             f.patch = String::new();
             f.csv = String::new();
+            if !keep_text {
+                f.old_text = None;
+                f.new_text = None;
+            }
             changed.push(f);
         }
     });
@@ -145,7 +166,6 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
     )?;
     let mut notes = Vec::new();
     if args.write {
-        let (written, failed) = write_in_place(&run, &opts, args.allow_dirty);
         errors += failed;
         notes.push(format!("files written: {written}, failed: {failed}"));
     }
@@ -213,59 +233,40 @@ fn human(
     s
 }
 
-/// Writes every changed file in place. A file is written only if it is clean in git (or
-/// `allow_dirty`), the edit re-checks, and its content did not change since planning.
-fn write_in_place(
-    run: &pipeline::Run,
+/// Files with uncommitted changes under the catalogs, as (catalog index, work-tree path):
+/// `--write` leaves them alone unless `--allow-dirty`.
+fn dirty_files(catalogs: &[PathBuf]) -> Result<BTreeSet<(usize, String)>> {
+    let mut dirty = BTreeSet::new();
+    for (i, root) in catalogs.iter().enumerate() {
+        if let Some(repo) = catalog_effects::git::Repo::discover(root) {
+            let found = repo.dirty_files(std::slice::from_ref(root))?;
+            dirty.extend(found.into_iter().map(|p| (i, p)));
+        }
+    }
+    Ok(dirty)
+}
+
+/// Writes one changed file in place, as the run goes, so memory does not grow with the
+/// catalog. Only if the file is clean in git (or `--allow-dirty`), the edit re-checks, and
+/// its content did not change since it was read.
+fn write_one(
+    f: &pipeline::FileResult,
     opts: &pipeline::Options,
-    allow_dirty: bool,
-) -> (usize, usize) {
-    let changed: Vec<&pipeline::FileResult> =
-        run.files.iter().filter(|f| f.new_text.is_some()).collect();
-    let mut dirty = std::collections::BTreeSet::new();
-    if !allow_dirty {
-        for (i, catalog) in run.catalogs.iter().enumerate() {
-            let Some(repo) = &catalog.repo else { continue };
-            let paths: Vec<PathBuf> = changed
-                .iter()
-                .filter(|f| f.catalog == i)
-                .map(|f| f.abs.clone())
-                .collect();
-            match repo.dirty_files(&paths) {
-                Ok(set) => dirty.extend(set.into_iter().map(|p| (i, p))),
-                Err(e) => {
-                    out::error(&e.to_string());
-                    return (0, changed.len());
-                }
-            }
-        }
+    dirty: &BTreeSet<(usize, String)>,
+) -> Result<()> {
+    if dirty.contains(&(f.catalog, f.patch_path.clone())) {
+        return Err(Error::new(
+            "has uncommitted changes: not written (commit first, or pass --allow-dirty)",
+        )
+        .in_file(&f.rel));
     }
-    let results: Vec<Result<()>> = changed
-        .par_iter()
-        .map(|f| {
-            if dirty.contains(&(f.catalog, f.patch_path.clone())) {
-                return Err(Error::new(
-                    "has uncommitted changes: not written (commit first, or pass --allow-dirty)",
-                )
-                .in_file(&f.rel));
-            }
-            let (Some(old), Some(new)) = (&f.old_text, &f.new_text) else {
-                return Ok(());
-            };
-            pipeline::verify(&f.actions, new, opts).map_err(|e| {
-                Error::new(format!("edit failed its re-check, not written: {e}")).in_file(&f.rel)
-            })?;
-            replace_if_unchanged(&f.abs, old, new)
-        })
-        .collect();
-    let mut failed = 0;
-    for r in results {
-        if let Err(e) = r {
-            out::error(&e.to_string());
-            failed += 1;
-        }
-    }
-    (changed.len() - failed, failed)
+    let (Some(old), Some(new)) = (&f.old_text, &f.new_text) else {
+        return Ok(());
+    };
+    pipeline::verify(&f.actions, new, opts).map_err(|e| {
+        Error::new(format!("edit failed its re-check, not written: {e}")).in_file(&f.rel)
+    })?;
+    replace_if_unchanged(&f.abs, old, new)
 }
 
 /// A short fingerprint of the rules in force, so a commit says which heuristics made it.
