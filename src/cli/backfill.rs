@@ -13,7 +13,7 @@ use catalog_effects::error::{Error, Result};
 use catalog_effects::findings;
 use catalog_effects::pipeline;
 
-use super::{EXIT_ERROR, EXIT_OK, EngineArgs, SummaryFormat, out};
+use super::{EXIT_ERROR, EXIT_OK, EngineArgs, ReportArgs, SummaryFormat, out};
 
 #[derive(Args, Debug)]
 #[command(
@@ -25,9 +25,6 @@ pub struct BackfillArgs {
     /// Where to write the patch; `-` for stdout.
     #[arg(long, default_value = "reports/effects.patch", value_name = "FILE")]
     pub patch: PathBuf,
-    /// Where to write the CSV coverage report.
-    #[arg(long, default_value = "reports/coverage.csv", value_name = "FILE")]
-    pub report: PathBuf,
     /// Apply the edits in place, each file atomically, after re-checking it.
     #[arg(long, conflicts_with = "branch")]
     pub write: bool,
@@ -47,12 +44,8 @@ pub struct BackfillArgs {
     /// Summary format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: SummaryFormat,
-    /// Append one row (date, commit, counts, coverage after the patch) to this CSV.
-    #[arg(long, value_name = "FILE")]
-    pub history: Option<PathBuf>,
-    /// Write a self-contained coverage page.
-    #[arg(long, value_name = "FILE")]
-    pub html: Option<PathBuf>,
+    #[command(flatten)]
+    pub reports: ReportArgs,
     #[command(flatten)]
     pub engine: EngineArgs,
 }
@@ -66,12 +59,12 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
 
     // The patch and the report are streamed: memory does not grow with the catalog.
     let mut patch = super::open_output(&args.patch)?;
-    let mut report = super::open_output(&args.report)?;
+    let mut report = super::open_output(&args.reports.report)?;
     let io_err =
         |what: &Path, e: std::io::Error| Error::new(format!("cannot write: {e}")).in_file(what);
     report
         .write_all(emit::csv_header().as_bytes())
-        .map_err(|e| io_err(&args.report, e))?;
+        .map_err(|e| io_err(&args.reports.report, e))?;
     let mut summary = emit::Summary::default();
     let mut errors = 0;
     let mut failed_io = None;
@@ -104,7 +97,7 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
             if let Err(e) = patch.write_all(f.patch.as_bytes()) {
                 failed_io = Some(io_err(&args.patch, e));
             } else if let Err(e) = report.write_all(f.csv.as_bytes()) {
-                failed_io = Some(io_err(&args.report, e));
+                failed_io = Some(io_err(&args.reports.report, e));
             }
         }
         low.extend(low_confidence(&f, &opts));
@@ -119,7 +112,7 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
         }
         // Only `--branch` needs the edited texts afterwards, and `--html` the actions.
         let keep_text = args.branch.is_some() && f.new_text.is_some();
-        if keep_text || args.html.is_some() {
+        if keep_text || args.reports.html.is_some() {
             f.patch = String::new();
             f.csv = String::new();
             if !keep_text {
@@ -133,7 +126,9 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
         return Err(e);
     }
     patch.flush().map_err(|e| io_err(&args.patch, e))?;
-    report.flush().map_err(|e| io_err(&args.report, e))?;
+    report
+        .flush()
+        .map_err(|e| io_err(&args.reports.report, e))?;
     drop((patch, report));
     for e in &meta.errors {
         out::error(&e.to_string());
@@ -160,8 +155,8 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
     super::history_and_page(
         &run,
         &summary,
-        args.history.as_deref(),
-        args.html.as_deref(),
+        args.reports.history.as_deref(),
+        args.reports.html.as_deref(),
         false,
     )?;
     let mut notes = Vec::new();
@@ -179,7 +174,7 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
     };
     if !args.engine.quiet {
         // With the patch on stdout, the summary goes to stderr so the patch stays clean.
-        if args.patch.as_os_str() == "-" || args.report.as_os_str() == "-" {
+        if args.patch.as_os_str() == "-" || args.reports.report.as_os_str() == "-" {
             out::eprint(&text);
         } else {
             out::print(&text);

@@ -13,7 +13,7 @@ use catalog_effects::findings::{self, Finding, Level};
 use catalog_effects::pipeline::{self, Run};
 use catalog_effects::walk;
 
-use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, EngineArgs, FindingFormat, out};
+use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, EngineArgs, FindingFormat, ReportArgs, out};
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FailOn {
@@ -30,9 +30,6 @@ pub enum FailOn {
 pub struct CheckArgs {
     /// Catalog directories (default: catalogs/demo).
     pub catalogs: Vec<PathBuf>,
-    /// Where to write the CSV report (same columns as `backfill`).
-    #[arg(long, default_value = "reports/coverage.csv", value_name = "FILE")]
-    pub report: PathBuf,
     /// An earlier CSV report: print what is new since then.
     #[arg(long, value_name = "PREVIOUS.csv")]
     pub baseline: Option<PathBuf>,
@@ -45,12 +42,8 @@ pub struct CheckArgs {
     pub since: Option<String>,
     #[arg(long, value_enum, default_value = "human")]
     pub format: FindingFormat,
-    /// Append one row per run (date, commit, counts, coverage) to this CSV.
-    #[arg(long, value_name = "FILE")]
-    pub history: Option<PathBuf>,
-    /// Write a self-contained coverage page.
-    #[arg(long, value_name = "FILE")]
-    pub html: Option<PathBuf>,
+    #[command(flatten)]
+    pub reports: ReportArgs,
     #[command(flatten)]
     pub engine: EngineArgs,
 }
@@ -115,7 +108,7 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         None => None,
     };
     opts.render_csv = true;
-    let mut report = super::open_output(&args.report)?;
+    let mut report = super::open_output(&args.reports.report)?;
     let mut failed_io = report.write_all(emit::csv_header().as_bytes()).err();
     let mut summary = emit::Summary::default();
     let mut checker = findings::Checker::default();
@@ -142,7 +135,7 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         if baseline.is_some() {
             current_tools.extend(f.actions.iter().map(|a| a.tool_name()));
         }
-        if args.html.is_some() {
+        if args.reports.html.is_some() {
             f.csv = String::new();
             f.patch = String::new();
             kept.push(f);
@@ -157,7 +150,7 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         gone = base.tools.difference(&current_tools).cloned().collect();
     }
     if let Some(e) = failed_io.or_else(|| report.flush().err()) {
-        return Err(Error::new(format!("cannot write: {e}")).in_file(&args.report));
+        return Err(Error::new(format!("cannot write: {e}")).in_file(&args.reports.report));
     }
     drop(report);
     let run = pipeline::Run {
@@ -169,8 +162,8 @@ pub fn run(args: CheckArgs) -> Result<u8> {
     super::history_and_page(
         &run,
         &summary,
-        args.history.as_deref(),
-        args.html.as_deref(),
+        args.reports.history.as_deref(),
+        args.reports.html.as_deref(),
         partial.is_some(),
     )?;
 

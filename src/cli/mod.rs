@@ -85,6 +85,20 @@ pub enum PolicyArg {
     Overwrite,
 }
 
+/// The reports `backfill` and `check` both write.
+#[derive(Args, Debug, Clone)]
+pub struct ReportArgs {
+    /// Where to write the CSV coverage report (one row per action).
+    #[arg(long, default_value = "reports/coverage.csv", value_name = "FILE")]
+    pub report: PathBuf,
+    /// Append one row per run (date, commit, counts, coverage) to this CSV.
+    #[arg(long, value_name = "FILE")]
+    pub history: Option<PathBuf>,
+    /// Write a self-contained coverage page.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+}
+
 /// Options every catalog command shares.
 #[derive(Args, Debug, Clone)]
 pub struct EngineArgs {
