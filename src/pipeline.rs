@@ -202,6 +202,18 @@ pub struct RunMeta {
     pub files: usize,
 }
 
+impl RunMeta {
+    /// A [`Run`] holding the files a streaming caller chose to keep.
+    pub fn with_files(self, files: Vec<FileResult>) -> Run {
+        Run {
+            catalogs: self.catalogs,
+            files,
+            errors: self.errors,
+            rules_used: self.rules_used,
+        }
+    }
+}
+
 /// Files handed to the workers at a time. Small enough that memory does not grow with the
 /// catalog, large enough that the workers rarely wait for the writer.
 const CHUNK: usize = 512;
@@ -209,13 +221,7 @@ const CHUNK: usize = 512;
 /// Runs the pipeline over every catalog and collects every file's result.
 pub fn run(catalogs: &[PathBuf], opts: &Options) -> Run {
     let mut files = Vec::new();
-    let meta = run_each(catalogs, opts, |f| files.push(f));
-    Run {
-        catalogs: meta.catalogs,
-        files,
-        errors: meta.errors,
-        rules_used: meta.rules_used,
-    }
+    run_each(catalogs, opts, |f| files.push(f)).with_files(files)
 }
 
 /// Runs the pipeline and hands each file's result to `sink`, in catalog then path order,

@@ -146,19 +146,8 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
     errors += meta.errors.len();
     summary.errors += meta.errors.len();
 
-    let run = pipeline::Run {
-        catalogs: meta.catalogs,
-        files: changed,
-        errors: meta.errors,
-        rules_used: meta.rules_used,
-    };
-    super::history_and_page(
-        &run,
-        &summary,
-        args.reports.history.as_deref(),
-        args.reports.html.as_deref(),
-        false,
-    )?;
+    let run = meta.with_files(changed);
+    args.reports.history_and_page(&run, &summary, false)?;
     let mut notes = Vec::new();
     if args.write {
         errors += failed;

@@ -153,19 +153,9 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         return Err(Error::new(format!("cannot write: {e}")).in_file(&args.reports.report));
     }
     drop(report);
-    let run = pipeline::Run {
-        catalogs: meta.catalogs,
-        files: kept,
-        errors: meta.errors,
-        rules_used: meta.rules_used,
-    };
-    super::history_and_page(
-        &run,
-        &summary,
-        args.reports.history.as_deref(),
-        args.reports.html.as_deref(),
-        partial.is_some(),
-    )?;
+    let run = meta.with_files(kept);
+    args.reports
+        .history_and_page(&run, &summary, partial.is_some())?;
 
     let (failing, new, found) = (reporter.failing, reporter.new, reporter.kept);
     let compared = baseline.is_some();

@@ -204,46 +204,45 @@ pub fn open_output(path: &Path) -> Result<Box<dyn std::io::Write>> {
     Ok(Box::new(std::io::BufWriter::with_capacity(1 << 20, f)))
 }
 
-/// Appends the run to the coverage history and writes the coverage page, as asked. A
-/// partial run is not appended: its counts cover only the files it looked at.
-pub fn history_and_page(
-    run: &catalog_effects::pipeline::Run,
-    summary: &catalog_effects::emit::Summary,
-    history: Option<&Path>,
-    html: Option<&Path>,
-    partial: bool,
-) -> Result<()> {
-    use catalog_effects::emit::{history as hist, html as page};
-    match history {
-        Some(_) if partial => out::eprint(
-            "note: --history is not appended on a partial (--since) run: its counts cover only the changed files\n",
-        ),
-        Some(path) => {
-            let commit = run
-                .catalogs
-                .first()
-                .and_then(|c| c.repo.as_ref())
-                .and_then(|r| r.head())
-                .map(|(short, _)| short)
-                .unwrap_or_default();
-            hist::append(
+impl ReportArgs {
+    /// Appends the run to the coverage history and writes the coverage page, as asked. A
+    /// partial run is not appended: its counts cover only the files it looked at.
+    pub fn history_and_page(
+        &self,
+        run: &catalog_effects::pipeline::Run,
+        summary: &catalog_effects::emit::Summary,
+        partial: bool,
+    ) -> Result<()> {
+        use catalog_effects::emit::{history as hist, html as page};
+        match &self.history {
+            Some(_) if partial => out::eprint(
+                "note: --history is not appended on a partial (--since) run: its counts cover only the changed files\n",
+            ),
+            Some(path) => {
+                let commit = run
+                    .catalogs
+                    .first()
+                    .and_then(|c| c.repo.as_ref())
+                    .and_then(|r| r.head())
+                    .map(|(short, _)| short)
+                    .unwrap_or_default();
+                let row = hist::HistoryRow::from_summary(summary, &hist::today_utc(), &commit);
+                hist::append(path, &row)?;
+            }
+            None => {}
+        }
+        if let Some(path) = &self.html {
+            let rows = match &self.history {
+                Some(h) if h.exists() => hist::read(h)?,
+                _ => Vec::new(),
+            };
+            write_output(
                 path,
-                &hist::HistoryRow::from_summary(summary, &hist::today_utc(), &commit),
+                &page::render(summary, run, &rows, "catalog-effects coverage"),
             )?;
         }
-        None => {}
+        Ok(())
     }
-    if let Some(path) = html {
-        let rows = match history {
-            Some(h) if h.exists() => hist::read(h)?,
-            _ => Vec::new(),
-        };
-        write_output(
-            path,
-            &page::render(summary, run, &rows, "catalog-effects coverage"),
-        )?;
-    }
-    Ok(())
 }
 
 /// Writes a report file, creating its folder; `-` means stdout.
