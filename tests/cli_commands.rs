@@ -138,7 +138,7 @@ fn check_demo(format: &str) -> (Sandbox, Run) {
 #[test]
 fn check_demo_human() {
     let (sb, r) = check_demo("human");
-    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(r.code, 2, "{}", r.stderr);
     snapshot("commands/check-demo.human", &r.shown());
     // The CSV report is written, with the same columns as `backfill`.
     snapshot(
@@ -161,7 +161,7 @@ fn check_demo_human() {
 #[test]
 fn check_demo_json() {
     let (_sb, r) = check_demo("json");
-    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(r.code, 2, "{}", r.stderr);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert!(v["partial"].is_null());
     assert_eq!(v["disappeared"], serde_json::json!([]));
@@ -171,7 +171,7 @@ fn check_demo_json() {
 #[test]
 fn check_demo_github() {
     let (_sb, r) = check_demo("github");
-    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(r.code, 2, "{}", r.stderr);
     for l in r.stdout.lines() {
         assert!(
             l.starts_with("::warning ") || l.starts_with("::error ") || l.starts_with("::notice "),
@@ -184,7 +184,7 @@ fn check_demo_github() {
 #[test]
 fn check_demo_sarif() {
     let (_sb, r) = check_demo("sarif");
-    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(r.code, 2, "{}", r.stderr);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(v["version"], "2.1.0");
     snapshot("commands/check-demo.sarif", &r.shown());
@@ -403,7 +403,7 @@ fn check_html_is_self_contained_and_names_every_connector() {
             "out/page/coverage.html",
         ],
     );
-    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(r.code, 2, "{}", r.stderr);
     let html = read(&sb.out.join("page/coverage.html"));
     assert!(html.starts_with("<!DOCTYPE html>") || html.starts_with("<!doctype html>"));
     assert!(!html.contains("http://") && !html.contains("https://"));
@@ -436,7 +436,7 @@ fn check_duplicate_action_id() {
     ));
     std::fs::write(&path, text).unwrap();
     let r = run(dir.path(), &["check", "clean", "--report", "out/c.csv"]);
-    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(r.code, 2, "{}", r.stderr);
     snapshot("commands/check-duplicate.human", &r.shown());
     assert!(r.stdout.contains(
         "acme/acme.users.s1.partial.yaml:38: error [duplicate-action-id]: `create_user` is also defined at acme/acme.users.s1.partial.yaml:13"

@@ -434,7 +434,7 @@ fn duplicate_action_ids_in_one_connector() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&o.stdout);
-    assert_eq!(o.status.code(), Some(1), "{stdout}");
+    assert_eq!(o.status.code(), Some(2), "{stdout}");
     assert!(
         stdout.contains("bad/dup.more.s1.partial.yaml:1: error [duplicate-action-id]: `list_x` is also defined at bad/dup.connector.s1.yaml:4"),
         "{stdout}"
@@ -473,7 +473,7 @@ fn effects_that_are_not_a_list_of_known_effects() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&o.stdout);
-    assert_eq!(o.status.code(), Some(1), "{stdout}");
+    assert_eq!(o.status.code(), Some(2), "{stdout}");
     for m in [
         "bad/bad.s1.yaml:1: error [invalid-effects]: `list_a`: effects is a scalar `read`, not a list",
         "bad/bad.s1.yaml:3: error [invalid-effects]: `list_b`: effects is a scalar `3`, not a list",

@@ -25,7 +25,7 @@ pub enum FailOn {
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Nightly, on a pull request:\n  catalog-effects check connectors/ --since origin/main --baseline reports/coverage.csv --fail-on new --format github\n\nExit codes: 0 every action declares valid effects that agree with inference; 1 findings; 2 errors."
+    after_help = "Nightly, on a pull request:\n  catalog-effects check connectors/ --since origin/main --baseline reports/coverage.csv --fail-on new --format github\n\nExit codes: 0 every action declares valid effects that agree with inference; 1 findings; 2 errors (unreadable files, invalid effects, duplicate ids)."
 )]
 pub struct CheckArgs {
     /// Catalog directories (default: catalogs/demo).
@@ -120,6 +120,7 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         quiet: args.engine.quiet,
         baseline: baseline.as_ref(),
         failing: 0,
+        failing_errors: 0,
         new: 0,
         kept: Vec::new(),
     };
@@ -157,7 +158,8 @@ pub fn run(args: CheckArgs) -> Result<u8> {
     args.reports
         .history_and_page(&run, &summary, partial.is_some())?;
 
-    let (failing, new, found) = (reporter.failing, reporter.new, reporter.kept);
+    let (failing, failing_errors) = (reporter.failing, reporter.failing_errors);
+    let (new, found) = (reporter.new, reporter.kept);
     let compared = baseline.is_some();
     let text = match args.format {
         FindingFormat::Human if args.engine.quiet => String::new(),
@@ -176,7 +178,9 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         }
     };
     out::print(&text);
-    Ok(if summary.errors > 0 {
+    // Bad input (an unreadable file, an invalid `effects`, a duplicate id) is an error, as
+    // in `backfill`; other findings are findings.
+    Ok(if summary.errors > 0 || failing_errors > 0 {
         EXIT_ERROR
     } else if failing > 0 {
         EXIT_FINDINGS
@@ -194,6 +198,8 @@ struct Reporter<'a> {
     quiet: bool,
     baseline: Option<&'a findings::Baseline>,
     failing: usize,
+    /// Failing findings of error level.
+    failing_errors: usize,
     new: usize,
     kept: Vec<(Finding, bool)>,
 }
@@ -214,6 +220,7 @@ impl Reporter<'_> {
             let new = self.is_new(&f);
             let fails = f.level != Level::Note && (self.fail_on == FailOn::Any || new);
             self.failing += usize::from(fails);
+            self.failing_errors += usize::from(fails && f.level == Level::Error);
             self.new += usize::from(self.baseline.is_some() && new && f.level != Level::Note);
             // The built-in rules that matched nothing say nothing about this catalog.
             let builtin_note = f.level == Level::Note
