@@ -98,7 +98,7 @@ use std::collections::{BTreeSet, HashMap};
 use crate::classify::RuleSet;
 use crate::diff::Status;
 use crate::error::Error;
-use crate::pipeline::{ActionResult, FileResult, Run};
+use crate::pipeline::{ActionResult, FileResult};
 use crate::view::Declared;
 
 fn action_finding(file: &str, a: &ActionResult, code: &str, message: String) -> Finding {
@@ -122,19 +122,6 @@ pub fn status_code(status: Status, declared_none: bool) -> Option<&'static str> 
         Status::Added if declared_none => Some("missing-effects"),
         _ => None,
     }
-}
-
-/// What `check` reports for a run: actions that need a human, duplicate ids, errors, and
-/// rules that matched nothing. Sorted by file, line, code.
-pub fn check_findings(run: &Run, rules: &RuleSet) -> Vec<Finding> {
-    let mut checker = Checker::default();
-    let mut out: Vec<Finding> = run
-        .files
-        .iter()
-        .flat_map(|f| checker.file(f, rules))
-        .collect();
-    out.extend(checker.finish(&run.errors, &run.rules_used, rules));
-    out
 }
 
 /// Produces `check` findings file by file, for runs that stream their files: each file's

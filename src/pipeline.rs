@@ -42,7 +42,9 @@ pub struct Options {
     /// Keep the edited text of changed files (for `--write` and `--branch`).
     pub keep_texts: bool,
     /// Only these files (relative to their catalog), when the run is restricted.
-    /// Only these files, as (catalog index, path relative to that catalog).
+    /// Only these files, as (catalog index, path relative to that catalog), and the main
+    /// file (`*.connector.s1.yaml`) of each of their folders, so a partial's connector is
+    /// known.
     pub only: Option<std::collections::BTreeSet<(usize, String)>>,
     pub progress: Option<Progress>,
     /// Render each file's CSV rows in the workers (for streaming writers).
@@ -175,11 +177,6 @@ impl Run {
             )
             .collect()
     }
-
-    /// The whole patch, file sections in order.
-    pub fn patch(&self) -> String {
-        self.files.iter().map(|f| f.patch.as_str()).collect()
-    }
 }
 
 fn patch_path(catalog: &Catalog, file: &CatalogFile) -> String {
@@ -200,6 +197,8 @@ pub struct RunMeta {
     pub rules_used: Vec<bool>,
     /// Files processed.
     pub files: usize,
+    /// Connector files the walk found, processed or not (`only` restricts the run).
+    pub walked: usize,
 }
 
 impl RunMeta {
@@ -242,14 +241,19 @@ pub fn run_each(catalogs: &[PathBuf], opts: &Options, mut sink: impl FnMut(FileR
                     skipped_links: w.skipped_links,
                 };
                 meta.errors.extend(w.errors);
-                for f in w.files {
-                    if opts
-                        .only
-                        .as_ref()
-                        .is_some_and(|only| !only.contains(&(i, f.rel.clone())))
-                    {
-                        continue;
+                meta.walked += w.files.len();
+                let wanted = |f: &CatalogFile| match &opts.only {
+                    None => true,
+                    Some(only) => {
+                        only.contains(&(i, f.rel.clone()))
+                            || (f.rel.ends_with(".connector.s1.yaml")
+                                && only.iter().any(|(c, rel)| {
+                                    *c == i
+                                        && rel.rsplit_once('/').map_or("", |(d, _)| d) == f.folder
+                                }))
                     }
+                };
+                for f in w.files.into_iter().filter(|f| wanted(f)) {
                     let p = patch_path(&catalog, &f);
                     work.push((i, f, p));
                 }

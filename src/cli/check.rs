@@ -48,9 +48,9 @@ pub struct CheckArgs {
     pub engine: EngineArgs,
 }
 
-/// The files of `catalog` changed since `rev`, relative to the catalog, plus the main files
-/// of their folders.
-fn changed_files(catalog: &std::path::Path, rev: &str) -> Result<(BTreeSet<String>, usize)> {
+/// The files of `catalog` changed since `rev`, relative to the catalog. The run adds the
+/// main file of each one's folder.
+fn changed_files(catalog: &std::path::Path, rev: &str) -> Result<BTreeSet<String>> {
     let repo = catalog_effects::git::Repo::discover(catalog).ok_or_else(|| {
         Error::new("--since needs the catalog to be inside a git work tree").in_file(catalog)
     })?;
@@ -60,42 +60,22 @@ fn changed_files(catalog: &std::path::Path, rev: &str) -> Result<(BTreeSet<Strin
     } else {
         format!("{prefix}/")
     };
-    let changed = repo.changed_since(rev)?;
-    let all = walk::walk(catalog)?;
-    let by_rel: std::collections::HashMap<&str, &walk::CatalogFile> =
-        all.files.iter().map(|f| (f.rel.as_str(), f)).collect();
-    let mut only = BTreeSet::new();
-    let mut folders = BTreeSet::new();
-    for path in changed {
-        if let Some(f) = path.strip_prefix(&prefix).and_then(|rel| by_rel.get(rel)) {
-            only.insert(f.rel.clone());
-            folders.insert(f.folder.clone());
-        }
-    }
-    for f in &all.files {
-        if folders.contains(&f.folder) && f.rel.ends_with(".connector.s1.yaml") {
-            only.insert(f.rel.clone());
-        }
-    }
-    Ok((only, all.files.len()))
+    Ok(repo
+        .changed_since(rev)?
+        .into_iter()
+        .filter_map(|path| path.strip_prefix(&prefix).map(str::to_owned))
+        .filter(|rel| walk::is_connector_file(rel))
+        .collect())
 }
 
 pub fn run(args: CheckArgs) -> Result<u8> {
     let mut opts = args.engine.options()?;
     let catalogs = super::catalogs(&args.catalogs);
-    let mut partial = None;
     if let Some(rev) = &args.since {
         let mut only = BTreeSet::new();
-        let mut total = 0;
         for (i, c) in catalogs.iter().enumerate() {
-            let (files, n) = changed_files(c, rev)?;
-            only.extend(files.into_iter().map(|f| (i, f)));
-            total += n;
+            only.extend(changed_files(c, rev)?.into_iter().map(|f| (i, f)));
         }
-        partial = Some(format!(
-            "partial run: {} of {total} files (changed since {rev})",
-            only.len()
-        ));
         opts.only = Some(only);
     }
     // Read before the run: the report written during the run may be the baseline itself.
@@ -143,6 +123,12 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         }
     });
     reporter.take(checker.finish(&meta.errors, &meta.rules_used, &opts.rules));
+    let partial = args.since.as_ref().map(|rev| {
+        format!(
+            "partial run: {} of {} files (changed since {rev})",
+            meta.files, meta.walked
+        )
+    });
     summary.errors += meta.errors.len();
     summary.as_declared();
     let mut gone: Vec<String> = Vec::new();

@@ -515,13 +515,12 @@ mod tests {
     use std::path::PathBuf;
 
     use crate::classify::RuleSet;
-    use crate::emit::summary;
     use crate::pipeline::{Options, run};
 
     fn page(catalog: &std::path::Path, history: &[HistoryRow], title: &str) -> (Summary, String) {
         let opts = Options::new(RuleSet::builtin().expect("built-in rules"));
         let r = run(&[catalog.to_path_buf()], &opts);
-        let s = summary(&r);
+        let s = Summary::of(&r);
         let html = render(&s, &r, history, title);
         (s, html)
     }

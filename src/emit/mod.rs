@@ -8,13 +8,12 @@ pub mod sarif;
 pub mod write;
 
 use std::collections::BTreeMap;
-use std::io::Write;
 
 use serde::Serialize;
 
 use crate::diff::Status;
 use crate::effects::Hints;
-use crate::pipeline::{ActionResult, FileResult, Run};
+use crate::pipeline::{ActionResult, FileResult};
 
 /// The CSV columns, in order.
 pub const CSV_COLUMNS: [&str; 17] = [
@@ -113,20 +112,6 @@ pub fn csv_header() -> String {
         .unwrap_or_default()
 }
 
-/// Writes the coverage report: one row per action, by file then line.
-pub fn write_csv<W: Write>(
-    run: &Run,
-    rules: &crate::classify::RuleSet,
-    out: W,
-) -> std::io::Result<()> {
-    let mut w = csv::Writer::from_writer(out);
-    w.write_record(CSV_COLUMNS)?;
-    for (f, a) in run.actions() {
-        w.write_record(row(f, a, rules))?;
-    }
-    w.flush()
-}
-
 /// Counts for one connector, or for the whole run.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Counts {
@@ -178,18 +163,19 @@ pub struct Summary {
     pub errors: usize,
 }
 
-pub fn summary(run: &Run) -> Summary {
-    let mut s = Summary {
-        errors: run.errors.len(),
-        ..Summary::default()
-    };
-    for f in &run.files {
-        s.add_file(f);
-    }
-    s
-}
-
 impl Summary {
+    /// The summary of a collected run.
+    pub fn of(run: &crate::pipeline::Run) -> Summary {
+        let mut s = Summary {
+            errors: run.errors.len(),
+            ..Summary::default()
+        };
+        for f in &run.files {
+            s.add_file(f);
+        }
+        s
+    }
+
     /// Counts only what the catalog declares, not what a patch would add: `check` reports
     /// the catalog as it is.
     pub fn as_declared(&mut self) {
