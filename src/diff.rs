@@ -102,17 +102,24 @@ pub fn plan_insert(text: &str, site: &ActionSite, seq_offset: usize, effects: Ef
         },
         Insert::Block { at, indent } => {
             let eol = eol_before(text, at);
-            let key = " ".repeat(indent);
-            let item = " ".repeat(indent + seq_offset);
-            let mut lines = vec![format!("{key}effects:")];
-            lines.extend(effects.iter().map(|e| format!("{item}- {e}")));
             // A file without a final newline keeps that state: the new lines go after a
             // terminator added to the last line, and the last new line gets none.
-            let new = if at == text.len() && !text.ends_with('\n') {
-                format!("{eol}{}", lines.join(eol))
-            } else {
-                lines.iter().map(|l| format!("{l}{eol}")).collect()
-            };
+            let unterminated = at == text.len() && !text.ends_with('\n');
+            let mut new = String::with_capacity(64);
+            if unterminated {
+                new.push_str(eol);
+            }
+            push_spaces(&mut new, indent);
+            new.push_str("effects:");
+            for e in effects.iter() {
+                new.push_str(eol);
+                push_spaces(&mut new, indent + seq_offset);
+                new.push_str("- ");
+                new.push_str(e.name());
+            }
+            if !unterminated {
+                new.push_str(eol);
+            }
             Edit {
                 start: at,
                 end: at,
@@ -120,6 +127,10 @@ pub fn plan_insert(text: &str, site: &ActionSite, seq_offset: usize, effects: Ef
             }
         }
     }
+}
+
+fn push_spaces(out: &mut String, n: usize) {
+    out.extend(std::iter::repeat_n(' ', n));
 }
 
 /// The edit that rewrites a conflicting `effects` value in the style it was written, or
@@ -199,87 +210,81 @@ fn header_path(prefix: &str, path: &str) -> String {
     git_quote(&format!("{prefix}{path}"))
 }
 
-/// Start offsets of every line.
-fn line_starts(text: &str) -> Vec<usize> {
-    let mut starts = vec![0];
-    // `match_indices` with a char uses the standard library's memchr: the scan runs at
-    // memory speed, which matters since every changed file is scanned once.
-    starts.extend(
-        text.match_indices('\n')
-            .map(|(i, _)| i + 1)
-            .filter(|&i| i < text.len()),
-    );
-    starts
+/// Newlines in `bytes`. Written as a filter-count so it compiles to a vector loop: the
+/// patch counts its way through every changed file, and this is most of that work.
+fn newlines(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b == b'\n').count()
 }
 
-/// The lines of `text` (terminators kept), by index into `starts`.
-struct Lines<'a> {
-    text: &'a str,
-    starts: &'a [usize],
+/// Lines in `bytes[from..to]`, where `from` starts a line and `to` ends one (or the text).
+fn lines_between(bytes: &[u8], from: usize, to: usize) -> usize {
+    newlines(&bytes[from..to]) + usize::from(to > from && bytes[to - 1] != b'\n')
 }
 
-impl<'a> Lines<'a> {
-    fn len(&self) -> usize {
-        if self.text.is_empty() {
-            0
-        } else {
-            self.starts.len()
-        }
-    }
-
-    fn get(&self, i: usize) -> &'a str {
-        let end = self.starts.get(i + 1).copied().unwrap_or(self.text.len());
-        &self.text[self.starts[i]..end]
-    }
+/// Start of the line holding byte `at`.
+fn line_start(bytes: &[u8], at: usize) -> usize {
+    bytes[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1)
 }
 
-/// Splits text into lines that keep their terminators.
-fn split_lines(text: &str) -> Vec<&str> {
-    text.split_inclusive('\n').collect()
+/// End of the line holding byte `at`: just past its terminator, or the end of the text.
+fn line_end(bytes: &[u8], at: usize) -> usize {
+    bytes[at..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |p| at + p + 1)
 }
 
-/// One changed region: old lines `old_start..old_end` become `new`.
+/// One changed region: old lines `old_start..old_end`, bytes `from..to`, become `new`.
 struct Change {
     old_start: usize,
     old_end: usize,
+    from: usize,
+    to: usize,
     new: String,
 }
 
-fn changes(text: &str, starts: &[usize], edits: &[Edit]) -> Vec<Change> {
-    let line_of = |byte: usize| starts.partition_point(|&s| s <= byte).saturating_sub(1);
-    let line_end = |line: usize| starts.get(line + 1).copied().unwrap_or(text.len());
+/// The edits grouped into whole-line changes. Line numbers are counted as the text is
+/// passed (edits are sorted), never indexed for the whole file.
+fn changes(text: &str, edits: &[Edit]) -> Vec<Change> {
+    let bytes = text.as_bytes();
+    // Newlines before `counted`, for the next line number.
+    let (mut counted, mut line) = (0, 0);
+    let mut line_of = |at: usize| {
+        line += newlines(&bytes[counted..at]);
+        counted = at;
+        line
+    };
     let mut out: Vec<Change> = Vec::new();
     let mut i = 0;
     while i < edits.len() {
         let first = &edits[i];
-        let at_end = first.start == text.len() && (text.is_empty() || text.ends_with('\n'));
-        let pure_insert =
-            first.start == first.end && (at_end || starts.binary_search(&first.start).is_ok());
-        if pure_insert {
-            let line = if at_end {
-                // Every line of a file that ends with a newline: one per start.
-                if text.is_empty() { 0 } else { starts.len() }
-            } else {
-                line_of(first.start)
-            };
+        let at_line_start = first.start == 0 || bytes[first.start - 1] == b'\n';
+        if first.start == first.end && at_line_start {
+            // An insertion between lines (or at the end of a file that ends with one).
+            let at = line_of(first.start);
             out.push(Change {
-                old_start: line,
-                old_end: line,
+                old_start: at,
+                old_end: at,
+                from: first.start,
+                to: first.start,
                 new: first.text.clone(),
             });
             i += 1;
             continue;
         }
         // Whole lines around the edit, plus any later edit that touches them.
-        let old_start = line_of(first.start);
-        let mut old_end =
-            line_of(first.end.max(first.start + 1).min(text.len().max(1)) - 1).max(old_start) + 1;
+        let last_byte = |e: &Edit| e.end.max(e.start + 1).min(text.len().max(1)) - 1;
+        let from = line_start(bytes, first.start);
+        let mut to = line_end(bytes, last_byte(first));
         let mut j = i + 1;
-        while j < edits.len() && edits[j].start < line_end(old_end - 1) {
-            old_end = old_end.max(line_of(edits[j].end.max(edits[j].start + 1) - 1) + 1);
+        while j < edits.len() && edits[j].start < to {
+            to = to.max(line_end(bytes, last_byte(&edits[j])));
             j += 1;
         }
-        let (from, to) = (starts[old_start], line_end(old_end - 1));
+        let old_start = line_of(from);
         let local: Vec<Edit> = edits[i..j]
             .iter()
             .map(|e| Edit {
@@ -290,7 +295,9 @@ fn changes(text: &str, starts: &[usize], edits: &[Edit]) -> Vec<Change> {
             .collect();
         out.push(Change {
             old_start,
-            old_end,
+            old_end: old_start + lines_between(bytes, from, to),
+            from,
+            to,
             new: apply(&text[from..to], &local),
         });
         i = j;
@@ -298,22 +305,28 @@ fn changes(text: &str, starts: &[usize], edits: &[Edit]) -> Vec<Change> {
     out
 }
 
-fn push_line(out: &mut String, sign: char, line: &str) {
-    out.push(sign);
-    out.push_str(line);
-    if !line.ends_with('\n') {
-        out.push_str("\n\\ No newline at end of file\n");
+/// Appends each line of `text` with its sign; returns how many.
+fn push_lines(out: &mut String, sign: char, text: &str) -> usize {
+    let mut n = 0;
+    for line in text.split_inclusive('\n') {
+        out.push(sign);
+        out.push_str(line);
+        if !line.ends_with('\n') {
+            out.push_str("\n\\ No newline at end of file\n");
+        }
+        n += 1;
     }
+    n
 }
 
-fn range(start: usize, count: usize) -> String {
+fn range(out: &mut String, start: usize, count: usize) {
     // Unified diff numbers an empty range by the line before it.
     let first = if count == 0 { start } else { start + 1 };
-    if count == 1 {
-        format!("{first}")
+    let _ = if count == 1 {
+        write!(out, "{first}")
     } else {
-        format!("{first},{count}")
-    }
+        write!(out, "{first},{count}")
+    };
 }
 
 /// Appends the unified diff of `edits` on `text` to `out`, with `diff --git` headers for
@@ -323,12 +336,8 @@ pub fn render_patch(path: &str, text: &str, edits: &[Edit], out: &mut String) {
     if edits.is_empty() {
         return;
     }
-    let starts = line_starts(text);
-    let old_lines = Lines {
-        text,
-        starts: &starts,
-    };
-    let changes = changes(text, &starts, edits);
+    let bytes = text.as_bytes();
+    let changes = changes(text, edits);
     let (a, b) = (header_path("a/", path), header_path("b/", path));
     // git ends a ---/+++ path holding a space with a tab, so the path has a clear end.
     let tab = if path.contains(' ') && !a.starts_with('"') {
@@ -338,6 +347,7 @@ pub fn render_patch(path: &str, text: &str, edits: &[Edit], out: &mut String) {
     };
     let _ = write!(out, "diff --git {a} {b}\n--- {a}{tab}\n+++ {b}{tab}\n");
     let mut delta: isize = 0;
+    let mut body = String::new();
     let mut k = 0;
     while k < changes.len() {
         let mut last = k;
@@ -346,41 +356,41 @@ pub fn render_patch(path: &str, text: &str, edits: &[Edit], out: &mut String) {
         {
             last += 1;
         }
-        let h_start = changes[k].old_start.saturating_sub(CONTEXT);
-        let h_end = (changes[last].old_end + CONTEXT).min(old_lines.len());
-        let mut body = String::new();
-        let mut new_count = 0;
-        let mut pos = h_start;
-        let mut hunk_delta = 0isize;
+        // Up to CONTEXT whole lines before the first change and after the last.
+        let mut h_from = changes[k].from;
+        let mut before = 0;
+        while before < CONTEXT && h_from > 0 {
+            h_from = line_start(bytes, h_from - 1);
+            before += 1;
+        }
+        let mut h_to = changes[last].to;
+        let mut after = 0;
+        while after < CONTEXT && h_to < bytes.len() {
+            h_to = line_end(bytes, h_to);
+            after += 1;
+        }
+        body.clear();
+        let (mut old_count, mut new_count) = (0, 0);
+        let mut pos = h_from;
         for c in &changes[k..=last] {
-            for line in (pos..c.old_start).map(|i| old_lines.get(i)) {
-                push_line(&mut body, ' ', line);
-                new_count += 1;
-            }
-            for line in (c.old_start..c.old_end).map(|i| old_lines.get(i)) {
-                push_line(&mut body, '-', line);
-            }
-            let added = split_lines(&c.new);
-            for line in &added {
-                push_line(&mut body, '+', line);
-            }
-            new_count += added.len();
-            hunk_delta += added.len() as isize - (c.old_end - c.old_start) as isize;
-            pos = c.old_end;
+            let same = push_lines(&mut body, ' ', &text[pos..c.from]);
+            let removed = push_lines(&mut body, '-', &text[c.from..c.to]);
+            let added = push_lines(&mut body, '+', &c.new);
+            old_count += same + removed;
+            new_count += same + added;
+            pos = c.to;
         }
-        for line in (pos..h_end).map(|i| old_lines.get(i)) {
-            push_line(&mut body, ' ', line);
-            new_count += 1;
-        }
-        let new_start = (h_start as isize + delta) as usize;
-        let _ = writeln!(
-            out,
-            "@@ -{} +{} @@",
-            range(h_start, h_end - h_start),
-            range(new_start, new_count)
-        );
+        let same = push_lines(&mut body, ' ', &text[pos..h_to]);
+        old_count += same;
+        new_count += same;
+        let h_start = changes[k].old_start - before;
+        out.push_str("@@ -");
+        range(out, h_start, old_count);
+        out.push_str(" +");
+        range(out, (h_start as isize + delta) as usize, new_count);
+        out.push_str(" @@\n");
         out.push_str(&body);
-        delta += hunk_delta;
+        delta += new_count as isize - old_count as isize;
         k = last + 1;
     }
 }

@@ -136,6 +136,16 @@ pub struct Checker {
 
 impl Checker {
     pub fn file(&mut self, f: &FileResult, rules: &RuleSet) -> Vec<Finding> {
+        self.scan(f, rules, true)
+    }
+
+    /// Only the findings that make bad input: invalid declarations and duplicate ids
+    /// (`backfill` fails on them and reports nothing else).
+    pub fn bad_input(&mut self, f: &FileResult, rules: &RuleSet) -> Vec<Finding> {
+        self.scan(f, rules, false)
+    }
+
+    fn scan(&mut self, f: &FileResult, rules: &RuleSet, all: bool) -> Vec<Finding> {
         let mut out = Vec::new();
         let file = f.patch_path.as_str();
         let folder = (f.catalog, f.folder.clone());
@@ -143,11 +153,15 @@ impl Checker {
             self.seen.clear();
             self.folder = Some(folder);
         }
-        for e in f.error.iter().chain(&f.problems) {
-            out.push(parse_error(Some(file.to_owned()), e));
+        if all {
+            for e in f.error.iter().chain(&f.problems) {
+                out.push(parse_error(Some(file.to_owned()), e));
+            }
         }
         for a in &f.actions {
-            if let Some(code) = status_code(a.status, matches!(a.declared, Declared::None)) {
+            if let Some(code) = status_code(a.status, matches!(a.declared, Declared::None))
+                && (all || a.status == Status::Invalid)
+            {
                 let message = status_message(a, rules);
                 out.push(action_finding(file, a, code, message));
             }

@@ -464,21 +464,36 @@ fn process_file(
             opts.policy,
             inference.overwrites,
         );
+        let view_line = site.view.line;
         let view = site.view;
+        let methods = view
+            .methods()
+            .iter()
+            .map(|m| m.to_ascii_uppercase())
+            .collect();
+        let paths = view.urls().map(str::to_owned).collect();
+        // The view's fields are moved, not copied, unless the caller keeps the view too.
+        let (id, label, declared, annotations, view) = if opts.keep_views {
+            (
+                view.id.clone(),
+                view.label.clone(),
+                view.declared.clone(),
+                view.annotations.clone(),
+                Some(view),
+            )
+        } else {
+            (view.id, view.label, view.declared, view.annotations, None)
+        };
         out.actions.push(ActionResult {
-            id: view.id.clone(),
-            label: view.label.clone(),
-            line: view.line,
+            id,
+            label,
+            line: view_line,
             column: site.column,
             nested: site.nested,
-            methods: view
-                .methods()
-                .iter()
-                .map(|m| m.to_ascii_uppercase())
-                .collect(),
-            paths: view.urls().map(str::to_owned).collect(),
-            declared: view.declared.clone(),
-            annotations: view.annotations.clone(),
+            methods,
+            paths,
+            declared,
+            annotations,
             inference,
             status,
             effects,
@@ -486,7 +501,7 @@ fn process_file(
             hints,
             connector: String::new(),
             edit,
-            view: opts.keep_views.then_some(view),
+            view,
         });
     }
     out.actions.sort_by_key(|a| (a.line, a.column));

@@ -81,7 +81,7 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
         errors += super::report_file_errors(&f);
         // Invalid declarations and duplicate ids are bad input: the patch leaves them alone,
         // and the run says so and fails.
-        for bad in checker.file(&f, &opts.rules) {
+        for bad in checker.bad_input(&f, &opts.rules) {
             if matches!(bad.code.as_str(), "invalid-effects" | "duplicate-action-id") {
                 let at = match (bad.line, bad.column) {
                     (Some(l), Some(c)) => format!("{}:{l}:{c}", f.rel),

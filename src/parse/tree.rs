@@ -62,6 +62,9 @@ struct CharCursor<'a> {
     text: &'a str,
     /// (char index, extra bytes of every multi-byte char up to and including this one).
     marks: Vec<(usize, usize)>,
+    /// How many marks the previous lookup was past: events arrive in text order, so the
+    /// next answer is almost always at or just after it.
+    hint: usize,
 }
 
 impl<'a> CharCursor<'a> {
@@ -85,11 +88,24 @@ impl<'a> CharCursor<'a> {
                 }
             }
         }
-        CharCursor { text, marks }
+        CharCursor {
+            text,
+            marks,
+            hint: 0,
+        }
     }
 
-    fn byte(&self, char_index: usize) -> usize {
-        let before = self.marks.partition_point(|&(c, _)| c < char_index);
+    fn byte(&mut self, char_index: usize) -> usize {
+        let marks = &self.marks;
+        let mut before = self.hint;
+        if before > 0 && marks[before - 1].0 >= char_index {
+            before = marks.partition_point(|&(c, _)| c < char_index);
+        } else {
+            while before < marks.len() && marks[before].0 < char_index {
+                before += 1;
+            }
+        }
+        self.hint = before;
         let extra = if before == 0 {
             0
         } else {
@@ -116,7 +132,7 @@ pub fn parse(text: &str) -> Result<Tree, Error> {
         nodes: Vec::with_capacity(text.len() / 12 + 16),
         roots: Vec::new(),
     };
-    let cursor = CharCursor::new(text);
+    let mut cursor = CharCursor::new(text);
     // Open collections.
     let mut stack: Vec<NodeId> = Vec::new();
     // Anchor ids are small integers handed out in order; aliases refer back to them.
