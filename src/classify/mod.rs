@@ -100,8 +100,17 @@ pub fn strength(w: u8) -> &'static str {
     }
 }
 
+/// `parts` joined: one allocation, without `format!`'s machinery, once per action.
+fn concat(parts: &[&str]) -> String {
+    let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+    for p in parts {
+        out.push_str(p);
+    }
+    out
+}
+
 pub fn infer(view: &ActionView, rules: &RuleSet) -> Inference {
-    infer_signals(&rules.signals(view), rules)
+    decide(rules.fire_view(view), rules)
 }
 
 const CHANGES: [Effect; 3] = [Effect::Write, Effect::Delete, Effect::Execute];
@@ -110,29 +119,22 @@ const CHANGES: [Effect; 3] = [Effect::Write, Effect::Delete, Effect::Execute];
 /// any evidence of a change, and a medium or strong sign of change is never outvoted into
 /// a confident read: a write run unattended costs more than a read approved by hand.
 pub fn infer_signals(signals: &Signals, rules: &RuleSet) -> Inference {
-    let verbs = rules.verbs(signals);
-    let fired: Vec<Fired> = rules
-        .rules
-        .iter()
-        .enumerate()
-        .filter_map(|(i, r)| {
-            let ambiguous = rules.evaluate(&r.when, signals, &verbs)?;
-            let weight = r.weight as u8 - u8::from(ambiguous && r.weight as u8 > 1);
-            Some(Fired {
-                rule: i,
-                effect: r.effect,
-                weight,
-            })
-        })
-        .collect();
-    let s = |e| score(&fired, e);
+    decide(rules.fire_signals(signals), rules)
+}
+
+fn decide(fired: Vec<Fired>, rules: &RuleSet) -> Inference {
+    let mut inf = weigh(&fired, rules);
+    inf.fired = fired;
+    inf
+}
+
+/// Everything of the inference but `fired`, which the caller moves in.
+fn weigh(fired: &[Fired], rules: &RuleSet) -> Inference {
+    let s = |e| score(fired, e);
     let (read, search) = (s(Effect::Read), s(Effect::Search));
     let ro = read.max(search);
     let mu = CHANGES.map(s).into_iter().max().unwrap_or(0);
-    let mut inf = Inference {
-        fired: fired.clone(),
-        ..Inference::default()
-    };
+    let mut inf = Inference::default();
     if ro == 0 && mu == 0 {
         inf.reason = "no rule matched: left unclassified rather than guessed".into();
         return inf;
@@ -168,13 +170,14 @@ pub fn infer_signals(signals: &Signals, rules: &RuleSet) -> Inference {
             _ => Confidence::Low,
         });
         inf.reason = if ro == 0 {
-            format!("{} evidence of a change and none of a read", strength(mu))
+            concat(&[strength(mu), " evidence of a change and none of a read"])
         } else {
-            format!(
-                "{} evidence of a change against {} evidence of a read: a change is never outvoted by a read of equal weight",
+            concat(&[
                 strength(mu),
-                strength(ro)
-            )
+                " evidence of a change against ",
+                strength(ro),
+                " evidence of a read: a change is never outvoted by a read of equal weight",
+            ])
         };
         return inf;
     }
@@ -192,27 +195,39 @@ pub fn infer_signals(signals: &Signals, rules: &RuleSet) -> Inference {
         _ => None,
     };
     let Some(confidence) = confidence else {
-        inf.reason = format!(
-            "{} evidence of a read against {} evidence of a change: too close to call",
+        inf.reason = concat(&[
             strength(ro),
-            strength(mu)
-        );
+            " evidence of a read against ",
+            strength(mu),
+            " evidence of a change: too close to call",
+        ]);
         return inf;
     };
     inf.effects = Effects::single(effect);
     inf.deciding = pick(&|f| f.effect.is_read_only() && f.weight == ro);
     inf.confidence = Some(confidence);
     inf.reason = if mu == 0 {
-        format!(
-            "{} evidence of a read from {support} rule(s) and none of a change",
-            strength(ro)
-        )
-    } else {
-        format!(
-            "{} evidence of a read outweighs {} evidence of a change; confidence lowered",
+        let many;
+        let support = match support {
+            n @ 0..10 => &"0123456789"[n..=n],
+            n => {
+                many = n.to_string();
+                &many
+            }
+        };
+        concat(&[
             strength(ro),
-            strength(mu)
-        )
+            " evidence of a read from ",
+            support,
+            " rule(s) and none of a change",
+        ])
+    } else {
+        concat(&[
+            strength(ro),
+            " evidence of a read outweighs ",
+            strength(mu),
+            " evidence of a change; confidence lowered",
+        ])
     };
     inf
 }

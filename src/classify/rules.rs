@@ -4,12 +4,18 @@
 //! and examples that must and must not match. The built-in files are compiled in; user
 //! files given with `--heuristics` add rules or replace built-in ones by id.
 
-use std::collections::BTreeSet;
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::path::Path;
 
 use serde::Deserialize;
 
-use super::signals::{Signals, stems};
+use super::Fired;
+use super::signals::{
+    PathSink, Signals, ascii_lower, each_stem, each_token, lower, raw_words, sentence_end,
+    sentence_head, walk_path,
+};
 use crate::effects::Effect;
 use crate::error::{Error, Result};
 use crate::view::{ActionView, Input, Step};
@@ -59,20 +65,6 @@ pub enum VerbSource {
 }
 
 const DEFAULT_SOURCES: &[VerbSource] = &[VerbSource::Id, VerbSource::Label];
-
-const ALL_SOURCES: [VerbSource; 7] = [
-    VerbSource::Id,
-    VerbSource::Label,
-    VerbSource::Description,
-    VerbSource::Rpc,
-    VerbSource::Custom,
-    VerbSource::Soap,
-    VerbSource::Selector,
-];
-
-/// The verbs of one action, per source, looked up once and shared by every rule.
-#[derive(Debug, Clone, Default)]
-pub struct Verbs<'a>([Vec<Verb<'a>>; 7]);
 
 /// Conditions; every one given must hold. Lists match when any value matches.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -256,14 +248,8 @@ pub struct RuleSet {
     input_words: BTreeSet<String>,
     lexicon: BTreeSet<String>,
     nouns_too: BTreeSet<String>,
-}
-
-/// A verb read from a source; `ambiguous` when it is also a common noun and no other verb
-/// was there.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Verb<'a> {
-    pub word: &'a str,
-    pub ambiguous: bool,
+    /// The rules turned into word numbers, so matching compares integers.
+    compiled: Compiled,
 }
 
 fn is_kebab(id: &str) -> bool {
@@ -360,10 +346,6 @@ impl When {
     }
 }
 
-fn any_in(list: &[String], values: &[String]) -> bool {
-    values.iter().any(|v| list.iter().any(|l| l == v))
-}
-
 impl RuleSet {
     /// The built-in rules.
     pub fn builtin() -> Result<RuleSet> {
@@ -419,12 +401,16 @@ impl RuleSet {
             r.when.verbs(&mut lexicon);
             r.when.input_words(&mut input_words);
         }
-        Ok(RuleSet {
+        let mut set = RuleSet {
             rules,
             input_words,
             lexicon,
             nouns_too: nouns_too.into_iter().collect(),
-        })
+            compiled: Compiled::default(),
+        };
+        let whens: Vec<&When> = set.rules.iter().map(|r| &r.when).collect();
+        set.compiled = Compiled::new(&whens, &set);
+        Ok(set)
     }
 
     /// The signals of an action, keeping only the input-description words rules look for.
@@ -441,171 +427,64 @@ impl RuleSet {
         self.rules.iter().find(|r| r.id == id)
     }
 
-    /// The verb of a name: the first word that is a verb and not also a common noun; failing
-    /// that, the first verb that is also a noun, marked ambiguous. Words match exactly: in a
-    /// name, `builds` or `logs` are nouns.
-    pub fn name_verb<'a>(&'a self, words: &[String]) -> Option<Verb<'a>> {
-        let known = |w: &String| self.lexicon.get(w).map(String::as_str);
-        if let Some(word) = words
-            .iter()
-            .filter_map(known)
-            .find(|w| !self.nouns_too.contains(*w))
-        {
-            return Some(Verb {
-                word,
-                ambiguous: false,
-            });
+    /// Whether every condition of `when` holds for these signals.
+    pub fn matches(&self, when: &When, s: &Signals) -> bool {
+        if let Some(i) = self.rules.iter().position(|r| std::ptr::eq(&r.when, when)) {
+            return self
+                .compiled
+                .evaluate(&self.compiled.conds[i], &self.facts_of(s));
         }
-        // Only verbs that are also nouns: one that opens the name is its verb
-        // (`search_contacts`, `run_report`); one further in is probably a noun (`wql_query`).
-        let first = words.first().and_then(known);
-        first
-            .map(|word| Verb {
-                word,
-                ambiguous: false,
-            })
-            .or_else(|| {
-                words.iter().find_map(known).map(|word| Verb {
-                    word,
-                    ambiguous: true,
-                })
-            })
+        // A condition that is no rule's: its words need their own vocabulary, verbs still
+        // come from the rules' lexicon.
+        let mut whens: Vec<&When> = self.rules.iter().map(|r| &r.when).collect();
+        whens.push(when);
+        let compiled = Compiled::new(&whens, self);
+        let mut facts = Facts::default();
+        facts.fill_signals(s, &compiled);
+        compiled.evaluate(&compiled.conds[whens.len() - 1], &facts)
     }
 
-    /// The verb a description opens with: its first word, after lead-ins such as "This
-    /// tool will", "Use this to" or an adverb ("Permanently deletes"), in any inflection.
-    /// Nothing when the first real word is not a known verb: later words describe the
-    /// result or a subordinate clause, not the action.
-    pub fn description_verb<'a>(&'a self, words: &[String]) -> Option<Verb<'a>> {
-        const LEAD_INS: &[&str] = &[
-            "this",
-            "tool",
-            "will",
-            "use",
-            "used",
-            "to",
-            "allows",
-            "allow",
-            "lets",
-            "let",
-            "you",
-            "endpoint",
-            "action",
-            "api",
-            "operation",
-            "function",
-            "can",
-            "please",
-            "always",
-            "here",
-            "we",
-            "it",
-            "helper",
-            "method",
-            "call",
-            "just",
-            "also",
-            "then",
-            "simply",
-        ];
-        let first = words
-            .iter()
-            .find(|w| !LEAD_INS.contains(&w.as_str()) && !w.ends_with("ly"))?;
-        let word = stems(first).find_map(|f| self.lexicon.get(&f))?;
-        Some(Verb {
-            word: word.as_str(),
-            ambiguous: false,
+    fn facts_of(&self, s: &Signals) -> Facts {
+        let mut facts = Facts::default();
+        facts.fill_signals(s, &self.compiled);
+        facts
+    }
+
+    /// The rules that match these signals.
+    pub(crate) fn fire_signals(&self, s: &Signals) -> Vec<Fired> {
+        self.fire(&self.facts_of(s))
+    }
+
+    /// The rules that match this action: what `fire_signals(&self.signals(view))` gives,
+    /// read straight from the view without building its signals.
+    pub(crate) fn fire_view(&self, view: &ActionView) -> Vec<Fired> {
+        thread_local! {
+            static SCRATCH: RefCell<Facts> = RefCell::default();
+        }
+        SCRATCH.with(|cell| {
+            let mut fresh = Facts::default();
+            let mut reused = cell.try_borrow_mut();
+            let facts = reused.as_deref_mut().unwrap_or(&mut fresh);
+            facts.fill_view(view, &self.compiled);
+            self.fire(facts)
         })
     }
 
-    fn verb_of(&self, signals: &Signals, source: VerbSource) -> Vec<Verb<'_>> {
-        let last = |words: Option<&Vec<String>>| {
-            words.and_then(|w| self.name_verb(w)).into_iter().collect()
-        };
-        match source {
-            VerbSource::Id => self.name_verb(&signals.id_tokens).into_iter().collect(),
-            VerbSource::Label => self.name_verb(&signals.label_tokens).into_iter().collect(),
-            VerbSource::Description => self
-                .description_verb(&signals.description_tokens)
-                .into_iter()
-                .collect(),
-            // Only the last call counts: earlier steps of a multi-step action usually read
-            // what the last one needs, and a read that feeds a write is still a write.
-            VerbSource::Rpc => last(signals.paths.last().map(|p| &p.rpc)),
-            VerbSource::Custom => last(signals.paths.last().map(|p| &p.custom)),
-            VerbSource::Soap => last(signals.soap.last()),
-            VerbSource::Selector => last(signals.paths.last().map(|p| &p.selectors)),
-        }
-    }
-
-    /// Whether every condition of `when` holds for these signals.
-    pub fn matches(&self, when: &When, s: &Signals) -> bool {
-        self.evaluate(when, s, &self.verbs(s)).is_some()
-    }
-
-    /// Every source's verb for these signals.
-    pub fn verbs<'a>(&'a self, s: &Signals) -> Verbs<'a> {
-        Verbs(ALL_SOURCES.map(|src| self.verb_of(s, src)))
-    }
-
-    /// `None` when a condition fails; otherwise `Some(ambiguous)`, true when the `verb`
-    /// condition held only through a verb that is also a common noun.
-    pub fn evaluate(&self, when: &When, s: &Signals, verbs: &Verbs<'_>) -> Option<bool> {
-        let ok = |cond: &Option<Vec<String>>, f: &dyn Fn(&[String]) -> bool| {
-            cond.as_deref().is_none_or(f)
-        };
-        let mut ambiguous = false;
-        if let Some(wanted) = &when.verb {
-            let sources = when.from.as_deref().unwrap_or(DEFAULT_SOURCES);
-            let (mut found, mut all_ambiguous) = (false, true);
-            for v in sources.iter().flat_map(|src| &verbs.0[*src as usize]) {
-                if wanted.iter().any(|w| w == v.word) {
-                    found = true;
-                    all_ambiguous &= v.ambiguous;
-                }
-            }
-            if !found {
-                return None;
-            }
-            ambiguous = all_ambiguous;
-        }
-        let held = ok(&when.method, &|v| any_in(&s.methods, v))
-            && ok(&when.only_methods, &|v| {
-                !s.methods.is_empty() && s.methods.iter().all(|m| v.contains(m))
-            })
-            && when.no_http.is_none_or(|want| s.methods.is_empty() == want)
-            && ok(&when.function, &|v| any_in(&s.functions, v))
-            && ok(&when.name_token, &|v| any_in(&s.id_tokens, v))
-            && ok(&when.name_last, &|v| {
-                s.id_tokens.last().is_some_and(|l| v.contains(l))
-            })
-            && ok(&when.path_segment, &|v| {
-                s.paths.iter().any(|p| any_in(&p.segments, v))
-            })
-            && ok(&when.path_last, &|v| {
-                s.paths.iter().any(|p| {
-                    !p.item
-                        && p.custom.is_empty()
-                        && p.segments.last().is_some_and(|l| v.contains(l))
+    fn fire(&self, facts: &Facts) -> Vec<Fired> {
+        self.rules
+            .iter()
+            .zip(&self.compiled.conds)
+            .enumerate()
+            .filter_map(|(i, (r, cond))| {
+                let ambiguous = self.compiled.eval(cond, facts)?;
+                let weight = r.weight as u8 - u8::from(ambiguous && r.weight as u8 > 1);
+                Some(Fired {
+                    rule: i,
+                    effect: r.effect,
+                    weight,
                 })
             })
-            && when
-                .path_item
-                .is_none_or(|want| s.paths.iter().any(|p| p.item) == want)
-            && ok(&when.action_type, &|v| {
-                s.action_type.as_ref().is_some_and(|t| v.contains(t))
-            })
-            && ok(&when.input, &|v| any_in(&s.inputs, v))
-            && ok(&when.free_input, &|v| any_in(&s.free_string_inputs, v))
-            && ok(&when.input_word, &|v| any_in(&s.input_description_words, v))
-            && when
-                .dispatch
-                .is_none_or(|want| s.paths.iter().any(|p| p.dispatch) == want);
-        let excluded = when
-            .unless
-            .as_deref()
-            .is_some_and(|u| self.evaluate(u, s, verbs).is_some());
-        (held && !excluded).then_some(ambiguous)
+            .collect()
     }
 
     /// Runs every rule's examples; returns one message per example that does not behave.
@@ -636,6 +515,693 @@ impl RuleSet {
     }
 }
 
+/// A word any rule names, numbered.
+type Sym = u32;
+
+/// FxHash: vocabulary keys are short and trusted, SipHash would cost more than the lookup.
+#[derive(Default, Clone, Copy)]
+struct FxHasher(u64);
+
+impl FxHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes(c.try_into().unwrap_or_default()));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut last = [0u8; 8];
+            last[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(last));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FxMap<V> = HashMap<Box<str>, V, BuildHasherDefault<FxHasher>>;
+
+/// A set of words, as one bit per vocabulary word.
+#[derive(Debug, Clone, Default)]
+struct WordSet(Box<[u64]>);
+
+impl WordSet {
+    fn contains(&self, s: Sym) -> bool {
+        self.0
+            .get(s as usize / 64)
+            .is_some_and(|w| w >> (s % 64) & 1 == 1)
+    }
+
+    fn any(&self, list: &[Sym]) -> bool {
+        list.iter().any(|&s| self.contains(s))
+    }
+}
+
+/// A `When` with its word lists as word sets.
+#[derive(Debug, Clone, Default)]
+struct Cond {
+    verb: Option<VerbCond>,
+    method: Option<WordSet>,
+    only_methods: Option<WordSet>,
+    no_http: Option<bool>,
+    function: Option<WordSet>,
+    name_token: Option<WordSet>,
+    name_last: Option<WordSet>,
+    path_segment: Option<WordSet>,
+    path_last: Option<WordSet>,
+    path_item: Option<bool>,
+    action_type: Option<WordSet>,
+    input: Option<WordSet>,
+    free_input: Option<WordSet>,
+    input_word: Option<WordSet>,
+    dispatch: Option<bool>,
+    unless: Option<Box<Cond>>,
+}
+
+#[derive(Debug, Clone)]
+struct VerbCond {
+    words: WordSet,
+    /// `from`, as source indexes and as a bit mask.
+    from: Vec<usize>,
+    mask: u8,
+}
+
+/// The rules in the form matching uses. A signal word that no rule names can match
+/// nothing, so signals keep only the numbers of the words rules name.
+#[derive(Clone, Default)]
+struct Compiled {
+    words: FxMap<Sym>,
+    /// The longest word: longer signal words need no lookup.
+    longest: usize,
+    /// By word number: in the verb lexicon; also a common noun.
+    verb: Vec<bool>,
+    noun: Vec<bool>,
+    /// Every `input_word`, ASCII-lower-cased, to the word of the set that
+    /// `eq_ignore_ascii_case` finds first (as `RuleSet::signals` keeps it).
+    input_words: FxMap<Sym>,
+    /// The shortest and longest input word: other lengths need no lookup.
+    input_word_lengths: (usize, usize),
+    conds: Vec<Cond>,
+    /// The verb sources some rule reads: the others need not be looked at.
+    sources: [bool; 7],
+}
+
+impl std::fmt::Debug for Compiled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Compiled")
+            .field("words", &self.words.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// A description's verb is its first word that is not a lead-in ("This tool will", "Use
+/// this to") or an adverb ("Permanently deletes"); nothing when that word is not a known
+/// verb, since later words describe the result or a subordinate clause, not the action.
+fn is_lead_in(word: &str) -> bool {
+    const LEAD_INS: &[&str] = &[
+        "this",
+        "tool",
+        "will",
+        "use",
+        "used",
+        "to",
+        "allows",
+        "allow",
+        "lets",
+        "let",
+        "you",
+        "endpoint",
+        "action",
+        "api",
+        "operation",
+        "function",
+        "can",
+        "please",
+        "always",
+        "here",
+        "we",
+        "it",
+        "helper",
+        "method",
+        "call",
+        "just",
+        "also",
+        "then",
+        "simply",
+    ];
+    LEAD_INS.contains(&word) || word.ends_with("ly")
+}
+
+/// A verb of one source: its word, and whether it is ambiguous (also a common noun, and no
+/// other verb there).
+type FoundVerb = Option<(Sym, bool)>;
+
+impl Compiled {
+    /// `whens` in order; the verb lexicon, nouns and input words are those of `set`.
+    fn new(whens: &[&When], set: &RuleSet) -> Compiled {
+        let mut c = Compiled::default();
+        let mut all = Vec::new();
+        for w in whens {
+            w.words(&mut all);
+        }
+        for w in all
+            .iter()
+            .copied()
+            .chain(set.lexicon.iter().map(String::as_str))
+        {
+            c.intern(w);
+        }
+        for w in &set.input_words {
+            c.intern(w);
+        }
+        let n = c.words.len();
+        c.verb = vec![false; n];
+        c.noun = vec![false; n];
+        for w in &set.lexicon {
+            let s = c.words[w.as_str()] as usize;
+            c.verb[s] = true;
+            c.noun[s] = set.nouns_too.contains(w);
+        }
+        for w in &set.input_words {
+            let s = c.words[w.as_str()];
+            c.input_words
+                .entry(w.to_ascii_lowercase().into())
+                .or_insert(s);
+        }
+        let lengths = set.input_words.iter().map(String::len);
+        c.input_word_lengths = (
+            lengths.clone().min().unwrap_or(0),
+            lengths.max().unwrap_or(0),
+        );
+        c.conds = whens.iter().map(|w| c.cond(w)).collect();
+        c
+    }
+
+    fn intern(&mut self, w: &str) {
+        let n = self.words.len() as Sym;
+        self.words.entry(w.into()).or_insert(n);
+        self.longest = self.longest.max(w.len());
+    }
+
+    fn sym(&self, w: &str) -> Option<Sym> {
+        if w.len() > self.longest {
+            return None;
+        }
+        self.words.get(w).copied()
+    }
+
+    fn lexicon(&self, w: &str) -> Option<Sym> {
+        self.sym(w).filter(|&s| self.verb[s as usize])
+    }
+
+    fn set(&self, list: &Option<Vec<String>>) -> Option<WordSet> {
+        let list = list.as_ref()?;
+        let mut bits = vec![0u64; self.words.len().div_ceil(64)];
+        for w in list {
+            let s = self.words[w.as_str()] as usize;
+            bits[s / 64] |= 1 << (s % 64);
+        }
+        Some(WordSet(bits.into()))
+    }
+
+    fn cond(&mut self, w: &When) -> Cond {
+        let verb = self.set(&w.verb).map(|words| {
+            let from = w.from.as_deref().unwrap_or(DEFAULT_SOURCES);
+            for src in from {
+                self.sources[*src as usize] = true;
+            }
+            VerbCond {
+                words,
+                from: from.iter().map(|s| *s as usize).collect(),
+                mask: from.iter().fold(0, |m, s| m | 1 << *s as u8),
+            }
+        });
+        Cond {
+            verb,
+            method: self.set(&w.method),
+            only_methods: self.set(&w.only_methods),
+            no_http: w.no_http,
+            function: self.set(&w.function),
+            name_token: self.set(&w.name_token),
+            name_last: self.set(&w.name_last),
+            path_segment: self.set(&w.path_segment),
+            path_last: self.set(&w.path_last),
+            path_item: w.path_item,
+            action_type: self.set(&w.action_type),
+            input: self.set(&w.input),
+            free_input: self.set(&w.free_input),
+            input_word: self.set(&w.input_word),
+            dispatch: w.dispatch,
+            unless: w.unless.as_deref().map(|u| Box::new(self.cond(u))),
+        }
+    }
+
+    /// The verb of a description's opening word, in any inflection.
+    fn stem_verb(&self, word: &str, form: &mut String) -> FoundVerb {
+        let mut found = None;
+        each_stem(word, form, |f| {
+            found = self.lexicon(f);
+            found.is_some()
+        });
+        found.map(|s| (s, false))
+    }
+
+    /// Whether `cond` holds: `None` when a condition fails; otherwise `Some(ambiguous)`,
+    /// true when the `verb` condition held only through a verb that is also a common noun.
+    fn eval(&self, cond: &Cond, f: &Facts) -> Option<bool> {
+        let mut ambiguous = false;
+        if let Some(v) = &cond.verb {
+            if f.verb_sources & v.mask == 0 {
+                return None;
+            }
+            let (mut found, mut all_ambiguous) = (false, true);
+            for (word, amb) in v.from.iter().filter_map(|&src| f.verbs[src]) {
+                if v.words.contains(word) {
+                    found = true;
+                    all_ambiguous &= amb;
+                }
+            }
+            if !found {
+                return None;
+            }
+            ambiguous = all_ambiguous;
+        }
+        let any = |set: &Option<WordSet>, list: &[Sym]| set.as_ref().is_none_or(|w| w.any(list));
+        let one = |set: &Option<WordSet>, s: Option<Sym>| {
+            set.as_ref()
+                .is_none_or(|w| s.is_some_and(|s| w.contains(s)))
+        };
+        let held = any(&cond.method, &f.methods)
+            && cond.only_methods.as_ref().is_none_or(|w| {
+                f.has_method && !f.unknown_method && f.methods.iter().all(|&m| w.contains(m))
+            })
+            && cond.no_http.is_none_or(|want| f.has_method != want)
+            && any(&cond.function, &f.functions)
+            && any(&cond.name_token, &f.id_tokens)
+            && one(&cond.name_last, f.id_last)
+            && any(&cond.path_segment, &f.segments)
+            && any(&cond.path_last, &f.path_lasts)
+            && cond.path_item.is_none_or(|want| f.path_item == want)
+            && one(&cond.action_type, f.action_type)
+            && any(&cond.input, &f.inputs)
+            && any(&cond.free_input, &f.free_inputs)
+            && any(&cond.input_word, &f.input_words)
+            && cond.dispatch.is_none_or(|want| f.dispatch == want);
+        let excluded = cond
+            .unless
+            .as_deref()
+            .is_some_and(|u| self.eval(u, f).is_some());
+        (held && !excluded).then_some(ambiguous)
+    }
+
+    fn evaluate(&self, cond: &Cond, f: &Facts) -> bool {
+        self.eval(cond, f).is_some()
+    }
+}
+
+impl When {
+    /// Every word the conditions name, `unless` included.
+    fn words<'a>(&'a self, out: &mut Vec<&'a str>) {
+        for list in [
+            &self.method,
+            &self.only_methods,
+            &self.function,
+            &self.verb,
+            &self.name_token,
+            &self.name_last,
+            &self.path_segment,
+            &self.path_last,
+            &self.action_type,
+            &self.input,
+            &self.free_input,
+            &self.input_word,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            out.extend(list.iter().map(String::as_str));
+        }
+        if let Some(u) = &self.unless {
+            u.words(out);
+        }
+    }
+}
+
+/// The verb of a name, fed one word at a time: the first word that is a verb and not also
+/// a common noun; failing that, the first verb that is also a noun, marked ambiguous.
+/// Words match exactly: in a name, `builds` or `logs` are nouns.
+#[derive(Default)]
+struct NameVerb {
+    seen: bool,
+    first: Option<Sym>,
+    plain: Option<Sym>,
+    any: Option<Sym>,
+}
+
+impl NameVerb {
+    fn feed(&mut self, word: Option<Sym>, c: &Compiled) {
+        let opens = !std::mem::replace(&mut self.seen, true);
+        let Some(s) = word.filter(|&s| c.verb[s as usize]) else {
+            return;
+        };
+        if opens {
+            self.first = Some(s);
+        }
+        self.any = self.any.or(Some(s));
+        if self.plain.is_none() && !c.noun[s as usize] {
+            self.plain = Some(s);
+        }
+    }
+
+    fn of<'w>(words: impl IntoIterator<Item = &'w String>, c: &Compiled) -> FoundVerb {
+        let mut v = NameVerb::default();
+        for w in words {
+            v.feed(c.sym(w), c);
+        }
+        v.verb()
+    }
+
+    fn verb(&self) -> FoundVerb {
+        // Only verbs that are also nouns: one that opens the name is its verb
+        // (`search_contacts`, `run_report`); one further in is probably a noun (`wql_query`).
+        self.plain
+            .or(self.first)
+            .map(|s| (s, false))
+            .or(self.any.map(|s| (s, true)))
+    }
+}
+
+/// What rules look at, as word numbers; words no rule names are left out (but still count
+/// where position or presence matters: the last word of the id, an unknown method).
+#[derive(Debug, Default)]
+struct Facts {
+    has_method: bool,
+    unknown_method: bool,
+    methods: Vec<Sym>,
+    functions: Vec<Sym>,
+    id_tokens: Vec<Sym>,
+    id_last: Option<Sym>,
+    segments: Vec<Sym>,
+    /// The last segment of each path that ends in neither a parameter nor a custom method.
+    path_lasts: Vec<Sym>,
+    path_item: bool,
+    dispatch: bool,
+    action_type: Option<Sym>,
+    inputs: Vec<Sym>,
+    free_inputs: Vec<Sym>,
+    input_words: Vec<Sym>,
+    /// By `VerbSource`.
+    verbs: [FoundVerb; 7],
+    /// A bit per source with a verb, so rules that read other sources fail at once.
+    verb_sources: u8,
+    buf: String,
+    form: String,
+}
+
+/// The verb of a description, as `Signals::keeping` and `is_lead_in` find it: among the
+/// first 12 words of its first sentence. Where that sentence ends only matters when the
+/// verb's word could lie beyond it, so it is rarely looked for.
+fn description_verb(d: &str, c: &Compiled, buf: &mut String, form: &mut String) -> FoundVerb {
+    let head = sentence_head(d);
+    let mut words = raw_words(head);
+    for _ in 0..12 {
+        let word = lower(words.next()?, buf);
+        if is_lead_in(word) {
+            continue;
+        }
+        // The sentence ends at a `.` or a line break, or at the end of the head.
+        let end = words.offset();
+        let before = &head.as_bytes()[..end];
+        if before.iter().any(|&b| b == b'.' || b == b'\n') && sentence_end(head) < end {
+            return None;
+        }
+        return c.stem_verb(word, form);
+    }
+    None
+}
+
+const ID: usize = VerbSource::Id as usize;
+const LABEL: usize = VerbSource::Label as usize;
+const DESCRIPTION: usize = VerbSource::Description as usize;
+const RPC: usize = VerbSource::Rpc as usize;
+const CUSTOM: usize = VerbSource::Custom as usize;
+const SOAP: usize = VerbSource::Soap as usize;
+const SELECTOR: usize = VerbSource::Selector as usize;
+
+/// Reads one path into `Facts`.
+struct PathFacts<'f> {
+    facts: &'f mut Facts,
+    c: &'f Compiled,
+    /// The action's last path: its RPC method, custom method and selectors give verbs.
+    last: bool,
+    tokens: String,
+    last_segment: Option<Sym>,
+    item: bool,
+    custom: bool,
+    rpc: NameVerb,
+    custom_verb: NameVerb,
+    selector: NameVerb,
+}
+
+impl PathSink for PathFacts<'_> {
+    fn segment(&mut self, lower: &str) {
+        self.last_segment = self.c.sym(lower);
+        self.facts.segments.extend(self.last_segment);
+    }
+    fn item(&mut self, item: bool) {
+        self.item = item;
+    }
+    fn custom(&mut self, raw: &str) {
+        let (c, verb) = (self.c, &mut self.custom_verb);
+        let mut words = false;
+        each_token(raw, &mut self.tokens, |t| {
+            words = true;
+            verb.feed(c.sym(t), c);
+        });
+        self.custom = words;
+    }
+    fn rpc(&mut self, raw: &str) {
+        if self.last && self.c.sources[RPC] {
+            let (c, verb) = (self.c, &mut self.rpc);
+            each_token(raw, &mut self.tokens, |t| verb.feed(c.sym(t), c));
+        }
+    }
+    fn selector(&mut self, raw: &str) {
+        if self.last && self.c.sources[SELECTOR] {
+            let (c, verb) = (self.c, &mut self.selector);
+            each_token(raw, &mut self.tokens, |t| verb.feed(c.sym(t), c));
+        }
+    }
+    fn dispatch(&mut self) {
+        self.facts.dispatch = true;
+    }
+}
+
+impl Facts {
+    fn clear(&mut self) {
+        self.has_method = false;
+        self.unknown_method = false;
+        self.methods.clear();
+        self.functions.clear();
+        self.id_tokens.clear();
+        self.id_last = None;
+        self.segments.clear();
+        self.path_lasts.clear();
+        self.path_item = false;
+        self.dispatch = false;
+        self.action_type = None;
+        self.inputs.clear();
+        self.free_inputs.clear();
+        self.input_words.clear();
+        self.verbs = [None; 7];
+    }
+
+    fn method(&mut self, m: &str, c: &Compiled) {
+        self.has_method = true;
+        match c.sym(m) {
+            Some(s) => self.methods.push(s),
+            None => self.unknown_method = true,
+        }
+    }
+
+    /// What `RuleSet::signals` would give, read from the view: this is where
+    /// classification spends its time, so no word is allocated.
+    fn fill_view(&mut self, view: &ActionView, c: &Compiled) {
+        self.clear();
+        let mut buf = std::mem::take(&mut self.buf);
+        let mut form = std::mem::take(&mut self.form);
+        for step in &view.steps {
+            if let Some(m) = &step.method {
+                self.method(m, c);
+            }
+            if let Some(s) = step.function.as_deref().and_then(|f| c.sym(f)) {
+                self.functions.push(s);
+            }
+        }
+        let mut verb = NameVerb::default();
+        let mut last = None;
+        each_token(&view.id, &mut buf, |t| {
+            let s = c.sym(t);
+            verb.feed(s, c);
+            self.id_tokens.extend(s);
+            last = Some(s);
+        });
+        self.id_last = last.flatten();
+        self.verbs[ID] = verb.verb();
+        if c.sources[LABEL]
+            && let Some(label) = &view.label
+        {
+            let mut verb = NameVerb::default();
+            for w in raw_words(label) {
+                verb.feed(c.sym(lower(w, &mut buf)), c);
+            }
+            self.verbs[LABEL] = verb.verb();
+        }
+        if c.sources[DESCRIPTION]
+            && let Some(d) = &view.description
+        {
+            self.verbs[DESCRIPTION] = description_verb(d, c, &mut buf, &mut form);
+        }
+        let paths = view.steps.iter().filter(|s| s.url.is_some()).count();
+        for (i, url) in view.urls().enumerate() {
+            let mut p = PathFacts {
+                facts: self,
+                c,
+                last: i + 1 == paths,
+                tokens: std::mem::take(&mut form),
+                last_segment: None,
+                item: false,
+                custom: false,
+                rpc: NameVerb::default(),
+                custom_verb: NameVerb::default(),
+                selector: NameVerb::default(),
+            };
+            walk_path(url, &mut buf, &mut p);
+            form = std::mem::take(&mut p.tokens);
+            if !p.item
+                && !p.custom
+                && let Some(s) = p.last_segment
+            {
+                p.facts.path_lasts.push(s);
+            }
+            p.facts.path_item |= p.item;
+            if p.last {
+                let (rpc, custom, selector) =
+                    (p.rpc.verb(), p.custom_verb.verb(), p.selector.verb());
+                self.verbs[RPC] = rpc;
+                self.verbs[CUSTOM] = custom;
+                self.verbs[SELECTOR] = selector;
+            }
+        }
+        if c.sources[SOAP]
+            && let Some(op) = view
+                .steps
+                .iter()
+                .rev()
+                .find_map(|s| s.soap_operation.as_deref())
+        {
+            let mut verb = NameVerb::default();
+            each_token(op, &mut buf, |t| verb.feed(c.sym(t), c));
+            self.verbs[SOAP] = verb.verb();
+        }
+        if let Some(t) = &view.action_type {
+            self.action_type = c.sym(ascii_lower(t, &mut buf));
+        }
+        for input in &view.inputs {
+            if let Some(s) = c.sym(ascii_lower(&input.name, &mut buf)) {
+                self.inputs.push(s);
+                if input.enum_values.is_empty()
+                    && matches!(input.ty.as_deref(), None | Some("string"))
+                {
+                    self.free_inputs.push(s);
+                }
+            }
+            if c.input_words.is_empty() {
+                continue;
+            }
+            for w in input
+                .description
+                .as_deref()
+                .map(raw_words)
+                .into_iter()
+                .flatten()
+            {
+                let (shortest, longest) = c.input_word_lengths;
+                if w.len() < shortest || w.len() > longest {
+                    continue;
+                }
+                if let Some(&s) = c.input_words.get(ascii_lower(w, &mut buf)) {
+                    self.input_words.push(s);
+                }
+            }
+        }
+        self.buf = buf;
+        self.form = form;
+        self.seal();
+    }
+
+    fn seal(&mut self) {
+        self.verb_sources = (0..7).fold(0, |m, i| m | u8::from(self.verbs[i].is_some()) << i);
+    }
+
+    fn fill_signals(&mut self, s: &Signals, c: &Compiled) {
+        self.clear();
+        for m in &s.methods {
+            self.method(m, c);
+        }
+        let syms = |list: &[String]| list.iter().filter_map(|w| c.sym(w)).collect::<Vec<_>>();
+        self.functions = syms(&s.functions);
+        self.id_tokens = syms(&s.id_tokens);
+        self.id_last = s.id_tokens.last().and_then(|w| c.sym(w));
+        self.verbs[ID] = NameVerb::of(&s.id_tokens, c);
+        self.verbs[LABEL] = NameVerb::of(&s.label_tokens, c);
+        self.verbs[DESCRIPTION] = s
+            .description_tokens
+            .iter()
+            .find(|w| !is_lead_in(w))
+            .and_then(|w| c.stem_verb(w, &mut String::new()));
+        for p in &s.paths {
+            self.segments
+                .extend(p.segments.iter().filter_map(|w| c.sym(w)));
+            if !p.item
+                && p.custom.is_empty()
+                && let Some(l) = p.segments.last().and_then(|w| c.sym(w))
+            {
+                self.path_lasts.push(l);
+            }
+            self.path_item |= p.item;
+            self.dispatch |= p.dispatch;
+        }
+        // Only the last call counts: earlier steps of a multi-step action usually read
+        // what the last one needs, and a read that feeds a write is still a write.
+        if let Some(p) = s.paths.last() {
+            self.verbs[RPC] = NameVerb::of(&p.rpc, c);
+            self.verbs[CUSTOM] = NameVerb::of(&p.custom, c);
+            self.verbs[SELECTOR] = NameVerb::of(&p.selectors, c);
+        }
+        if let Some(op) = s.soap.last() {
+            self.verbs[SOAP] = NameVerb::of(op, c);
+        }
+        self.action_type = s.action_type.as_deref().and_then(|t| c.sym(t));
+        self.inputs = syms(&s.inputs);
+        self.free_inputs = syms(&s.free_string_inputs);
+        self.input_words = syms(&s.input_description_words);
+        self.seal();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -645,6 +1211,59 @@ mod tests {
         let set = RuleSet::builtin().unwrap();
         let failures = set.check_examples();
         assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
+    /// Inference reads the view directly; it must fire exactly what the signals would.
+    #[test]
+    fn rules_fire_alike_from_view_and_signals() {
+        let set = RuleSet::builtin().unwrap();
+        let mut views: Vec<ActionView> = set
+            .rules
+            .iter()
+            .flat_map(|r| r.examples.matches.iter().chain(&r.examples.no_match))
+            .map(Example::view)
+            .collect();
+        let odd = [
+            (
+                "getUsersHTTPList",
+                "This tool will\nquickly Deletes. it",
+                "/v1/{id}:batchGet",
+            ),
+            (
+                "Σ_delete",
+                "Use this to. Fetch users",
+                "https://h/rpc?Action=purge&op=${x}",
+            ),
+            ("wql_query", "Always ÜBER lists", "/a/_Search.json"),
+            ("run", "  Permanently\n removes. ", "/files/{id}:-"),
+            ("x", "Queries rows.", "/candidate.addTag"),
+        ];
+        for (id, description, url) in odd {
+            views.push(ActionView {
+                id: id.into(),
+                label: Some(format!("{id} Label")),
+                description: Some(description.into()),
+                steps: vec![Step {
+                    method: Some("post".into()),
+                    url: Some(url.into()),
+                    soap_operation: Some("Get_Workers".into()),
+                    ..Step::default()
+                }],
+                inputs: vec![Input {
+                    name: "Save_To".into(),
+                    description: Some("Where to SAVE the file; saves é".into()),
+                    ..Input::default()
+                }],
+                ..ActionView::default()
+            });
+        }
+        for view in &views {
+            assert_eq!(
+                set.fire_view(view),
+                set.fire_signals(&set.signals(view)),
+                "{view:?}"
+            );
+        }
     }
 
     fn load(text: &str) -> Result<Vec<Rule>> {

@@ -8,26 +8,67 @@ use crate::view::ActionView;
 /// `candidate.addTag`, `Get_Workers_Request`, `batchGet`, `kebab-case` all work.
 pub fn tokens(s: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut cur = String::new();
+    each_token(s, &mut String::new(), |t| out.push(t.to_owned()));
+    out
+}
+
+/// The words of [`tokens`], each handed to `f` from the reused buffer `cur`: inference
+/// only looks words up, so it need not allocate one per word.
+pub(crate) fn each_token(s: &str, cur: &mut String, mut f: impl FnMut(&str)) {
+    cur.clear();
+    if s.is_ascii() {
+        // Lower-casing keeps ASCII lengths, so each word is a slice of `s`.
+        let mut emit = |from: usize, to: usize| f(ascii_lower(&s[from..to], cur));
+        let (mut start, mut prev_lower) = (None, false);
+        for (i, &c) in s.as_bytes().iter().enumerate() {
+            if c.is_ascii_alphanumeric() {
+                match start {
+                    Some(from) if c.is_ascii_uppercase() && prev_lower => {
+                        emit(from, i);
+                        start = Some(i);
+                    }
+                    None => start = Some(i),
+                    Some(_) => {}
+                }
+                prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+            } else {
+                prev_lower = false;
+                if let Some(from) = start.take() {
+                    emit(from, i);
+                }
+            }
+        }
+        if let Some(from) = start {
+            emit(from, s.len());
+        }
+        cur.clear();
+        return;
+    }
     let mut prev_lower = false;
     for c in s.chars() {
         if c.is_alphanumeric() {
             if c.is_uppercase() && prev_lower && !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
+                f(cur);
+                cur.clear();
             }
             prev_lower = c.is_lowercase() || c.is_ascii_digit();
-            cur.extend(c.to_lowercase());
+            if c.is_ascii() {
+                cur.push(c.to_ascii_lowercase());
+            } else {
+                cur.extend(c.to_lowercase());
+            }
         } else {
             prev_lower = false;
             if !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
+                f(cur);
+                cur.clear();
             }
         }
     }
     if !cur.is_empty() {
-        out.push(cur);
+        f(cur);
+        cur.clear();
     }
-    out
 }
 
 /// Lower-case words of prose: split on anything but letters and digits, never inside a
@@ -36,34 +77,143 @@ pub fn words(s: &str) -> Vec<String> {
     raw_words(s).map(str::to_lowercase).collect()
 }
 
+/// `word` lower-cased as `str::to_lowercase` would; copied into `buf` only when that
+/// changes it.
+pub(crate) fn lower<'a>(word: &'a str, buf: &'a mut String) -> &'a str {
+    if word.is_ascii() {
+        return ascii_lower(word, buf);
+    }
+    buf.clear();
+    buf.push_str(&word.to_lowercase());
+    buf
+}
+
+/// `word` as `to_ascii_lowercase` would make it; copied into `buf` only when that changes
+/// it.
+pub(crate) fn ascii_lower<'a>(word: &'a str, buf: &'a mut String) -> &'a str {
+    if !word.bytes().any(|b| b.is_ascii_uppercase()) {
+        return word;
+    }
+    buf.clear();
+    buf.push_str(word);
+    buf.make_ascii_lowercase();
+    buf
+}
+
 /// The words of prose as written, without allocating.
-fn raw_words(s: &str) -> impl Iterator<Item = &str> {
-    s.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
+pub(crate) fn raw_words(s: &str) -> RawWords<'_> {
+    RawWords { s, pos: 0 }
+}
+
+/// What `s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty())` yields, with
+/// ASCII decided per byte: input descriptions are long and nearly all ASCII.
+pub(crate) struct RawWords<'a> {
+    s: &'a str,
+    pos: usize,
+}
+
+impl RawWords<'_> {
+    /// Where the last word returned ends.
+    pub(crate) fn offset(&self) -> usize {
+        self.pos
+    }
+
+    /// Whether the character at `i` (not ASCII) is a letter or digit, and its length.
+    #[cold]
+    fn wide_at(&self, i: usize) -> (bool, usize) {
+        let c = self.s[i..].chars().next().unwrap_or_default();
+        (c.is_alphanumeric(), c.len_utf8())
+    }
+
+    /// The end of the run starting at `i` of characters that are (`alnum`) or are not
+    /// letters or digits.
+    #[inline]
+    fn run(&self, mut i: usize, alnum: bool) -> usize {
+        let bytes = self.s.as_bytes();
+        while let Some(&b) = bytes.get(i) {
+            if b.is_ascii() {
+                if b.is_ascii_alphanumeric() != alnum {
+                    break;
+                }
+                i += 1;
+            } else {
+                let (a, w) = self.wide_at(i);
+                if a != alnum {
+                    break;
+                }
+                i += w;
+            }
+        }
+        i
+    }
+}
+
+impl<'a> Iterator for RawWords<'a> {
+    type Item = &'a str;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a str> {
+        let start = self.run(self.pos, false);
+        self.pos = self.run(start, true);
+        (start < self.pos).then(|| &self.s[start..self.pos])
+    }
 }
 
 /// The forms a word may take in the lexicon: `lists` -> `list`, `queries` -> `query`,
 /// `deleted` -> `delete`, `syncing` -> `sync`.
 pub fn stems(word: &str) -> impl Iterator<Item = String> + '_ {
-    let mut forms = vec![word.to_owned()];
-    if let Some(w) = word.strip_suffix("ies") {
-        forms.push(format!("{w}y"));
+    let mut forms = Vec::new();
+    each_stem(word, &mut String::new(), |f| {
+        forms.push(f.to_owned());
+        false
+    });
+    forms.into_iter()
+}
+
+/// Hands each form of [`stems`] to `f`, in order, until `f` returns true; builds forms in
+/// `buf` rather than allocating five strings per word.
+pub(crate) fn each_stem(word: &str, buf: &mut String, mut f: impl FnMut(&str) -> bool) -> bool {
+    let mut form = |stem: &str, tail: &str| {
+        if stem.len() + tail.len() < 2 {
+            return false;
+        }
+        if tail.is_empty() {
+            return f(stem);
+        }
+        buf.clear();
+        buf.push_str(stem);
+        buf.push_str(tail);
+        f(buf)
+    };
+    if form(word, "") {
+        return true;
     }
-    if let Some(w) = word.strip_suffix("es") {
-        forms.push(w.to_owned());
+    if let Some(w) = word.strip_suffix("ies")
+        && form(w, "y")
+    {
+        return true;
     }
-    if let Some(w) = word.strip_suffix('s') {
-        forms.push(w.to_owned());
+    if let Some(w) = word.strip_suffix("es")
+        && form(w, "")
+    {
+        return true;
     }
-    if let Some(w) = word.strip_suffix("ed") {
-        forms.push(w.to_owned());
-        forms.push(format!("{w}e"));
+    if let Some(w) = word.strip_suffix('s')
+        && form(w, "")
+    {
+        return true;
     }
-    if let Some(w) = word.strip_suffix("ing") {
-        forms.push(w.to_owned());
-        forms.push(format!("{w}e"));
+    if let Some(w) = word.strip_suffix("ed")
+        && (form(w, "") || form(w, "e"))
+    {
+        return true;
     }
-    forms.into_iter().filter(|f| f.len() >= 2)
+    if let Some(w) = word.strip_suffix("ing")
+        && (form(w, "") || form(w, "e"))
+    {
+        return true;
+    }
+    false
 }
 
 /// One literal path: segments without parameters, and what its end says.
@@ -85,12 +235,49 @@ pub struct PathShape {
 }
 
 fn is_param(seg: &str) -> bool {
+    // Byte pairs rather than `contains("${")`: a substring searcher costs more to set up
+    // than these few bytes cost to scan.
     seg.starts_with(':')
         || seg.starts_with('{')
         || seg.starts_with('$')
-        || seg.contains("${")
-        || seg.contains("{{")
+        || seg.as_bytes().windows(2).any(|w| w == b"${" || w == b"{{")
         || seg.starts_with('<')
+}
+
+/// What [`walk_path`] finds, in URL order.
+pub(crate) trait PathSink {
+    /// A literal segment, lower-case, leading `_` removed.
+    fn segment(&mut self, lower: &str);
+    /// Whether the last segment is a parameter; called once, for the last segment.
+    fn item(&mut self, item: bool);
+    /// The custom method of the last segment, as written.
+    fn custom(&mut self, raw: &str);
+    /// The RPC method of the last segment, as written.
+    fn rpc(&mut self, raw: &str);
+    /// A selector's value, as written.
+    fn selector(&mut self, raw: &str);
+    fn dispatch(&mut self);
+}
+
+impl PathSink for PathShape {
+    fn segment(&mut self, lower: &str) {
+        self.segments.push(lower.to_owned());
+    }
+    fn item(&mut self, item: bool) {
+        self.item = item;
+    }
+    fn custom(&mut self, raw: &str) {
+        self.custom = tokens(raw);
+    }
+    fn rpc(&mut self, raw: &str) {
+        self.rpc = tokens(raw);
+    }
+    fn selector(&mut self, raw: &str) {
+        self.selectors.extend(tokens(raw));
+    }
+    fn dispatch(&mut self) {
+        self.dispatch = true;
+    }
 }
 
 /// Reads the shape of a templated URL. Hosts and schemes are skipped; parameters in any of
@@ -98,54 +285,75 @@ fn is_param(seg: &str) -> bool {
 /// parameters.
 pub fn path_shape(url: &str) -> PathShape {
     let mut shape = PathShape::default();
+    walk_path(url, &mut String::new(), &mut shape);
+    shape
+}
+
+/// `s.rsplit_once(b)` for an ASCII `b`: segments are short, shorter than `memrchr` is
+/// worth setting up for.
+fn rsplit_byte(s: &str, b: u8) -> Option<(&str, &str)> {
+    let i = s.as_bytes().iter().rposition(|&c| c == b)?;
+    Some((&s[..i], &s[i + 1..]))
+}
+
+/// The byte offset of the first `://`.
+fn scheme_end(path: &str) -> Option<usize> {
+    path.as_bytes().windows(3).position(|w| w == b"://")
+}
+
+/// The work of [`path_shape`], reporting to `sink`; `buf` holds each lower-cased segment.
+pub(crate) fn walk_path(url: &str, buf: &mut String, sink: &mut impl PathSink) {
     let (path, query) = url.split_once('?').unwrap_or((url, ""));
-    let path = path.split_once("://").map_or(path, |(_, rest)| {
-        rest.split_once('/').map_or("", |(_, p)| p)
+    let path = scheme_end(path).map_or(path, |i| {
+        path[i + 3..].split_once('/').map_or("", |(_, p)| p)
     });
-    for pair in query.split('&') {
-        if let Some((k, v)) = pair.split_once('=')
-            && matches!(
-                k.to_ascii_lowercase().as_str(),
-                "action" | "method" | "op" | "cmd" | "operation"
-            )
-        {
-            if is_param(v) {
-                shape.dispatch = true;
-            } else {
-                shape.selectors.extend(tokens(v));
+    if !query.is_empty() {
+        for pair in query.split('&') {
+            if let Some((k, v)) = pair.split_once('=')
+                && ["action", "method", "op", "cmd", "operation"]
+                    .iter()
+                    .any(|key| k.eq_ignore_ascii_case(key))
+            {
+                if is_param(v) {
+                    sink.dispatch();
+                } else {
+                    sink.selector(v);
+                }
             }
         }
     }
-    let raw: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-    for (i, seg) in raw.iter().enumerate() {
-        let last = i + 1 == raw.len();
-        let (base, custom) = match seg.rsplit_once(':') {
+    let mut raw = path.split('/').filter(|s| !s.is_empty()).peekable();
+    while let Some(seg) = raw.next() {
+        let last = raw.peek().is_none();
+        let (base, custom) = match rsplit_byte(seg, b':') {
             // `{id}:resolve` or `files:batchGet`; a leading `:id` is a parameter.
-            Some((b, c)) if !b.is_empty() && !c.is_empty() && !c.contains('}') => (b, Some(c)),
-            _ => (*seg, None),
+            Some((b, c)) if !b.is_empty() && !c.is_empty() && !c.as_bytes().contains(&b'}') => {
+                (b, Some(c))
+            }
+            _ => (seg, None),
         };
         if last {
-            shape.item = is_param(base) && custom.is_none();
+            sink.item(is_param(base) && custom.is_none());
             if let Some(c) = custom {
-                shape.custom = tokens(c);
+                sink.custom(c);
             }
         }
         if is_param(base) {
             continue;
         }
-        let base = base.trim_start_matches('_').to_ascii_lowercase();
+        let base = ascii_lower(base.trim_start_matches('_'), buf);
         if last
             && (matches!(
-                base.rsplit_once('.'),
+                rsplit_byte(base, b'.'),
                 Some((_, "php" | "cgi" | "asp" | "aspx" | "jsp"))
-            ) || matches!(base.as_str(), "rpc" | "jsonrpc" | "xmlrpc"))
+            ) || matches!(base, "rpc" | "jsonrpc" | "xmlrpc"))
         {
-            shape.dispatch = true;
+            sink.dispatch();
         }
         // A file extension (`report.csv`) is not a method, but the words of
         // `candidate.addtag` are: keep the original case for camelCase splitting.
         if last
-            && let Some((_, method)) = base.rsplit_once('.')
+            && let Some((_, method)) = rsplit_byte(base, b'.')
             && !matches!(
                 method,
                 "json"
@@ -162,12 +370,10 @@ pub fn path_shape(url: &str) -> PathShape {
                     | "jsp"
             )
         {
-            let original = seg.rsplit_once('.').map_or("", |(_, m)| m);
-            shape.rpc = tokens(original);
+            sink.rpc(rsplit_byte(seg, b'.').map_or("", |(_, m)| m));
         }
-        shape.segments.push(base);
+        sink.segment(base);
     }
-    shape
 }
 
 /// Everything rules look at, for one action.
@@ -191,18 +397,40 @@ pub struct Signals {
 
 /// The first sentence of a description: up to `. `, a newline after text, or 200 chars.
 pub fn first_sentence(text: &str) -> &str {
+    let head = sentence_head(text);
+    &head[..sentence_end(head)]
+}
+
+/// Where [`first_sentence`] looks for the end of the sentence: the first 200 bytes.
+pub(crate) fn sentence_head(text: &str) -> &str {
     let t = text.trim_start();
     let mut end = t.len().min(200);
     while !t.is_char_boundary(end) {
         end -= 1;
     }
-    let head = &t[..end];
-    let cut = head
-        .find(". ")
-        .or_else(|| head.find(".\n"))
+    &t[..end]
+}
+
+/// The length of the first sentence of a [`sentence_head`].
+pub(crate) fn sentence_end(head: &str) -> usize {
+    dot_before(head, b' ')
+        .or_else(|| dot_before(head, b'\n'))
         .or_else(|| head.find('\n'))
-        .unwrap_or(head.len());
-    &head[..cut]
+        .unwrap_or(head.len())
+}
+
+/// The first `.` followed by `next`: `find(". ")` sets up a substring searcher, which costs
+/// more than the scan itself on one sentence.
+fn dot_before(s: &str, next: u8) -> Option<usize> {
+    let mut from = 0;
+    while let Some(i) = s[from..].find('.') {
+        let i = from + i;
+        if s.as_bytes().get(i + 1) == Some(&next) {
+            return Some(i);
+        }
+        from = i + 1;
+    }
+    None
 }
 
 impl Signals {
