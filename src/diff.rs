@@ -210,10 +210,16 @@ fn header_path(prefix: &str, path: &str) -> String {
     git_quote(&format!("{prefix}{path}"))
 }
 
-/// Newlines in `bytes`. Written as a filter-count so it compiles to a vector loop: the
-/// patch counts its way through every changed file, and this is most of that work.
+/// Newlines in `bytes`. The patch counts its way through every changed file, so this is
+/// most of its work: fixed 32-byte blocks summed in a `u8` (at most 32) compile to a
+/// vector loop, where a plain filter-count goes a byte at a time.
 fn newlines(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|&&b| b == b'\n').count()
+    let mut blocks = bytes.chunks_exact(32);
+    let mut n = 0;
+    for block in &mut blocks {
+        n += block.iter().map(|&b| u8::from(b == b'\n')).sum::<u8>() as usize;
+    }
+    n + blocks.remainder().iter().filter(|&&b| b == b'\n').count()
 }
 
 /// Lines in `bytes[from..to]`, where `from` starts a line and `to` ends one (or the text).

@@ -113,8 +113,11 @@ pub fn parse_file(text: &str) -> Result<ParsedFile, Error> {
     // it would be indented wrongly and break the file. Refused, never guessed (issue 7,
     // fuzzer crash 645f82ee: `- a\n\r- actionId: x`).
     let bytes = text.as_bytes();
-    if let Some(at) =
-        (0..bytes.len()).find(|&i| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
+    // Most files hold no carriage return at all, and `contains` finds that out a word at a
+    // time.
+    if bytes.contains(&b'\r')
+        && let Some(at) =
+            (0..bytes.len()).find(|&i| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
     {
         let line_start = bytes[..at]
             .iter()
@@ -392,19 +395,42 @@ impl Ctx<'_> {
                 indent: self.column(key_node.start),
             }
         };
-        let (declared, effects) = self.declared(item);
-        let annotations = self.annotations(item).unwrap_or_else(|e| {
+        let [
+            label,
+            description,
+            details,
+            action_type,
+            steps,
+            inputs,
+            effects,
+            annotations,
+        ] = tree.fields(
+            item,
+            [
+                "label",
+                "description",
+                "details",
+                "actionType",
+                "steps",
+                "inputs",
+                "effects",
+                "annotations",
+            ],
+        );
+        let (declared, effects) = self.declared(item, effects);
+        let annotations = self.annotations(annotations).unwrap_or_else(|e| {
             problems.push(e);
             None
         });
+        let string = |v: Option<NodeId>| v.and_then(|v| tree.scalar(v)).map(str::to_owned);
         let view = ActionView {
             id,
-            label: self.string(item, "label"),
-            description: self.string(item, "description"),
-            details: self.string(item, "details"),
-            action_type: self.string(item, "actionType"),
-            steps: self.steps(item),
-            inputs: self.inputs(item),
+            label: string(label),
+            description: string(description),
+            details: string(details),
+            action_type: string(action_type),
+            steps: self.steps(steps),
+            inputs: self.inputs(inputs),
             declared,
             annotations,
             line: key_node.line,
@@ -462,44 +488,43 @@ impl Ctx<'_> {
             .then(|| rest[hash + 1..].trim().to_owned())
     }
 
-    fn string(&self, map: NodeId, key: &str) -> Option<String> {
-        self.tree.get_str(map, key).map(str::to_owned)
-    }
-
-    fn steps(&self, action: NodeId) -> Vec<Step> {
+    fn steps(&self, steps: Option<NodeId>) -> Vec<Step> {
         let tree = self.tree;
-        let Some(items) = tree.get(action, "steps").and_then(|s| tree.items(s)) else {
+        let Some(items) = steps.and_then(|s| tree.items(s)) else {
             return Vec::new();
         };
+        let string = |v: Option<NodeId>| v.and_then(|v| tree.scalar(v)).map(str::to_owned);
         items
             .map(|step| {
                 let func = tree.get(step, "stepFunction");
-                let params = func.and_then(|f| tree.get(f, "parameters"));
-                let param =
-                    |key: &str| params.and_then(|p| tree.get_str(p, key)).map(str::to_owned);
+                let [name, params] = func.map_or([None; 2], |f| {
+                    tree.fields(f, ["functionName", "parameters"])
+                });
+                let [method, url, soap] = params.map_or([None; 3], |p| {
+                    tree.fields(p, ["method", "url", "soapOperation"])
+                });
                 Step {
-                    function: func
-                        .and_then(|f| tree.get_str(f, "functionName"))
-                        .map(str::to_owned),
-                    method: param("method").map(|m| m.to_ascii_lowercase()),
-                    url: param("url"),
-                    soap_operation: param("soapOperation"),
+                    function: string(name),
+                    method: string(method).map(|m| m.to_ascii_lowercase()),
+                    url: string(url),
+                    soap_operation: string(soap),
                 }
             })
             .collect()
     }
 
-    fn inputs(&self, action: NodeId) -> Vec<Input> {
+    fn inputs(&self, inputs: Option<NodeId>) -> Vec<Input> {
         let tree = self.tree;
-        let Some(items) = tree.get(action, "inputs").and_then(|s| tree.items(s)) else {
+        let Some(items) = inputs.and_then(|s| tree.items(s)) else {
             return Vec::new();
         };
+        let string = |v: Option<NodeId>| v.and_then(|v| tree.scalar(v)).map(str::to_owned);
         items
             .filter_map(|input| {
-                let name = tree.get_str(input, "name")?.to_owned();
-                let values = tree
-                    .get(input, "enum")
-                    .or_else(|| tree.get(input, "values"));
+                let [name, enum_, values, ty, description] =
+                    tree.fields(input, ["name", "enum", "values", "type", "description"]);
+                let name = string(name)?;
+                let values = enum_.or(values);
                 let enum_values = values
                     .and_then(|v| tree.items(v))
                     .map(|vs| {
@@ -514,17 +539,18 @@ impl Ctx<'_> {
                     .unwrap_or_default();
                 Some(Input {
                     name,
-                    ty: tree.get_str(input, "type").map(str::to_owned),
+                    ty: string(ty),
                     enum_values,
-                    description: tree.get_str(input, "description").map(str::to_owned),
+                    description: string(description),
                 })
             })
             .collect()
     }
 
-    fn declared(&self, action: NodeId) -> (Declared, Option<EffectsSite>) {
+    /// The action's `effects` value, `value` as found among its fields.
+    fn declared(&self, action: NodeId, value: Option<NodeId>) -> (Declared, Option<EffectsSite>) {
         let tree = self.tree;
-        let Some((_, value)) = tree.entry(action, "effects") else {
+        let Some(value) = value else {
             return (Declared::None, None);
         };
         let own = own_entry(tree, action, "effects").is_some();
@@ -567,9 +593,9 @@ impl Ctx<'_> {
         (declared, site)
     }
 
-    fn annotations(&self, action: NodeId) -> Result<Option<Hints>, Error> {
+    fn annotations(&self, value: Option<NodeId>) -> Result<Option<Hints>, Error> {
         let tree = self.tree;
-        let Some(value) = tree.get(action, "annotations") else {
+        let Some(value) = value else {
             return Ok(None);
         };
         let Some(entries) = tree.entries(value) else {
