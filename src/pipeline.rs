@@ -179,12 +179,16 @@ impl Run {
     }
 }
 
-fn patch_path(catalog: &Catalog, file: &CatalogFile) -> String {
-    catalog
-        .repo
-        .as_ref()
-        .and_then(|r| r.relative(&file.path))
-        .unwrap_or_else(|| file.rel.clone())
+/// A file's path in patches: below the work tree's root when the catalog is in a git
+/// repository, else below the catalog. `in_repo` is the catalog's own path in the
+/// repository, resolved once: the walk follows no symlink, so every file's path is that
+/// plus its `rel`, and resolving each file (a `realpath` per file) cost more than parsing
+/// a small one.
+fn patch_path(in_repo: Option<&str>, file: &CatalogFile) -> String {
+    match in_repo {
+        Some("") | None => file.rel.clone(),
+        Some(prefix) => format!("{prefix}/{}", file.rel),
+    }
 }
 
 /// What a streaming run knows besides the files it handed over.
@@ -253,8 +257,9 @@ pub fn run_each(catalogs: &[PathBuf], opts: &Options, mut sink: impl FnMut(FileR
                                 }))
                     }
                 };
+                let in_repo = catalog.repo.as_ref().and_then(|r| r.relative(root));
                 for f in w.files.into_iter().filter(|f| wanted(f)) {
-                    let p = patch_path(&catalog, &f);
+                    let p = patch_path(in_repo.as_deref(), &f);
                     work.push((i, f, p));
                 }
                 meta.catalogs.push(catalog);
