@@ -238,7 +238,10 @@ pub fn info_key(text: &str) -> Option<String> {
 }
 
 fn is_null(tree: &Tree, id: NodeId) -> bool {
-    matches!(&tree.node(id).kind, Kind::Scalar { value, style: ScalarStyle::Plain } if value.is_empty() || value == "~" || value == "null")
+    matches!(
+        tree.scalar_text(id),
+        Some(("" | "~" | "null", ScalarStyle::Plain))
+    )
 }
 
 /// The mappings a mapping merges through its own `<<` key (one alias or a list of them).
@@ -332,11 +335,8 @@ impl Ctx<'_> {
         let at_key = ["actionId", "actionId\"", "actionId'"]
             .iter()
             .any(|form| k.ends_with(form));
-        let value_ok = match &self.tree.node(value).kind {
-            Kind::Scalar {
-                value: v,
-                style: ScalarStyle::Plain,
-            } => span(value).ends_with(v.as_str()),
+        let value_ok = match self.tree.scalar_text(value) {
+            Some((v, ScalarStyle::Plain)) => span(value).ends_with(v),
             _ => true,
         };
         at_key && value_ok
@@ -449,20 +449,20 @@ impl Ctx<'_> {
     }
 
     fn action_id(&self, value: NodeId) -> Result<String, Error> {
-        let kind = &self.tree.node(self.tree.resolve(value)).kind;
-        let found = match kind {
-            Kind::Scalar {
-                value: v,
-                style: ScalarStyle::Plain,
-            } => match plain_type(v) {
-                None => return Ok(v.clone()),
+        let resolved = self.tree.resolve(value);
+        let found = match (
+            &self.tree.node(resolved).kind,
+            self.tree.scalar_text(resolved),
+        ) {
+            (_, Some((v, ScalarStyle::Plain))) => match plain_type(v) {
+                None => return Ok(v.to_owned()),
                 Some(t) => t,
             },
-            Kind::Scalar { value: v, .. } if !v.is_empty() => return Ok(v.clone()),
-            Kind::Scalar { .. } => "an empty string",
-            Kind::Seq => "a sequence",
-            Kind::Map => "a mapping",
-            Kind::Alias(_) => "an alias",
+            (_, Some((v, _))) if !v.is_empty() => return Ok(v.to_owned()),
+            (Kind::Scalar { .. }, _) => "an empty string",
+            (Kind::Seq, _) => "a sequence",
+            (Kind::Map, _) => "a mapping",
+            (Kind::Alias(_), _) => "an alias",
         };
         Err(self.error(value, format!("actionId must be a string, found {found}")))
     }
@@ -563,9 +563,9 @@ impl Ctx<'_> {
             own,
         };
         let Some(items) = tree.items(value) else {
-            let what = match &tree.node(tree.resolve(value)).kind {
-                Kind::Scalar { value: v, .. } => format!("a scalar `{v}`, not a list"),
-                _ => "a mapping, not a list".to_owned(),
+            let what = match tree.scalar(value) {
+                Some(v) => format!("a scalar `{v}`, not a list"),
+                None => "a mapping, not a list".to_owned(),
             };
             return (Declared::Invalid(format!("effects is {what}")), None);
         };

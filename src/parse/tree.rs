@@ -15,10 +15,11 @@ const NONE: u32 = u32::MAX;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Kind {
-    Scalar {
-        value: String,
-        style: ScalarStyle,
-    },
+    /// A scalar; its value is [`Tree::scalar_text`]. Values are copied into one pool per
+    /// tree and the parser's own string dropped at once, as the bare event parse does:
+    /// keeping a string per scalar until the tree went away made freeing them cost more
+    /// than building the tree.
+    Scalar { value: Text, style: ScalarStyle },
     /// Children are linked through `first_child` / `next`, so building a tree allocates
     /// nothing per collection and parsing stays close to the event parser's own cost.
     Seq,
@@ -26,6 +27,13 @@ pub enum Kind {
     Map,
     /// An alias; the target is resolved at build time (`None` cannot happen for valid YAML).
     Alias(Option<NodeId>),
+}
+
+/// Where a scalar's value sits in [`Tree::pool`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Text {
+    at: usize,
+    len: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -53,6 +61,8 @@ pub struct Node {
 pub struct Tree {
     pub nodes: Vec<Node>,
     pub roots: Vec<NodeId>,
+    /// Every scalar value, back to back.
+    pool: String,
 }
 
 /// Converts saphyr's character offsets to byte offsets. Only multi-byte characters are
@@ -131,6 +141,7 @@ pub fn parse(text: &str) -> Result<Tree, Error> {
     let mut tree = Tree {
         nodes: Vec::with_capacity(text.len() / 12 + 16),
         roots: Vec::new(),
+        pool: String::with_capacity(text.len() / 2),
     };
     let mut cursor = CharCursor::new(text);
     // Open collections.
@@ -145,14 +156,15 @@ pub fn parse(text: &str) -> Result<Tree, Error> {
         })?;
         let start = cursor.byte(span.start.index());
         let (kind, anchor, flow) = match event {
-            Event::Scalar(value, style, anchor, _) => (
-                Kind::Scalar {
-                    value: value.into_owned(),
-                    style,
-                },
-                anchor,
-                false,
-            ),
+            Event::Scalar(value, style, anchor, _) => {
+                let at = tree.pool.len();
+                tree.pool.push_str(&value);
+                let value = Text {
+                    at,
+                    len: value.len(),
+                };
+                (Kind::Scalar { value, style }, anchor, false)
+            }
             Event::SequenceStart(anchor, _) => {
                 (Kind::Seq, anchor, text.as_bytes().get(start) == Some(&b'['))
             }
@@ -263,10 +275,22 @@ impl Tree {
         id
     }
 
+    fn text(&self, t: Text) -> &str {
+        &self.pool[t.at..t.at + t.len]
+    }
+
+    /// The value and style of a scalar node itself (no alias resolution).
+    pub fn scalar_text(&self, id: NodeId) -> Option<(&str, ScalarStyle)> {
+        match self.nodes[id].kind {
+            Kind::Scalar { value, style } => Some((self.text(value), style)),
+            _ => None,
+        }
+    }
+
     /// The scalar text of a node (after alias resolution), if it is a scalar.
     pub fn scalar(&self, id: NodeId) -> Option<&str> {
         match &self.nodes[self.resolve(id)].kind {
-            Kind::Scalar { value, .. } => Some(value),
+            Kind::Scalar { value, .. } => Some(self.text(*value)),
             _ => None,
         }
     }
