@@ -94,6 +94,7 @@ pub fn check_code_level(code: &str) -> Level {
 }
 
 use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
 
 use crate::classify::RuleSet;
 use crate::diff::Status;
@@ -128,9 +129,10 @@ pub fn status_code(status: Status, declared_none: bool) -> Option<&'static str> 
 /// findings come sorted by line, and files come in path order, so nothing needs holding.
 #[derive(Debug, Default)]
 pub struct Checker {
-    /// Ids seen in the current folder. A connector's files share a folder, so duplicates
-    /// are looked for within it and memory does not grow with the catalog.
-    seen: HashMap<(String, String), (String, usize)>,
+    /// Ids seen in the current folder, by connector, with where each was first seen. A
+    /// connector's files share a folder, so duplicates are looked for within it and memory
+    /// does not grow with the catalog.
+    seen: HashMap<String, HashMap<String, (Rc<str>, usize)>>,
     folder: Option<(usize, String)>,
 }
 
@@ -158,6 +160,8 @@ impl Checker {
                 out.push(parse_error(Some(file.to_owned()), e));
             }
         }
+        // One copy of the file name for every id it defines.
+        let mut shared: Option<Rc<str>> = None;
         for a in &f.actions {
             if let Some(code) = status_code(a.status, matches!(a.declared, Declared::None))
                 && (all || a.status == Status::Invalid)
@@ -168,8 +172,11 @@ impl Checker {
             if a.nested {
                 continue;
             }
-            let key = (a.connector.clone(), a.id.clone());
-            if let Some((first_file, first_line)) = self.seen.get(&key) {
+            if !self.seen.contains_key(&a.connector) {
+                self.seen.insert(a.connector.clone(), HashMap::new());
+            }
+            let ids = self.seen.get_mut(&a.connector).expect("inserted above");
+            if let Some((first_file, first_line)) = ids.get(&a.id) {
                 let message = format!(
                     "`{}` is also defined at {first_file}:{first_line}; tool `{}` would be ambiguous",
                     a.id,
@@ -177,7 +184,8 @@ impl Checker {
                 );
                 out.push(action_finding(file, a, "duplicate-action-id", message));
             } else {
-                self.seen.insert(key, (file.to_owned(), a.line));
+                let first = shared.get_or_insert_with(|| Rc::from(file));
+                ids.insert(a.id.clone(), (Rc::clone(first), a.line));
             }
         }
         out.sort();

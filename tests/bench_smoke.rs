@@ -12,6 +12,10 @@ use catalog_effects::classify::RuleSet;
 use catalog_effects::pipeline::{self, Options};
 use rayon::prelude::*;
 
+/// The allocator the binary ships with (src/main.rs), so both sides measure what users run.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn best_of(runs: usize, mut f: impl FnMut()) -> Duration {
     (0..runs)
         .map(|_| {
