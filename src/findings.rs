@@ -162,30 +162,30 @@ impl Checker {
         }
         // One copy of the file name for every id it defines.
         let mut shared: Option<Rc<str>> = None;
-        for a in &f.actions {
-            if let Some(code) = status_code(a.status, matches!(a.declared, Declared::None))
-                && (all || a.status == Status::Invalid)
-            {
-                let message = status_message(a, rules);
-                out.push(action_finding(file, a, code, message));
-            }
-            if a.nested {
-                continue;
-            }
-            if !self.seen.contains_key(&a.connector) {
-                self.seen.insert(a.connector.clone(), HashMap::new());
-            }
-            let ids = self.seen.get_mut(&a.connector).expect("inserted above");
-            if let Some((first_file, first_line)) = ids.get(&a.id) {
-                let message = format!(
-                    "`{}` is also defined at {first_file}:{first_line}; tool `{}` would be ambiguous",
-                    a.id,
-                    a.tool_name()
-                );
-                out.push(action_finding(file, a, "duplicate-action-id", message));
-            } else {
-                let first = shared.get_or_insert_with(|| Rc::from(file));
-                ids.insert(a.id.clone(), (Rc::clone(first), a.line));
+        for run in f.actions.chunk_by(|a, b| a.connector == b.connector) {
+            // A file's actions share their connector: one lookup per run of them.
+            let ids = self.seen.entry(run[0].connector.clone()).or_default();
+            for a in run {
+                if let Some(code) = status_code(a.status, matches!(a.declared, Declared::None))
+                    && (all || a.status == Status::Invalid)
+                {
+                    let message = status_message(a, rules);
+                    out.push(action_finding(file, a, code, message));
+                }
+                if a.nested {
+                    continue;
+                }
+                if let Some((first_file, first_line)) = ids.get(&a.id) {
+                    let message = format!(
+                        "`{}` is also defined at {first_file}:{first_line}; tool `{}` would be ambiguous",
+                        a.id,
+                        a.tool_name()
+                    );
+                    out.push(action_finding(file, a, "duplicate-action-id", message));
+                } else {
+                    let first = shared.get_or_insert_with(|| Rc::from(file));
+                    ids.insert(a.id.clone(), (Rc::clone(first), a.line));
+                }
             }
         }
         out.sort();

@@ -248,12 +248,14 @@ impl Summary {
         if !f.patch.is_empty() {
             self.files_changed += 1;
         }
-        for a in &f.actions {
-            self.connectors
-                .entry(a.connector.clone())
-                .or_default()
-                .add(a);
-            self.total.add(a);
+        // A file's actions share their connector: one lookup per run of them, not one
+        // (and a copy of the name) per action.
+        for run in f.actions.chunk_by(|a, b| a.connector == b.connector) {
+            let counts = self.connectors.entry(run[0].connector.clone()).or_default();
+            for a in run {
+                counts.add(a);
+                self.total.add(a);
+            }
         }
     }
 }
