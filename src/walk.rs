@@ -5,6 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
+
 use crate::error::{Error, Result};
 
 /// A connector file found in a catalog.
@@ -34,6 +36,11 @@ pub fn is_connector_file(name: &str) -> bool {
 }
 
 /// Lists the connector files under `root`. Fails only when `root` itself is unusable.
+///
+/// Directories are read level by level, each level's directories in parallel: a million
+/// actions sit in some 20,000 folders, and reading them one by one kept the second core
+/// idle for a third of a second before any file was parsed. Levels, not recursion, so a
+/// deep tree cannot exhaust a worker's stack.
 pub fn walk(root: &Path) -> Result<Walk> {
     let meta = std::fs::metadata(root)
         .map_err(|e| Error::new(format!("catalog not found: {e}")).in_file(root))?;
@@ -41,67 +48,94 @@ pub fn walk(root: &Path) -> Result<Walk> {
         return Err(Error::new("catalog is not a directory").in_file(root));
     }
     let mut out = Walk::default();
-    let mut pending = vec![(root.to_path_buf(), String::new())];
-    while let Some((dir, rel_dir)) = pending.pop() {
-        let entries = match std::fs::read_dir(&dir) {
-            Ok(e) => e,
-            Err(e) => {
-                out.errors
-                    .push(Error::new(format!("cannot read directory: {e}")).in_file(&dir));
-                continue;
-            }
-        };
-        for entry in entries {
-            let entry = match entry {
-                Ok(e) => e,
-                Err(e) => {
-                    out.errors
-                        .push(Error::new(format!("cannot read directory: {e}")).in_file(&dir));
-                    continue;
-                }
-            };
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let rel = if rel_dir.is_empty() {
-                name.clone()
-            } else {
-                format!("{rel_dir}/{name}")
-            };
-            let Ok(kind) = entry.file_type() else {
-                continue;
-            };
-            // A name that is not UTF-8 cannot be written into a patch as git would (the
-            // lossy `rel` names another file, and `git apply` then rejects the whole
-            // patch): such a connector file, or a folder that may hold some, is reported
-            // and skipped, never guessed (issue 7).
-            let walked_dir = kind.is_dir() && !name.starts_with('.');
-            if entry.file_name().to_str().is_none()
-                && !kind.is_symlink()
-                && (walked_dir || is_connector_file(&name))
-            {
-                out.errors.push(
-                    Error::new("file name is not UTF-8: skipped (rename it)").in_file(entry.path()),
-                );
-                continue;
-            }
-            if kind.is_symlink() {
-                out.skipped_links.push(rel);
-            } else if kind.is_dir() {
-                // Version-control and tool folders hold no connectors.
-                if !name.starts_with('.') && name != "node_modules" && name != "target" {
-                    pending.push((entry.path(), rel));
-                }
-            } else if kind.is_file() && is_connector_file(&name) {
-                out.files.push(CatalogFile {
-                    path: entry.path(),
-                    rel,
-                    folder: rel_dir.clone(),
-                });
-            }
+    let mut level = vec![(root.to_path_buf(), String::new())];
+    while !level.is_empty() {
+        let scans: Vec<Scan> = level
+            .into_par_iter()
+            .map(|(dir, rel_dir)| scan(&dir, &rel_dir))
+            .collect();
+        level = Vec::new();
+        for s in scans {
+            out.files.extend(s.files);
+            out.errors.extend(s.errors);
+            out.skipped_links.extend(s.links);
+            level.extend(s.subdirs);
         }
     }
     out.files.sort_by(|a, b| a.rel.cmp(&b.rel));
     out.skipped_links.sort();
+    out.errors.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(out)
+}
+
+/// What one directory holds.
+#[derive(Default)]
+struct Scan {
+    files: Vec<CatalogFile>,
+    errors: Vec<Error>,
+    links: Vec<String>,
+    /// Directories to read next, with their paths relative to the catalog.
+    subdirs: Vec<(PathBuf, String)>,
+}
+
+fn scan(dir: &Path, rel_dir: &str) -> Scan {
+    let mut out = Scan::default();
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => {
+            out.errors
+                .push(Error::new(format!("cannot read directory: {e}")).in_file(dir));
+            return out;
+        }
+    };
+    for entry in entries {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                out.errors
+                    .push(Error::new(format!("cannot read directory: {e}")).in_file(dir));
+                continue;
+            }
+        };
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let rel = if rel_dir.is_empty() {
+            name.clone()
+        } else {
+            format!("{rel_dir}/{name}")
+        };
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        // A name that is not UTF-8 cannot be written into a patch as git would (the
+        // lossy `rel` names another file, and `git apply` then rejects the whole
+        // patch): such a connector file, or a folder that may hold some, is reported
+        // and skipped, never guessed (issue 7).
+        let walked_dir = kind.is_dir() && !name.starts_with('.');
+        if entry.file_name().to_str().is_none()
+            && !kind.is_symlink()
+            && (walked_dir || is_connector_file(&name))
+        {
+            out.errors.push(
+                Error::new("file name is not UTF-8: skipped (rename it)").in_file(entry.path()),
+            );
+            continue;
+        }
+        if kind.is_symlink() {
+            out.links.push(rel);
+        } else if kind.is_dir() {
+            // Version-control and tool folders hold no connectors.
+            if !name.starts_with('.') && name != "node_modules" && name != "target" {
+                out.subdirs.push((entry.path(), rel));
+            }
+        } else if kind.is_file() && is_connector_file(&name) {
+            out.files.push(CatalogFile {
+                path: entry.path(),
+                rel,
+                folder: rel_dir.to_owned(),
+            });
+        }
+    }
+    out
 }
 
 #[cfg(test)]
