@@ -93,7 +93,7 @@ pub fn check_code_level(code: &str) -> Level {
         .map_or(Level::Warning, |c| c.1)
 }
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use crate::classify::RuleSet;
@@ -132,7 +132,9 @@ pub struct Checker {
     /// Ids seen in the current folder, by connector, with where each was first seen. A
     /// connector's files share a folder, so duplicates are looked for within it and memory
     /// does not grow with the catalog.
-    seen: HashMap<String, HashMap<String, (Rc<str>, usize)>>,
+    /// Ordered maps, not hashed: an id is a few bytes, and comparing a handful of them
+    /// costs less than SipHash-ing one (the writer thread does this for every action).
+    seen: BTreeMap<String, BTreeMap<String, (Rc<str>, usize)>>,
     folder: Option<(usize, String)>,
 }
 
