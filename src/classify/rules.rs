@@ -5,8 +5,7 @@
 //! files given with `--heuristics` add rules or replace built-in ones by id.
 
 use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -410,6 +409,7 @@ impl RuleSet {
         };
         let whens: Vec<&When> = set.rules.iter().map(|r| &r.when).collect();
         set.compiled = Compiled::new(&whens, &set);
+        set.compiled.index = Index::new(&set.compiled);
         Ok(set)
     }
 
@@ -452,39 +452,55 @@ impl RuleSet {
 
     /// The rules that match these signals.
     pub(crate) fn fire_signals(&self, s: &Signals) -> Vec<Fired> {
-        self.fire(&self.facts_of(s))
+        let mut fired = Vec::new();
+        self.fire_each(&self.facts_of(s), &mut fired);
+        fired
     }
 
     /// The rules that match this action: what `fire_signals(&self.signals(view))` gives,
     /// read straight from the view without building its signals.
+    #[cfg(test)]
     pub(crate) fn fire_view(&self, view: &ActionView) -> Vec<Fired> {
+        self.with_fired(view, <[Fired]>::to_vec)
+    }
+
+    /// Hands `f` the rules that match this action, as [`RuleSet::fire_view`] finds them,
+    /// from buffers each thread reuses: classifying an action allocates nothing here.
+    pub(crate) fn with_fired<R>(&self, view: &ActionView, f: impl FnOnce(&[Fired]) -> R) -> R {
         thread_local! {
-            static SCRATCH: RefCell<Facts> = RefCell::default();
+            static SCRATCH: RefCell<(Facts, Vec<Fired>)> = RefCell::default();
         }
-        SCRATCH.with(|cell| {
-            let mut fresh = Facts::default();
-            let mut reused = cell.try_borrow_mut();
-            let facts = reused.as_deref_mut().unwrap_or(&mut fresh);
-            facts.fill_view(view, &self.compiled);
-            self.fire(facts)
+        SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut scratch) => {
+                let (facts, fired) = &mut *scratch;
+                self.fire_view_into(view, facts, fired);
+                f(fired)
+            }
+            Err(_) => {
+                let (mut facts, mut fired) = (Facts::default(), Vec::new());
+                self.fire_view_into(view, &mut facts, &mut fired);
+                f(&fired)
+            }
         })
     }
 
-    fn fire(&self, facts: &Facts) -> Vec<Fired> {
-        self.rules
-            .iter()
-            .zip(&self.compiled.conds)
-            .enumerate()
-            .filter_map(|(i, (r, cond))| {
-                let ambiguous = self.compiled.eval(cond, facts)?;
-                let weight = r.weight as u8 - u8::from(ambiguous && r.weight as u8 > 1);
-                Some(Fired {
-                    rule: i,
-                    effect: r.effect,
-                    weight,
-                })
-            })
-            .collect()
+    fn fire_view_into(&self, view: &ActionView, facts: &mut Facts, fired: &mut Vec<Fired>) {
+        facts.fill_view(view, &self.compiled);
+        fired.clear();
+        match &self.compiled.index {
+            Some(index) => index.fire(facts, &self.rules, fired),
+            None => self.fire_each(facts, fired),
+        }
+    }
+
+    /// Evaluates each rule in turn: what the index does at once, when the rules are too
+    /// many for it (and for signals, to check the index against).
+    fn fire_each(&self, facts: &Facts, out: &mut Vec<Fired>) {
+        for (i, (r, cond)) in self.rules.iter().zip(&self.compiled.conds).enumerate() {
+            if let Some(ambiguous) = self.compiled.eval(cond, facts) {
+                out.push(fired(i, r, ambiguous));
+            }
+        }
     }
 
     /// Runs every rule's examples; returns one message per example that does not behave.
@@ -518,40 +534,145 @@ impl RuleSet {
 /// A word any rule names, numbered.
 type Sym = u32;
 
-/// FxHash: vocabulary keys are short and trusted, SipHash would cost more than the lookup.
-#[derive(Default, Clone, Copy)]
-struct FxHasher(u64);
-
-impl FxHasher {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+fn fired(i: usize, r: &Rule, ambiguous: bool) -> Fired {
+    let weight = r.weight as u8 - u8::from(ambiguous && r.weight as u8 > 1);
+    Fired {
+        rule: i,
+        effect: r.effect,
+        weight,
     }
 }
 
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.add(u64::from_le_bytes(c.try_into().unwrap_or_default()));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut last = [0u8; 8];
-            last[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(last));
-        }
-    }
+/// Words to numbers, for lookups of short words: open addressing over a hash of a word's
+/// first and last bytes, cheaper than a general map's hashing and probing on the few
+/// bytes of a word.
+#[derive(Debug, Clone, Default)]
+struct WordMap {
+    /// A power of two long, at most half full: a word's hash tag and its entry number plus
+    /// one (0: empty).
+    slots: Box<[(u32, u32)]>,
+    /// By entry: the word's [`word_key`] and length, which are the word itself up to 16
+    /// bytes, so most lookups compare no bytes.
+    entries: Vec<(u64, u64, usize)>,
+    keys: Vec<Box<str>>,
+    values: Vec<Sym>,
+    /// The shortest and longest key: other lengths need no lookup.
+    shortest: usize,
+    longest: usize,
+}
 
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
+/// The first and last (up to) 8 bytes of a word, read without a loop: up to 16 bytes, they
+/// and the length are the whole word.
+#[inline]
+fn word_key(b: &[u8]) -> (u64, u64) {
+    let n = b.len();
+    let read = |at: usize, len: usize| {
+        let mut v = [0u8; 8];
+        v[..len].copy_from_slice(&b[at..at + len]);
+        u64::from_le_bytes(v)
+    };
+    match n {
+        8.. => (read(0, 8), read(n - 8, 8)),
+        4..8 => (read(0, 4), read(n - 4, 4)),
+        1..4 => (
+            u64::from(b[0]) | u64::from(b[n / 2]) << 8 | u64::from(b[n - 1]) << 16,
+            0,
+        ),
+        0 => (0, 0),
     }
 }
 
-type FxMap<V> = HashMap<Box<str>, V, BuildHasherDefault<FxHasher>>;
+#[inline]
+fn key_hash((lo, hi): (u64, u64), n: usize) -> u64 {
+    let m =
+        u128::from(lo ^ 0x2d35_8dcc_aa6c_78a5) * u128::from(hi ^ 0x8bb8_4b93_962e_acc9 ^ n as u64);
+    (m as u64) ^ (m >> 64) as u64
+}
+
+impl WordMap {
+    fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    #[inline]
+    fn get(&self, w: &str) -> Option<Sym> {
+        self.find(w).map(|e| self.values[e])
+    }
+
+    /// The entry of `w`.
+    #[inline]
+    fn find(&self, w: &str) -> Option<usize> {
+        let n = w.len();
+        if n < self.shortest || n > self.longest {
+            return None;
+        }
+        let key = word_key(w.as_bytes());
+        let h = key_hash(key, n);
+        let (tag, mask) = ((h >> 32) as u32, self.slots.len() - 1);
+        let mut i = h as usize & mask;
+        loop {
+            let (t, e) = self.slots[i];
+            if e == 0 {
+                return None;
+            }
+            let e = e as usize - 1;
+            if t == tag && self.entries[e] == (key.0, key.1, n) && (n <= 16 || *self.keys[e] == *w)
+            {
+                return Some(e);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Adds `w` with `value` unless it is there already.
+    fn insert(&mut self, w: &str, value: Sym) {
+        if self.find(w).is_some() {
+            return;
+        }
+        self.shortest = if self.keys.is_empty() {
+            w.len()
+        } else {
+            self.shortest.min(w.len())
+        };
+        self.longest = self.longest.max(w.len());
+        let (lo, hi) = word_key(w.as_bytes());
+        self.entries.push((lo, hi, w.len()));
+        self.keys.push(w.into());
+        self.values.push(value);
+        if self.keys.len() * 2 > self.slots.len() {
+            let n = (self.keys.len() * 2).next_power_of_two().max(16);
+            self.slots = vec![(0, 0); n].into();
+            for e in 0..self.keys.len() {
+                self.place(e);
+            }
+        } else {
+            self.place(self.keys.len() - 1);
+        }
+    }
+
+    fn place(&mut self, e: usize) {
+        let (lo, hi, n) = self.entries[e];
+        let h = key_hash((lo, hi), n);
+        let mask = self.slots.len() - 1;
+        let mut i = h as usize & mask;
+        while self.slots[i].1 != 0 {
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = ((h >> 32) as u32, e as u32 + 1);
+    }
+}
+
+impl std::ops::Index<&str> for WordMap {
+    type Output = Sym;
+
+    /// The number of a word known to be there.
+    fn index(&self, w: &str) -> &Sym {
+        match self.find(w) {
+            Some(i) => &self.values[i],
+            None => panic!("`{w}` is not in the vocabulary"),
+        }
+    }
+}
 
 /// A set of words, as one bit per vocabulary word.
 #[derive(Debug, Clone, Default)]
@@ -567,6 +688,219 @@ impl WordSet {
     fn any(&self, list: &[Sym]) -> bool {
         list.iter().any(|&s| self.contains(s))
     }
+
+    /// The words of the set.
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(i, &w)| {
+            (0..64)
+                .filter(move |b| w >> b & 1 == 1)
+                .map(move |b| i * 64 + b)
+        })
+    }
+}
+
+/// Which conds (a bit each) one condition lets through: those without it, and by word
+/// number those whose list names the word.
+#[derive(Debug, Clone, Default)]
+struct Bits {
+    free: u64,
+    by_word: Box<[u64]>,
+}
+
+impl Bits {
+    #[inline]
+    fn of(&self, s: Sym) -> u64 {
+        self.by_word.get(s as usize).copied().unwrap_or(0)
+    }
+
+    /// The conds the condition lets through when any of `list` must be named.
+    #[inline]
+    fn any(&self, list: &[Sym]) -> u64 {
+        list.iter().fold(self.free, |m, &s| m | self.of(s))
+    }
+
+    fn add(&mut self, bit: u64, set: Option<&WordSet>, words: usize) {
+        let Some(set) = set else {
+            self.free |= bit;
+            return;
+        };
+        if self.by_word.is_empty() {
+            self.by_word = vec![0; words].into();
+        }
+        for s in set.iter() {
+            self.by_word[s] |= bit;
+        }
+    }
+}
+
+/// A yes/no condition as bits: the conds without it, and those that want no or yes.
+#[derive(Debug, Clone, Default)]
+struct Flag {
+    free: u64,
+    want: [u64; 2],
+}
+
+impl Flag {
+    fn add(&mut self, bit: u64, want: Option<bool>) {
+        match want {
+            None => self.free |= bit,
+            Some(w) => self.want[usize::from(w)] |= bit,
+        }
+    }
+
+    #[inline]
+    fn at(&self, fact: bool) -> u64 {
+        self.free | self.want[usize::from(fact)]
+    }
+}
+
+/// Every rule's conds, and the conds of their `unless`, as one bit each: an action's facts
+/// are matched against all of them at once, each fact word letting through the conds that
+/// name it, rather than rule by rule.
+#[derive(Debug, Clone, Default)]
+struct Index {
+    /// The rules' bits (the first ones).
+    rules: u64,
+    /// Every cond's bit.
+    all: u64,
+    /// `(cond, its unless)`, each `unless` after its cond.
+    unless: Vec<(usize, usize)>,
+    /// The conds with a `verb` condition.
+    verb_conds: u64,
+    /// By verb source: the conds whose `verb` reads it and names the word.
+    verbs: [Bits; 7],
+    method: Bits,
+    only_methods: Bits,
+    no_http: Flag,
+    function: Bits,
+    name_token: Bits,
+    name_last: Bits,
+    path_segment: Bits,
+    path_last: Bits,
+    path_item: Flag,
+    action_type: Bits,
+    input: Bits,
+    free_input: Bits,
+    input_word: Bits,
+    dispatch: Flag,
+}
+
+impl Index {
+    /// Nothing when there are more conds than bits in a word.
+    fn new(c: &Compiled) -> Option<Index> {
+        let mut conds: Vec<&Cond> = c.conds.iter().collect();
+        let mut ix = Index::default();
+        let mut i = 0;
+        while i < conds.len() {
+            if let Some(u) = conds[i].unless.as_deref() {
+                ix.unless.push((i, conds.len()));
+                conds.push(u);
+            }
+            i += 1;
+        }
+        if conds.len() > 64 {
+            return None;
+        }
+        let words = c.words.len();
+        ix.rules = low_bits(c.conds.len());
+        ix.all = low_bits(conds.len());
+        for (i, cond) in conds.iter().enumerate() {
+            let bit = 1 << i;
+            match &cond.verb {
+                Some(v) => {
+                    ix.verb_conds |= bit;
+                    for &src in &v.from {
+                        ix.verbs[src].add(bit, Some(&v.words), words);
+                    }
+                }
+                None => {
+                    for b in &mut ix.verbs {
+                        b.free |= bit;
+                    }
+                }
+            }
+            ix.method.add(bit, cond.method.as_ref(), words);
+            ix.only_methods.add(bit, cond.only_methods.as_ref(), words);
+            ix.no_http.add(bit, cond.no_http);
+            ix.function.add(bit, cond.function.as_ref(), words);
+            ix.name_token.add(bit, cond.name_token.as_ref(), words);
+            ix.name_last.add(bit, cond.name_last.as_ref(), words);
+            ix.path_segment.add(bit, cond.path_segment.as_ref(), words);
+            ix.path_last.add(bit, cond.path_last.as_ref(), words);
+            ix.path_item.add(bit, cond.path_item);
+            ix.action_type.add(bit, cond.action_type.as_ref(), words);
+            ix.input.add(bit, cond.input.as_ref(), words);
+            ix.free_input.add(bit, cond.free_input.as_ref(), words);
+            ix.input_word.add(bit, cond.input_word.as_ref(), words);
+            ix.dispatch.add(bit, cond.dispatch);
+        }
+        Some(ix)
+    }
+
+    /// What `Compiled::eval` concludes for every rule, in rule order.
+    fn fire(&self, f: &Facts, rules: &[Rule], out: &mut Vec<Fired>) {
+        // A verb condition holds through any of its sources; it is ambiguous when every
+        // source it holds through has an ambiguous verb.
+        let (mut verb, mut plain) = (self.verbs[0].free, 0);
+        for (src, bits) in self.verbs.iter().enumerate() {
+            if let Some((word, ambiguous)) = f.verbs[src] {
+                let m = bits.of(word);
+                verb |= m;
+                if !ambiguous {
+                    plain |= m;
+                }
+            }
+        }
+        let one = |b: &Bits, s: Option<Sym>| b.free | s.map_or(0, |s| b.of(s));
+        let only_methods = self.only_methods.free
+            | if f.has_method && !f.unknown_method {
+                f.methods
+                    .iter()
+                    .fold(!0, |m, &s| m & self.only_methods.of(s))
+            } else {
+                0
+            };
+        let mut held = self.all
+            & verb
+            & self.method.any(&f.methods)
+            & only_methods
+            & self.no_http.at(!f.has_method)
+            & self.function.any(&f.functions)
+            & self.name_token.any(&f.id_tokens)
+            & one(&self.name_last, f.id_last)
+            & self.path_segment.any(&f.segments)
+            & self.path_last.any(&f.path_lasts)
+            & self.path_item.at(f.path_item)
+            & one(&self.action_type, f.action_type)
+            & self.input.any(&f.inputs)
+            & self.free_input.any(&f.free_inputs)
+            & self.input_word.any(&f.input_words)
+            & self.dispatch.at(f.dispatch);
+        // An `unless` excludes only when it holds itself: settle the last ones first.
+        for &(cond, unless) in self.unless.iter().rev() {
+            if held >> unless & 1 == 1 {
+                held &= !(1 << cond);
+            }
+        }
+        let mut rest = held & self.rules;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let ambiguous = (self.verb_conds & !plain) >> i & 1 == 1;
+            out.push(fired(i, &rules[i], ambiguous));
+        }
+    }
+}
+
+/// A pair of bytes as a number, each with bit `0x20` set: ASCII letters in either case
+/// give the same number.
+fn opening(a: u8, b: u8) -> usize {
+    usize::from(a | 0x20) << 8 | usize::from(b | 0x20)
+}
+
+/// The lowest `n` bits set.
+fn low_bits(n: usize) -> u64 {
+    if n >= 64 { !0 } else { (1 << n) - 1 }
 }
 
 /// A `When` with its word lists as word sets.
@@ -602,20 +936,21 @@ struct VerbCond {
 /// nothing, so signals keep only the numbers of the words rules name.
 #[derive(Clone, Default)]
 struct Compiled {
-    words: FxMap<Sym>,
-    /// The longest word: longer signal words need no lookup.
-    longest: usize,
+    words: WordMap,
     /// By word number: in the verb lexicon; also a common noun.
     verb: Vec<bool>,
     noun: Vec<bool>,
     /// Every `input_word`, ASCII-lower-cased, to the word of the set that
     /// `eq_ignore_ascii_case` finds first (as `RuleSet::signals` keeps it).
-    input_words: FxMap<Sym>,
-    /// The shortest and longest input word: other lengths need no lookup.
-    input_word_lengths: (usize, usize),
+    input_words: WordMap,
+    /// A bit for each pair of bytes (`| 0x20`, which keeps equal what ASCII lower-casing
+    /// makes equal) that opens an input word; empty when a word is shorter than a pair.
+    input_openings: Box<[u64]>,
     conds: Vec<Cond>,
     /// The verb sources some rule reads: the others need not be looked at.
     sources: [bool; 7],
+    /// The rules' conditions as bits, when they fit.
+    index: Option<Index>,
 }
 
 impl std::fmt::Debug for Compiled {
@@ -696,30 +1031,42 @@ impl Compiled {
         }
         for w in &set.input_words {
             let s = c.words[w.as_str()];
-            c.input_words
-                .entry(w.to_ascii_lowercase().into())
-                .or_insert(s);
+            c.input_words.insert(&w.to_ascii_lowercase(), s);
         }
-        let lengths = set.input_words.iter().map(String::len);
-        c.input_word_lengths = (
-            lengths.clone().min().unwrap_or(0),
-            lengths.max().unwrap_or(0),
-        );
+        if c.input_words.shortest >= 2 {
+            let mut bits = vec![0u64; 1 << 10];
+            for w in &c.input_words.keys {
+                let k = opening(w.as_bytes()[0], w.as_bytes()[1]);
+                bits[k / 64] |= 1 << (k % 64);
+            }
+            c.input_openings = bits.into();
+        }
         c.conds = whens.iter().map(|w| c.cond(w)).collect();
         c
     }
 
-    fn intern(&mut self, w: &str) {
-        let n = self.words.len() as Sym;
-        self.words.entry(w.into()).or_insert(n);
-        self.longest = self.longest.max(w.len());
+    /// Whether `text` could have an input word: whether a pair of its bytes opens one.
+    /// Input descriptions are long, and seldom have one.
+    fn may_have_input_word(&self, text: &str) -> bool {
+        let bits = &self.input_openings;
+        if bits.is_empty() {
+            return true;
+        }
+        let b = text.as_bytes();
+        (1..b.len()).any(|i| {
+            let k = opening(b[i - 1], b[i]);
+            bits[k / 64] >> (k % 64) & 1 == 1
+        })
     }
 
+    fn intern(&mut self, w: &str) {
+        let n = self.words.len() as Sym;
+        self.words.insert(w, n);
+    }
+
+    #[inline]
     fn sym(&self, w: &str) -> Option<Sym> {
-        if w.len() > self.longest {
-            return None;
-        }
-        self.words.get(w).copied()
+        self.words.get(w)
     }
 
     fn lexicon(&self, w: &str) -> Option<Sym> {
@@ -1128,21 +1475,18 @@ impl Facts {
                     self.free_inputs.push(s);
                 }
             }
-            if c.input_words.is_empty() {
+            let Some(description) = input.description.as_deref() else {
+                continue;
+            };
+            if c.input_words.len() == 0 || !c.may_have_input_word(description) {
                 continue;
             }
-            for w in input
-                .description
-                .as_deref()
-                .map(raw_words)
-                .into_iter()
-                .flatten()
-            {
-                let (shortest, longest) = c.input_word_lengths;
+            for w in raw_words(description) {
+                let (shortest, longest) = (c.input_words.shortest, c.input_words.longest);
                 if w.len() < shortest || w.len() > longest {
                     continue;
                 }
-                if let Some(&s) = c.input_words.get(ascii_lower(w, &mut buf)) {
+                if let Some(s) = c.input_words.get(ascii_lower(w, &mut buf)) {
                     self.input_words.push(s);
                 }
             }
@@ -1263,6 +1607,45 @@ mod tests {
                 set.fire_signals(&set.signals(view)),
                 "{view:?}"
             );
+        }
+    }
+
+    #[test]
+    fn the_word_map_finds_its_words_and_no_others() {
+        let words = [
+            "a",
+            "ab",
+            "abc",
+            "abcd",
+            "abcde",
+            "abcdefgh",
+            "abcdefghi",
+            "abcdefghijklmnop",
+            "abcdefghijklmnopq",
+            "abcdefghXjklmnopq",
+            "bulk-delete",
+            "save",
+            "saves",
+        ];
+        let mut map = WordMap::default();
+        for (i, w) in words.iter().enumerate() {
+            map.insert(w, i as Sym);
+        }
+        map.insert("save", 99);
+        for (i, w) in words.iter().enumerate() {
+            assert_eq!(map.get(w), Some(i as Sym), "{w}");
+        }
+        for w in [
+            "",
+            "b",
+            "ba",
+            "abd",
+            "abcdefghijklmnoq",
+            "abcdefghYjklmnopq",
+            "Save",
+            "sav",
+        ] {
+            assert_eq!(map.get(w), None, "{w}");
         }
     }
 

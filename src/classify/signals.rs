@@ -236,12 +236,11 @@ pub struct PathShape {
 
 fn is_param(seg: &str) -> bool {
     // Byte pairs rather than `contains("${")`: a substring searcher costs more to set up
-    // than these few bytes cost to scan.
-    seg.starts_with(':')
-        || seg.starts_with('{')
-        || seg.starts_with('$')
-        || seg.as_bytes().windows(2).any(|w| w == b"${" || w == b"{{")
-        || seg.starts_with('<')
+    // than these few bytes cost to scan; and a `{` after `$` or `{`, rather than comparing
+    // every pair.
+    let b = seg.as_bytes();
+    matches!(b.first(), Some(b':' | b'{' | b'$' | b'<'))
+        || (1..b.len()).any(|i| b[i] == b'{' && matches!(b[i - 1], b'$' | b'{'))
 }
 
 /// What [`walk_path`] finds, in URL order.
@@ -298,7 +297,9 @@ fn rsplit_byte(s: &str, b: u8) -> Option<(&str, &str)> {
 
 /// The byte offset of the first `://`.
 fn scheme_end(path: &str) -> Option<usize> {
-    path.as_bytes().windows(3).position(|w| w == b"://")
+    // At each `:` rather than comparing every three bytes.
+    let b = path.as_bytes();
+    (0..b.len()).find(|&i| b[i] == b':' && b.get(i + 1..i + 3) == Some(b"//"))
 }
 
 /// The work of [`path_shape`], reporting to `sink`; `buf` holds each lower-cased segment.
