@@ -520,9 +520,10 @@ fn main() {
         }
         let timeout = Duration::from_secs(120 + size / 1000);
         let cat_s = catalog.to_string_lossy().to_string();
-        let tool_steps: [(&str, usize, &[i32]); 3] = [
+        let tool_steps: [(&str, usize, &[i32]); 4] = [
             ("backfill", 1, &[0]),
             ("backfill", 2, &[0]),
+            ("check", 1, &[0, 1]),
             ("check", 2, &[0, 1]),
         ];
         for (cmd, jobs, ok) in tool_steps {
