@@ -286,7 +286,10 @@ fn changes(text: &str, edits: &[Edit]) -> Vec<Change> {
         let from = line_start(bytes, first.start);
         let mut to = line_end(bytes, last_byte(first));
         let mut j = i + 1;
-        while j < edits.len() && edits[j].start < to {
+        // An edit at the very end of a file without a final newline is on its last line
+        // too.
+        let unterminated_end = |to: usize| to == text.len() && !text.ends_with('\n');
+        while j < edits.len() && (edits[j].start < to || unterminated_end(to)) {
             to = to.max(line_end(bytes, last_byte(&edits[j])));
             j += 1;
         }
@@ -378,13 +381,16 @@ pub fn render_patch(path: &str, text: &str, edits: &[Edit], out: &mut String) {
         body.clear();
         let (mut old_count, mut new_count) = (0, 0);
         let mut pos = h_from;
-        for c in &changes[k..=last] {
-            let same = push_lines(&mut body, ' ', &text[pos..c.from]);
-            let removed = push_lines(&mut body, '-', &text[c.from..c.to]);
-            let added = push_lines(&mut body, '+', &c.new);
+        // Changes with no line between them read as one: all their old lines, then all
+        // their new ones, as a line diff shows them.
+        for run in changes[k..=last].chunk_by(|a, b| a.to == b.from) {
+            let (from, to) = (run[0].from, run[run.len() - 1].to);
+            let same = push_lines(&mut body, ' ', &text[pos..from]);
+            let removed = push_lines(&mut body, '-', &text[from..to]);
+            let added: usize = run.iter().map(|c| push_lines(&mut body, '+', &c.new)).sum();
             old_count += same + removed;
             new_count += same + added;
-            pos = c.to;
+            pos = to;
         }
         let same = push_lines(&mut body, ' ', &text[pos..h_to]);
         old_count += same;
@@ -470,6 +476,77 @@ mod tests {
             ours("f.yaml", old, &edits),
             similar_patch("f.yaml", old, &new)
         );
+    }
+
+    /// Random files and edits, every line unique so the oracle's alignment is not ambiguous.
+    #[test]
+    fn random_edits_match_similar() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for case in 0..600 {
+            let eol = if next(3) == 0 { "\r\n" } else { "\n" };
+            let lines = next(25);
+            let mut old: String = (0..lines)
+                .map(|i| format!("line {i} of {case}{eol}"))
+                .collect();
+            if next(3) == 0 && old.ends_with(eol) {
+                old.truncate(old.len() - eol.len());
+            }
+            let starts: Vec<usize> = std::iter::once(0)
+                .chain(old.match_indices('\n').map(|(i, _)| i + 1))
+                .filter(|&i| i < old.len())
+                .collect();
+            let mut edits: Vec<Edit> = Vec::new();
+            let mut pos = 0;
+            for k in 0..1 + next(5) {
+                if starts.is_empty() || pos > *starts.last().unwrap() {
+                    break;
+                }
+                let line = starts
+                    .iter()
+                    .position(|&s| s >= pos)
+                    .unwrap_or(starts.len() - 1);
+                let line = line + next(starts.len() - line);
+                let at = starts[line];
+                let content_end = old[at..].find(['\r', '\n']).map_or(old.len(), |e| at + e);
+                let edit = match next(3) {
+                    0 => ins(at, &format!("new {k}{eol}")),
+                    1 => ins(content_end, &format!(", z{k}")),
+                    _ if content_end > at + 2 => Edit {
+                        start: at + 1,
+                        end: content_end - 1,
+                        text: format!("XY{k}"),
+                    },
+                    _ => ins(at, &format!("new {k}{eol}")),
+                };
+                pos = edit.end.max(edit.start) + 1;
+                edits.push(edit);
+            }
+            if next(4) == 0 {
+                let tail = if old.is_empty() || old.ends_with('\n') {
+                    format!("tail{eol}")
+                } else {
+                    format!("{eol}tail")
+                };
+                if edits.last().is_none_or(|e| e.end < old.len()) {
+                    edits.push(ins(old.len(), &tail));
+                }
+            }
+            if edits.is_empty() {
+                continue;
+            }
+            let new = apply(&old, &edits);
+            assert_eq!(
+                ours("f.yaml", &old, &edits),
+                similar_patch("f.yaml", &old, &new),
+                "case {case}: {old:?} {edits:?}"
+            );
+        }
     }
 
     #[test]
