@@ -603,7 +603,7 @@ impl WordMap {
     #[inline]
     fn find(&self, w: &str) -> Option<usize> {
         let n = w.len();
-        if n < self.shortest || n > self.longest {
+        if self.slots.is_empty() || n < self.shortest || n > self.longest {
             return None;
         }
         let key = word_key(w.as_bytes());
@@ -1628,6 +1628,8 @@ mod tests {
             "saves",
         ];
         let mut map = WordMap::default();
+        assert_eq!(map.get(""), None, "an empty map has no slots to probe");
+        assert_eq!(map.get("save"), None);
         for (i, w) in words.iter().enumerate() {
             map.insert(w, i as Sym);
         }
