@@ -257,6 +257,18 @@ const REGRESSIONS: &[(&str, &str)] = &[
         "quoted, anchored, tagged actionIds",
         "actions:\n  - \"actionId\": list_a\n  - 'actionId': list_b\n  - actionId: &a list_c\n  - actionId: !!str list_d\n  - &k actionId: list_e\n  - {actionId: list_f}\n",
     ),
+    // Fuzzer crash ee4b7845 (minimised by hand): a flow mapping's span starts at its anchor
+    // or tag, so `&a {actionId: ...}` was taken for a block mapping and got block lines
+    // inserted after it. Now the opening brace is looked for past the properties
+    // (src/parse/tree.rs); a flow list behind an anchor is the same case.
+    (
+        "crash-ee4b7845 anchored flow mapping",
+        "actions:\n  - &a {actionId: list_services, steps: [{stepFunction: {functionName: request, parameters: {url: /s, method: get}}}]}\n  - !!map {actionId: delete_service, steps: [{stepFunction: {functionName: request, parameters: {url: /s, method: delete}}}]}\n",
+    ),
+    (
+        "anchored flow effects, rewritten in their own style",
+        "- actionId: delete_thing\n  effects: &e [read]\n  steps:\n    - stepFunction: {functionName: request, parameters: {url: /t, method: delete}}\n",
+    ),
 ];
 
 #[test]
@@ -281,6 +293,8 @@ fn regressions_hold() {
             edits: 1
         }
     );
+    // Both anchored or tagged flow actions are edited inline.
+    assert_eq!(invariants::check(REGRESSIONS[6].1, &opts).unwrap().edits, 2);
 }
 
 #[test]

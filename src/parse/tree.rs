@@ -134,6 +134,30 @@ fn utf8_width(first: u8) -> usize {
     }
 }
 
+/// The first byte of a collection that starts at `start`, past its properties: the span of
+/// `&a {x: 1}` or `!!map {x: 1}` starts at the anchor or tag, not at the brace (fuzzer crash
+/// ee4b7845: an anchored flow mapping taken for a block one got block lines inserted).
+fn opener(text: &str, start: usize) -> Option<u8> {
+    let bytes = text.as_bytes();
+    let mut i = start;
+    loop {
+        match bytes.get(i)? {
+            b'&' | b'!' => {
+                while bytes.get(i).is_some_and(|b| !b" \t\r\n".contains(b)) {
+                    i += 1;
+                }
+            }
+            b' ' | b'\t' | b'\r' | b'\n' => i += 1,
+            b'#' => {
+                while bytes.get(i).is_some_and(|&b| b != b'\n') {
+                    i += 1;
+                }
+            }
+            &b => return Some(b),
+        }
+    }
+}
+
 /// Parses `text` into a [`Tree`]. Errors carry 1-based line and column.
 pub fn parse(text: &str) -> Result<Tree, Error> {
     // About one node per 12 bytes in connector files: reserving avoids regrowing the
@@ -166,10 +190,10 @@ pub fn parse(text: &str) -> Result<Tree, Error> {
                 (Kind::Scalar { value, style }, anchor, false)
             }
             Event::SequenceStart(anchor, _) => {
-                (Kind::Seq, anchor, text.as_bytes().get(start) == Some(&b'['))
+                (Kind::Seq, anchor, opener(text, start) == Some(b'['))
             }
             Event::MappingStart(anchor, _) => {
-                (Kind::Map, anchor, text.as_bytes().get(start) == Some(&b'{'))
+                (Kind::Map, anchor, opener(text, start) == Some(b'{'))
             }
             Event::Alias(id) => (Kind::Alias(anchors.get(id).copied().flatten()), 0, false),
             Event::SequenceEnd | Event::MappingEnd => {
@@ -405,6 +429,12 @@ mod tests {
         assert!(tree.node(tree.get(root, "a").unwrap()).flow);
         assert!(!tree.node(tree.get(root, "b").unwrap()).flow);
         assert!(tree.node(tree.get(root, "c").unwrap()).flow);
+        // Behind an anchor or a tag (spans start at the property, not at the bracket).
+        let tree =
+            parse("a: &x [1]\nb: &y\n  - 1\nc: !!map {x: 1}\nd: &z # c\n  {x: 1}\n").unwrap();
+        let root = tree.roots[0];
+        let flow = |k: &str| tree.node(tree.get(root, k).unwrap()).flow;
+        assert!(flow("a") && !flow("b") && flow("c") && flow("d"));
     }
 
     #[test]
