@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 use crate::classify::{Confidence, Inference};
 use crate::effects::Effects;
-use crate::parse::{ActionSite, EffectsSite, Insert};
+use crate::parse::{ActionSite, EffectsSite, Insert, line_end, line_start};
 use crate::view::Declared;
 
 /// How an action's declared effects relate to the proposal.
@@ -142,11 +142,7 @@ pub fn plan_rewrite(text: &str, site: &EffectsSite, effects: Effects) -> Option<
     let new = if site.flow {
         flow_list(effects)
     } else {
-        let line_start = text.as_bytes()[..site.start]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |p| p + 1);
-        let eol = eol_before(text, line_start);
+        let eol = eol_before(text, line_start(text.as_bytes(), site.start));
         let sep = format!("{eol}{}", " ".repeat(site.item_indent));
         effects
             .iter()
@@ -225,22 +221,6 @@ fn newlines(bytes: &[u8]) -> usize {
 /// Lines in `bytes[from..to]`, where `from` starts a line and `to` ends one (or the text).
 fn lines_between(bytes: &[u8], from: usize, to: usize) -> usize {
     newlines(&bytes[from..to]) + usize::from(to > from && bytes[to - 1] != b'\n')
-}
-
-/// Start of the line holding byte `at`.
-fn line_start(bytes: &[u8], at: usize) -> usize {
-    bytes[..at]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |p| p + 1)
-}
-
-/// End of the line holding byte `at`: just past its terminator, or the end of the text.
-fn line_end(bytes: &[u8], at: usize) -> usize {
-    bytes[at..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(bytes.len(), |p| at + p + 1)
 }
 
 /// One changed region: old lines `old_start..old_end`, bytes `from..to`, become `new`.

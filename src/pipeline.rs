@@ -385,12 +385,7 @@ pub fn read_text(path: &Path) -> Result<String, Error> {
         let valid = e.utf8_error().valid_up_to();
         let bytes = e.as_bytes();
         let line = bytes[..valid].iter().filter(|&&b| b == b'\n').count() + 1;
-        let col = valid
-            - bytes[..valid]
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |p| p + 1)
-            + 1;
+        let col = valid - parse::line_start(bytes, valid) + 1;
         Error::new("not UTF-8 text (binary file?)")
             .in_file(path)
             .at(line, col)

@@ -109,13 +109,6 @@ pub fn infer(view: &ActionView, rules: &RuleSet) -> Inference {
 
 const CHANGES: [Effect; 3] = [Effect::Write, Effect::Delete, Effect::Execute];
 
-/// The decision. Read-only is only concluded when the evidence for it is stronger than
-/// any evidence of a change, and a medium or strong sign of change is never outvoted into
-/// a confident read: a write run unattended costs more than a read approved by hand.
-pub fn infer_signals(signals: &Signals, rules: &RuleSet) -> Inference {
-    decide(&rules.fire_signals(signals), rules)
-}
-
 fn decide(fired: &[Fired], rules: &RuleSet) -> Inference {
     let mut inf = weigh(fired, rules);
     inf.fired = fired.to_vec();
@@ -129,7 +122,10 @@ fn pick(fired: &[Fired], want: impl Fn(&Fired) -> bool) -> Vec<Fired> {
     out
 }
 
-/// Everything of the inference but `fired`, which the caller copies in.
+/// Everything of the inference but `fired`, which the caller copies in. Read-only is only
+/// concluded when the evidence for it is stronger than any evidence of a change, and a
+/// medium or strong sign of change is never outvoted into a confident read: a write run
+/// unattended costs more than a read approved by hand.
 fn weigh(fired: &[Fired], rules: &RuleSet) -> Inference {
     // By effect: the strongest weight, and how many rules fired for it.
     let (mut best, mut count) = ([0u8; 5], [0usize; 5]);

@@ -450,7 +450,9 @@ impl RuleSet {
         facts
     }
 
-    /// The rules that match these signals.
+    /// The rules that match these signals: the slow route, which the test holds the fast one
+    /// to.
+    #[cfg(test)]
     pub(crate) fn fire_signals(&self, s: &Signals) -> Vec<Fired> {
         let mut fired = Vec::new();
         self.fire_each(&self.facts_of(s), &mut fired);

@@ -119,12 +119,8 @@ pub fn parse_file(text: &str) -> Result<ParsedFile, Error> {
         && let Some(at) =
             (0..bytes.len()).find(|&i| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
     {
-        let line_start = bytes[..at]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |p| p + 1);
         let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-        let column = text[line_start..at].chars().count() + 1;
+        let column = text[line_start(bytes, at)..at].chars().count() + 1;
         return Err(Error::new(
             "a carriage return not followed by a line feed (a classic Mac line break): convert the file to LF or CRLF line endings",
         )
@@ -237,6 +233,23 @@ pub fn info_key(text: &str) -> Option<String> {
     tree.get_str(info, "key").map(str::to_owned)
 }
 
+/// Start of the line holding byte `at`.
+pub(crate) fn line_start(bytes: &[u8], at: usize) -> usize {
+    bytes[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1)
+}
+
+/// Byte just past the line holding byte `at` (its terminator included), or the end of a
+/// text that has no final newline.
+pub(crate) fn line_end(bytes: &[u8], at: usize) -> usize {
+    bytes[at..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |p| at + p + 1)
+}
+
 fn is_null(tree: &Tree, id: NodeId) -> bool {
     matches!(
         tree.scalar_text(id),
@@ -271,12 +284,7 @@ impl Ctx<'_> {
     /// 0-based column of a byte offset: characters since the line start, a BOM not
     /// counted, a tab counted as one column (as the YAML scanner counts it).
     fn column(&self, byte: usize) -> usize {
-        let bytes = self.text.as_bytes();
-        let line_start = bytes[..byte]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |p| p + 1);
-        self.text[line_start..byte]
+        self.text[line_start(self.text.as_bytes(), byte)..byte]
             .chars()
             .filter(|&c| c != '\u{feff}')
             .count()
@@ -467,14 +475,8 @@ impl Ctx<'_> {
         Err(self.error(value, format!("actionId must be a string, found {found}")))
     }
 
-    /// Byte just past the line holding `byte` (its terminator included), or the end of a
-    /// file that has no final newline.
     fn line_end(&self, byte: usize) -> usize {
-        let bytes = self.text.as_bytes();
-        bytes[byte..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(bytes.len(), |p| byte + p + 1)
+        line_end(self.text.as_bytes(), byte)
     }
 
     /// The comment after a value on its own line, without `#`.
