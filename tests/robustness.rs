@@ -1001,6 +1001,41 @@ cp -R "$MNT/catalog/." "$RESULT/"
     );
 }
 
+/// A run that cannot write its patch (here `/dev/full`) fails, and the report of the run
+/// before stays whole: reports are written beside the old ones and replace them only when
+/// complete.
+#[test]
+fn a_run_that_fails_to_write_keeps_the_previous_report() {
+    if !Path::new("/dev/full").exists() {
+        eprintln!("skipped: no /dev/full");
+        return;
+    }
+    let case = Case::new();
+    let report = case.out.join("kept.csv");
+    let previous = "the previous run's report\n";
+    std::fs::write(&report, previous).unwrap();
+    let o = Command::new(bin())
+        .arg("backfill")
+        .arg(&case.catalog)
+        .args(["--patch", "/dev/full", "--report"])
+        .arg(&report)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("/dev/full: cannot write: No space left on device"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&report).unwrap(), previous);
+    let mut names: Vec<String> = std::fs::read_dir(&case.out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["kept.csv"], "a temporary file was left");
+}
+
 // --- hostile paths ------------------------------------------------------------------------
 
 fn header_paths(patch: &str) -> Vec<&str> {

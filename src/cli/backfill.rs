@@ -125,11 +125,8 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
     if let Some(e) = failed_io {
         return Err(e);
     }
-    patch.flush().map_err(|e| io_err(&args.patch, e))?;
-    report
-        .flush()
-        .map_err(|e| io_err(&args.reports.report, e))?;
-    drop((patch, report));
+    patch.finish(&args.patch)?;
+    report.finish(&args.reports.report)?;
     for e in &meta.errors {
         out::error(&e.to_string());
     }

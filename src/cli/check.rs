@@ -136,10 +136,10 @@ pub fn run(args: CheckArgs) -> Result<u8> {
     if let (Some(base), None) = (&baseline, &partial) {
         gone = base.tools.difference(&current_tools).cloned().collect();
     }
-    if let Some(e) = failed_io.or_else(|| report.flush().err()) {
+    if let Some(e) = failed_io {
         return Err(Error::new(format!("cannot write: {e}")).in_file(&args.reports.report));
     }
-    drop(report);
+    report.finish(&args.reports.report)?;
     let run = meta.with_files(kept);
     args.reports
         .history_and_page(&run, &summary, partial.is_some())?;

@@ -8,6 +8,7 @@ mod explain;
 mod lint;
 pub mod out;
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -16,6 +17,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use catalog_effects::classify::{Confidence, RuleSet};
 use catalog_effects::effects::DestructivePolicy;
+use catalog_effects::emit::write::Staged;
 use catalog_effects::error::{Error, Result};
 use catalog_effects::pipeline::{Options, Progress};
 
@@ -190,18 +192,70 @@ pub fn catalogs(given: &[PathBuf]) -> Vec<PathBuf> {
     }
 }
 
-/// Where streamed output goes: a file, or stdout for `-`.
-pub fn open_output(path: &Path) -> Result<Box<dyn std::io::Write>> {
+/// Where streamed output goes.
+pub enum Output {
+    Stdout(std::io::StdoutLock<'static>),
+    /// Not a regular file (`/dev/null`, a pipe, a symlink): written in place.
+    InPlace(std::io::BufWriter<std::fs::File>),
+    /// A regular file, replaced once the run is done.
+    Staged(Staged),
+}
+
+/// Opens streamed output: stdout for `-`, else `path`.
+pub fn open_output(path: &Path) -> Result<Output> {
     if path.as_os_str() == "-" {
-        return Ok(Box::new(std::io::stdout().lock()));
+        return Ok(Output::Stdout(std::io::stdout().lock()));
     }
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .map_err(|e| Error::new(format!("cannot create folder: {e}")).in_file(dir))?;
     }
-    let f = std::fs::File::create(path)
-        .map_err(|e| Error::new(format!("cannot write: {e}")).in_file(path))?;
-    Ok(Box::new(std::io::BufWriter::with_capacity(1 << 20, f)))
+    match std::fs::symlink_metadata(path) {
+        Err(_) => Staged::create(path).map(Output::Staged),
+        Ok(m) if m.is_file() => Staged::create(path).map(Output::Staged),
+        Ok(m) if m.is_dir() => Err(Error::new("cannot write: is a directory").in_file(path)),
+        Ok(_) => std::fs::File::create(path)
+            .map(|f| Output::InPlace(std::io::BufWriter::with_capacity(1 << 20, f)))
+            .map_err(|e| Error::new(format!("cannot write: {e}")).in_file(path)),
+    }
+}
+
+impl Output {
+    /// Flushes, and puts a staged file in place.
+    pub fn finish(self, path: &Path) -> Result<()> {
+        let err = |e: std::io::Error| Error::new(format!("cannot write: {e}")).in_file(path);
+        match self {
+            Output::Stdout(mut s) => s.flush().map_err(err),
+            Output::InPlace(mut f) => f.flush().map_err(err),
+            Output::Staged(s) => s.commit(),
+        }
+    }
+}
+
+impl std::io::Write for Output {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Output::Stdout(s) => s.write(buf),
+            Output::InPlace(f) => f.write(buf),
+            Output::Staged(s) => s.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        match self {
+            Output::Stdout(s) => s.write_all(buf),
+            Output::InPlace(f) => f.write_all(buf),
+            Output::Staged(s) => s.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Output::Stdout(s) => s.flush(),
+            Output::InPlace(f) => f.flush(),
+            Output::Staged(s) => s.flush(),
+        }
+    }
 }
 
 impl ReportArgs {

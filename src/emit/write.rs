@@ -3,6 +3,7 @@
 //! The new text goes to a temporary file in the same directory (so the rename cannot cross
 //! file systems), is flushed to disk, takes the original's permissions, and replaces the
 //! original by rename. A file whose content changed since it was planned is not touched.
+//! Reports are streamed the same way ([`Staged`]), without the flush to disk.
 
 use std::fs;
 use std::io::Write;
@@ -62,6 +63,100 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         let _ = fs::remove_file(&tmp);
     }
     result
+}
+
+/// A streamed report that replaces the previous one only once it is whole: a run that fails
+/// or is killed halfway leaves the old report, never a truncated one. Dropped without
+/// [`Staged::commit`], it removes its temporary file.
+#[derive(Debug)]
+pub struct Staged {
+    path: PathBuf,
+    tmp: PathBuf,
+    perms: Option<fs::Permissions>,
+    out: Option<std::io::BufWriter<fs::File>>,
+}
+
+impl Staged {
+    /// Starts a report at `path` (a regular file, or none yet): the bytes go to a temporary
+    /// file beside it.
+    pub fn create(path: &Path) -> Result<Staged> {
+        let err = |what: &str, e: std::io::Error| Error::new(format!("{what}: {e}")).in_file(path);
+        let perms = match fs::metadata(path) {
+            Ok(m) => {
+                // Replacing needs only the folder to be writable; a report its owner made
+                // read-only fails as writing it in place would.
+                fs::OpenOptions::new()
+                    .write(true)
+                    .open(path)
+                    .map_err(|e| err("cannot write", e))?;
+                Some(m.permissions())
+            }
+            Err(_) => None,
+        };
+        let dir = path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let tmp = temp_path(dir, path);
+        let file = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+            .map_err(|e| err("cannot create a temporary file", e))?;
+        Ok(Staged {
+            path: path.to_path_buf(),
+            tmp,
+            perms,
+            out: Some(std::io::BufWriter::with_capacity(1 << 20, file)),
+        })
+    }
+
+    /// Puts the finished report in place of the old one.
+    pub fn commit(mut self) -> Result<()> {
+        let err =
+            |what: &str, e: std::io::Error| Error::new(format!("{what}: {e}")).in_file(&self.path);
+        let Some(out) = self.out.take() else {
+            return Ok(());
+        };
+        let result = (|| {
+            out.into_inner()
+                .map_err(|e| err("cannot write", e.into_error()))?;
+            if let Some(p) = self.perms.clone() {
+                fs::set_permissions(&self.tmp, p).map_err(|e| err("cannot keep permissions", e))?;
+            }
+            fs::rename(&self.tmp, &self.path).map_err(|e| err("cannot replace", e))
+        })();
+        if result.is_err() {
+            let _ = fs::remove_file(&self.tmp);
+        }
+        result
+    }
+
+    fn out(&mut self) -> &mut std::io::BufWriter<fs::File> {
+        self.out.as_mut().expect("written after commit")
+    }
+}
+
+impl Write for Staged {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.out().write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.out().write_all(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out().flush()
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if self.out.take().is_some() {
+            let _ = fs::remove_file(&self.tmp);
+        }
+    }
 }
 
 fn temp_path(dir: &Path, path: &Path) -> PathBuf {
@@ -134,5 +229,60 @@ mod tests {
         let e = replace_if_unchanged(&p, "old\n", "new\n").unwrap_err();
         assert!(e.to_string().contains("changed on disk"));
         assert_eq!(fs::read_to_string(&p).unwrap(), "changed\n");
+    }
+
+    #[test]
+    fn a_staged_report_replaces_the_old_one_only_when_committed() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("effects.csv");
+        fs::write(&p, "old report\n").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&p, fs::Permissions::from_mode(0o640)).unwrap();
+        }
+        let mut s = Staged::create(&p).unwrap();
+        s.write_all(b"new ").unwrap();
+        assert_eq!(
+            fs::read_to_string(&p).unwrap(),
+            "old report\n",
+            "untouched while written"
+        );
+        s.write_all(b"report\n").unwrap();
+        s.commit().unwrap();
+        assert_eq!(fs::read_to_string(&p).unwrap(), "new report\n");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(
+                fs::metadata(&p).unwrap().permissions().mode() & 0o777,
+                0o640
+            );
+        }
+        assert_eq!(
+            fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "no temporary file left"
+        );
+
+        let mut dropped = Staged::create(&p).unwrap();
+        dropped.write_all(b"half").unwrap();
+        drop(dropped);
+        assert_eq!(
+            fs::read_to_string(&p).unwrap(),
+            "new report\n",
+            "a failed run keeps it"
+        );
+        assert_eq!(
+            fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "no temporary file left"
+        );
+
+        let fresh = dir.path().join("sub.patch");
+        let mut s = Staged::create(&fresh).unwrap();
+        s.write_all(b"x").unwrap();
+        s.commit().unwrap();
+        assert_eq!(fs::read_to_string(&fresh).unwrap(), "x");
     }
 }
