@@ -77,11 +77,11 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
         BTreeSet::new()
     };
     let (mut written, mut failed) = (0, 0);
-    let meta = pipeline::run_each(&catalogs, &opts, |mut f| {
-        errors += super::report_file_errors(&f);
+    let meta = pipeline::run_each(&catalogs, &opts, |f| {
+        errors += super::report_file_errors(f);
         // Invalid declarations and duplicate ids are bad input: the patch leaves them alone,
         // and the run says so and fails.
-        for bad in checker.bad_input(&f, &opts.rules) {
+        for bad in checker.bad_input(f, &opts.rules) {
             if matches!(bad.code.as_str(), "invalid-effects" | "duplicate-action-id") {
                 let at = match (bad.line, bad.column) {
                     (Some(l), Some(c)) => format!("{}:{l}:{c}", f.rel),
@@ -92,7 +92,7 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
                 summary.errors += 1;
             }
         }
-        summary.add_file(&f);
+        summary.add_file(f);
         if failed_io.is_none() {
             if let Err(e) = patch.write_all(f.patch.as_bytes()) {
                 failed_io = Some(io_err(&args.patch, e));
@@ -100,9 +100,9 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
                 failed_io = Some(io_err(&args.reports.report, e));
             }
         }
-        low.extend(low_confidence(&f, &opts));
+        low.extend(low_confidence(f, &opts));
         if args.write && f.new_text.is_some() {
-            match write_one(&f, &opts, &dirty) {
+            match write_one(f, &opts, &dirty) {
                 Ok(()) => written += 1,
                 Err(e) => {
                     out::error(&e.to_string());
@@ -119,7 +119,7 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
                 f.old_text = None;
                 f.new_text = None;
             }
-            changed.push(f);
+            changed.push(std::mem::take(f));
         }
     });
     if let Some(e) = failed_io {

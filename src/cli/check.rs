@@ -104,12 +104,12 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         new: 0,
         kept: Vec::new(),
     };
-    let meta = pipeline::run_each(&catalogs, &opts, |mut f| {
+    let meta = pipeline::run_each(&catalogs, &opts, |f| {
         for n in &f.notes {
             out::eprint(&format!("warning: {n}\n"));
         }
-        summary.add_file(&f);
-        reporter.take(checker.file(&f, &opts.rules));
+        summary.add_file(f);
+        reporter.take(checker.file(f, &opts.rules));
         if failed_io.is_none() {
             failed_io = report.write_all(f.csv.as_bytes()).err();
         }
@@ -119,7 +119,7 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         if args.reports.html.is_some() {
             f.csv = String::new();
             f.patch = String::new();
-            kept.push(f);
+            kept.push(std::mem::take(f));
         }
     });
     reporter.take(checker.finish(&meta.errors, &meta.rules_used, &opts.rules));
