@@ -72,17 +72,16 @@ pub struct Edit {
     pub text: String,
 }
 
-/// The terminator of the line that ends right before `at`, or the file's first one.
+/// The terminator of the last line that ends at or before `at`, else the file's first one.
+/// After an unterminated last line, that is the line before it, not the first of the file:
+/// in a file of mixed endings the inserted lines end like their neighbours.
 fn eol_before(text: &str, at: usize) -> &'static str {
     let b = text.as_bytes();
-    if at > 0 && b[at - 1] == b'\n' {
-        return if at > 1 && b[at - 2] == b'\r' {
-            "\r\n"
-        } else {
-            "\n"
-        };
-    }
-    match b.iter().position(|&c| c == b'\n') {
+    let nl = b[..at]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .or_else(|| b.iter().position(|&c| c == b'\n'));
+    match nl {
         Some(p) if p > 0 && b[p - 1] == b'\r' => "\r\n",
         _ => "\n",
     }
@@ -397,6 +396,18 @@ mod tests {
         u.context_radius(3)
             .header(&format!("a/{path}"), &format!("b/{path}"));
         format!("diff --git a/{path} b/{path}\n{u}")
+    }
+
+    #[test]
+    fn inserted_lines_end_like_the_nearest_line_before() {
+        assert_eq!(eol_before("a\r\nb\n", 5), "\n");
+        assert_eq!(eol_before("a\r\nb\n", 3), "\r\n");
+        // After an unterminated last line: the line before it, not the file's first.
+        assert_eq!(eol_before("a\nb\r\nc", 6), "\r\n");
+        assert_eq!(eol_before("a\r\nb\nc", 6), "\n");
+        // Nothing before: the file's first terminator, else LF.
+        assert_eq!(eol_before("a\r\nb", 0), "\r\n");
+        assert_eq!(eol_before("abc", 3), "\n");
     }
 
     fn ours(path: &str, old: &str, edits: &[Edit]) -> String {

@@ -12,33 +12,7 @@ use catalog_effects::parse::{self, Shape};
 use catalog_effects::pipeline::{self, Options};
 use catalog_effects::view::Declared;
 
-use common::{EFFECT_NAMES, apply_unified, check_only_inserted};
-
-/// SplitMix64: small, seedable, good enough to pick quirks.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    /// True with probability `percent`%.
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
+use common::{EFFECT_NAMES, Rng, apply_unified, check_only_inserted};
 
 /// (verb, method) pairs the rules classify with confidence, and a few that stay unclear.
 const VERBS: [(&str, &str); 10] = [
@@ -90,7 +64,7 @@ struct Generated {
 }
 
 fn generate(seed: u64) -> Generated {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut quirks = Vec::new();
     let shape_b = rng.chance(50);
     // Column of `-` for action items, and of the action keys.

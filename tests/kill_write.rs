@@ -20,21 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{bin, copy_dir, fixture_dir};
-
-/// xorshift64*, seeded: the same delays on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-}
+use common::{Rng, bin, copy_dir, fixture_dir};
 
 /// Every regular file under `dir` (dot-files included), relative, with its bytes.
 fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
@@ -131,7 +117,7 @@ fn killing_a_write_run_leaves_every_file_old_or_new() {
     assert!(changed > 60, "only {changed} files change");
 
     let runs = 30;
-    let mut rng = Rng(0x5eed_0007);
+    let mut rng = Rng::new(0x5eed_0007);
     let (mut untouched, mut partial, mut complete, mut temps) = (0, 0, 0, 0);
     for run in 0..runs {
         reset(&catalog, &old);

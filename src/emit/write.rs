@@ -193,26 +193,40 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("a.s1.yaml");
         fs::write(&p, "old\n").unwrap();
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            fs::set_permissions(&p, fs::Permissions::from_mode(0o640)).unwrap();
-        }
+        set_mode(&p, 0o640);
         replace_if_unchanged(&p, "old\n", "new\n").unwrap();
         assert_eq!(fs::read_to_string(&p).unwrap(), "new\n");
+        assert_mode(&p, 0o640);
+        assert_alone(&p);
+    }
+
+    fn set_mode(p: &Path, mode: u32) {
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            assert_eq!(
-                fs::metadata(&p).unwrap().permissions().mode() & 0o777,
-                0o640
-            );
+            fs::set_permissions(p, fs::Permissions::from_mode(mode)).unwrap();
         }
-        assert_eq!(
-            fs::read_dir(dir.path()).unwrap().count(),
-            1,
-            "no temporary file left"
-        );
+        #[cfg(not(unix))]
+        let _ = (p, mode);
+    }
+
+    fn assert_mode(p: &Path, mode: u32) {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(fs::metadata(p).unwrap().permissions().mode() & 0o777, mode);
+        }
+        #[cfg(not(unix))]
+        let _ = (p, mode);
+    }
+
+    /// `p` is the only entry of its folder: no temporary file was left beside it.
+    fn assert_alone(p: &Path) {
+        let names: Vec<_> = fs::read_dir(p.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, [p.file_name().unwrap()], "no temporary file left");
     }
 
     #[cfg(unix)]
@@ -246,11 +260,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("effects.csv");
         fs::write(&p, "old report\n").unwrap();
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            fs::set_permissions(&p, fs::Permissions::from_mode(0o640)).unwrap();
-        }
+        set_mode(&p, 0o640);
         let mut s = Staged::create(&p).unwrap();
         s.write_all(b"new ").unwrap();
         assert_eq!(
@@ -261,19 +271,8 @@ mod tests {
         s.write_all(b"report\n").unwrap();
         s.commit().unwrap();
         assert_eq!(fs::read_to_string(&p).unwrap(), "new report\n");
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            assert_eq!(
-                fs::metadata(&p).unwrap().permissions().mode() & 0o777,
-                0o640
-            );
-        }
-        assert_eq!(
-            fs::read_dir(dir.path()).unwrap().count(),
-            1,
-            "no temporary file left"
-        );
+        assert_mode(&p, 0o640);
+        assert_alone(&p);
 
         let mut dropped = Staged::create(&p).unwrap();
         dropped.write_all(b"half").unwrap();
@@ -283,11 +282,7 @@ mod tests {
             "new report\n",
             "a failed run keeps it"
         );
-        assert_eq!(
-            fs::read_dir(dir.path()).unwrap().count(),
-            1,
-            "no temporary file left"
-        );
+        assert_alone(&p);
 
         let fresh = dir.path().join("sub.patch");
         let mut s = Staged::create(&fresh).unwrap();
