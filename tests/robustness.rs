@@ -84,6 +84,25 @@ fn assert_good_processed(out: &Output) {
     );
 }
 
+/// The names in `dir`, sorted: what a run left there, temporary files included.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// The good connector was written with its effects.
+fn assert_good_written(catalog: &Path) {
+    assert!(
+        std::fs::read_to_string(catalog.join("good/good.connector.s1.yaml"))
+            .unwrap()
+            .contains("effects:")
+    );
+}
+
 /// Runs a case and checks exit code, that stderr holds `message` (file, position, text),
 /// and that the good file was processed.
 fn check(case: &Case, code: i32, message: &str) -> Output {
@@ -818,11 +837,7 @@ fn files_changed_or_removed_during_a_write_run_are_left_alone() {
         eprintln!("note: the run read the files after the change (slow start); nothing to refuse");
     }
     // The big file and the good file were written.
-    assert!(
-        std::fs::read_to_string(case.catalog.join("good/good.connector.s1.yaml"))
-            .unwrap()
-            .contains("effects:")
-    );
+    assert_good_written(&case.catalog);
 }
 
 // --- faults during --write --------------------------------------------------------------
@@ -872,11 +887,7 @@ fn unwritable_file_fails_alone_and_is_counted() {
         text
     );
     assert_eq!(std::fs::read_to_string(&ro_file).unwrap(), text);
-    assert!(
-        std::fs::read_to_string(case.catalog.join("good/good.connector.s1.yaml"))
-            .unwrap()
-            .contains("effects:")
-    );
+    assert_good_written(&case.catalog);
     assert_good_processed(&out);
 }
 
@@ -924,16 +935,12 @@ fn write_failing_half_way_leaves_the_file_untouched() {
         std::fs::read_to_string(case.catalog.join("bad/big.s1.yaml")).unwrap(),
         big
     );
-    let names: Vec<String> = std::fs::read_dir(case.catalog.join("bad"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    assert_eq!(names, ["big.s1.yaml"], "a temporary file was left");
-    assert!(
-        std::fs::read_to_string(case.catalog.join("good/good.connector.s1.yaml"))
-            .unwrap()
-            .contains("effects:")
+    assert_eq!(
+        names_in(&case.catalog.join("bad")),
+        ["big.s1.yaml"],
+        "a temporary file was left"
     );
+    assert_good_written(&case.catalog);
 }
 
 /// A real full disk, when the test may mount one: as root, in a private mount namespace
@@ -989,16 +996,12 @@ cp -R "$MNT/catalog/." "$RESULT/"
         std::fs::read_to_string(result.join("bad/big.s1.yaml")).unwrap(),
         big
     );
-    let names: Vec<String> = std::fs::read_dir(result.join("bad"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    assert_eq!(names, ["big.s1.yaml"], "a temporary file was left");
-    assert!(
-        std::fs::read_to_string(result.join("good/good.connector.s1.yaml"))
-            .unwrap()
-            .contains("effects:")
+    assert_eq!(
+        names_in(&result.join("bad")),
+        ["big.s1.yaml"],
+        "a temporary file was left"
     );
+    assert_good_written(&result);
 }
 
 /// A run that cannot write its patch (here `/dev/full`) fails, and the report of the run
@@ -1028,12 +1031,11 @@ fn a_run_that_fails_to_write_keeps_the_previous_report() {
         "{stderr}"
     );
     assert_eq!(std::fs::read_to_string(&report).unwrap(), previous);
-    let mut names: Vec<String> = std::fs::read_dir(&case.out)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    assert_eq!(names, ["kept.csv"], "a temporary file was left");
+    assert_eq!(
+        names_in(&case.out),
+        ["kept.csv"],
+        "a temporary file was left"
+    );
 }
 
 // --- hostile paths ------------------------------------------------------------------------
