@@ -177,27 +177,24 @@ struct Row {
     result: Result<Measure, String>,
 }
 
-fn best_of<F: FnMut() -> Result<Measure, String>>(
-    runs: usize,
-    mut f: F,
+/// Folds one more run of a step into its best so far: the fastest time, the highest RSS (a
+/// peak, not a best case). A failed run fails the step.
+fn keep_best(
+    best: Option<Result<Measure, String>>,
+    run: Result<Measure, String>,
 ) -> Result<Measure, String> {
-    let mut best: Option<Measure> = None;
-    for _ in 0..runs {
-        let m = f()?;
-        best = Some(match best {
-            Some(b) if b.secs <= m.secs => Measure {
-                // Keep the highest RSS seen: a peak, not a best case.
-                rss_mb: max_opt(b.rss_mb, m.rss_mb),
-                ..b
-            },
-            Some(b) => Measure {
-                rss_mb: max_opt(b.rss_mb, m.rss_mb),
-                ..m
-            },
-            None => m,
-        });
+    match (best, run) {
+        (_, Err(e)) | (Some(Err(e)), _) => Err(e),
+        (None, Ok(m)) => Ok(m),
+        (Some(Ok(b)), Ok(m)) => {
+            let rss_mb = max_opt(b.rss_mb, m.rss_mb);
+            Ok(if b.secs <= m.secs {
+                Measure { rss_mb, ..b }
+            } else {
+                Measure { rss_mb, ..m }
+            })
+        }
     }
-    best.ok_or_else(|| "no run".into())
 }
 
 fn max_opt(a: Option<f64>, b: Option<f64>) -> Option<f64> {
@@ -467,7 +464,7 @@ fn main() {
     let mut tool_rates: Vec<(u64, Option<f64>, Option<f64>)> = Vec::new();
 
     for &size in &o.sizes {
-        let runs = if o.quick || size > 100_000 { 1 } else { 3 };
+        let runs = if o.quick || size > 100_000 { 1 } else { 5 };
         let catalog = o.dir.join(format!("catalog-{size}"));
         let out = o.dir.join(format!("out-{size}"));
         // Only paths this bench owns.
@@ -497,7 +494,7 @@ fn main() {
         let actions = summary.actions;
         println!();
         println!(
-            "## {actions} actions: {} files, {:.1} MB, {} connectors (generated in {gen_secs:.2} s, seed {}, {runs} run(s) each, best kept)",
+            "## {actions} actions: {} files, {:.1} MB, {} connectors (generated in {gen_secs:.2} s, seed {}, {runs} round(s) of every step, best kept)",
             files.len(),
             bytes as f64 / 1e6,
             summary.connectors,
@@ -505,18 +502,22 @@ fn main() {
         );
         println!();
 
-        let mut rows: Vec<Row> = Vec::new();
-        rows.push(Row {
-            step: "read".into(),
-            jobs: 1,
-            result: best_of(runs, || measure_read(&files)),
-        });
+        // Every step once per round, rounds repeated: a slow spell on this shared machine
+        // then lands on all the steps of a round, not on every run of one step, and the
+        // ratios stay fair.
+        type Step<'a> = (
+            String,
+            usize,
+            Box<dyn FnMut() -> Result<Measure, String> + 'a>,
+        );
+        let mut steps: Vec<Step> = vec![("read".into(), 1, Box::new(|| measure_read(&files)))];
         for jobs in [1, 2] {
-            rows.push(Row {
-                step: "parse (saphyr events)".into(),
+            let files = &files;
+            steps.push((
+                "parse (saphyr events)".into(),
                 jobs,
-                result: best_of(runs, || measure_parse(&files, jobs)),
-            });
+                Box::new(move || measure_parse(files, jobs)),
+            ));
         }
         let timeout = Duration::from_secs(120 + size / 1000);
         let cat_s = catalog.to_string_lossy().to_string();
@@ -528,36 +529,35 @@ fn main() {
         ];
         for (cmd, jobs, ok) in tool_steps {
             let step = format!("tool {cmd}");
-            let result = if !bin_ok {
-                Err(format!(
-                    "{} missing; cargo build --release",
-                    o.bin.display()
-                ))
-            } else {
-                let report = out.join(format!("{cmd}-j{jobs}.csv"));
-                let mut args = vec![cmd.to_string(), cat_s.clone()];
-                if cmd == "backfill" {
-                    args.push("--patch".into());
-                    args.push(
-                        out.join(format!("backfill-j{jobs}.patch"))
-                            .to_string_lossy()
-                            .into(),
-                    );
-                }
-                args.extend([
-                    "--report".to_string(),
-                    report.to_string_lossy().into(),
-                    "--quiet".into(),
-                    "--jobs".into(),
-                    jobs.to_string(),
-                ]);
-                let patch = out.join(format!("backfill-j{jobs}.patch"));
-                best_of(runs, || {
+            if !bin_ok {
+                let missing = format!("{} missing; cargo build --release", o.bin.display());
+                steps.push((step, jobs, Box::new(move || Err(missing.clone()))));
+                continue;
+            }
+            let report = out.join(format!("{cmd}-j{jobs}.csv"));
+            let patch = out.join(format!("backfill-j{jobs}.patch"));
+            let mut args = vec![cmd.to_string(), cat_s.clone()];
+            if cmd == "backfill" {
+                args.push("--patch".into());
+                args.push(patch.to_string_lossy().into());
+            }
+            args.extend([
+                "--report".to_string(),
+                report.to_string_lossy().into(),
+                "--quiet".into(),
+                "--jobs".into(),
+                jobs.to_string(),
+            ]);
+            let (bin, out) = (&o.bin, &out);
+            steps.push((
+                step,
+                jobs,
+                Box::new(move || {
                     let _ = fs::remove_file(&report);
                     if cmd == "backfill" {
                         let _ = fs::remove_file(&patch);
                     }
-                    let m = run_tool(&o.bin, &args, ok, &out, timeout)?;
+                    let m = run_tool(bin, &args, ok, out, timeout)?;
                     // A binary that exits 0 without doing the work is not a measurement.
                     if !report.exists() {
                         return Err(format!("{} exit ok but no --report file written", m.note));
@@ -566,10 +566,26 @@ fn main() {
                         return Err(format!("{} exit ok but no --patch file written", m.note));
                     }
                     Ok(m)
-                })
-            };
-            rows.push(Row { step, jobs, result });
+                }),
+            ));
         }
+        let mut best: Vec<Option<Result<Measure, String>>> = steps.iter().map(|_| None).collect();
+        for _ in 0..runs {
+            for (slot, (_, _, measure)) in best.iter_mut().zip(&mut steps) {
+                if !matches!(slot, Some(Err(_))) {
+                    *slot = Some(keep_best(slot.take(), measure()));
+                }
+            }
+        }
+        let rows: Vec<Row> = steps
+            .into_iter()
+            .zip(best)
+            .map(|((step, jobs, _), result)| Row {
+                step,
+                jobs,
+                result: result.unwrap_or_else(|| Err("no run".into())),
+            })
+            .collect();
 
         let floor = |jobs: usize| {
             rows.iter()
