@@ -121,10 +121,11 @@ fn killing_a_write_run_leaves_every_file_old_or_new() {
     let (mut untouched, mut partial, mut complete, mut temps) = (0, 0, 0, 0);
     for run in 0..runs {
         reset(&catalog, &old);
-        // Uniform over the last two thirds of the run (the first third is start-up and
-        // planning), so kills land while planning, while writing and (rarely) after.
+        // Uniform over the whole run and a tenth more, so kills land while starting and
+        // planning, while writing, and (a few) after. Planning is now a small part of a run:
+        // the last two thirds alone put every kill mid-write.
         let span = full.as_micros() as u64;
-        let delay = Duration::from_micros(span / 3 + rng.next() % (span * 2 / 3 + 1));
+        let delay = Duration::from_micros(rng.next() % (span + span / 10 + 1));
         let mut child = backfill(&catalog, &out).spawn().unwrap();
         std::thread::sleep(delay);
         let _ = child.kill();
