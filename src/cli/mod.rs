@@ -232,29 +232,27 @@ impl Output {
     }
 }
 
+impl Output {
+    fn inner(&mut self) -> &mut dyn std::io::Write {
+        match self {
+            Output::Stdout(s) => s,
+            Output::InPlace(f) => f,
+            Output::Staged(s) => s,
+        }
+    }
+}
+
 impl std::io::Write for Output {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        match self {
-            Output::Stdout(s) => s.write(buf),
-            Output::InPlace(f) => f.write(buf),
-            Output::Staged(s) => s.write(buf),
-        }
+        self.inner().write(buf)
     }
 
     fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
-        match self {
-            Output::Stdout(s) => s.write_all(buf),
-            Output::InPlace(f) => f.write_all(buf),
-            Output::Staged(s) => s.write_all(buf),
-        }
+        self.inner().write_all(buf)
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
-        match self {
-            Output::Stdout(s) => s.flush(),
-            Output::InPlace(f) => f.flush(),
-            Output::Staged(s) => s.flush(),
-        }
+        self.inner().flush()
     }
 }
 
