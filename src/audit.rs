@@ -10,7 +10,7 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use crate::classify::{Confidence, RuleSet, infer};
+use crate::classify::{Confidence, Group, RuleSet, infer_in};
 use crate::effects::{DestructivePolicy, Effects, Hints, derive_hints};
 use crate::error::{Error, Result};
 use crate::view::ActionView;
@@ -94,19 +94,22 @@ pub fn audit(
     policy: DestructivePolicy,
     min_confidence: Confidence,
 ) -> Vec<AuditRow> {
+    // A server names its tools in one style: read each name in the style of all of them.
+    let group = Group::of(tools.iter().map(|t| t.id.as_str()), &rules.lexicon);
     tools
         .iter()
-        .map(|tool| audit_one(tool, rules, policy, min_confidence))
+        .map(|tool| audit_one(tool, &group, rules, policy, min_confidence))
         .collect()
 }
 
 fn audit_one(
     tool: &ActionView,
+    group: &Group,
     rules: &RuleSet,
     policy: DestructivePolicy,
     min_confidence: Confidence,
 ) -> AuditRow {
-    let inf = infer(tool, rules);
+    let inf = infer_in(tool, group, rules);
     let declared = tool.annotations.clone().unwrap_or_default();
     let kept = inf.confidence.is_some_and(|c| c >= min_confidence);
     let (effects, confidence, fired, reason) = if kept {
@@ -487,7 +490,7 @@ mod tests {
        "annotations": {"readOnlyHint": true}},
       {"name": "delete_user", "description": "Deletes a user.",
        "annotations": {"readOnlyHint": true, "destructiveHint": false}},
-      {"name": "find_users", "description": "Finds users by name.",
+      {"name": "get_users", "description": "Gets users by name.",
        "annotations": {"readOnlyHint": false}},
       {"name": "update_user", "title": "Update user", "description": "Updates a user.",
        "annotations": {"readOnlyHint": false, "destructiveHint": true, "idempotentHint": true}},
@@ -645,7 +648,7 @@ mod tests {
         let r = rows(DestructivePolicy::Delete, Confidence::Low);
         let s = Summary::of(&r);
         assert_eq!((s.tools, s.read_only, s.not_read_only), (6, 2, 3));
-        // find_users is declared not read-only but inferred read-only.
+        // get_users is declared not read-only but inferred read-only.
         assert_eq!(s.unsafe_inferences, 1);
         // delete_user is declared read-only and inferred mutating.
         assert_eq!(s.friction, 1);

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::classify::{Confidence, Inference, RuleSet, infer};
+use crate::classify::{Confidence, Group, Inference, RuleSet, infer_in};
 use crate::diff::{self, Edit, Status};
 use crate::effects::{DestructivePolicy, Effects, Hints, derive_hints};
 use crate::error::Error;
@@ -134,6 +134,8 @@ pub struct FileResult {
     pub patch: String,
     /// This file's rows of the CSV report, rendered by the worker with `render_csv`.
     pub csv: String,
+    /// What the file's action names say about where their verbs are.
+    pub group: Group,
     /// The original text, kept with `keep_texts` when there are edits.
     pub old_text: Option<String>,
     /// The edited text, with `keep_texts`, when there are edits.
@@ -319,7 +321,7 @@ pub fn run_each(
         for results in rx {
             for (worker, mut f) in results {
                 for fired in f.actions.iter().flat_map(|a| &a.inference.fired) {
-                    meta.rules_used[fired.rule] = true;
+                    meta.rules_used[*fired] = true;
                 }
                 sink(&mut f);
                 lock(&spent[worker]).push(f);
@@ -436,6 +438,7 @@ fn process_file(
         error: None,
         patch: String::new(),
         csv: String::new(),
+        group: Group::single(),
         old_text: None,
         new_text: None,
     };
@@ -454,6 +457,7 @@ fn process_file(
         }
     };
     out.shape = Some(plan.shape);
+    out.group = plan.group;
     out.info_key = plan.info_key;
     out.info_title = plan.info_title;
     out.problems = plan
@@ -552,6 +556,7 @@ pub struct Planned {
 #[derive(Debug, Clone)]
 pub struct Plan {
     pub shape: Shape,
+    pub group: Group,
     pub info_key: Option<String>,
     pub info_title: Option<String>,
     pub problems: Vec<Error>,
@@ -564,9 +569,17 @@ pub struct Plan {
 /// give the same plan, which is what makes a rerun after applying the patch empty.
 pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
     let parsed = parse::parse_file(text)?;
+    let group = Group::of(
+        parsed
+            .actions
+            .iter()
+            .filter(|s| !s.nested)
+            .map(|s| s.view.id.as_str()),
+        &opts.rules.lexicon,
+    );
     let mut actions = Vec::with_capacity(parsed.actions.len());
     for site in parsed.actions {
-        let inference = infer(&site.view, &opts.rules);
+        let inference = infer_in(&site.view, &group, &opts.rules);
         let status = diff::status(
             &site.view.declared,
             site.nested,
@@ -599,6 +612,7 @@ pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
     edits.sort_by_key(|e| e.start);
     Ok(Plan {
         shape: parsed.shape,
+        group,
         info_key: parsed.info_key,
         info_title: parsed.info_title,
         problems: parsed.problems,

@@ -71,6 +71,8 @@ pub struct ActionView {
     pub action_type: Option<String>,
     pub steps: Vec<Step>,
     pub inputs: Vec<Input>,
+    /// The OAuth scopes the action declares it needs (`requiredScopes`), as written.
+    pub scopes: Vec<String>,
     pub declared: Declared,
     /// The `annotations:` override (catalog) or the declared annotations (MCP).
     pub annotations: Option<Hints>,

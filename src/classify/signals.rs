@@ -1,8 +1,6 @@
-//! Signals: the facts about an action that rules match on, extracted once per action.
-//!
-//! Everything is lower-case and tokenized here, so rules compare plain words.
-
-use crate::view::ActionView;
+//! Text as words: names split into lower-case words, prose into words, inflections into
+//! their stems, URLs into literal segments and RPC methods, descriptions into their first
+//! sentence. Everything the lexicon and the rules look up goes through here.
 
 /// Splits an identifier or phrase into lower-case words: `unified_list_employees`,
 /// `candidate.addTag`, `Get_Workers_Request`, `batchGet`, `kebab-case` all work.
@@ -113,11 +111,6 @@ pub(crate) struct RawWords<'a> {
 }
 
 impl RawWords<'_> {
-    /// Where the last word returned ends.
-    pub(crate) fn offset(&self) -> usize {
-        self.pos
-    }
-
     /// Whether the character at `i` (not ASCII) is a letter or digit, and its length.
     #[cold]
     fn wide_at(&self, i: usize) -> (bool, usize) {
@@ -377,25 +370,6 @@ pub(crate) fn walk_path(url: &str, buf: &mut String, sink: &mut impl PathSink) {
     }
 }
 
-/// Everything rules look at, for one action.
-#[derive(Debug, Clone, Default)]
-pub struct Signals {
-    pub methods: Vec<String>,
-    pub functions: Vec<String>,
-    pub id_tokens: Vec<String>,
-    pub label_tokens: Vec<String>,
-    /// Words of the description's first sentence.
-    pub description_tokens: Vec<String>,
-    pub paths: Vec<PathShape>,
-    pub soap: Vec<Vec<String>>,
-    pub action_type: Option<String>,
-    pub inputs: Vec<String>,
-    /// Inputs that take a free string (no enum).
-    pub free_string_inputs: Vec<String>,
-    /// Distinct words of every input description.
-    pub input_description_words: Vec<String>,
-}
-
 /// The first sentence of a description: up to `. `, a newline after text, or 200 chars.
 pub fn first_sentence(text: &str) -> &str {
     let head = sentence_head(text);
@@ -432,132 +406,6 @@ fn dot_before(s: &str, next: u8) -> Option<usize> {
         from = i + 1;
     }
     None
-}
-
-impl Signals {
-    /// All signals of an action, every input-description word kept (for `explain`).
-    pub fn of(view: &ActionView) -> Signals {
-        Signals::build(view, &|w| Some(w.to_lowercase()), usize::MAX)
-    }
-
-    /// The signals of an action, keeping only the input-description words `keep` accepts:
-    /// rules look for a handful of them, and input descriptions are long.
-    /// `keep` turns a raw word into the word to keep, or drops it.
-    pub fn keeping(view: &ActionView, keep: &dyn Fn(&str) -> Option<String>) -> Signals {
-        // The description's verb is among its opening words; the rest only costs time.
-        Signals::build(view, keep, 12)
-    }
-
-    fn build(
-        view: &ActionView,
-        keep: &dyn Fn(&str) -> Option<String>,
-        description_words: usize,
-    ) -> Signals {
-        let mut s = Signals {
-            methods: view.methods().into_iter().map(str::to_owned).collect(),
-            id_tokens: tokens(&view.id),
-            label_tokens: view.label.as_deref().map(words).unwrap_or_default(),
-            description_tokens: view
-                .description
-                .as_deref()
-                .map(|d| {
-                    raw_words(first_sentence(d))
-                        .take(description_words)
-                        .map(str::to_lowercase)
-                        .collect()
-                })
-                .unwrap_or_default(),
-            action_type: view.action_type.as_deref().map(str::to_ascii_lowercase),
-            ..Signals::default()
-        };
-        for step in &view.steps {
-            if let Some(f) = &step.function
-                && !s.functions.contains(f)
-            {
-                s.functions.push(f.clone());
-            }
-            if let Some(url) = &step.url {
-                s.paths.push(path_shape(url));
-            }
-            if let Some(op) = &step.soap_operation {
-                s.soap.push(tokens(op));
-            }
-        }
-        for input in &view.inputs {
-            let name = input.name.to_ascii_lowercase();
-            let free = input.enum_values.is_empty()
-                && matches!(input.ty.as_deref(), None | Some("string"));
-            if free {
-                s.free_string_inputs.push(name.clone());
-            }
-            s.inputs.push(name);
-            for raw in input
-                .description
-                .as_deref()
-                .map(raw_words)
-                .into_iter()
-                .flatten()
-            {
-                if let Some(w) = keep(raw)
-                    && !s.input_description_words.contains(&w)
-                {
-                    s.input_description_words.push(w);
-                }
-            }
-        }
-        s
-    }
-
-    /// A one-line account of each signal, for `explain`.
-    pub fn describe(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        let list = |v: &[String]| v.join(", ");
-        if !self.methods.is_empty() {
-            out.push(format!("methods: {}", list(&self.methods)));
-        }
-        if !self.functions.is_empty() {
-            out.push(format!("step functions: {}", list(&self.functions)));
-        }
-        out.push(format!("id words: {}", list(&self.id_tokens)));
-        if !self.label_tokens.is_empty() {
-            out.push(format!("label words: {}", list(&self.label_tokens)));
-        }
-        if !self.description_tokens.is_empty() {
-            out.push(format!(
-                "description words: {}",
-                list(&self.description_tokens)
-            ));
-        }
-        for p in &self.paths {
-            let mut parts = vec![format!("path segments: /{}", p.segments.join("/"))];
-            if p.item {
-                parts.push("ends in a parameter".into());
-            }
-            if !p.rpc.is_empty() {
-                parts.push(format!("rpc method: {}", p.rpc.join(" ")));
-            }
-            if !p.custom.is_empty() {
-                parts.push(format!("custom method: {}", p.custom.join(" ")));
-            }
-            if p.dispatch {
-                parts.push("the operation is chosen by an argument".into());
-            }
-            if !p.selectors.is_empty() {
-                parts.push(format!("selector: {}", p.selectors.join(" ")));
-            }
-            out.push(parts.join("; "));
-        }
-        for op in &self.soap {
-            out.push(format!("soap operation words: {}", op.join(" ")));
-        }
-        if let Some(t) = &self.action_type {
-            out.push(format!("actionType: {t}"));
-        }
-        if !self.inputs.is_empty() {
-            out.push(format!("inputs: {}", list(&self.inputs)));
-        }
-        out
-    }
 }
 
 #[cfg(test)]

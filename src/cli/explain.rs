@@ -6,7 +6,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use catalog_effects::classify::{Signals, strength};
+use catalog_effects::classify::evidence::{self, Source};
+use catalog_effects::classify::{Claim, RuleSet, measured};
 use catalog_effects::diff;
 use catalog_effects::error::{Error, Result};
 use catalog_effects::findings;
@@ -64,32 +65,9 @@ fn explain_one(f: &FileResult, a: &ActionResult, opts: &pipeline::Options) -> St
     let _ = writeln!(s, "{} ({}:{})", a.tool_name(), f.rel, a.line);
     if let Some(v) = &a.view {
         view_section(&mut s, v);
-        let _ = writeln!(s, "\nsignals:");
-        for line in Signals::of(v).describe() {
-            let _ = writeln!(s, "  {line}");
-        }
+        evidence_section(&mut s, v, f, &opts.rules);
     }
-    let _ = writeln!(s, "\nrules that fired:");
-    if a.inference.fired.is_empty() {
-        let _ = writeln!(s, "  (none)");
-    }
-    for fired in &a.inference.fired {
-        let r = &opts.rules.rules[fired.rule];
-        let mark = if a.inference.deciding.contains(fired) {
-            "*"
-        } else {
-            " "
-        };
-        let weight = if fired.weight < r.weight as u8 {
-            format!(
-                "{} (lowered: the verb is also a noun)",
-                strength(fired.weight)
-            )
-        } else {
-            strength(fired.weight).to_owned()
-        };
-        let _ = writeln!(s, "  {mark} {} -> {} [{weight}]: {}", r.id, r.effect, r.why);
-    }
+    confidence_section(&mut s, a, &opts.rules);
     let inf = &a.inference;
     let _ = writeln!(s, "\ndecision: {}", inf.reason);
     let _ = writeln!(
@@ -141,6 +119,123 @@ fn explain_one(f: &FileResult, a: &ActionResult, opts: &pipeline::Options) -> St
         }
     }
     s
+}
+
+/// What was read from the action, as `decide.rs` weighs it.
+fn evidence_section(s: &mut String, v: &ActionView, f: &FileResult, set: &RuleSet) {
+    let lex = &set.lexicon;
+    let ev = evidence::gather(v, &f.group, set);
+    let _ = writeln!(s, "\nevidence:");
+    if let Some(p) = &f.group.prefix {
+        let _ = writeln!(s, "  the file's names share the prefix `{p}`: skipped");
+    }
+    let _ = writeln!(
+        s,
+        "  the file's names put their verb {} (names without a plain verb are read that way)",
+        match f.group.style {
+            catalog_effects::classify::name::Position::First => "first",
+            catalog_effects::classify::name::Position::Middle => "after the resource",
+            catalog_effects::classify::name::Position::Last => "last",
+        }
+    );
+    for src in Source::ALL {
+        if let Some(verb) = ev.verb(src) {
+            let sense = lex.sense(verb.sense);
+            let _ = writeln!(
+                s,
+                "  verb of the {}: `{}` ({}: {}){}{}",
+                src.name(),
+                lex.word(verb.sym),
+                sense.id,
+                sense.effect,
+                if verb.inflected { ", inflected" } else { "" },
+                if verb.noun {
+                    ", also a common noun"
+                } else {
+                    ""
+                },
+            );
+        }
+    }
+    if let Some(w) = ev.method_word {
+        let _ = writeln!(
+            s,
+            "  the name opens with `{}`, the HTTP method restated: no verb of its own",
+            lex.word(w.sym)
+        );
+    }
+    if let Some(o) = ev.object {
+        let obj = &lex.objects[o.object];
+        let _ = writeln!(
+            s,
+            "  object `{}` ({}: implies {}): {}",
+            lex.word(o.word),
+            obj.id,
+            obj.implies,
+            obj.why
+        );
+    }
+    if let Some(c) = ev.conjoined {
+        let _ = writeln!(s, "  a change after a conjunction: `{}`", lex.word(c.sym));
+    }
+    let _ = writeln!(
+        s,
+        "  HTTP: {}{}",
+        ev.method.name(),
+        if ev.rpc_style {
+            " (RPC-style: the URL or SOAP call names the operation)"
+        } else {
+            ""
+        }
+    );
+    if ev.fired.is_empty() {
+        let _ = writeln!(s, "  rules that hold: none");
+    }
+    for &i in &ev.fired {
+        let r = &set.rules[i];
+        let _ = writeln!(
+            s,
+            "  rule {} -> {} [{}]: {}",
+            r.id,
+            r.effect,
+            r.weight.name(),
+            r.why
+        );
+    }
+}
+
+/// The measured counts behind the confidence, most specific first.
+fn confidence_section(s: &mut String, a: &ActionResult, set: &RuleSet) {
+    let (Some(d), Some(j)) = (&a.inference.decision, &a.inference.judgement) else {
+        return;
+    };
+    let held = match d.claim {
+        Claim::Read => "read-only",
+        Claim::Change => "not read-only",
+    };
+    let _ = writeln!(
+        s,
+        "\nconfidence {} from the labelled operations of ../shared/eval (* set it):",
+        j.confidence
+    );
+    for key in measured::chain(d) {
+        let c = set.measured.get(&key);
+        let mark = if key == j.key { "*" } else { " " };
+        let stats = if c.of == 0 {
+            "never seen".to_owned()
+        } else {
+            let (p, lo, hi) = c.bounds();
+            format!(
+                "{held} in {} of {} labelled operations ({:.1}%; {:.1}-{:.1}% with 95% confidence)",
+                c.held,
+                c.of,
+                100.0 * p,
+                100.0 * lo,
+                100.0 * hi
+            )
+        };
+        let _ = writeln!(s, "  {mark} {}: {stats}", key.describe(set));
+    }
 }
 
 fn view_section(s: &mut String, v: &ActionView) {

@@ -412,6 +412,7 @@ impl Ctx<'_> {
             inputs,
             effects,
             annotations,
+            scopes,
         ] = tree.fields(
             item,
             [
@@ -423,6 +424,7 @@ impl Ctx<'_> {
                 "inputs",
                 "effects",
                 "annotations",
+                "requiredScopes",
             ],
         );
         let (declared, effects) = self.declared(item, effects);
@@ -439,6 +441,15 @@ impl Ctx<'_> {
             action_type: string(action_type),
             steps: self.steps(steps),
             inputs: self.inputs(inputs),
+            scopes: scopes
+                .and_then(|v| tree.items(v))
+                .map(|items| {
+                    items
+                        .filter_map(|i| tree.scalar(i))
+                        .map(str::to_owned)
+                        .collect()
+                })
+                .unwrap_or_default(),
             declared,
             annotations,
             line: key_node.line,

@@ -1,0 +1,284 @@
+//! How evidence combines into a proposal. In order, the first that speaks decides:
+//!
+//! 1. A `strong` rule of change: an HTTP DELETE, PUT or PATCH (never read-only), an input
+//!    that names where to save a file or takes free SQL, a write scope. The verb, if it names
+//!    a change, still says which change.
+//! 2. A `strong` rule of read (none is built in; user rules may add one).
+//! 3. The verb: of the name, else of the operation the URL or SOAP call names, else of the
+//!    label, of the path's last segment, of the description. A read verb is overruled by
+//!    what says change beside it: an object (`get_session_token` mints a token, except over
+//!    GET, which only reads it), a change after a conjunction (`get_or_create`), a change
+//!    verb in the operation or path (`GET /listings/{id}/edit`).
+//! 4. A `medium` rule (a search endpoint, a download step, read-only scopes, documentation).
+//! 5. A `weak` rule (GET alone is a read, POST alone a write, the catalog's `actionType`).
+//! 6. A name that opens with `post`, which only restates the HTTP method (`post_users`).
+//!
+//! A change wins over a read from evidence of the same rank. The result carries what decided
+//! it and how the HTTP method agrees with it; `measured.rs` turns that into a confidence.
+
+use super::RuleSet;
+use super::evidence::{Evidence, Method, ObjectHit, Source};
+use super::name::Verb;
+use super::rules::Weight;
+use crate::effects::{Effect, Effects};
+
+/// Whether a proposal says read-only or not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Claim {
+    Read,
+    Change,
+}
+
+impl Claim {
+    pub fn name(self) -> &'static str {
+        match self {
+            Claim::Read => "read",
+            Claim::Change => "change",
+        }
+    }
+
+    pub fn of(effects: Effects) -> Claim {
+        if effects.is_read_only() {
+            Claim::Read
+        } else {
+            Claim::Change
+        }
+    }
+}
+
+/// How the HTTP method sits with a claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Agreement {
+    /// GET for a read; POST, PUT, PATCH or DELETE for a change.
+    Agrees,
+    /// No HTTP call (an MCP tool, a static step).
+    Neutral,
+    /// POST for a read on an RPC-style API (every call POST, the URL names the method).
+    Rpc,
+    /// POST for a read elsewhere; GET for a change.
+    Disagrees,
+}
+
+impl Agreement {
+    pub const ALL: [Agreement; 4] = [
+        Agreement::Agrees,
+        Agreement::Neutral,
+        Agreement::Rpc,
+        Agreement::Disagrees,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Agreement::Agrees => "agrees",
+            Agreement::Neutral => "neutral",
+            Agreement::Rpc => "rpc",
+            Agreement::Disagrees => "disagrees",
+        }
+    }
+
+    fn of(claim: Claim, ev: &Evidence) -> Agreement {
+        match (claim, ev.method) {
+            (_, Method::None) => Agreement::Neutral,
+            (Claim::Read, Method::Get) => Agreement::Agrees,
+            (Claim::Read, _) if ev.rpc_style => Agreement::Rpc,
+            (Claim::Read, _) | (Claim::Change, Method::Get) => Agreement::Disagrees,
+            (Claim::Change, _) => Agreement::Agrees,
+        }
+    }
+}
+
+/// A read verb overruled by what says change beside it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Veto {
+    Object,
+    Conjunction,
+    Operation,
+    Path,
+}
+
+impl Veto {
+    pub const ALL: [Veto; 4] = [Veto::Object, Veto::Conjunction, Veto::Operation, Veto::Path];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Veto::Object => "object",
+            Veto::Conjunction => "conjunction",
+            Veto::Operation => "operation",
+            Veto::Path => "path",
+        }
+    }
+}
+
+/// What decided a proposal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Basis {
+    /// The verb read from this source.
+    Verb(Source),
+    /// A change beside a read verb.
+    Veto(Veto),
+    /// A rule (index).
+    Rule(usize),
+}
+
+/// Something a report names as deciding: a sense, an object or a rule, by index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Ref {
+    Sense(u8),
+    Object(usize),
+    Rule(usize),
+}
+
+/// A proposal and what it rests on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decision {
+    pub effects: Effects,
+    /// The write replaces or modifies existing data.
+    pub overwrites: bool,
+    pub claim: Claim,
+    pub basis: Basis,
+    pub agreement: Agreement,
+    /// The verb the proposal rests on, if any, and where it was read.
+    pub verb: Option<(Source, Verb)>,
+    /// An object beside that verb (whether it overruled it or not).
+    pub object: Option<ObjectHit>,
+    /// What a report lists as deciding, most important first.
+    pub deciding: Vec<Ref>,
+}
+
+/// The proposal `ev` supports, or `None` when nothing speaks.
+pub fn decide(ev: &Evidence, set: &RuleSet) -> Option<Decision> {
+    let lex = &set.lexicon;
+    let rules = &set.rules;
+    let effect_of = |v: &Verb| lex.sense(v.sense).effect;
+    let fired_at = |w: Weight, read: bool| {
+        ev.fired
+            .iter()
+            .copied()
+            .filter(move |&i| rules[i].weight == w && rules[i].effect.is_read_only() == read)
+    };
+    let verb = Source::ALL
+        .into_iter()
+        .find_map(|s| ev.verb(s).map(|v| (s, v)));
+    let change_verb = verb.filter(|(_, v)| !effect_of(v).is_read_only());
+    let mut d = Decision {
+        effects: Effects::EMPTY,
+        overwrites: false,
+        claim: Claim::Change,
+        basis: Basis::Rule(0),
+        agreement: Agreement::Neutral,
+        verb,
+        object: ev
+            .object
+            .filter(|_| verb.is_some_and(|(s, _)| s == Source::Name)),
+        deciding: Vec::new(),
+    };
+
+    let strong: Vec<usize> = fired_at(Weight::Strong, false).collect();
+    if let Some(&first) = strong.first() {
+        d.basis = Basis::Rule(first);
+        d.deciding.extend(strong.iter().map(|&i| Ref::Rule(i)));
+        match change_verb {
+            Some((_, v)) => {
+                d.effects = Effects::single(effect_of(&v));
+                d.overwrites = lex.sense(v.sense).overwrite;
+                d.deciding.push(Ref::Sense(v.sense));
+            }
+            None => d.effects = strong.iter().map(|&i| rules[i].effect).collect(),
+        }
+        if ev.method == Method::Delete {
+            d.effects.insert(Effect::Delete);
+        }
+        d.overwrites |= strong.iter().any(|&i| rules[i].overwrite);
+        return Some(finish(d, ev));
+    }
+    if let Some(first) = fired_at(Weight::Strong, true).next() {
+        return Some(by_rule(d, ev, set, first));
+    }
+
+    if let Some((source, v)) = verb {
+        let effect = effect_of(&v);
+        d.deciding.push(Ref::Sense(v.sense));
+        if effect.is_read_only()
+            && let Some((veto, effect, r)) = veto(ev, set, source)
+        {
+            d.basis = Basis::Veto(veto);
+            d.effects = Effects::single(effect);
+            d.deciding.insert(0, r);
+            return Some(finish(d, ev));
+        }
+        if let Some(o) = d.object {
+            d.deciding.push(Ref::Object(o.object));
+        }
+        d.basis = Basis::Verb(source);
+        d.effects = Effects::single(effect);
+        d.overwrites = lex.sense(v.sense).overwrite;
+        return Some(finish(d, ev));
+    }
+
+    for w in [Weight::Medium, Weight::Weak] {
+        if let Some(i) = fired_at(w, false)
+            .next()
+            .or_else(|| fired_at(w, true).next())
+        {
+            return Some(by_rule(d, ev, set, i));
+        }
+    }
+    let v = ev.method_word?;
+    d.verb = Some((Source::Name, v));
+    d.deciding.push(Ref::Sense(v.sense));
+    d.basis = Basis::Verb(Source::Name);
+    d.effects = Effects::single(effect_of(&v));
+    Some(finish(d, ev))
+}
+
+fn by_rule(mut d: Decision, ev: &Evidence, set: &RuleSet, rule: usize) -> Decision {
+    let r = &set.rules[rule];
+    d.basis = Basis::Rule(rule);
+    d.effects = Effects::single(r.effect);
+    d.overwrites = r.overwrite;
+    d.deciding.push(Ref::Rule(rule));
+    finish(d, ev)
+}
+
+fn finish(mut d: Decision, ev: &Evidence) -> Decision {
+    d.claim = Claim::of(d.effects);
+    d.agreement = Agreement::of(d.claim, ev);
+    d
+}
+
+/// What overrules a read verb read from `source`: the change it implies and what to name.
+fn veto(ev: &Evidence, set: &RuleSet, source: Source) -> Option<(Veto, Effect, Ref)> {
+    let lex = &set.lexicon;
+    if source == Source::Name
+        && let Some(o) = ev.object
+    {
+        let implies = lex.objects[o.object].implies;
+        // A GET reads what it names: a token read over GET is read, not minted.
+        let only_read = ev.method == Method::Get && implies == Effect::Write;
+        if !implies.is_read_only() && !only_read {
+            return Some((Veto::Object, implies, Ref::Object(o.object)));
+        }
+    }
+    if let Some(v) = ev.conjoined {
+        return Some((
+            Veto::Conjunction,
+            lex.sense(v.sense).effect,
+            Ref::Sense(v.sense),
+        ));
+    }
+    for (s, veto) in [
+        (Source::Operation, Veto::Operation),
+        (Source::Path, Veto::Path),
+    ] {
+        if s == source {
+            continue;
+        }
+        if let Some(v) = ev.verb(s)
+            && !v.noun
+            && !lex.sense(v.sense).effect.is_read_only()
+        {
+            return Some((veto, lex.sense(v.sense).effect, Ref::Sense(v.sense)));
+        }
+    }
+    None
+}

@@ -1,0 +1,316 @@
+//! Evidence: what an action's view says about its effect, read once per action: the verb of
+//! each place a verb can be (name, RPC method or SOAP operation, label, path, description),
+//! the objects and conjunctions around the name's verb, the HTTP methods, and the rules that
+//! hold. Nothing here weighs anything; `decide.rs` does.
+
+use std::cell::RefCell;
+
+use super::RuleSet;
+use super::index::Sym;
+use super::name::{Group, Position, Verb, Words};
+use super::rules::Facts;
+use super::signals::{PathSink, walk_path};
+use crate::view::ActionView;
+
+/// Where a verb was read, in the order the decision trusts them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Source {
+    /// The action id or tool name.
+    Name,
+    /// The operation a URL or SOAP call names: an RPC method (`/users.list`), a custom method
+    /// (`/files/{id}:batchGet`), an `?action=` selector, a SOAP operation.
+    Operation,
+    Label,
+    /// The last literal segment of the URL (`/tickets/{id}/archive`).
+    Path,
+    /// The first sentence of the description.
+    Description,
+}
+
+impl Source {
+    pub const ALL: [Source; 5] = [
+        Source::Name,
+        Source::Operation,
+        Source::Label,
+        Source::Path,
+        Source::Description,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Name => "name",
+            Source::Operation => "operation",
+            Source::Label => "label",
+            Source::Path => "path",
+            Source::Description => "description",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Source> {
+        Source::ALL.into_iter().find(|x| x.name() == s)
+    }
+}
+
+/// The strongest HTTP method among an action's steps: one DELETE makes the action a
+/// delete, a read step that feeds a write is still a write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub enum Method {
+    #[default]
+    None,
+    Get,
+    Post,
+    Put,
+    Delete,
+}
+
+impl Method {
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::None => "no HTTP call",
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Put => "PUT/PATCH",
+            Method::Delete => "DELETE",
+        }
+    }
+}
+
+/// An object of the name's verb (`token` in `get_session_token`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ObjectHit {
+    /// Index into the lexicon's objects.
+    pub object: usize,
+    pub word: Sym,
+}
+
+/// Everything read from one action.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Evidence {
+    /// By [`Source`].
+    pub verbs: [Option<Verb>; 5],
+    pub method: Method,
+    /// The call is RPC-style: every call is POST and the URL or SOAP operation names it.
+    pub rpc_style: bool,
+    /// The name's verb was `post`, the HTTP method restated (`post_users`): no verb of its
+    /// own, so it only speaks when nothing else does.
+    pub method_word: Option<Verb>,
+    pub object: Option<ObjectHit>,
+    /// A plain verb after `and`/`or`/`then` in the name (`get_or_create`).
+    pub conjoined: Option<Verb>,
+    /// The rules that hold, by index, in rule order.
+    pub fired: Vec<usize>,
+}
+
+impl Evidence {
+    pub fn verb(&self, s: Source) -> Option<Verb> {
+        self.verbs[s as usize]
+    }
+}
+
+/// Buffers each thread reuses, so reading an action allocates nothing but its result.
+#[derive(Default)]
+struct Scratch {
+    name: Words,
+    text: Words,
+    facts: Facts,
+    cands: Vec<(usize, Position)>,
+    path: LastPath,
+}
+
+/// What the last URL of an action names.
+#[derive(Default)]
+struct LastPath {
+    segments: usize,
+    last: String,
+    item: bool,
+    custom: String,
+    rpc: String,
+    selector: String,
+    rpc_word: bool,
+}
+
+impl PathSink for LastPath {
+    fn segment(&mut self, lower: &str) {
+        self.segments += 1;
+        self.last.clear();
+        self.last.push_str(lower);
+        self.rpc_word |= matches!(lower, "rpc" | "jsonrpc" | "xmlrpc" | "graphql");
+    }
+    fn item(&mut self, item: bool) {
+        self.item = item;
+    }
+    fn custom(&mut self, raw: &str) {
+        self.custom.push_str(raw);
+    }
+    fn rpc(&mut self, raw: &str) {
+        self.rpc.push_str(raw);
+    }
+    fn selector(&mut self, raw: &str) {
+        if self.selector.is_empty() {
+            self.selector.push_str(raw);
+        }
+    }
+    fn dispatch(&mut self) {}
+}
+
+impl LastPath {
+    fn clear(&mut self) {
+        self.segments = 0;
+        self.last.clear();
+        self.item = false;
+        self.custom.clear();
+        self.rpc.clear();
+        self.selector.clear();
+        self.rpc_word = false;
+    }
+}
+
+/// How many words of a description or label are read for its verb and objects.
+const SENTENCE_WORDS: usize = 24;
+
+/// Reads the evidence of `view`, a member of `group`.
+pub fn gather(view: &ActionView, group: &Group, set: &RuleSet) -> Evidence {
+    thread_local! {
+        static SCRATCH: RefCell<Scratch> = RefCell::default();
+    }
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut s) => gather_with(view, group, set, &mut s),
+        Err(_) => gather_with(view, group, set, &mut Scratch::default()),
+    })
+}
+
+fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch) -> Evidence {
+    let lex = &set.lexicon;
+    let mut ev = Evidence::default();
+    let (mut get, mut post, mut put, mut delete, mut other) = (false, false, false, false, false);
+    for m in view.steps.iter().filter_map(|st| st.method.as_deref()) {
+        match m {
+            "get" | "head" => get = true,
+            "post" => post = true,
+            "put" | "patch" => put = true,
+            "delete" => delete = true,
+            _ => other = true,
+        }
+    }
+    ev.method = if delete {
+        Method::Delete
+    } else if put {
+        Method::Put
+    } else if post || other {
+        Method::Post
+    } else if get {
+        Method::Get
+    } else {
+        Method::None
+    };
+
+    s.name.read_name(&view.id, lex, group.prefix.as_deref());
+    let name = s.name.pick_verb(group.style, lex, &mut s.cands);
+    if let Some(v) = name {
+        if lex.word(v.sym) == "post" && matches!(ev.method, Method::Post | Method::None) {
+            ev.method_word = Some(v);
+        } else {
+            ev.verbs[Source::Name as usize] = Some(v);
+        }
+        let objects = lex.objects_after(v.sym);
+        ev.object = s
+            .name
+            .object(objects, Some(v.index))
+            .map(|(object, word)| ObjectHit { object, word });
+        if ev.object.is_none() {
+            let described = objects
+                & lex
+                    .objects
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, o)| o.description)
+                    .fold(0u32, |b, (i, _)| b | 1 << i);
+            if described != 0
+                && let Some(d) = &view.description
+            {
+                s.text.read_sentence(d, lex, SENTENCE_WORDS);
+                ev.object = s
+                    .text
+                    .object(described, None)
+                    .map(|(object, word)| ObjectHit { object, word });
+            }
+        }
+    }
+    ev.conjoined = s
+        .name
+        .conjoined_verb()
+        .filter(|v| !lex.sense(v.sense).effect.is_read_only());
+
+    // The operation a call names, and the last literal segment of its path: only the last
+    // call counts, since earlier steps of a multi-step action usually read what it needs.
+    s.path.clear();
+    if let Some(url) = view.urls().last() {
+        let mut buf = String::new();
+        walk_path(url, &mut buf, &mut s.path);
+    }
+    let soap = view
+        .steps
+        .iter()
+        .rev()
+        .find_map(|st| st.soap_operation.as_deref());
+    let soap_step = view.steps.iter().any(|st| {
+        st.function
+            .as_deref()
+            .is_some_and(|f| f.starts_with("soap"))
+    });
+    let p = &s.path;
+    let operation = [
+        p.custom.as_str(),
+        p.rpc.as_str(),
+        p.selector.as_str(),
+        soap.unwrap_or(""),
+    ]
+    .into_iter()
+    .find(|o| !o.is_empty());
+    if let Some(op) = operation {
+        s.text.read_name(op, lex, None);
+        ev.verbs[Source::Operation as usize] = s
+            .text
+            .pick_verb(Position::First, lex, &mut s.cands)
+            .filter(|v| !v.inflected);
+    }
+    ev.rpc_style = !p.custom.is_empty()
+        || !p.rpc.is_empty()
+        || soap.is_some()
+        || soap_step
+        || p.rpc_word
+        || (view.urls().next().is_some() && p.segments == 0);
+    if !p.item && p.custom.is_empty() && !p.last.is_empty() {
+        s.text.read_name(&p.last, lex, None);
+        ev.verbs[Source::Path as usize] = path_verb(&s.text, lex);
+    }
+    if let Some(label) = &view.label {
+        s.text.read_sentence(label, lex, SENTENCE_WORDS);
+        ev.verbs[Source::Label as usize] = s.text.first_verb(lex);
+    }
+    if let Some(d) = &view.description {
+        s.text.read_sentence(d, lex, SENTENCE_WORDS);
+        ev.verbs[Source::Description as usize] = s.text.first_verb(lex);
+    }
+
+    s.facts.fill(view, s.name.iter(), &set.matcher);
+    set.matcher.fire(&s.facts, &mut ev.fired);
+    ev
+}
+
+/// The verb a path's last segment is (`archive`, `batch-retrieve`, `_search`): its last word,
+/// when that is a plain verb or a search.
+fn path_verb(words: &Words, lex: &super::lexicon::Lexicon) -> Option<Verb> {
+    let i = words.len().checked_sub(1)?;
+    let (sym, info) = lex.lookup(words.get(i))?;
+    let sense = info.sense?;
+    let search = lex.sense(sense).effect == crate::effects::Effect::Search;
+    (info.is_plain_verb() || search).then_some(Verb {
+        sym,
+        sense,
+        position: Position::Last,
+        noun: info.noun,
+        inflected: false,
+        index: i,
+    })
+}

@@ -1,0 +1,598 @@
+//! How sure a proposal is: measured, never chosen.
+//!
+//! `heuristics/measured.tsv` counts, for every piece of evidence a decision can rest on, how
+//! often a proposal resting on it was right on the labelled operations of `../shared/eval`
+//! (thousands of real API operations and MCP tools, labelled by their own providers; see
+//! `examples/eval.rs`, which regenerates the file with `--measure`). A proposal's confidence
+//! is read from those counts, most specific first: the verb word where it was read, then the
+//! verb's sense in that place, then any verb of that claim with that method.
+//!
+//! - **low**: the most specific piece seen at least 3 times was wrong at least twice (one
+//!   wrong label proves nothing) and, with 95% confidence, right less than 98% of the time;
+//! - **high**: the most specific piece seen at least 10 times was, with 95% confidence, right
+//!   at least 99% of the time;
+//! - **medium**: anything else.
+//!
+//! 98% and 99% are the issue's targets for medium and high; 95% is the usual one-sided
+//! bound (z = 1.645). The evaluation prints how often each level was right per labelled set.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use super::decide::{Agreement, Basis, Claim, Decision, Veto};
+use super::evidence::Source;
+use super::index::Sym;
+use super::name::Position;
+use super::{Confidence, RuleSet};
+
+/// Where a verb was read, as the counts tell places apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Place {
+    At(Source),
+    /// In the name, found only through an inflection (`step_completed`).
+    Inflected,
+}
+
+impl Place {
+    fn name(self) -> &'static str {
+        match self {
+            Place::At(s) => s.name(),
+            Place::Inflected => "inflected",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Place> {
+        if s == "inflected" {
+            return Some(Place::Inflected);
+        }
+        Source::parse(s).map(Place::At)
+    }
+}
+
+/// One piece of evidence a proposal can rest on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Key {
+    /// A verb word: in prose (label, description) or not, first word of its text or not
+    /// (`None`: either), and how the method sits with the claim.
+    Word {
+        prose: bool,
+        word: Sym,
+        first: Option<bool>,
+        agreement: Agreement,
+    },
+    /// Any verb of a claim; `None` fields: any sense, any place, any position.
+    Context {
+        claim: Claim,
+        sense: Option<u8>,
+        place: Option<Place>,
+        first: Option<bool>,
+        agreement: Agreement,
+    },
+    /// An object beside the verb, and whether it overruled it.
+    Object { word: Sym, overruled: bool },
+    /// A claim a rule decided.
+    Rule {
+        claim: Claim,
+        rule: usize,
+        agreement: Agreement,
+    },
+    /// A read verb overruled by a change beside it.
+    Veto {
+        claim: Claim,
+        veto: Veto,
+        agreement: Agreement,
+    },
+}
+
+/// How often a piece of evidence held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Count {
+    pub held: u32,
+    pub of: u32,
+}
+
+impl Count {
+    fn errors(self) -> u32 {
+        self.of - self.held
+    }
+
+    /// The share that held, with its one-sided 95% Wilson bounds.
+    pub fn bounds(self) -> (f64, f64, f64) {
+        wilson(self.held, self.of)
+    }
+}
+
+const Z: f64 = 1.645;
+/// The issue's floor for `medium`.
+pub const MEDIUM: f64 = 0.98;
+/// The floor a `high` piece must clear with 95% confidence.
+pub const HIGH: f64 = 0.99;
+/// Seen this often, a piece can demote; a single wrong label never does.
+const JUDGES_LOW: u32 = 3;
+const ERRORS_LOW: u32 = 2;
+/// Seen this often, a piece can promote.
+const JUDGES_HIGH: u32 = 10;
+
+/// `(share, lower, upper)`: the observed share of `held` in `of` and its one-sided 95%
+/// Wilson score bounds (both 0..1; an empty count is `(0, 0, 1)`).
+pub fn wilson(held: u32, of: u32) -> (f64, f64, f64) {
+    if of == 0 {
+        return (0.0, 0.0, 1.0);
+    }
+    let (k, n) = (f64::from(held), f64::from(of));
+    let p = k / n;
+    let z2 = Z * Z;
+    let d = 1.0 + z2 / n;
+    let c = p + z2 / (2.0 * n);
+    let r = Z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    (p, ((c - r) / d).max(0.0), ((c + r) / d).min(1.0))
+}
+
+/// FxHash: keys are a few small integers; SipHash would cost more than the lookup.
+#[derive(Default)]
+struct Fx(u64);
+
+impl Hasher for Fx {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+/// The counts in force.
+#[derive(Debug, Clone, Default)]
+pub struct Measured {
+    counts: HashMap<Key, Count, BuildHasherDefault<Fx>>,
+}
+
+/// What the counts say of one proposal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Judgement {
+    pub confidence: Confidence,
+    /// The piece of evidence that set the confidence, and its count.
+    pub key: Key,
+    pub count: Count,
+}
+
+/// The pieces a decision rests on, most specific first.
+pub fn chain(d: &Decision) -> Vec<Key> {
+    let (claim, agreement) = (d.claim, d.agreement);
+    let any = Key::Context {
+        claim,
+        sense: None,
+        place: None,
+        first: None,
+        agreement,
+    };
+    match d.basis {
+        Basis::Verb(source) => {
+            let Some((_, v)) = d.verb else {
+                return vec![any];
+            };
+            if let Some(o) = d.object {
+                return vec![
+                    Key::Object {
+                        word: o.word,
+                        overruled: false,
+                    },
+                    any,
+                ];
+            }
+            let prose = matches!(source, Source::Label | Source::Description);
+            let place = if v.inflected && source == Source::Name {
+                Place::Inflected
+            } else {
+                Place::At(source)
+            };
+            let first = Some(v.position == Position::First);
+            let context = |place, first| Key::Context {
+                claim,
+                sense: Some(v.sense),
+                place,
+                first,
+                agreement,
+            };
+            vec![
+                Key::Word {
+                    prose,
+                    word: v.sym,
+                    first,
+                    agreement,
+                },
+                Key::Word {
+                    prose,
+                    word: v.sym,
+                    first: None,
+                    agreement,
+                },
+                context(Some(place), first),
+                context(Some(place), None),
+                context(None, None),
+                any,
+            ]
+        }
+        Basis::Veto(Veto::Object) => match d.object {
+            Some(o) => vec![
+                Key::Object {
+                    word: o.word,
+                    overruled: true,
+                },
+                any,
+            ],
+            None => vec![any],
+        },
+        Basis::Veto(veto) => vec![
+            Key::Veto {
+                claim,
+                veto,
+                agreement,
+            },
+            any,
+        ],
+        Basis::Rule(rule) => vec![
+            Key::Rule {
+                claim,
+                rule,
+                agreement,
+            },
+            any,
+        ],
+    }
+}
+
+impl Measured {
+    pub fn get(&self, k: &Key) -> Count {
+        self.counts.get(k).copied().unwrap_or_default()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.counts.is_empty()
+    }
+
+    /// The confidence `chain` earns, as the module documentation says.
+    pub fn judge(&self, chain: &[Key]) -> Judgement {
+        let count = |k: &Key| self.get(k);
+        let first_seen = |n: u32| {
+            chain
+                .iter()
+                .find(|k| count(k).of >= n)
+                .or(chain.last())
+                .copied()
+        };
+        let Some(low_key) = first_seen(JUDGES_LOW) else {
+            return Judgement {
+                confidence: Confidence::Medium,
+                key: Key::Object {
+                    word: 0,
+                    overruled: false,
+                },
+                count: Count::default(),
+            };
+        };
+        let c = count(&low_key);
+        if c.errors() >= ERRORS_LOW && c.bounds().2 < MEDIUM {
+            return Judgement {
+                confidence: Confidence::Low,
+                key: low_key,
+                count: c,
+            };
+        }
+        let high_key = first_seen(JUDGES_HIGH).unwrap_or(low_key);
+        let c = count(&high_key);
+        let confidence = if c.of > 0 && c.bounds().1 >= HIGH {
+            Confidence::High
+        } else {
+            Confidence::Medium
+        };
+        Judgement {
+            confidence,
+            key: high_key,
+            count: c,
+        }
+    }
+
+    /// Reads `heuristics/measured.tsv`; rows naming words, senses or rules not in `set` are
+    /// skipped (a user file may have removed them).
+    pub fn parse(text: &str, set: &RuleSet) -> Measured {
+        let mut m = Measured::default();
+        for line in text.lines() {
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            let mut cols = line.split('\t');
+            let (Some(key), Some(held), Some(of)) = (cols.next(), cols.next(), cols.next()) else {
+                continue;
+            };
+            let (Ok(held), Ok(of)) = (held.parse(), of.parse()) else {
+                continue;
+            };
+            if let Some(k) = Key::parse(key, set) {
+                m.counts.insert(k, Count { held, of });
+            }
+        }
+        m
+    }
+
+    /// The counts as `heuristics/measured.tsv`, sorted so the file diffs well.
+    pub fn to_tsv(&self, set: &RuleSet) -> String {
+        let mut rows: BTreeMap<String, Count> = BTreeMap::new();
+        for (k, c) in &self.counts {
+            rows.insert(k.text(set), *c);
+        }
+        let mut out = String::from(HEADER);
+        for (k, c) in rows {
+            let _ = writeln!(out, "{k}\t{}\t{}", c.held, c.of);
+        }
+        out
+    }
+}
+
+const HEADER: &str = "# How often each piece of evidence held on the labelled operations of ../shared/eval.\n\
+# Generated by `cargo run --release --example eval -- --measure`; do not edit (a test compares).\n\
+# key\theld\tof\n";
+
+fn agreement(s: &str) -> Option<Agreement> {
+    Agreement::ALL.into_iter().find(|a| a.name() == s)
+}
+
+fn claim(s: &str) -> Option<Claim> {
+    [Claim::Read, Claim::Change]
+        .into_iter()
+        .find(|c| c.name() == s)
+}
+
+fn first(s: &str) -> Option<Option<bool>> {
+    match s {
+        "first" => Some(Some(true)),
+        "later" => Some(Some(false)),
+        "*" => Some(None),
+        _ => None,
+    }
+}
+
+fn first_text(f: Option<bool>) -> &'static str {
+    match f {
+        Some(true) => "first",
+        Some(false) => "later",
+        None => "*",
+    }
+}
+
+impl Key {
+    /// The key as a `measured.tsv` key.
+    pub fn text(&self, set: &RuleSet) -> String {
+        let lex = &set.lexicon;
+        match *self {
+            Key::Word {
+                prose,
+                word,
+                first,
+                agreement,
+            } => format!(
+                "word {} {} {} {}",
+                if prose { "prose" } else { "name" },
+                lex.word(word),
+                first_text(first),
+                agreement.name()
+            ),
+            Key::Context {
+                claim,
+                sense,
+                place,
+                first,
+                agreement,
+            } => format!(
+                "context {} {} {} {} {}",
+                claim.name(),
+                sense.map_or("*", |s| lex.sense(s).id.as_str()),
+                place.map_or("*", Place::name),
+                first_text(first),
+                agreement.name()
+            ),
+            Key::Object { word, overruled } => format!(
+                "object {} {}",
+                lex.word(word),
+                if overruled { "overruled" } else { "kept" }
+            ),
+            Key::Rule {
+                claim,
+                rule,
+                agreement,
+            } => format!(
+                "rule {} {} {}",
+                claim.name(),
+                set.rules[rule].id,
+                agreement.name()
+            ),
+            Key::Veto {
+                claim,
+                veto,
+                agreement,
+            } => format!("veto {} {} {}", claim.name(), veto.name(), agreement.name()),
+        }
+    }
+
+    fn parse(text: &str, set: &RuleSet) -> Option<Key> {
+        let lex = &set.lexicon;
+        let f: Vec<&str> = text.split(' ').collect();
+        let sense = |s: &str| {
+            if s == "*" {
+                return Some(None);
+            }
+            lex.senses
+                .iter()
+                .position(|x| x.id == s)
+                .map(|i| Some(i as u8))
+        };
+        Some(match f.as_slice() {
+            ["word", prose, word, pos, a] => Key::Word {
+                prose: *prose == "prose",
+                word: lex.sym(word)?,
+                first: first(pos)?,
+                agreement: agreement(a)?,
+            },
+            ["context", c, s, place, pos, a] => Key::Context {
+                claim: claim(c)?,
+                sense: sense(s)?,
+                place: if *place == "*" {
+                    None
+                } else {
+                    Some(Place::parse(place)?)
+                },
+                first: first(pos)?,
+                agreement: agreement(a)?,
+            },
+            ["object", word, how] => Key::Object {
+                word: lex.sym(word)?,
+                overruled: *how == "overruled",
+            },
+            ["rule", c, id, a] => Key::Rule {
+                claim: claim(c)?,
+                rule: set.rules.iter().position(|r| r.id == *id)?,
+                agreement: agreement(a)?,
+            },
+            ["veto", c, v, a] => Key::Veto {
+                claim: claim(c)?,
+                veto: Veto::ALL.into_iter().find(|x| x.name() == *v)?,
+                agreement: agreement(a)?,
+            },
+            _ => return None,
+        })
+    }
+
+    /// The piece of evidence in words, for `explain`.
+    pub fn describe(&self, set: &RuleSet) -> String {
+        let lex = &set.lexicon;
+        let how = |a: Agreement| match a {
+            Agreement::Agrees => "with a method that agrees",
+            Agreement::Neutral => "with no HTTP call",
+            Agreement::Rpc => "over POST on an RPC-style API",
+            Agreement::Disagrees => "with a method that disagrees",
+        };
+        let at = |f: Option<bool>| match f {
+            Some(true) => " as the first word",
+            Some(false) => " after the first word",
+            None => "",
+        };
+        match *self {
+            Key::Word {
+                prose,
+                word,
+                first,
+                agreement,
+            } => format!(
+                "verb `{}` in a {}{}, {}",
+                lex.word(word),
+                if prose {
+                    "label or description"
+                } else {
+                    "name, URL or SOAP operation"
+                },
+                at(first),
+                how(agreement)
+            ),
+            Key::Context {
+                claim,
+                sense: Some(s),
+                place,
+                first,
+                agreement,
+            } => format!(
+                "any `{}` verb{}{}, {} ({} claims)",
+                lex.sense(s).id,
+                place.map_or(String::new(), |p| format!(" read from the {}", p.name())),
+                at(first),
+                how(agreement),
+                claim.name()
+            ),
+            Key::Context {
+                claim, agreement, ..
+            } => format!("any {} claim {}", claim.name(), how(agreement)),
+            Key::Object { word, overruled } => format!(
+                "object `{}` beside the verb{}",
+                lex.word(word),
+                if overruled { ", overruling it" } else { "" }
+            ),
+            Key::Rule {
+                rule, agreement, ..
+            } => format!("rule `{}` {}", set.rules[rule].id, how(agreement)),
+            Key::Veto {
+                veto, agreement, ..
+            } => format!(
+                "a read verb overruled by a change in the {} {}",
+                veto.name(),
+                how(agreement)
+            ),
+        }
+    }
+}
+
+/// Collects decisions with their labels and counts them into a [`Measured`].
+#[derive(Debug, Default)]
+pub struct Tally {
+    rows: Vec<(Vec<Key>, bool)>,
+}
+
+impl Tally {
+    /// One labelled action: the decision made, and whether it really is read-only.
+    pub fn add(&mut self, d: &Decision, read_only: bool) {
+        self.rows
+            .push((chain(d), (d.claim == Claim::Read) == read_only));
+    }
+
+    /// Every key counts every row it covers, except that a sense's or claim's context leaves
+    /// out the verbs measured unreliable on their own: they are judged by their own counts,
+    /// and an unseen verb should not inherit their record.
+    pub fn finish(&self) -> Measured {
+        let mut m = Measured::default();
+        let add = |m: &mut Measured, k: &Key, ok: bool| {
+            let c = m.counts.entry(*k).or_default();
+            c.of += 1;
+            c.held += u32::from(ok);
+        };
+        for (keys, ok) in &self.rows {
+            for k in keys.iter().filter(|k| !matches!(k, Key::Context { .. })) {
+                add(&mut m, k, *ok);
+            }
+        }
+        let unreliable = |m: &Measured, keys: &[Key]| {
+            keys.iter().any(|k| {
+                matches!(k, Key::Word { first: None, .. }) && {
+                    let c = m.get(k);
+                    c.errors() >= ERRORS_LOW && c.bounds().2 < MEDIUM
+                }
+            })
+        };
+        let contexts: Vec<(Key, bool)> = self
+            .rows
+            .iter()
+            .filter(|(keys, _)| !unreliable(&m, keys))
+            .flat_map(|(keys, ok)| {
+                keys.iter()
+                    .filter(|k| matches!(k, Key::Context { .. }))
+                    .map(move |k| (*k, *ok))
+            })
+            .collect();
+        for (k, ok) in contexts {
+            add(&mut m, &k, ok);
+        }
+        m
+    }
+}
