@@ -6,9 +6,10 @@
 //! 2. A `strong` rule of read (none is built in; user rules may add one).
 //! 3. The verb: of the name, else of the operation the URL or SOAP call names, else of the
 //!    label, of the path's last segment, of the description. A read verb is overruled by
-//!    what says change beside it: an object (`get_session_token` mints a token, except over
-//!    GET, which only reads it), a change after a conjunction (`get_or_create`), a change
-//!    verb in the operation or path (`GET /listings/{id}/edit`).
+//!    what says change beside it: an object (`get_session_token` mints a token, `run_sql`
+//!    runs it; over GET, which HTTP defines as safe, they are only read), a change after a
+//!    conjunction (`get_or_create`), a change verb in the operation or path (`GET
+//!    /listings/{id}/edit`).
 //! 4. A `medium` rule (a search endpoint, a download step, read-only scopes, documentation).
 //! 5. A `weak` rule (GET alone is a read, POST alone a write, the catalog's `actionType`).
 //! 6. A name that opens with `post`, which only restates the HTTP method (`post_users`).
@@ -253,9 +254,9 @@ fn veto(ev: &Evidence, set: &RuleSet, source: Source) -> Option<(Veto, Effect, R
         && let Some(o) = ev.object
     {
         let implies = lex.objects[o.object].implies;
-        // A GET reads what it names: a token read over GET is read, not minted.
-        let only_read = ev.method == Method::Get && implies == Effect::Write;
-        if !implies.is_read_only() && !only_read {
+        // A GET reads what it names: a token read over GET is read, not minted; an SQL
+        // query's results read over GET are read, not run.
+        if !implies.is_read_only() && ev.method != Method::Get {
             return Some((Veto::Object, implies, Ref::Object(o.object)));
         }
     }

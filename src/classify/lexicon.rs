@@ -50,6 +50,8 @@ pub struct WordInfo {
     pub preposition: bool,
     pub conjunction: bool,
     pub lead_in: bool,
+    /// A noun that names a read only as the last word of a name (`users_info`).
+    pub last_only: bool,
     /// A bit per object (index into [`Lexicon::objects`]) that names this word.
     pub objects: u32,
     /// A bit per object whose `after` lists this word.
@@ -114,6 +116,7 @@ pub struct Part {
     pub prepositions: Vec<String>,
     pub conjunctions: Vec<String>,
     pub lead_ins: Vec<String>,
+    pub last_only: Vec<String>,
     pub objects: Vec<RawObject>,
 }
 
@@ -204,7 +207,8 @@ impl Lexicon {
                     None => objects.push(object),
                 }
             }
-            let lists: [(&[String], &str, fn(&mut WordInfo)); 5] = [
+            let lists: [(&[String], &str, fn(&mut WordInfo)); 6] = [
+                (&part.last_only, "last_only", |i| i.last_only = true),
                 (&part.noun_too, "noun_too", |i| i.noun = true),
                 (&part.modifiers, "modifiers", |i| i.modifier = true),
                 (&part.prepositions, "prepositions", |i| i.preposition = true),

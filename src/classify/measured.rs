@@ -21,7 +21,7 @@ use std::fmt::Write as _;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::decide::{Agreement, Basis, Claim, Decision, Veto};
-use super::evidence::Source;
+use super::evidence::{ObjectHit, Source};
 use super::index::Sym;
 use super::name::Position;
 use super::{Confidence, RuleSet};
@@ -69,8 +69,13 @@ pub enum Key {
         first: Option<bool>,
         agreement: Agreement,
     },
-    /// An object beside the verb, and whether it overruled it.
-    Object { word: Sym, overruled: bool },
+    /// An object beside the verb (one word of it, or `None`: any), and whether it overruled
+    /// the verb.
+    Object {
+        object: usize,
+        word: Option<Sym>,
+        overruled: bool,
+    },
     /// A claim a rule decided.
     Rule {
         claim: Claim,
@@ -187,13 +192,7 @@ pub fn chain(d: &Decision) -> Vec<Key> {
                 return vec![any];
             };
             if let Some(o) = d.object {
-                return vec![
-                    Key::Object {
-                        word: o.word,
-                        overruled: false,
-                    },
-                    any,
-                ];
+                return object_keys(o, false, any);
             }
             let prose = matches!(source, Source::Label | Source::Description);
             let place = if v.inflected && source == Source::Name {
@@ -229,13 +228,7 @@ pub fn chain(d: &Decision) -> Vec<Key> {
             ]
         }
         Basis::Veto(Veto::Object) => match d.object {
-            Some(o) => vec![
-                Key::Object {
-                    word: o.word,
-                    overruled: true,
-                },
-                any,
-            ],
+            Some(o) => object_keys(o, true, any),
             None => vec![any],
         },
         Basis::Veto(veto) => vec![
@@ -255,6 +248,15 @@ pub fn chain(d: &Decision) -> Vec<Key> {
             any,
         ],
     }
+}
+
+fn object_keys(o: ObjectHit, overruled: bool, any: Key) -> Vec<Key> {
+    let key = |word| Key::Object {
+        object: o.object,
+        word,
+        overruled,
+    };
+    vec![key(Some(o.word)), key(None), any]
 }
 
 impl Measured {
@@ -280,7 +282,8 @@ impl Measured {
             return Judgement {
                 confidence: Confidence::Medium,
                 key: Key::Object {
-                    word: 0,
+                    object: 0,
+                    word: None,
                     overruled: false,
                 },
                 count: Count::default(),
@@ -296,7 +299,12 @@ impl Measured {
         }
         let high_key = first_seen(JUDGES_HIGH).unwrap_or(low_key);
         let c = count(&high_key);
-        let confidence = if c.of > 0 && c.bounds().1 >= HIGH {
+        // A general record does not vouch for evidence that has been wrong on its own.
+        let contradicted = chain
+            .iter()
+            .take_while(|k| **k != high_key)
+            .any(|k| count(k).errors() > 0);
+        let confidence = if c.of > 0 && !contradicted && c.bounds().1 >= HIGH {
             Confidence::High
         } else {
             Confidence::Medium
@@ -406,9 +414,14 @@ impl Key {
                 first_text(first),
                 agreement.name()
             ),
-            Key::Object { word, overruled } => format!(
-                "object {} {}",
-                lex.word(word),
+            Key::Object {
+                object,
+                word,
+                overruled,
+            } => format!(
+                "object {} {} {}",
+                lex.objects[object].id,
+                word.map_or("*", |w| lex.word(w)),
                 if overruled { "overruled" } else { "kept" }
             ),
             Key::Rule {
@@ -459,8 +472,13 @@ impl Key {
                 first: first(pos)?,
                 agreement: agreement(a)?,
             },
-            ["object", word, how] => Key::Object {
-                word: lex.sym(word)?,
+            ["object", id, word, how] => Key::Object {
+                object: lex.objects.iter().position(|o| o.id == *id)?,
+                word: if *word == "*" {
+                    None
+                } else {
+                    Some(lex.sym(word)?)
+                },
                 overruled: *how == "overruled",
             },
             ["rule", c, id, a] => Key::Rule {
@@ -525,9 +543,18 @@ impl Key {
             Key::Context {
                 claim, agreement, ..
             } => format!("any {} claim {}", claim.name(), how(agreement)),
-            Key::Object { word, overruled } => format!(
-                "object `{}` beside the verb{}",
-                lex.word(word),
+            Key::Object {
+                object,
+                word,
+                overruled,
+            } => format!(
+                "{} `{}` beside the verb{}",
+                if word.is_some() {
+                    "object"
+                } else {
+                    "any object of"
+                },
+                word.map_or(lex.objects[object].id.as_str(), |w| lex.word(w)),
                 if overruled { ", overruling it" } else { "" }
             ),
             Key::Rule {

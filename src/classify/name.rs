@@ -165,6 +165,9 @@ impl Words {
                 _ => Position::Middle,
             };
         }
+        // `users_info` reads, but in `smime_info_set_default` the info is what is set.
+        let words = &self.words;
+        out.retain(|&(i, p)| !words[i].info.last_only || p == Position::Last || n == 1);
     }
 
     fn verb_at(&self, (i, position): (usize, Position)) -> Verb {

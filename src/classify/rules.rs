@@ -236,6 +236,8 @@ struct RawFile {
     #[serde(default)]
     lead_ins: Vec<String>,
     #[serde(default)]
+    last_only: Vec<String>,
+    #[serde(default)]
     objects: Vec<yaml_serde::Value>,
 }
 
@@ -312,6 +314,7 @@ pub(crate) fn parse_file(text: &str, file: &str) -> Result<(Vec<Rule>, Part)> {
         prepositions: raw.prepositions,
         conjunctions: raw.conjunctions,
         lead_ins: raw.lead_ins,
+        last_only: raw.last_only,
         objects: typed::<RawObject>(raw.objects, "object", &err)?,
     };
     Ok((out, part))
