@@ -6,6 +6,7 @@
 //! cargo run --release --example eval                 # every set, both routes, the tables
 //! cargo run --release --example eval -- --misses     # ... and every miss at the default level
 //! cargo run --release --example eval -- --measure    # regenerate heuristics/measured.tsv
+//! cargo run --release --example eval -- --cv         # ... and confidence measured without each server
 //! options: --dir ../shared/eval  --bin target/release/catalog-effects  --keep DIR  --library
 //! ```
 //!
@@ -42,6 +43,7 @@ struct Args {
     keep: Option<PathBuf>,
     measure: bool,
     misses: bool,
+    cv: bool,
     library: bool,
 }
 
@@ -53,6 +55,7 @@ fn args() -> Result<Args, String> {
         keep: None,
         measure: false,
         misses: false,
+        cv: false,
         library: false,
     };
     let mut it = std::env::args().skip(1);
@@ -64,6 +67,7 @@ fn args() -> Result<Args, String> {
             "--keep" => a.keep = Some(value()?.into()),
             "--measure" => a.measure = true,
             "--misses" => a.misses = true,
+            "--cv" => a.cv = true,
             "--library" => a.library = true,
             other => return Err(format!("unknown argument `{other}`")),
         }
@@ -101,7 +105,7 @@ fn real_main() -> Result<(), String> {
     }
     let outcomes = if a.library {
         println!("through the library (--library)");
-        lib
+        lib.clone()
     } else {
         let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
         let work = a.keep.clone().unwrap_or_else(|| tmp.path().to_owned());
@@ -142,6 +146,12 @@ fn real_main() -> Result<(), String> {
             100.0 * min_coverage,
             ok(f.coverage() >= min_coverage),
         );
+    }
+    if a.cv {
+        println!(
+            "\nleave-one-server-out: each server's confidence read from counts measured without it"
+        );
+        print!("{}", Report::of(&labelled::cross_validated(&lib)).render());
     }
     if a.misses {
         print_misses(&outcomes, &rules);

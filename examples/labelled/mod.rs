@@ -226,7 +226,7 @@ pub fn snake(name: &str) -> String {
 }
 
 /// The rows grouped by server, each group in file order: one connector, one tool list.
-pub fn by_server<'a>(rows: &'a [Row], set: Set) -> BTreeMap<&'a str, Vec<&'a Row>> {
+pub fn by_server(rows: &[Row], set: Set) -> BTreeMap<&str, Vec<&Row>> {
     let mut map: BTreeMap<&str, Vec<&Row>> = BTreeMap::new();
     for r in rows.iter().filter(|r| r.set == set) {
         map.entry(r.server.as_str()).or_default().push(r);
@@ -363,6 +363,43 @@ pub fn measure(outcomes: &[Outcome<'_>]) -> Measured {
         }
     }
     tally.finish()
+}
+
+/// The outcomes with each server's confidence re-read from counts measured without that
+/// server (leave-one-server-out): what the confidence levels are worth on APIs the counts
+/// have never seen, which is what held-out sets measure.
+pub fn cross_validated<'a>(outcomes: &[Outcome<'a>]) -> Vec<Outcome<'a>> {
+    use catalog_effects::classify::measured::chain;
+    let mut servers: Vec<(Set, &str)> = outcomes
+        .iter()
+        .map(|o| (o.row.set, o.row.server.as_str()))
+        .collect();
+    servers.sort();
+    servers.dedup();
+    let mut out = outcomes.to_vec();
+    for (set, server) in servers {
+        let mut tally = Tally::default();
+        for o in outcomes
+            .iter()
+            .filter(|o| !(o.row.set == set && o.row.server == server))
+        {
+            if let (Some(d), Some(truth)) = (&o.inference.decision, o.row.truth) {
+                tally.add(d, truth);
+            }
+        }
+        let m = tally.finish();
+        for o in out
+            .iter_mut()
+            .filter(|o| o.row.set == set && o.row.server == server)
+        {
+            if let Some(d) = &o.inference.decision {
+                let j = m.judge(&chain(d));
+                o.inference.confidence = Some(j.confidence);
+                o.inference.judgement = Some(j);
+            }
+        }
+    }
+    out
 }
 
 /// The audit route through the library as `audit` runs it, for one server: a check that

@@ -7,9 +7,9 @@ use std::cell::RefCell;
 
 use super::RuleSet;
 use super::index::Sym;
-use super::name::{Group, Position, Verb, Words};
+use super::name::{Group, Position, Verb, Words, sentence_verb};
 use super::rules::Facts;
-use super::signals::{PathSink, walk_path};
+use super::signals::PathSink;
 use crate::view::ActionView;
 
 /// Where a verb was read, in the order the decision trusts them.
@@ -168,18 +168,34 @@ impl LastPath {
 /// How many words of a description or label are read for its verb and objects.
 const SENTENCE_WORDS: usize = 24;
 
-/// Reads the evidence of `view`, a member of `group`.
+/// Reads the evidence of `view`, a member of `group`, as the decision needs it: the label's
+/// and description's verbs only when neither the name nor the operation has one.
 pub fn gather(view: &ActionView, group: &Group, set: &RuleSet) -> Evidence {
+    with_scratch(|s| gather_with(view, group, set, s, false))
+}
+
+/// [`gather`], with every verb read, for `explain`.
+pub fn gather_all(view: &ActionView, group: &Group, set: &RuleSet) -> Evidence {
+    with_scratch(|s| gather_with(view, group, set, s, true))
+}
+
+fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
     thread_local! {
         static SCRATCH: RefCell<Scratch> = RefCell::default();
     }
     SCRATCH.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut s) => gather_with(view, group, set, &mut s),
-        Err(_) => gather_with(view, group, set, &mut Scratch::default()),
+        Ok(mut s) => f(&mut s),
+        Err(_) => f(&mut Scratch::default()),
     })
 }
 
-fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch) -> Evidence {
+fn gather_with(
+    view: &ActionView,
+    group: &Group,
+    set: &RuleSet,
+    s: &mut Scratch,
+    all: bool,
+) -> Evidence {
     let lex = &set.lexicon;
     let mut ev = Evidence::default();
     let (mut get, mut post, mut put, mut delete, mut other) = (false, false, false, false, false);
@@ -205,6 +221,10 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
     };
 
     s.name.read_name(&view.id, lex, group.prefix.as_deref());
+    s.path.clear();
+    s.facts.fill(view, s.name.iter(), &set.matcher, &mut s.path);
+    set.matcher.fire(&s.facts, &mut ev.fired);
+
     let name = s.name.pick_verb(group.style, lex, &mut s.cands);
     if let Some(v) = name {
         if lex.word(v.sym) == "post" && matches!(ev.method, Method::Post | Method::None) {
@@ -217,23 +237,16 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
             .name
             .object(objects, Some(v.index))
             .map(|(object, word)| ObjectHit { object, word });
-        if ev.object.is_none() {
-            let described = objects
-                & lex
-                    .objects
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, o)| o.description)
-                    .fold(0u32, |b, (i, _)| b | 1 << i);
-            if described != 0
-                && let Some(d) = &view.description
-            {
-                s.text.read_sentence(d, lex, SENTENCE_WORDS);
-                ev.object = s
-                    .text
-                    .object(described, None)
-                    .map(|(object, word)| ObjectHit { object, word });
-            }
+        let described = objects & lex.described_objects();
+        if ev.object.is_none()
+            && described != 0
+            && let Some(d) = &view.description
+        {
+            s.text.read_sentence(d, lex, SENTENCE_WORDS);
+            ev.object = s
+                .text
+                .object(described, None)
+                .map(|(object, word)| ObjectHit { object, word });
         }
     }
     ev.conjoined = s
@@ -243,11 +256,6 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
 
     // The operation a call names, and the last literal segment of its path: only the last
     // call counts, since earlier steps of a multi-step action usually read what it needs.
-    s.path.clear();
-    if let Some(url) = view.urls().last() {
-        let mut buf = String::new();
-        walk_path(url, &mut buf, &mut s.path);
-    }
     let soap = view
         .steps
         .iter()
@@ -284,17 +292,15 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
         s.text.read_name(&p.last, lex, None);
         ev.verbs[Source::Path as usize] = path_verb(&s.text, lex);
     }
-    if let Some(label) = &view.label {
-        s.text.read_sentence(label, lex, SENTENCE_WORDS);
-        ev.verbs[Source::Label as usize] = s.text.first_verb(lex);
+    // Prose is read last and only when needed: a label or description is long, and the
+    // name's or operation's verb decides before it.
+    let needed = all || (ev.verb(Source::Name).is_none() && ev.verb(Source::Operation).is_none());
+    if needed && let Some(label) = &view.label {
+        ev.verbs[Source::Label as usize] = sentence_verb(label, lex);
     }
-    if let Some(d) = &view.description {
-        s.text.read_sentence(d, lex, SENTENCE_WORDS);
-        ev.verbs[Source::Description as usize] = s.text.first_verb(lex);
+    if needed && let Some(d) = &view.description {
+        ev.verbs[Source::Description as usize] = sentence_verb(d, lex);
     }
-
-    s.facts.fill(view, s.name.iter(), &set.matcher);
-    set.matcher.fire(&s.facts, &mut ev.fired);
     ev
 }
 

@@ -77,6 +77,9 @@ pub struct Lexicon {
     index: WordMap,
     info: Vec<WordInfo>,
     words: Vec<Box<str>>,
+    /// Objects that follow any read verb, and objects looked for in descriptions.
+    after_any_read: u32,
+    described: u32,
 }
 
 /// The lexicon part of a heuristics file, as written.
@@ -121,6 +124,9 @@ pub struct Part {
 }
 
 const MAX_OBJECTS: usize = 32;
+
+/// Sets one flag of a word.
+type Flag = fn(&mut WordInfo);
 
 fn is_word(w: &str) -> bool {
     !w.is_empty()
@@ -207,7 +213,7 @@ impl Lexicon {
                     None => objects.push(object),
                 }
             }
-            let lists: [(&[String], &str, fn(&mut WordInfo)); 6] = [
+            let lists: [(&[String], &str, Flag); 6] = [
                 (&part.last_only, "last_only", |i| i.last_only = true),
                 (&part.noun_too, "noun_too", |i| i.noun = true),
                 (&part.modifiers, "modifiers", |i| i.modifier = true),
@@ -261,6 +267,12 @@ impl Lexicon {
             for w in o.after.iter().flatten() {
                 lex.entry(w).after |= 1 << i;
             }
+            if o.after.is_none() {
+                lex.after_any_read |= 1 << i;
+            }
+            if o.description {
+                lex.described |= 1 << i;
+            }
         }
         Ok(lex)
     }
@@ -309,13 +321,12 @@ impl Lexicon {
         let read_only = info
             .sense
             .is_some_and(|s| self.sense(s).effect.is_read_only());
-        let mut bits = info.after;
-        for (i, o) in self.objects.iter().enumerate() {
-            if o.after.is_none() && read_only {
-                bits |= 1 << i;
-            }
-        }
-        bits
+        info.after | if read_only { self.after_any_read } else { 0 }
+    }
+
+    /// The objects (as a bit per object) that are also looked for in descriptions.
+    pub fn described_objects(&self) -> u32 {
+        self.described
     }
 }
 

@@ -176,8 +176,42 @@ pub struct Judgement {
     pub count: Count,
 }
 
+/// The pieces a decision rests on, most specific first (at most six: no allocation, since
+/// every action has one).
+#[derive(Debug, Clone, Copy)]
+pub struct Chain {
+    keys: [Key; 6],
+    len: usize,
+}
+
+impl std::ops::Deref for Chain {
+    type Target = [Key];
+    fn deref(&self) -> &[Key] {
+        &self.keys[..self.len]
+    }
+}
+
+impl Chain {
+    fn of(keys: &[Key]) -> Chain {
+        let mut c = Chain {
+            keys: [keys[keys.len() - 1]; 6],
+            len: keys.len(),
+        };
+        c.keys[..keys.len()].copy_from_slice(keys);
+        c
+    }
+}
+
+impl IntoIterator for Chain {
+    type Item = Key;
+    type IntoIter = std::iter::Take<std::array::IntoIter<Key, 6>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.keys.into_iter().take(self.len)
+    }
+}
+
 /// The pieces a decision rests on, most specific first.
-pub fn chain(d: &Decision) -> Vec<Key> {
+pub fn chain(d: &Decision) -> Chain {
     let (claim, agreement) = (d.claim, d.agreement);
     let any = Key::Context {
         claim,
@@ -189,7 +223,7 @@ pub fn chain(d: &Decision) -> Vec<Key> {
     match d.basis {
         Basis::Verb(source) => {
             let Some((_, v)) = d.verb else {
-                return vec![any];
+                return Chain::of(&[any]);
             };
             if let Some(o) = d.object {
                 return object_keys(o, false, any);
@@ -208,7 +242,7 @@ pub fn chain(d: &Decision) -> Vec<Key> {
                 first,
                 agreement,
             };
-            vec![
+            Chain::of(&[
                 Key::Word {
                     prose,
                     word: v.sym,
@@ -225,38 +259,38 @@ pub fn chain(d: &Decision) -> Vec<Key> {
                 context(Some(place), None),
                 context(None, None),
                 any,
-            ]
+            ])
         }
         Basis::Veto(Veto::Object) => match d.object {
             Some(o) => object_keys(o, true, any),
-            None => vec![any],
+            None => Chain::of(&[any]),
         },
-        Basis::Veto(veto) => vec![
+        Basis::Veto(veto) => Chain::of(&[
             Key::Veto {
                 claim,
                 veto,
                 agreement,
             },
             any,
-        ],
-        Basis::Rule(rule) => vec![
+        ]),
+        Basis::Rule(rule) => Chain::of(&[
             Key::Rule {
                 claim,
                 rule,
                 agreement,
             },
             any,
-        ],
+        ]),
     }
 }
 
-fn object_keys(o: ObjectHit, overruled: bool, any: Key) -> Vec<Key> {
+fn object_keys(o: ObjectHit, overruled: bool, any: Key) -> Chain {
     let key = |word| Key::Object {
         object: o.object,
         word,
         overruled,
     };
-    vec![key(Some(o.word)), key(None), any]
+    Chain::of(&[key(Some(o.word)), key(None), any])
 }
 
 impl Measured {
@@ -270,15 +304,13 @@ impl Measured {
 
     /// The confidence `chain` earns, as the module documentation says.
     pub fn judge(&self, chain: &[Key]) -> Judgement {
-        let count = |k: &Key| self.get(k);
-        let first_seen = |n: u32| {
-            chain
-                .iter()
-                .find(|k| count(k).of >= n)
-                .or(chain.last())
-                .copied()
-        };
-        let Some(low_key) = first_seen(JUDGES_LOW) else {
+        let mut counts = [Count::default(); 6];
+        for (c, k) in counts.iter_mut().zip(chain) {
+            *c = self.get(k);
+        }
+        let counts = &counts[..chain.len().min(6)];
+        let first_seen = |n: u32| counts.iter().position(|c| c.of >= n);
+        let Some(last) = counts.len().checked_sub(1) else {
             return Judgement {
                 confidence: Confidence::Medium,
                 key: Key::Object {
@@ -289,21 +321,19 @@ impl Measured {
                 count: Count::default(),
             };
         };
-        let c = count(&low_key);
+        let low = first_seen(JUDGES_LOW).unwrap_or(last);
+        let c = counts[low];
         if c.errors() >= ERRORS_LOW && c.bounds().2 < MEDIUM {
             return Judgement {
                 confidence: Confidence::Low,
-                key: low_key,
+                key: chain[low],
                 count: c,
             };
         }
-        let high_key = first_seen(JUDGES_HIGH).unwrap_or(low_key);
-        let c = count(&high_key);
+        let high = first_seen(JUDGES_HIGH).unwrap_or(low);
+        let c = counts[high];
         // A general record does not vouch for evidence that has been wrong on its own.
-        let contradicted = chain
-            .iter()
-            .take_while(|k| **k != high_key)
-            .any(|k| count(k).errors() > 0);
+        let contradicted = counts[..high].iter().any(|c| c.errors() > 0);
         let confidence = if c.of > 0 && !contradicted && c.bounds().1 >= HIGH {
             Confidence::High
         } else {
@@ -311,7 +341,7 @@ impl Measured {
         };
         Judgement {
             confidence,
-            key: high_key,
+            key: chain[high],
             count: c,
         }
     }
@@ -581,7 +611,7 @@ impl Tally {
     /// One labelled action: the decision made, and whether it really is read-only.
     pub fn add(&mut self, d: &Decision, read_only: bool) {
         self.rows
-            .push((chain(d), (d.claim == Claim::Read) == read_only));
+            .push((chain(d).to_vec(), (d.claim == Claim::Read) == read_only));
     }
 
     /// Every key counts every row it covers, except that a sense's or claim's context leaves

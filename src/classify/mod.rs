@@ -236,13 +236,14 @@ pub fn infer_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inference {
             ..Inference::default()
         };
     };
+    let mut d = d;
     let judgement = set.measured.judge(&measured::chain(&d));
     Inference {
         effects: d.effects,
         confidence: Some(judgement.confidence),
         overwrites: d.overwrites,
         fired: ev.fired,
-        deciding: d.deciding.clone(),
+        deciding: std::mem::take(&mut d.deciding),
         reason: reason(&d, &judgement, set),
         decision: Some(d),
         judgement: Some(judgement),

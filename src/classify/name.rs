@@ -186,7 +186,7 @@ impl Words {
     /// where the style puts it; else a plain verb anywhere (unless a verb-first name opens
     /// with a verb that takes an action as its object: `check_delete_permission`,
     /// `test_send_email`); else a noun-or-verb where the style puts it, or anywhere; else an
-    /// inflected verb (`step_completed`).
+    /// inflected verb (`step_completed`: the inflection says it is used as a verb).
     pub fn pick_verb(
         &self,
         style: Position,
@@ -232,7 +232,7 @@ impl Words {
                 found = (f != word)
                     .then(|| lex.lookup(f))
                     .flatten()
-                    .filter(|(_, info)| info.is_plain_verb());
+                    .filter(|(_, info)| info.is_verb());
                 found.is_some()
             });
             if let Some((sym, info)) = found {
@@ -245,36 +245,6 @@ impl Words {
                     index: i,
                 });
             }
-        }
-        None
-    }
-
-    /// The verb a sentence (a label, a description) opens with: its first word that is not
-    /// a lead-in ("This tool will", "Use this to") or an adverb ("Permanently deletes"), in
-    /// any inflection; nothing when that word is not a verb, since later words describe the
-    /// result, not the action.
-    pub fn first_verb(&self, lex: &Lexicon) -> Option<Verb> {
-        let mut form = String::new();
-        for i in 0..self.words.len() {
-            let w = self.get(i);
-            if self.info(i).lead_in || w.ends_with("ly") {
-                continue;
-            }
-            let mut found = None;
-            each_stem(w, &mut form, |f| {
-                found = lex
-                    .lookup(f)
-                    .filter(|(_, info)| info.is_verb() && f.len() > 1);
-                found.is_some()
-            });
-            return found.map(|(sym, info)| Verb {
-                sym,
-                sense: info.sense.unwrap_or_default(),
-                position: Position::First,
-                noun: info.noun,
-                inflected: lex.sym(w) != Some(sym),
-                index: i,
-            });
         }
         None
     }
@@ -301,6 +271,54 @@ impl Words {
     }
 }
 
+/// The verb a sentence (a label, a description) opens with: its first word that is not a
+/// lead-in ("This tool will", "Use this to") or an adverb ("Permanently deletes"), in any
+/// inflection; nothing when that word is not a verb, or lies past the first sentence, since
+/// later words describe the result, not the action.
+pub fn sentence_verb(text: &str, lex: &Lexicon) -> Option<Verb> {
+    let head = sentence_head(text);
+    let (mut buf, mut form) = (String::new(), String::new());
+    let mut words = raw_words(head);
+    for index in 0..SENTENCE_LEAD {
+        let raw = words.next()?;
+        let w = lower(raw, &mut buf);
+        if w.ends_with("ly") || lex.lookup(w).is_some_and(|(_, i)| i.lead_in) {
+            continue;
+        }
+        let at = raw.as_ptr() as usize - head.as_ptr() as usize;
+        if sentence_end(head) < at {
+            return None;
+        }
+        let exact = lex.sym(w);
+        let mut found = None;
+        each_stem(w, &mut form, |f| {
+            found = lex
+                .lookup(f)
+                .filter(|(_, info)| info.is_verb() && f.len() > 1);
+            found.is_some()
+        });
+        return found.map(|(sym, info)| Verb {
+            sym,
+            sense: info.sense.unwrap_or_default(),
+            position: Position::First,
+            noun: info.noun,
+            inflected: exact != Some(sym),
+            index,
+        });
+    }
+    None
+}
+
+/// How many words a sentence's verb may follow (lead-ins and adverbs).
+const SENTENCE_LEAD: usize = 12;
+
+/// FNV-1a: the first words of a file's names, compared without keeping them.
+fn fnv(w: &str) -> u64 {
+    w.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
 impl Group {
     /// The group of names read alone (no prefix, verb first).
     pub fn single() -> Group {
@@ -312,33 +330,53 @@ impl Group {
     /// their first plain verb in one place more often than in any other (ties go to verb
     /// first, the common style).
     pub fn of<'a>(names: impl IntoIterator<Item = &'a str>, lex: &Lexicon) -> Group {
-        let names: Vec<&str> = names.into_iter().collect();
-        let mut words = Words::default();
-        let mut firsts: Vec<String> = Vec::new();
-        for name in &names {
+        let (mut words, mut cands) = (Words::default(), Vec::new());
+        // By name: its first word (hashed) when that could be a prefix, and where its first
+        // plain verb sits with and without that word. One reading per name.
+        let mut rows: Vec<(Option<u64>, Option<Position>, Option<Position>)> = Vec::new();
+        let mut example: Vec<(u64, &str)> = Vec::new();
+        for name in names {
             words.read_name(name, lex, None);
-            if words.len() > 1 && !words.info(0).is_verb() {
-                firsts.push(words.get(0).to_owned());
-            }
+            let vote = |w: &Words, cands: &mut Vec<(usize, Position)>| {
+                w.candidates(Position::First, cands);
+                cands
+                    .iter()
+                    .find(|c| w.info(c.0).is_plain_verb())
+                    .map(|c| c.1)
+            };
+            let full = vote(&words, &mut cands);
+            let first = (words.len() > 1 && !words.info(0).is_verb()).then(|| fnv(words.get(0)));
+            let stripped = first.and_then(|h| {
+                if !example.iter().any(|e| e.0 == h) {
+                    example.push((h, name));
+                }
+                words.words.remove(0);
+                vote(&words, &mut cands)
+            });
+            rows.push((first, full, stripped));
         }
-        firsts.sort();
-        let mut prefix = None;
-        let mut best = 0;
+        let mut firsts: Vec<u64> = rows.iter().filter_map(|r| r.0).collect();
+        firsts.sort_unstable();
+        let (mut best, mut count) = (None, 0);
         for run in firsts.chunk_by(|a, b| a == b) {
-            if run.len() > best {
-                best = run.len();
-                prefix = Some(run[0].as_str());
+            if run.len() > count {
+                (best, count) = (Some(run[0]), run.len());
             }
         }
-        let prefix = prefix
-            .filter(|_| names.len() >= 3 && best * 10 >= names.len() * 6)
-            .map(Box::<str>::from);
+        let best = best.filter(|_| rows.len() >= 3 && count * 10 >= rows.len() * 6);
+        let prefix = best.and_then(|h| {
+            let name = example.iter().find(|e| e.0 == h)?.1;
+            words.read_name(name, lex, None);
+            Some(Box::<str>::from(words.get(0)))
+        });
         let mut votes = [0usize; 3];
-        let mut cands = Vec::new();
-        for name in &names {
-            words.read_name(name, lex, prefix.as_deref());
-            words.candidates(Position::First, &mut cands);
-            if let Some(&(_, p)) = cands.iter().find(|c| words.info(c.0).is_plain_verb()) {
+        for (first, full, stripped) in rows {
+            let v = if first.is_some() && first == best {
+                stripped
+            } else {
+                full
+            };
+            if let Some(p) = v {
                 votes[p as usize] += 1;
             }
         }

@@ -439,7 +439,23 @@ struct Cond {
     dispatch: Option<bool>,
     scopes: Option<ScopeGrant>,
     unless: Option<Box<Cond>>,
+    /// The facts ([`Facts::have`]) the condition cannot hold without: most rules are about
+    /// inputs, scopes or step functions most actions do not have, so they fail at once.
+    needs: u16,
 }
+
+const HAS_METHOD: u16 = 1;
+const HAS_FUNCTION: u16 = 1 << 1;
+const HAS_NAME: u16 = 1 << 2;
+const HAS_SEGMENT: u16 = 1 << 3;
+const HAS_PATH_LAST: u16 = 1 << 4;
+const HAS_ACTION_TYPE: u16 = 1 << 5;
+const HAS_INPUT: u16 = 1 << 6;
+const HAS_FREE_INPUT: u16 = 1 << 7;
+const HAS_INPUT_WORD: u16 = 1 << 8;
+const HAS_SCOPES: u16 = 1 << 9;
+const DISPATCH: u16 = 1 << 10;
+const PATH_ITEM: u16 = 1 << 11;
 
 /// The rules in the form matching uses: every word a rule names, numbered, and each rule's
 /// conditions as sets of those numbers. A word of an action that no rule names can match
@@ -449,7 +465,16 @@ pub(crate) struct Matcher {
     words: WordMap,
     /// Every `input_word`, lower case.
     input_words: WordMap,
+    /// A bit for each pair of bytes (`| 0x20`, which keeps equal what ASCII lower-casing
+    /// makes equal) that opens an input word; empty when a word is shorter than a pair.
+    input_openings: Box<[u64]>,
     conds: Vec<Cond>,
+}
+
+/// A pair of bytes as a number, each with bit `0x20` set: ASCII letters in either case
+/// give the same number.
+fn opening(a: u8, b: u8) -> usize {
+    usize::from(a | 0x20) << 8 | usize::from(b | 0x20)
 }
 
 impl Matcher {
@@ -474,9 +499,31 @@ impl Matcher {
             let n = m.words.len() as Sym;
             m.words.insert(&w, n);
         }
+        if iw.shortest >= 2 {
+            let mut bits = vec![0u64; 1 << 10];
+            for (w, _) in iw.iter() {
+                let k = opening(w.as_bytes()[0], w.as_bytes()[1]);
+                bits[k / 64] |= 1 << (k % 64);
+            }
+            m.input_openings = bits.into();
+        }
         m.input_words = iw;
         m.conds = rules.iter().map(|r| m.cond(&r.when)).collect();
         m
+    }
+
+    /// Whether `text` could hold an input word: whether a pair of its bytes opens one.
+    /// Input descriptions are long, and seldom have one.
+    fn may_have_input_word(&self, text: &str) -> bool {
+        let bits = &self.input_openings;
+        if bits.is_empty() {
+            return true;
+        }
+        let b = text.as_bytes();
+        (1..b.len()).any(|i| {
+            let k = opening(b[i - 1], b[i]);
+            bits[k / 64] >> (k % 64) & 1 == 1
+        })
     }
 
     fn cond(&self, w: &When) -> Cond {
@@ -499,6 +546,25 @@ impl Matcher {
             dispatch: w.dispatch,
             scopes: w.scopes,
             unless: w.unless.as_deref().map(|u| Box::new(self.cond(u))),
+            needs: [
+                (
+                    w.method.is_some() || w.only_methods.is_some() || w.no_http == Some(false),
+                    HAS_METHOD,
+                ),
+                (w.function.is_some(), HAS_FUNCTION),
+                (w.name_token.is_some() || w.name_last.is_some(), HAS_NAME),
+                (w.path_segment.is_some(), HAS_SEGMENT),
+                (w.path_last.is_some(), HAS_PATH_LAST),
+                (w.action_type.is_some(), HAS_ACTION_TYPE),
+                (w.input.is_some() || w.only_inputs.is_some(), HAS_INPUT),
+                (w.free_input.is_some(), HAS_FREE_INPUT),
+                (w.input_word.is_some(), HAS_INPUT_WORD),
+                (w.scopes.is_some(), HAS_SCOPES),
+                (w.dispatch == Some(true), DISPATCH),
+                (w.path_item == Some(true), PATH_ITEM),
+            ]
+            .into_iter()
+            .fold(0, |m, (needed, bit)| if needed { m | bit } else { m }),
         }
     }
 
@@ -510,7 +576,11 @@ impl Matcher {
     /// The rules (by index) whose conditions hold, in rule order.
     pub(crate) fn fire(&self, f: &Facts, out: &mut Vec<usize>) {
         out.clear();
-        out.extend((0..self.conds.len()).filter(|&i| self.holds(&self.conds[i], f)));
+        let have = f.have();
+        out.extend(
+            (0..self.conds.len())
+                .filter(|&i| self.conds[i].needs & !have == 0 && self.holds(&self.conds[i], f)),
+        );
     }
 
     fn holds(&self, c: &Cond, f: &Facts) -> bool {
@@ -569,34 +639,73 @@ pub(crate) struct Facts {
     buf: String,
 }
 
-/// Reads one path's segments into `Facts`.
-struct PathFacts<'f> {
+/// Reads one path's segments into `Facts`, and hands them on to `also` (the last path's
+/// reader of verbs), so each URL is walked once.
+struct PathFacts<'f, 'a> {
     facts: &'f mut Facts,
     m: &'f Matcher,
     last_segment: Option<Sym>,
     item: bool,
     custom: bool,
+    also: Option<&'f mut (dyn PathSink + 'a)>,
 }
 
-impl PathSink for PathFacts<'_> {
+impl PathSink for PathFacts<'_, '_> {
     fn segment(&mut self, lower: &str) {
         self.last_segment = self.m.sym(lower);
         self.facts.segments.extend(self.last_segment);
+        if let Some(a) = self.also.as_mut() {
+            a.segment(lower);
+        }
     }
     fn item(&mut self, item: bool) {
         self.item = item;
+        if let Some(a) = self.also.as_mut() {
+            a.item(item);
+        }
     }
-    fn custom(&mut self, _: &str) {
+    fn custom(&mut self, raw: &str) {
         self.custom = true;
+        if let Some(a) = self.also.as_mut() {
+            a.custom(raw);
+        }
     }
-    fn rpc(&mut self, _: &str) {}
-    fn selector(&mut self, _: &str) {}
+    fn rpc(&mut self, raw: &str) {
+        if let Some(a) = self.also.as_mut() {
+            a.rpc(raw);
+        }
+    }
+    fn selector(&mut self, raw: &str) {
+        if let Some(a) = self.also.as_mut() {
+            a.selector(raw);
+        }
+    }
     fn dispatch(&mut self) {
         self.facts.dispatch = true;
     }
 }
 
 impl Facts {
+    /// Which kinds of facts the action has, as the bits of [`Cond::needs`].
+    fn have(&self) -> u16 {
+        [
+            (self.has_method, HAS_METHOD),
+            (!self.functions.is_empty(), HAS_FUNCTION),
+            (!self.name_tokens.is_empty(), HAS_NAME),
+            (!self.segments.is_empty(), HAS_SEGMENT),
+            (!self.path_lasts.is_empty(), HAS_PATH_LAST),
+            (self.action_type.is_some(), HAS_ACTION_TYPE),
+            (!self.inputs.is_empty(), HAS_INPUT),
+            (!self.free_inputs.is_empty(), HAS_FREE_INPUT),
+            (!self.input_words.is_empty(), HAS_INPUT_WORD),
+            (self.scopes.is_some(), HAS_SCOPES),
+            (self.dispatch, DISPATCH),
+            (self.path_item, PATH_ITEM),
+        ]
+        .into_iter()
+        .fold(0, |m, (has, bit)| if has { m | bit } else { m })
+    }
+
     /// The facts of `view` whose words `m` names; `name_words` are the name's words as the
     /// lexicon read them (lower case).
     pub(crate) fn fill<'w>(
@@ -604,6 +713,7 @@ impl Facts {
         view: &ActionView,
         name_words: impl Iterator<Item = &'w str>,
         m: &Matcher,
+        last_path: &mut dyn PathSink,
     ) {
         let mut buf = std::mem::take(&mut self.buf);
         self.has_method = false;
@@ -638,16 +748,21 @@ impl Facts {
             last = Some(s);
         }
         self.name_last = last.flatten();
-        for url in view.urls() {
+        let urls = view.urls().count();
+        for (i, url) in view.urls().enumerate() {
             let mut p = PathFacts {
                 facts: self,
                 m,
                 last_segment: None,
                 item: false,
                 custom: false,
+                also: if i + 1 == urls {
+                    Some(&mut *last_path)
+                } else {
+                    None
+                },
             };
-            let mut seg = String::new();
-            walk_path(url, &mut seg, &mut p);
+            walk_path(url, &mut buf, &mut p);
             let (item, custom, last) = (p.item, p.custom, p.last_segment);
             if !item
                 && !custom
@@ -675,7 +790,7 @@ impl Facts {
                 continue;
             };
             let iw = &m.input_words;
-            if iw.is_empty() {
+            if iw.is_empty() || !m.may_have_input_word(description) {
                 continue;
             }
             for w in raw_words(description) {
