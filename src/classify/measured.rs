@@ -5,7 +5,8 @@
 //! (thousands of real API operations and MCP tools, labelled by their own providers; see
 //! `examples/eval.rs`, which regenerates the file with `--measure`). A proposal's confidence
 //! is read from those counts, most specific first: the verb word where it was read, then the
-//! verb's sense in that place, then any verb of that claim with that method.
+//! verb's sense in that place, then any verb of that claim with that method; a rule's
+//! proposal from that rule's own record only.
 //!
 //! - **low**: the most specific piece seen at least 3 times was wrong at least twice (one
 //!   wrong label proves nothing) and, with 95% confidence, right less than 98% of the time;
@@ -273,14 +274,13 @@ pub fn chain(d: &Decision) -> Chain {
             },
             any,
         ]),
-        Basis::Rule(rule) => Chain::of(&[
-            Key::Rule {
-                claim,
-                rule,
-                agreement,
-            },
-            any,
-        ]),
+        // A rule is its own evidence: the record of verbs says nothing about it, so a rule
+        // never measured (a scope, a user's rule) stays medium.
+        Basis::Rule(rule) => Chain::of(&[Key::Rule {
+            claim,
+            rule,
+            agreement,
+        }]),
     }
 }
 

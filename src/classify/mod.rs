@@ -387,6 +387,19 @@ mod tests {
     }
 
     #[test]
+    fn declared_scopes_are_read_and_speak() {
+        let text = "- actionId: employee_compensation\n  requiredScopes: [compensation:read]\n  steps:\n    - stepId: s\n      stepFunction:\n        functionName: request\n        parameters: {url: /compensation, method: post}\n- actionId: list_pay_runs\n  requiredScopes:\n    - payroll:read\n    - payroll:write\n";
+        let parsed = crate::parse::parse_file(text).unwrap();
+        assert_eq!(parsed.actions[0].view.scopes, ["compensation:read"]);
+        let set = set();
+        let inf = |i: usize| infer(&parsed.actions[i].view, &set);
+        assert_eq!(inf(0).effects.joined("|"), "read");
+        assert_eq!(inf(0).deciding_ids(&set), ["scopes-read-only"]);
+        assert_eq!(inf(1).effects.joined("|"), "write");
+        assert_eq!(inf(1).deciding_ids(&set)[0], "scopes-write");
+    }
+
+    #[test]
     fn a_token_minted_over_post_is_a_write_but_read_over_get() {
         let inf = one("get_session_token", "", Some("post"), "/session/token");
         assert_eq!(inf.effects.joined("|"), "write", "{inf:?}");
