@@ -6,7 +6,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use catalog_effects::classify::decide::Agreement;
 use catalog_effects::classify::evidence::{self, Source};
+use catalog_effects::classify::index::Sym;
 use catalog_effects::classify::{Claim, RuleSet, measured};
 use catalog_effects::diff;
 use catalog_effects::error::{Error, Result};
@@ -141,9 +143,10 @@ fn evidence_section(s: &mut String, v: &ActionView, f: &FileResult, set: &RuleSe
     for src in Source::ALL {
         if let Some(verb) = ev.verb(src) {
             let sense = lex.sense(verb.sense);
+            let prose = matches!(src, Source::Label | Source::Description);
             let _ = writeln!(
                 s,
-                "  verb of the {}: `{}` ({}: {}){}{}",
+                "  verb of the {}: `{}` ({}: {}){}{}; {}",
                 src.name(),
                 lex.word(verb.sym),
                 sense.id,
@@ -154,6 +157,7 @@ fn evidence_section(s: &mut String, v: &ActionView, f: &FileResult, set: &RuleSe
                 } else {
                     ""
                 },
+                word_record(set, verb.sym, prose, sense.effect.is_read_only()),
             );
         }
     }
@@ -201,6 +205,32 @@ fn evidence_section(s: &mut String, v: &ActionView, f: &FileResult, set: &RuleSe
             r.weight.name(),
             r.why
         );
+    }
+}
+
+/// How often a verb's sense held wherever the word was a verb, whatever the method:
+/// "read-only in N of M labelled operations".
+fn word_record(set: &RuleSet, word: Sym, prose: bool, read_only: bool) -> String {
+    let mut c = measured::Count::default();
+    for agreement in Agreement::ALL {
+        let k = measured::Key::Word {
+            prose,
+            word,
+            first: None,
+            agreement,
+        };
+        let n = set.measured.get(&k);
+        c.held += n.held;
+        c.of += n.of;
+    }
+    let what = if read_only {
+        "read-only"
+    } else {
+        "not read-only"
+    };
+    match c.of {
+        0 => "never seen in the labelled operations".to_owned(),
+        n => format!("{what} in {} of {n} labelled operations", c.held),
     }
 }
 
