@@ -124,6 +124,11 @@ fn real_main() -> Result<(), String> {
             bin.len() - differ,
             bin.len()
         );
+        if differ > 0 {
+            println!(
+                "NOTE: the binary and the library differ: the binary is older than the heuristics (rebuild it with `cargo build --release`)"
+            );
+        }
         bin
     };
     let report = Report::of(&outcomes);

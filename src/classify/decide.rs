@@ -52,27 +52,20 @@ impl Claim {
 pub enum Agreement {
     /// GET for a read; POST, PUT, PATCH or DELETE for a change.
     Agrees,
-    /// No HTTP call (an MCP tool, a static step).
+    /// No HTTP call (an MCP tool, a static step), or POST on an RPC-style API (every call
+    /// POST, the URL or SOAP operation names the method), where the method says nothing.
     Neutral,
-    /// POST for a read on an RPC-style API (every call POST, the URL names the method).
-    Rpc,
     /// POST for a read elsewhere; GET for a change.
     Disagrees,
 }
 
 impl Agreement {
-    pub const ALL: [Agreement; 4] = [
-        Agreement::Agrees,
-        Agreement::Neutral,
-        Agreement::Rpc,
-        Agreement::Disagrees,
-    ];
+    pub const ALL: [Agreement; 3] = [Agreement::Agrees, Agreement::Neutral, Agreement::Disagrees];
 
     pub fn name(self) -> &'static str {
         match self {
             Agreement::Agrees => "agrees",
             Agreement::Neutral => "neutral",
-            Agreement::Rpc => "rpc",
             Agreement::Disagrees => "disagrees",
         }
     }
@@ -80,8 +73,8 @@ impl Agreement {
     fn of(claim: Claim, ev: &Evidence) -> Agreement {
         match (claim, ev.method) {
             (_, Method::None) => Agreement::Neutral,
+            (_, Method::Post) if ev.rpc_style => Agreement::Neutral,
             (Claim::Read, Method::Get) => Agreement::Agrees,
-            (Claim::Read, _) if ev.rpc_style => Agreement::Rpc,
             (Claim::Read, _) | (Claim::Change, Method::Get) => Agreement::Disagrees,
             (Claim::Change, _) => Agreement::Agrees,
         }

@@ -89,7 +89,8 @@ pub struct Evidence {
     /// By [`Source`].
     pub verbs: [Option<Verb>; 5],
     pub method: Method,
-    /// The call is RPC-style: every call is POST and the URL or SOAP operation names it.
+    /// The call is RPC-style: every call is POST and the URL or SOAP operation names it (one
+    /// path for every call, `/users.list`, SOAP, `/rpc`, `/graphql`).
     pub rpc_style: bool,
     /// The name's verb was `post`, the HTTP method restated (`post_users`): no verb of its
     /// own, so it only speaks when nothing else does.
@@ -282,8 +283,9 @@ fn gather_with(
             .pick_verb(Position::First, lex, &mut s.cands)
             .filter(|v| !v.inflected);
     }
-    ev.rpc_style = !p.custom.is_empty()
-        || !p.rpc.is_empty()
+    // A custom method (`/files/{id}:batchGet`) is one call of a REST API, not an RPC API:
+    // there POST still says what it says elsewhere.
+    ev.rpc_style = !p.rpc.is_empty()
         || soap.is_some()
         || soap_step
         || p.rpc_word

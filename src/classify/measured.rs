@@ -227,7 +227,7 @@ pub fn chain(d: &Decision) -> Chain {
                 return Chain::of(&[any]);
             };
             if let Some(o) = d.object {
-                return object_keys(o, false, any);
+                return object_keys(o, false);
             }
             let prose = matches!(source, Source::Label | Source::Description);
             let place = if v.inflected && source == Source::Name {
@@ -263,7 +263,7 @@ pub fn chain(d: &Decision) -> Chain {
             ])
         }
         Basis::Veto(Veto::Object) => match d.object {
-            Some(o) => object_keys(o, true, any),
+            Some(o) => object_keys(o, true),
             None => Chain::of(&[any]),
         },
         Basis::Veto(veto) => Chain::of(&[
@@ -284,13 +284,14 @@ pub fn chain(d: &Decision) -> Chain {
     }
 }
 
-fn object_keys(o: ObjectHit, overruled: bool, any: Key) -> Chain {
+/// An object is its own evidence, as a rule is: the verbs' record says nothing about it.
+fn object_keys(o: ObjectHit, overruled: bool) -> Chain {
     let key = |word| Key::Object {
         object: o.object,
         word,
         overruled,
     };
-    Chain::of(&[key(Some(o.word)), key(None), any])
+    Chain::of(&[key(Some(o.word)), key(None)])
 }
 
 impl Measured {
@@ -530,8 +531,9 @@ impl Key {
         let lex = &set.lexicon;
         let how = |a: Agreement| match a {
             Agreement::Agrees => "with a method that agrees",
-            Agreement::Neutral => "with no HTTP call",
-            Agreement::Rpc => "over POST on an RPC-style API",
+            Agreement::Neutral => {
+                "with no method that says anything (no HTTP call, or POST on an RPC-style API)"
+            }
             Agreement::Disagrees => "with a method that disagrees",
         };
         let at = |f: Option<bool>| match f {
