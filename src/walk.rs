@@ -35,6 +35,24 @@ pub fn is_connector_file(name: &str) -> bool {
     name.ends_with(".s1.yaml") || name.ends_with(".s1.partial.yaml")
 }
 
+/// `path` as the tool prints it: relative to `cwd` when it is below it, else as given, with
+/// `.` components dropped (`./catalog/x` is `catalog/x`); the current directory itself is `.`.
+pub fn shown(path: &Path, cwd: Option<&Path>) -> String {
+    let below = match cwd {
+        Some(cwd) if path.is_absolute() => path.strip_prefix(cwd).unwrap_or(path),
+        _ => path,
+    };
+    let clean: PathBuf = below
+        .components()
+        .filter(|c| *c != std::path::Component::CurDir)
+        .collect();
+    if clean.as_os_str().is_empty() {
+        ".".to_owned()
+    } else {
+        clean.to_string_lossy().into_owned()
+    }
+}
+
 /// Lists the connector files under `root`. Fails only when `root` itself is unusable.
 ///
 /// Directories are read level by level, each level's directories in parallel: a million
@@ -201,6 +219,18 @@ mod tests {
                 .iter()
                 .all(|e| e.ends_with(": file name is not UTF-8: skipped (rename it)"))
         );
+    }
+
+    #[test]
+    fn shown_paths_are_relative_to_the_current_directory() {
+        let cwd = Path::new("/work/repo");
+        let shown = |p: &str| shown(Path::new(p), Some(cwd));
+        assert_eq!(shown("/work/repo/catalog/a.s1.yaml"), "catalog/a.s1.yaml");
+        assert_eq!(shown("/work/repo"), ".");
+        assert_eq!(shown("./catalog/./x"), "catalog/x");
+        assert_eq!(shown("../other/x"), "../other/x");
+        assert_eq!(shown("/elsewhere/x"), "/elsewhere/x");
+        assert_eq!(shown("."), ".");
     }
 
     #[test]

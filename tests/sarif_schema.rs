@@ -59,6 +59,7 @@ fn finding(
         level,
         message: format!("{code} found \"here\" <&> with\nnew lines"),
         tool: tool.map(str::to_owned),
+        ..Finding::default()
     }
 }
 

@@ -6,13 +6,14 @@ use clap::Args;
 use serde_json::{Map, Value, json};
 
 use catalog_effects::error::Result;
-use catalog_effects::pipeline::{self, ActionResult, FileResult};
+use catalog_effects::pipeline::{ActionResult, FileResult};
 
+use super::config::Config;
 use super::{EXIT_ERROR, EXIT_OK, EngineArgs};
 
 #[derive(Args, Debug)]
 pub struct AnnotationsArgs {
-    /// Catalog directories (default: catalogs/demo).
+    /// Catalog directories (default: `catalogs` of catalog-effects.toml, else catalogs/demo).
     pub catalogs: Vec<PathBuf>,
     /// Write the JSON here instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
@@ -48,15 +49,19 @@ pub fn tool_json(f: &FileResult, a: &ActionResult) -> Value {
         "effects": a.effects.iter().map(|e| e.name()).collect::<Vec<_>>(),
         "effectsSource": source,
         "confidence": a.inference.confidence.map(|c| c.name()),
-        "file": f.rel,
+        "file": f.shown,
         "line": a.line,
     })
 }
 
-pub fn run(args: AnnotationsArgs) -> Result<u8> {
+pub fn run(mut args: AnnotationsArgs, config: &Config) -> Result<u8> {
+    args.engine.apply(config);
     let opts = args.engine.options()?;
-    let run = pipeline::run(&super::catalogs(&args.catalogs), &opts);
-    let errors = super::report_errors(&run);
+    let run = match super::walk_or_refuse(&super::catalogs(&args.catalogs, config), &opts) {
+        Ok(w) => w.collect(&opts),
+        Err(code) => return Ok(code),
+    };
+    let errors = super::report_errors(&run, args.engine.quiet);
     let tools: Vec<Value> = run
         .actions()
         .filter(|(_, a)| !a.nested)

@@ -8,6 +8,7 @@ use catalog_effects::audit::{self, Verdict};
 use catalog_effects::error::{Error, Result};
 use catalog_effects::mcp;
 
+use super::config::Config;
 use super::{EXIT_FINDINGS, EXIT_OK, EngineArgs, SummaryFormat, out};
 
 #[derive(Args, Debug)]
@@ -26,7 +27,8 @@ pub struct AuditArgs {
     pub engine: EngineArgs,
 }
 
-pub fn run(args: AuditArgs) -> Result<u8> {
+pub fn run(mut args: AuditArgs, config: &Config) -> Result<u8> {
+    args.engine.apply(config);
     let rules = args.engine.rules()?;
     let text = std::fs::read_to_string(&args.tools)
         .map_err(|e| Error::new(format!("cannot read: {e}")).in_file(&args.tools))?;
@@ -43,12 +45,16 @@ pub fn run(args: AuditArgs) -> Result<u8> {
         super::write_output(path, &String::from_utf8_lossy(&csv))?;
     }
     let unsafe_count = rows.iter().filter(|r| r.verdict == Verdict::Unsafe).count();
-    if !args.engine.quiet || unsafe_count > 0 {
-        out::print(&match args.format {
-            SummaryFormat::Human => audit::render_table(&rows),
-            SummaryFormat::Json => audit::render_json(&rows),
-        });
-    }
+    let text = match args.format {
+        SummaryFormat::Human => audit::render_table(&rows),
+        SummaryFormat::Json => audit::render_json(&rows),
+    };
+    // The table ends with its totals line, all that --quiet keeps.
+    let quiet_line = |t: &str| t.lines().last().map(|l| format!("{l}\n")).unwrap_or_default();
+    out::print(&match args.format {
+        SummaryFormat::Human if args.engine.quiet => quiet_line(&text),
+        _ => text,
+    });
     Ok(if unsafe_count > 0 {
         EXIT_FINDINGS
     } else {

@@ -13,18 +13,27 @@ use catalog_effects::error::{Error, Result};
 use catalog_effects::findings;
 use catalog_effects::pipeline;
 
+use super::check::LIST_LIMIT;
+use super::config::Config;
+use super::out::Stream;
 use super::{EXIT_ERROR, EXIT_OK, EngineArgs, ReportArgs, SummaryFormat, out};
+
+const DEFAULT_REPORT: &str = "reports/coverage.csv";
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  catalog-effects backfill                       # the demo catalog\n  catalog-effects backfill connectors/ --patch - | less\n  catalog-effects backfill connectors/ --write   # apply in place (clean files only)\n  catalog-effects backfill connectors/ --branch effects-backfill"
+    after_help = "Examples:\n  catalog-effects backfill                       # the demo catalog\n  catalog-effects backfill connectors/ --patch - | less\n  catalog-effects backfill connectors/ --write   # apply in place (clean files only)\n  catalog-effects backfill connectors/ --branch effects-backfill\n\nInvalid `effects` declarations and duplicate ids are warnings: the patch leaves them alone and `check` fails on them.\n\nExit codes: 0 the run completed (every output written); 2 a file could not be read, parsed or written, bad arguments or configuration, or a catalog that does not exist or holds no connector file (then nothing is written)."
 )]
 pub struct BackfillArgs {
-    /// Catalog directories (default: catalogs/demo).
+    /// Catalog directories (default: `catalogs` of catalog-effects.toml, else catalogs/demo).
     pub catalogs: Vec<PathBuf>,
     /// Where to write the patch; `-` for stdout.
     #[arg(long, default_value = "reports/effects.patch", value_name = "FILE")]
     pub patch: PathBuf,
+    /// Where to write the CSV coverage report (one row per action) [default: `report` of
+    /// catalog-effects.toml, else reports/coverage.csv].
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
     /// Apply the edits in place, each file atomically, after re-checking it.
     #[arg(long, conflicts_with = "branch")]
     pub write: bool,
@@ -50,23 +59,35 @@ pub struct BackfillArgs {
     pub engine: EngineArgs,
 }
 
-pub fn run(args: BackfillArgs) -> Result<u8> {
+pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
+    args.engine.apply(config);
+    let report_path = args
+        .report
+        .clone()
+        .or_else(|| config.report.clone())
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_REPORT));
+    let quiet = args.engine.quiet;
     let mut opts = args.engine.options()?;
     opts.fix_conflicts = args.fix_conflicts;
     opts.keep_texts = args.write || args.branch.is_some();
     opts.render_csv = true;
-    let catalogs = super::catalogs(&args.catalogs);
+    let catalogs = super::catalogs(&args.catalogs, config);
+    let walked = match super::walk_or_refuse(&catalogs, &opts) {
+        Ok(w) => w,
+        Err(code) => return Ok(code),
+    };
 
     // The patch and the report are streamed: memory does not grow with the catalog.
     let mut patch = super::open_output(&args.patch)?;
-    let mut report = super::open_output(&args.reports.report)?;
+    let mut report = super::open_output(&report_path)?;
     let io_err =
         |what: &Path, e: std::io::Error| Error::new(format!("cannot write: {e}")).in_file(what);
     report
         .write_all(emit::csv_header().as_bytes())
-        .map_err(|e| io_err(&args.reports.report, e))?;
+        .map_err(|e| io_err(&report_path, e))?;
     let mut summary = emit::Summary::default();
     let mut errors = 0;
+    let mut warnings = 0;
     let mut failed_io = None;
     let mut changed: Vec<pipeline::FileResult> = Vec::new();
     let mut low = Vec::new();
@@ -77,19 +98,21 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
         BTreeSet::new()
     };
     let (mut written, mut failed) = (0, 0);
-    let meta = pipeline::run_each(&catalogs, &opts, |f| {
-        errors += super::report_file_errors(f);
-        // Invalid declarations and duplicate ids are bad input: the patch leaves them alone,
-        // and the run says so and fails.
+    let meta = walked.run(&opts, |f| {
+        errors += super::report_file_errors(f, quiet);
+        warnings += f.notes.len();
+        // Invalid declarations and duplicate ids are the catalog's problems, not the run's:
+        // the patch leaves them alone, the run completes, and `check` fails on them.
         for bad in checker.bad_input(f, &opts.rules) {
             if matches!(bad.code.as_str(), "invalid-effects" | "duplicate-action-id") {
                 let at = match (bad.line, bad.column) {
-                    (Some(l), Some(c)) => format!("{}:{l}:{c}", f.rel),
-                    _ => f.rel.clone(),
+                    (Some(l), Some(c)) => format!("{}:{l}:{c}", f.shown),
+                    _ => f.shown.clone(),
                 };
-                out::error(&format!("{at}: {} [{}]", bad.message, bad.code));
-                errors += 1;
-                summary.errors += 1;
+                if !quiet {
+                    out::warning(&format!("{at}: {} [{}]", bad.message, bad.code));
+                }
+                warnings += 1;
             }
         }
         summary.add_file(f);
@@ -97,7 +120,7 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
             if let Err(e) = patch.write_all(f.patch.as_bytes()) {
                 failed_io = Some(io_err(&args.patch, e));
             } else if let Err(e) = report.write_all(f.csv.as_bytes()) {
-                failed_io = Some(io_err(&args.reports.report, e));
+                failed_io = Some(io_err(&report_path, e));
             }
         }
         low.extend(low_confidence(f, &opts));
@@ -126,19 +149,21 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
         return Err(e);
     }
     patch.finish(&args.patch)?;
-    report.finish(&args.reports.report)?;
+    report.finish(&report_path)?;
     for e in &meta.errors {
         out::error(&e.to_string());
     }
+    let cwd = std::env::current_dir().ok();
     for (c, link) in meta
         .catalogs
         .iter()
         .flat_map(|c| c.skipped_links.iter().map(move |l| (c, l)))
     {
-        out::eprint(&format!(
-            "warning: {}: symlink not followed\n",
-            c.root.join(link).display()
-        ));
+        warnings += 1;
+        if !quiet {
+            let path = catalog_effects::walk::shown(&c.root.join(link), cwd.as_deref());
+            out::warning(&format!("{path}: symlink not followed"));
+        }
     }
     errors += meta.errors.len();
     summary.errors += meta.errors.len();
@@ -146,26 +171,30 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
     let run = meta.with_files(changed);
     args.reports.history_and_page(&run, &summary, false)?;
     let mut notes = Vec::new();
-    if args.write {
-        errors += failed;
-        notes.push(format!("files written: {written}, failed: {failed}"));
-    }
+    errors += failed;
     if let Some(branch) = &args.branch {
         notes.push(commit_branch(&run, &summary, branch, args.force, &opts)?);
     }
+    let mut totals = format!(
+        "files: {}, changed: {}, warnings: {warnings}, errors: {errors}",
+        summary.files, summary.files_changed
+    );
+    if args.write {
+        totals.push_str(&format!(", files written: {written}, failed: {failed}"));
+    }
 
+    let report = Report {
+        path: &report_path,
+        low: &low,
+        min_confidence: opts.min_confidence.name(),
+    };
     let text = match args.format {
         SummaryFormat::Json => emit::summary_json(&summary) + "\n",
-        SummaryFormat::Human => human(&summary, &low, &opts, &notes),
+        SummaryFormat::Human if quiet => totals + "\n",
+        SummaryFormat::Human => human(&summary, &report, &totals, &notes),
     };
-    if !args.engine.quiet {
-        // With the patch on stdout, the summary goes to stderr so the patch stays clean.
-        if args.patch.as_os_str() == "-" || args.reports.report.as_os_str() == "-" {
-            out::eprint(&text);
-        } else {
-            out::print(&text);
-        }
-    }
+    // With the patch or the report on stdout, the summary goes to stderr so it stays clean.
+    Stream::beside([Some(args.patch.as_path()), Some(report_path.as_path())]).print(&text);
     Ok(if errors > 0 { EXIT_ERROR } else { EXIT_OK })
 }
 
@@ -178,7 +207,7 @@ fn low_confidence(f: &pipeline::FileResult, opts: &pipeline::Options) -> Vec<Str
             let conf = a.inference.confidence.map_or("", |c| c.name());
             format!(
                 "  {}:{}  {}  proposed {} ({conf}): {}",
-                f.rel,
+                f.shown,
                 a.line,
                 a.tool_name(),
                 a.inference.effects.joined("|"),
@@ -188,25 +217,38 @@ fn low_confidence(f: &pipeline::FileResult, opts: &pipeline::Options) -> Vec<Str
         .collect()
 }
 
-fn human(
-    summary: &emit::Summary,
-    low: &[String],
-    opts: &pipeline::Options,
-    notes: &[String],
-) -> String {
+/// What the human summary says about the proposals left for a human.
+struct Report<'a> {
+    path: &'a Path,
+    low: &'a [String],
+    min_confidence: &'static str,
+}
+
+fn human(summary: &emit::Summary, report: &Report, totals: &str, notes: &[String]) -> String {
     let mut s = emit::summary_table(summary);
+    let low = report.low;
     if !low.is_empty() {
         s.push_str(&format!(
-            "\nbelow --min-confidence {}, listed for a human instead of patched ({}):\n{}\n",
-            opts.min_confidence.name(),
+            "\nbelow --min-confidence {}, listed for a human instead of patched ({}):\n",
+            report.min_confidence,
             low.len(),
-            low.join("\n")
         ));
+        for line in low.iter().take(LIST_LIMIT) {
+            s.push_str(line);
+            s.push('\n');
+        }
+        // A large catalog has thousands: the report holds them all.
+        if low.len() > LIST_LIMIT {
+            s.push_str(&format!(
+                "  ... and {} more: the rows of {} with status `unclassified` and an `inferred_effects`\n",
+                low.len() - LIST_LIMIT,
+                report.path.display()
+            ));
+        }
     }
-    s.push_str(&format!(
-        "\nfiles: {}, changed: {}, errors: {}\n",
-        summary.files, summary.files_changed, summary.errors
-    ));
+    s.push('\n');
+    s.push_str(totals);
+    s.push('\n');
     for n in notes {
         s.push_str(n);
         s.push('\n');
@@ -239,32 +281,31 @@ fn write_one(
         return Err(Error::new(
             "has uncommitted changes: not written (commit first, or pass --allow-dirty)",
         )
-        .in_file(&f.rel));
+        .in_file(&f.shown));
     }
     let (Some(old), Some(new)) = (&f.old_text, &f.new_text) else {
         return Ok(());
     };
     pipeline::verify(&f.actions, new, opts).map_err(|e| {
-        Error::new(format!("edit failed its re-check, not written: {e}")).in_file(&f.rel)
+        Error::new(format!("edit failed its re-check, not written: {e}")).in_file(&f.shown)
     })?;
     replace_if_unchanged(&f.abs, old, new)
 }
 
 /// A short fingerprint of the rules in force, so a commit says which heuristics made it.
 pub fn heuristics_revision(opts: &pipeline::Options) -> String {
-    // FNV-1a: stable across builds and platforms, unlike the std hasher.
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for r in &opts.rules.rules {
-        for b in format!(
-            "{}|{}|{:?}|{}|{:?}",
-            r.id, r.effect, r.weight, r.overwrite, r.when
-        )
-        .bytes()
-        {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    format!("{:012x}", h & 0xffff_ffff_ffff)
+    let text: String = opts
+        .rules
+        .rules
+        .iter()
+        .map(|r| {
+            format!(
+                "{}|{}|{:?}|{}|{:?}",
+                r.id, r.effect, r.weight, r.overwrite, r.when
+            )
+        })
+        .collect();
+    format!("{:012x}", findings::fnv1a(text.as_bytes()) & 0xffff_ffff_ffff)
 }
 
 fn commit_branch(

@@ -14,6 +14,7 @@ use catalog_effects::lint::LintRules;
 use catalog_effects::pipeline::{self, ActionResult, FileResult};
 use catalog_effects::view::{ActionView, Declared};
 
+use super::config::Config;
 use super::{EXIT_ERROR, EXIT_OK, EngineArgs, out};
 
 #[derive(Args, Debug)]
@@ -33,16 +34,20 @@ pub struct ExplainCodeArgs {
     pub code: String,
 }
 
-pub fn run(args: ExplainArgs) -> Result<u8> {
+pub fn run(mut args: ExplainArgs, config: &Config) -> Result<u8> {
+    args.engine.apply(config);
     let mut opts = args.engine.options()?;
     opts.keep_views = true;
-    let run = pipeline::run(std::slice::from_ref(&args.catalog), &opts);
+    let run = match super::walk_or_refuse(std::slice::from_ref(&args.catalog), &opts) {
+        Ok(w) => w.collect(&opts),
+        Err(code) => return Ok(code),
+    };
     let matches: Vec<(&FileResult, &ActionResult)> = run
         .actions()
         .filter(|(_, a)| a.id == args.action || a.tool_name() == args.action)
         .collect();
     if matches.is_empty() {
-        let errors = super::report_errors(&run);
+        let errors = super::report_errors(&run, args.engine.quiet);
         let msg = format!("no action `{}` in {}", args.action, args.catalog.display());
         return Err(Error::new(if errors > 0 {
             format!("{msg} (some files could not be read)")
@@ -61,7 +66,7 @@ pub fn run(args: ExplainArgs) -> Result<u8> {
 
 fn explain_one(f: &FileResult, a: &ActionResult, opts: &pipeline::Options) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "{} ({}:{})", a.tool_name(), f.rel, a.line);
+    let _ = writeln!(s, "{} ({}:{})", a.tool_name(), f.shown, a.line);
     if let Some(v) = &a.view {
         view_section(&mut s, v);
         let _ = writeln!(s, "\nsignals:");
