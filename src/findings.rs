@@ -253,7 +253,11 @@ impl Checker {
         }
         // A built-in rule that matched nothing says nothing about the catalog, and its file
         // is not in the user's repository: only the user's own rules are reported.
-        let builtin = |file: &str| crate::classify::rules::BUILTIN.iter().any(|(f, _)| *f == file);
+        let builtin = |file: &str| {
+            crate::classify::rules::BUILTIN
+                .iter()
+                .any(|(f, _)| *f == file)
+        };
         for (used, r) in rules_used.iter().zip(&rules.rules) {
             if !used && !builtin(&r.file) {
                 out.push(Finding {

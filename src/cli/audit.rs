@@ -50,7 +50,12 @@ pub fn run(mut args: AuditArgs, config: &Config) -> Result<u8> {
         SummaryFormat::Json => audit::render_json(&rows),
     };
     // The table ends with its totals line, all that --quiet keeps.
-    let quiet_line = |t: &str| t.lines().last().map(|l| format!("{l}\n")).unwrap_or_default();
+    let quiet_line = |t: &str| {
+        t.lines()
+            .last()
+            .map(|l| format!("{l}\n"))
+            .unwrap_or_default()
+    };
     out::print(&match args.format {
         SummaryFormat::Human if args.engine.quiet => quiet_line(&text),
         _ => text,

@@ -242,7 +242,7 @@ fn human(summary: &emit::Summary, report: &Report, totals: &str, notes: &[String
             s.push_str(&format!(
                 "  ... and {} more: the rows of {} with status `unclassified` and an `inferred_effects`\n",
                 low.len() - LIST_LIMIT,
-                report.path.display()
+                catalog_effects::walk::shown(report.path, std::env::current_dir().ok().as_deref())
             ));
         }
     }
@@ -305,7 +305,10 @@ pub fn heuristics_revision(opts: &pipeline::Options) -> String {
             )
         })
         .collect();
-    format!("{:012x}", findings::fnv1a(text.as_bytes()) & 0xffff_ffff_ffff)
+    format!(
+        "{:012x}",
+        findings::fnv1a(text.as_bytes()) & 0xffff_ffff_ffff
+    )
 }
 
 fn commit_branch(

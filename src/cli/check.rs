@@ -151,9 +151,7 @@ impl Plan {
                 } else {
                     String::new()
                 };
-                return Err(
-                    Error::new(format!("cannot read baseline: {e}{hint}")).in_file(path)
-                );
+                return Err(Error::new(format!("cannot read baseline: {e}{hint}")).in_file(path));
             }
         };
         findings::baseline(&text)
@@ -236,7 +234,9 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
     // and GitHub want it from the repository root.
     let repo = meta.catalogs.iter().find_map(|c| c.repo.as_ref());
     for f in &mut late {
-        f.ci_file = repo.zip(f.file.as_deref()).and_then(|(r, p)| r.relative(Path::new(p)));
+        f.ci_file = repo
+            .zip(f.file.as_deref())
+            .and_then(|(r, p)| r.relative(Path::new(p)));
     }
     reporter.take(late);
     let partial = args.since.as_ref().map(|rev| {
@@ -270,9 +270,9 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
             // Dropped unfinished, the staged file goes and the old baseline stays.
             drop(o);
             out::error(&format!(
-                "{}: baseline not written: {} could not be read, and a baseline must cover the whole catalog",
+                "{}: baseline not written: {} (files or items that could not be read), and a baseline must cover the whole catalog",
                 path.display(),
-                plural(summary.errors, "file or item")
+                plural(summary.errors, "parse error")
             ));
         } else {
             o.finish(path)?;
@@ -299,7 +299,7 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
     let text = match args.format {
         FindingFormat::Human if quiet => totals_line + "\n",
         FindingFormat::Human => {
-            human(&run, &summary, &gone, partial.as_deref()) + &totals_line + "\n"
+            human(&run, &summary, &gone, partial.as_deref()) + "\n" + &totals_line + "\n"
         }
         FindingFormat::Json => json(
             &summary,
@@ -474,7 +474,6 @@ impl Reporter<'_> {
             })
             .collect()
     }
-
 }
 
 fn location(f: &Finding) -> String {
@@ -486,12 +485,7 @@ fn location(f: &Finding) -> String {
     }
 }
 
-fn human(
-    run: &Run,
-    summary: &emit::Summary,
-    gone: &[String],
-    partial: Option<&str>,
-) -> String {
+fn human(run: &Run, summary: &emit::Summary, gone: &[String], partial: Option<&str>) -> String {
     let mut s = String::new();
     if !gone.is_empty() {
         s.push_str(&format!("\ngone since the baseline ({}):\n", gone.len()));

@@ -89,7 +89,10 @@ fn find_upward() -> Option<(PathBuf, PathBuf)> {
 /// Parses the file's text; errors carry the line and column of the offending key or value.
 fn parse(text: &str) -> Result<Config> {
     toml::from_str(text).map_err(|e| {
-        let message = e.message().trim_end().replacen("unknown field", "unknown key", 1);
+        let message = e
+            .message()
+            .trim_end()
+            .replacen("unknown field", "unknown key", 1);
         let message = message.replace(", expected one of", "; the keys are");
         let err = Error::new(message);
         match e.span() {

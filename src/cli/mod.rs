@@ -307,7 +307,7 @@ pub struct Totals {
     pub baseline: Option<(usize, usize, usize)>,
     pub failing: usize,
     pub fail_on: FailOn,
-    /// Files, folders or items the tool could not read.
+    /// Files, folders or items the tool could not read (`parse-error`).
     pub unreadable: usize,
 }
 
@@ -342,10 +342,7 @@ impl Totals {
             self.fail_on.name()
         ));
         if self.unreadable > 0 {
-            s.push_str(&format!(
-                "; {} could not be read",
-                plural(self.unreadable, "file or item")
-            ));
+            s.push_str(&format!("; {}", plural(self.unreadable, "parse error")));
         }
         s
     }
