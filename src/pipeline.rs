@@ -314,8 +314,13 @@ impl Walked {
                         }
                     };
                     let in_repo = catalog.repo.as_ref().and_then(|r| r.relative(root));
+                    // A catalog above the current directory may hold files below it.
+                    let above =
+                        shown_root.starts_with("..") || Path::new(&shown_root).is_absolute();
                     for f in w.files.into_iter().filter(|f| wanted(f)) {
-                        let shown = if shown_root == "." {
+                        let shown = if above {
+                            walk::shown(&f.path, cwd.as_deref())
+                        } else if shown_root == "." {
                             f.rel.clone()
                         } else {
                             format!("{shown_root}/{}", f.rel)

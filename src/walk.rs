@@ -36,15 +36,35 @@ pub fn is_connector_file(name: &str) -> bool {
 }
 
 /// `path` as the tool prints it: relative to `cwd` when it is below it, else as given, with
-/// `.` components dropped (`./catalog/x` is `catalog/x`); the current directory itself is `.`.
+/// `.` components dropped (`./catalog/x` is `catalog/x`) and, below `cwd`, `..` resolved
+/// (`../../connectors/x` from inside `connectors` is `x`); the current directory itself is
+/// `.`. For display only: `..` is resolved by name, never by following links.
 pub fn shown(path: &Path, cwd: Option<&Path>) -> String {
-    let below = match cwd {
-        Some(cwd) if path.is_absolute() => path.strip_prefix(cwd).unwrap_or(path),
-        _ => path,
-    };
+    use std::path::Component;
+    let mut below = path.to_path_buf();
+    if let Some(cwd) = cwd {
+        let absolute = if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            cwd.join(path)
+        };
+        let mut resolved = PathBuf::new();
+        for c in absolute.components() {
+            match c {
+                Component::ParentDir => {
+                    resolved.pop();
+                }
+                Component::CurDir => {}
+                other => resolved.push(other),
+            }
+        }
+        if let Ok(rest) = resolved.strip_prefix(cwd) {
+            below = rest.to_path_buf();
+        }
+    }
     let clean: PathBuf = below
         .components()
-        .filter(|c| *c != std::path::Component::CurDir)
+        .filter(|c| *c != Component::CurDir)
         .collect();
     if clean.as_os_str().is_empty() {
         ".".to_owned()
@@ -229,6 +249,8 @@ mod tests {
         assert_eq!(shown("/work/repo"), ".");
         assert_eq!(shown("./catalog/./x"), "catalog/x");
         assert_eq!(shown("../other/x"), "../other/x");
+        assert_eq!(shown("../repo/catalog/x"), "catalog/x");
+        assert_eq!(shown("../../work/repo/a"), "a");
         assert_eq!(shown("/elsewhere/x"), "/elsewhere/x");
         assert_eq!(shown("."), ".");
     }

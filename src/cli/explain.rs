@@ -42,12 +42,12 @@ pub fn run(mut args: ExplainArgs, config: &Config) -> Result<u8> {
         Ok(w) => w.collect(&opts),
         Err(code) => return Ok(code),
     };
+    let errors = super::report_errors(&run, args.engine.quiet);
     let matches: Vec<(&FileResult, &ActionResult)> = run
         .actions()
         .filter(|(_, a)| a.id == args.action || a.tool_name() == args.action)
         .collect();
     if matches.is_empty() {
-        let errors = super::report_errors(&run, args.engine.quiet);
         let msg = format!("no action `{}` in {}", args.action, args.catalog.display());
         return Err(Error::new(if errors > 0 {
             format!("{msg} (some files could not be read)")
@@ -61,7 +61,9 @@ pub fn run(mut args: ExplainArgs, config: &Config) -> Result<u8> {
         text.push('\n');
     }
     out::print(&text);
-    Ok(EXIT_OK)
+    // A file it could not read may hold another action of that name, or the main file that
+    // names its connector.
+    Ok(if errors > 0 { EXIT_ERROR } else { EXIT_OK })
 }
 
 fn explain_one(f: &FileResult, a: &ActionResult, opts: &pipeline::Options) -> String {
