@@ -7,17 +7,9 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{git_init, git_ok, run_in as run, write_file as write};
-
-const MAIN: &str = "StackOne: 1.0.0\ninfo:\n  title: Acme\n  key: acme\n  version: 1.0.0\nbaseUrl: https://api.acme.example/v1\n";
-
-/// One action of a partial file; `effects` is a flow list (`read`) or `None`.
-fn action(id: &str, method: &str, url: &str, effects: Option<&str>) -> String {
-    let effects = effects.map_or(String::new(), |e| format!("  effects: [{e}]\n"));
-    format!(
-        "- actionId: {id}\n{effects}  label: {id}\n  steps:\n    - stepId: call\n      stepFunction:\n        functionName: request\n        parameters:\n          url: {url}\n          method: {method}\n\n"
-    )
-}
+use common::{
+    ACME_MAIN, git_init, git_ok, http_action as action, run_in as run, write_file as write,
+};
 
 const PARTIAL: &str = "acme/acme.users.s1.partial.yaml";
 
@@ -25,7 +17,7 @@ const PARTIAL: &str = "acme/acme.users.s1.partial.yaml";
 /// that does not (one `missing-effects` finding), plus `extra` actions.
 fn catalog(root: &Path, name: &str, extra: &[String]) -> PathBuf {
     let dir = root.join(name);
-    write(&dir, "acme/acme.connector.s1.yaml", MAIN);
+    write(&dir, "acme/acme.connector.s1.yaml", ACME_MAIN);
     let mut text = action("list_users", "get", "/users", Some("read"));
     text.push_str(&action("create_user", "post", "/users", None));
     text.push_str(&extra.concat());

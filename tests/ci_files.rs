@@ -9,38 +9,16 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
+
+use common::http_action as action;
 
 use serde_json::Value;
 
 const SCHEMA: &str = include_str!("data/github-workflow-schema.json");
 const WORKFLOW: &str = include_str!("../ci/catalog-effects.yml");
 
-struct Validator {
-    schemas: boon::Schemas,
-    index: boon::SchemaIndex,
-}
-
-impl Validator {
-    fn new() -> Validator {
-        let schema: Value = serde_json::from_str(SCHEMA).expect("the stored schema is JSON");
-        let mut schemas = boon::Schemas::new();
-        let mut compiler = boon::Compiler::new();
-        compiler.set_default_draft(boon::Draft::V7);
-        compiler
-            .add_resource("file:///github-workflow.json", schema)
-            .expect("schema resource");
-        let index = compiler
-            .compile("file:///github-workflow.json", &mut schemas)
-            .expect("the workflow schema compiles");
-        Validator { schemas, index }
-    }
-
-    fn check(&self, doc: &Value) -> Result<(), String> {
-        self.schemas
-            .validate(doc, self.index)
-            .map_err(|e| format!("{e:#}"))
-    }
+fn validator() -> common::SchemaValidator {
+    common::SchemaValidator::new(SCHEMA, "github-workflow.json", false)
 }
 
 /// The workflow as JSON, the way the schema sees it.
@@ -50,8 +28,8 @@ fn workflow() -> Value {
 
 #[test]
 fn the_workflow_validates_against_the_published_schema() {
-    let v = Validator::new();
-    if let Err(e) = v.check(&workflow()) {
+    let v = validator();
+    if let Err(e) = v.validate(&workflow()) {
         panic!("{e}");
     }
 }
@@ -59,19 +37,22 @@ fn the_workflow_validates_against_the_published_schema() {
 #[test]
 fn the_validator_rejects_what_the_schema_forbids() {
     // Proves the schema is applied, not merely parsed.
-    let v = Validator::new();
+    let v = validator();
     let mut doc = workflow();
     doc["jobs"]["check"]["step"] = doc["jobs"]["check"]["steps"].clone();
-    assert!(v.check(&doc).is_err(), "an unknown job key was accepted");
+    assert!(v.validate(&doc).is_err(), "an unknown job key was accepted");
     let mut doc = workflow();
     doc["on"]["schedule"][0]["cron"] = Value::from(17);
-    assert!(v.check(&doc).is_err(), "a numeric cron was accepted");
+    assert!(v.validate(&doc).is_err(), "a numeric cron was accepted");
     let mut doc = workflow();
     doc["jobs"]["check"]
         .as_object_mut()
         .unwrap()
         .remove("runs-on");
-    assert!(v.check(&doc).is_err(), "a job without runs-on was accepted");
+    assert!(
+        v.validate(&doc).is_err(),
+        "a job without runs-on was accepted"
+    );
 }
 
 #[test]
@@ -123,38 +104,10 @@ fn recipe(name: &str) -> &'static str {
     &body[..body.find("```").unwrap()]
 }
 
-/// Runs `line` with `sh` in `dir`, with the binary first on PATH and git configured only by
-/// the environment.
+/// Runs `line` with `sh` in `dir`, as a user's shell would.
 fn sh(dir: &Path, line: &str, env: &[(&str, &str)]) -> common::Run {
-    let bin_dir = Path::new(common::bin()).parent().unwrap();
-    let path = format!(
-        "{}:{}",
-        bin_dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let o = Command::new("sh")
-        .args(["-c", line])
-        .current_dir(dir)
-        .env("PATH", path)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .envs(IDENTITY)
-        .envs(env.iter().copied())
-        .output()
-        .expect("run sh");
-    common::Run {
-        code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
+    common::run_on_path(dir, "sh", &["-c", line], env)
 }
-
-const IDENTITY: [(&str, &str); 4] = [
-    ("GIT_AUTHOR_NAME", "t"),
-    ("GIT_AUTHOR_EMAIL", "t@t"),
-    ("GIT_COMMITTER_NAME", "t"),
-    ("GIT_COMMITTER_EMAIL", "t@t"),
-];
 
 /// Runs every command line of a recipe; each but the last must succeed. The last one's run.
 fn run_recipe(name: &str, dir: &Path) -> common::Run {
@@ -175,15 +128,6 @@ fn git(dir: &Path, line: &str) {
     assert_eq!(r.code, 0, "git {line}: {}", r.stderr);
 }
 
-/// One action of a partial: a plain HTTP call whose effect nobody could doubt.
-fn action(id: &str, method: &str, url: &str, effects: Option<&str>) -> String {
-    let effects = effects.map_or(String::new(), |e| format!("  effects: [{e}]\n"));
-    format!(
-        "- actionId: {id}\n{effects}  label: {id}\n  steps:\n    - stepId: call\n      stepFunction:\n        functionName: request\n        parameters:\n          url: {url}\n          method: {method}\n\n"
-    )
-}
-
-const MAIN: &str = "StackOne: 1.0.0\ninfo:\n  title: Acme\n  key: acme\n  version: 1.0.0\nbaseUrl: https://api.acme.example/v1\n";
 const PARTIAL: &str = "connectors/acme/acme.users.s1.partial.yaml";
 
 /// The lines of a human `check` output that are findings.
@@ -202,7 +146,11 @@ fn readme_recipes_over_two_nights_report_exactly_the_new_finding() {
     git(tmp.path(), &format!("clone -q {} work", origin.display()));
     let work = tmp.path().join("work");
     git(&work, "checkout -q -b main");
-    common::write_file(&work, "connectors/acme/acme.connector.s1.yaml", MAIN);
+    common::write_file(
+        &work,
+        "connectors/acme/acme.connector.s1.yaml",
+        common::ACME_MAIN,
+    );
     // An action without effects the team accepts for now (in the baseline), and three
     // that declare theirs.
     let before = [

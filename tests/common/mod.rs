@@ -569,3 +569,79 @@ impl Rng {
         &items[self.below(items.len())]
     }
 }
+
+/// A JSON schema compiled from its text (draft-07 by default), read from disk: nothing is
+/// fetched. `formats` turns on format assertions (`uri`, `date-time`, ...).
+pub struct SchemaValidator {
+    schemas: boon::Schemas,
+    index: boon::SchemaIndex,
+}
+
+impl SchemaValidator {
+    pub fn new(schema: &str, name: &str, formats: bool) -> SchemaValidator {
+        let schema: serde_json::Value =
+            serde_json::from_str(schema).expect("the stored schema is JSON");
+        let url = format!("file:///{name}");
+        let mut schemas = boon::Schemas::new();
+        let mut compiler = boon::Compiler::new();
+        compiler.set_default_draft(boon::Draft::V7);
+        if formats {
+            compiler.enable_format_assertions();
+        }
+        compiler
+            .add_resource(&url, schema)
+            .expect("schema resource");
+        let index = compiler
+            .compile(&url, &mut schemas)
+            .unwrap_or_else(|e| panic!("{name} compiles: {e}"));
+        SchemaValidator { schemas, index }
+    }
+
+    pub fn validate(&self, doc: &serde_json::Value) -> Result<(), String> {
+        self.schemas
+            .validate(doc, self.index)
+            .map_err(|e| format!("{e:#}"))
+    }
+}
+
+/// A connector main file (shape A) with key `acme`.
+pub const ACME_MAIN: &str = "StackOne: 1.0.0\ninfo:\n  title: Acme\n  key: acme\n  version: 1.0.0\nbaseUrl: https://api.acme.example/v1\n";
+
+/// One action of a partial file, a plain HTTP call; `effects` a flow list (`read`) or none.
+pub fn http_action(id: &str, method: &str, url: &str, effects: Option<&str>) -> String {
+    let effects = effects.map_or(String::new(), |e| format!("  effects: [{e}]\n"));
+    format!(
+        "- actionId: {id}\n{effects}  label: {id}\n  steps:\n    - stepId: call\n      stepFunction:\n        functionName: request\n        parameters:\n          url: {url}\n          method: {method}\n\n"
+    )
+}
+
+/// Runs `program` in `dir` as a user's shell would find it: the binary first on PATH, git
+/// configured by the environment alone (a fixed identity), plus `env`.
+pub fn run_on_path(dir: &Path, program: &str, args: &[&str], env: &[(&str, &str)]) -> Run {
+    let bin_dir = Path::new(bin()).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let o = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .env("PATH", path)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .envs([
+            ("GIT_AUTHOR_NAME", "t"),
+            ("GIT_AUTHOR_EMAIL", "t@t"),
+            ("GIT_COMMITTER_NAME", "t"),
+            ("GIT_COMMITTER_EMAIL", "t@t"),
+        ])
+        .envs(env.iter().copied())
+        .output()
+        .unwrap_or_else(|e| panic!("{program}: {e}"));
+    Run {
+        code: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
