@@ -169,7 +169,8 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
     summary.errors += meta.errors.len();
 
     let run = meta.with_files(changed);
-    args.reports.history_and_page(&run, &summary, false)?;
+    args.reports
+        .history_and_page(&run, &summary, false, quiet)?;
     let mut notes = Vec::new();
     errors += failed;
     if let Some(branch) = &args.branch {

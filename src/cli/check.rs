@@ -281,7 +281,7 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
     }
     let run = meta.with_files(kept);
     args.reports
-        .history_and_page(&run, &summary, partial.is_some())?;
+        .history_and_page(&run, &summary, partial.is_some(), quiet)?;
 
     let totals = &reporter.totals;
     let code = match (totals.exit_code(), &written) {
@@ -389,7 +389,7 @@ impl Reporter<'_> {
             if !unreadable {
                 self.totals.count(f.level);
                 self.totals.failing += usize::from(fails);
-                if let Some(new) = new {
+                if let Some(new) = new.filter(|_| f.level != Level::Note) {
                     self.seen.insert(f.identity());
                     let counts = self.totals.baseline.get_or_insert((0, 0, 0));
                     if new {
@@ -419,7 +419,7 @@ impl Reporter<'_> {
                     } else {
                         f.level
                     };
-                    let title = if new == Some(true) && !unreadable {
+                    let title = if new == Some(true) && !unreadable && f.level != Level::Note {
                         format!("{} (new)", f.code)
                     } else {
                         f.code.clone()

@@ -431,12 +431,17 @@ impl ReportArgs {
         run: &catalog_effects::pipeline::Run,
         summary: &catalog_effects::emit::Summary,
         partial: bool,
+        quiet: bool,
     ) -> Result<()> {
         use catalog_effects::emit::{history as hist, html as page};
         match &self.history {
-            Some(_) if partial => out::eprint(
-                "note: --history is not appended on a partial (--since) run: its counts cover only the changed files\n",
-            ),
+            Some(_) if partial => {
+                if !quiet {
+                    out::eprint(
+                        "note: --history is not appended on a partial (--since) run: its counts cover only the changed files\n",
+                    );
+                }
+            }
             Some(path) => {
                 let commit = run
                     .catalogs
