@@ -435,13 +435,10 @@ impl ReportArgs {
     ) -> Result<()> {
         use catalog_effects::emit::{history as hist, html as page};
         match &self.history {
-            Some(_) if partial => {
-                if !quiet {
-                    out::eprint(
-                        "note: --history is not appended on a partial (--since) run: its counts cover only the changed files\n",
-                    );
-                }
-            }
+            Some(_) if partial && !quiet => out::eprint(
+                "note: --history is not appended on a partial (--since) run: its counts cover only the changed files\n",
+            ),
+            Some(_) if partial => {}
             Some(path) => {
                 let commit = run
                     .catalogs
