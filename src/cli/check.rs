@@ -15,7 +15,7 @@ use catalog_effects::walk;
 
 use super::config::Config;
 use super::out::{self, Stream};
-use super::{EXIT_ERROR, EXIT_OK, EngineArgs, FailOn, FindingFormat, ReportArgs, Totals};
+use super::{EXIT_ERROR, EXIT_OK, EngineArgs, FailOn, FindingFormat, ReportArgs, Totals, plural};
 
 /// A long list on the terminal shows this many items, then how many more and where they are.
 pub const LIST_LIMIT: usize = 20;
@@ -256,29 +256,7 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
     if let Some(e) = failed_io {
         return Err(e);
     }
-    let mut written = None;
-    let mut baseline_output = None;
-    for (path, o) in csv_outputs {
-        if Some(path) == args.write_baseline.as_ref() {
-            baseline_output = Some((path, o));
-        } else {
-            o.finish(path)?;
-        }
-    }
-    if let Some((path, o)) = baseline_output {
-        if summary.errors > 0 {
-            // Dropped unfinished, the staged file goes and the old baseline stays.
-            drop(o);
-            out::error(&format!(
-                "{}: baseline not written: {} (files or items that could not be read), and a baseline must cover the whole catalog",
-                path.display(),
-                plural(summary.errors, "parse error")
-            ));
-        } else {
-            o.finish(path)?;
-            written = Some(path.clone());
-        }
-    }
+    let written = finish_csv(csv_outputs, args.write_baseline.as_ref(), summary.errors)?;
     let run = meta.with_files(kept);
     args.reports
         .history_and_page(&run, &summary, partial.is_some(), quiet)?;
@@ -301,14 +279,7 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
         FindingFormat::Human => {
             human(&run, &summary, &gone, partial.as_deref()) + "\n" + &totals_line + "\n"
         }
-        FindingFormat::Json => json(
-            &summary,
-            &reporter.kept,
-            baseline.is_some(),
-            &gone,
-            partial.as_deref(),
-            totals,
-        ),
+        FindingFormat::Json => json(&summary, &reporter, &gone, partial.as_deref()),
         FindingFormat::Github => {
             let level = if code == EXIT_OK { "notice" } else { "error" };
             format!(
@@ -316,31 +287,56 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
                 emit::github::escape_data(&totals_line)
             )
         }
-        FindingFormat::Sarif => {
-            let mut results: Vec<(Finding, Option<BaselineState>)> = reporter
-                .kept
-                .iter()
-                .map(|(f, new)| (f.clone(), new.map(BaselineState::from_new)))
-                .collect();
-            results.extend(
-                reporter
-                    .absent()
-                    .into_iter()
-                    .map(|f| (f, Some(BaselineState::Absent))),
-            );
-            emit::sarif::render_with_states(
-                &results,
-                &SarifRule::check_rules(),
-                env!("CARGO_PKG_VERSION"),
-            )
-        }
+        FindingFormat::Sarif => sarif(&reporter),
     };
     to.print(&text);
     Ok(code)
 }
 
-fn plural(n: usize, word: &str) -> String {
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+/// Puts the report and the baseline in place. The baseline only when every file was read:
+/// dropped unfinished, its staged file goes and the old baseline stays.
+fn finish_csv(
+    outputs: Vec<(&PathBuf, super::Output)>,
+    baseline: Option<&PathBuf>,
+    unreadable: usize,
+) -> Result<Option<PathBuf>> {
+    let mut written = None;
+    for (path, o) in outputs {
+        if Some(path) != baseline {
+            o.finish(path)?;
+        } else if unreadable > 0 {
+            out::error(&format!(
+                "{}: baseline not written: {} (files or items that could not be read), and a baseline must cover the whole catalog",
+                path.display(),
+                plural(unreadable, "parse error")
+            ));
+        } else {
+            o.finish(path)?;
+            written = Some(path.clone());
+        }
+    }
+    Ok(written)
+}
+
+/// The SARIF log: the findings, with their state against the baseline, and the baseline's
+/// findings that are gone.
+fn sarif(reporter: &Reporter) -> String {
+    let mut results: Vec<(Finding, Option<BaselineState>)> = reporter
+        .kept
+        .iter()
+        .map(|(f, new)| (f.clone(), new.map(BaselineState::from_new)))
+        .collect();
+    results.extend(
+        reporter
+            .absent()
+            .into_iter()
+            .map(|f| (f, Some(BaselineState::Absent))),
+    );
+    emit::sarif::render_with_states(
+        &results,
+        &SarifRule::check_rules(),
+        env!("CARGO_PKG_VERSION"),
+    )
 }
 
 /// Takes findings as the run produces them, in file order: counts them, says what fails the
@@ -514,13 +510,13 @@ fn human(run: &Run, summary: &emit::Summary, gone: &[String], partial: Option<&s
 
 fn json(
     summary: &emit::Summary,
-    found: &[(Finding, Option<bool>)],
-    compared: bool,
+    reporter: &Reporter,
     gone: &[String],
     partial: Option<&str>,
-    totals: &Totals,
 ) -> String {
-    let items: Vec<serde_json::Value> = found
+    let compared = reporter.baseline.is_some();
+    let items: Vec<serde_json::Value> = reporter
+        .kept
         .iter()
         .map(|(f, new)| {
             let mut v = serde_json::to_value(f).unwrap_or_default();
@@ -535,8 +531,8 @@ fn json(
         "summary": serde_json::from_str::<serde_json::Value>(&emit::summary_json(summary)).unwrap_or_default(),
         "disappeared": gone,
         "partial": partial,
-        "failing": totals.failing,
-        "fail_on": totals.fail_on.name(),
+        "failing": reporter.totals.failing,
+        "fail_on": reporter.totals.fail_on.name(),
     });
     serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
 }

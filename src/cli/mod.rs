@@ -45,7 +45,7 @@ stdout; errors, warnings and progress to stderr (and the summary too when an out
     long_about = "Infer, explain and backfill MCP `effects` (read, search, write, delete, execute) \
 across a connector catalog, so MCP hints (readOnlyHint, destructiveHint, openWorldHint) can be \
 derived for every tool.\n\nTypical use:\n  catalog-effects backfill connectors/        # write reports/effects.patch and reports/coverage.csv\n  git apply reports/effects.patch             # review it like any diff, then apply\n  catalog-effects check connectors/ --write-baseline reports/effects-baseline.csv   # once\n  catalog-effects check connectors/ --baseline reports/effects-baseline.csv --fail-on new   # nightly, on pull requests\n  catalog-effects explain connectors/ bamboohr_list_employees         # why?",
-    after_long_help = const_format_help()
+    after_long_help = long_help_footer()
 )]
 pub struct Cli {
     /// Read options from this file instead of the nearest catalog-effects.toml.
@@ -56,7 +56,7 @@ pub struct Cli {
 }
 
 /// The long help's footer: the configuration keys, then the exit codes.
-fn const_format_help() -> String {
+fn long_help_footer() -> String {
     format!("{}\n\n{EXIT_CODES}", config::HELP)
 }
 
@@ -295,6 +295,11 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// `1 error`, `2 errors`.
+pub fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
 /// The line a catalog command ends with, and all `--quiet` prints besides errors: findings
 /// by severity, what the baseline says of them, what fails the run, and what could not be
 /// read (which makes the exit code 2 whatever fails).
@@ -321,7 +326,6 @@ impl Totals {
     }
 
     pub fn line(&self, command: &str) -> String {
-        let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
         let mut s = format!(
             "{command}: {}, {}",
             plural(self.errors, "error"),
