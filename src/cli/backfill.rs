@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use catalog_effects::diff::Status;
+use catalog_effects::emit::review::{self, Review};
 use catalog_effects::emit::{self, write::replace_if_unchanged};
 use catalog_effects::error::{Error, Result};
 use catalog_effects::findings;
@@ -41,6 +42,11 @@ pub struct BackfillArgs {
     /// With --branch: move the branch if it exists.
     #[arg(long, requires = "branch")]
     pub force: bool,
+    /// Write a review guide (Markdown, ready to paste as a pull-request description): the
+    /// counts, the proposals worth a look first, the conflicts left alone and what was not
+    /// patched, each with its `explain` command.
+    #[arg(long, value_name = "FILE.md")]
+    pub review: Option<PathBuf>,
     /// Summary format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: SummaryFormat,
@@ -71,6 +77,7 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
     let mut changed: Vec<pipeline::FileResult> = Vec::new();
     let mut low = Vec::new();
     let mut checker = findings::Checker::default();
+    let mut guide = (args.review.is_some() || args.branch.is_some()).then(Review::default);
     let dirty = if args.write && !args.allow_dirty {
         dirty_files(&catalogs)?
     } else {
@@ -93,6 +100,9 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
             }
         }
         summary.add_file(f);
+        if let Some(g) = &mut guide {
+            g.add_file(f, &opts.rules);
+        }
         if failed_io.is_none() {
             if let Err(e) = patch.write_all(f.patch.as_bytes()) {
                 failed_io = Some(io_err(&args.patch, e));
@@ -144,14 +154,26 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
     summary.errors += meta.errors.len();
 
     let run = meta.with_files(changed);
-    args.reports.history_and_page(&run, &summary, false)?;
+    args.reports.history_and_page(
+        &run,
+        &summary,
+        false,
+        emit::html::Coverage::Projected,
+        &opts.rules,
+    )?;
     let mut notes = Vec::new();
     if args.write {
         errors += failed;
         notes.push(format!("files written: {written}, failed: {failed}"));
     }
-    if let Some(branch) = &args.branch {
-        notes.push(commit_branch(&run, &summary, branch, args.force, &opts)?);
+    let ctx = review_context(&args, &catalogs, &opts);
+    if let (Some(path), Some(g)) = (&args.review, &mut guide) {
+        super::write_output(path, &g.markdown(&summary, &ctx))?;
+        notes.push(format!("review guide: {}", path.display()));
+    }
+    if let (Some(branch), Some(g)) = (&args.branch, &mut guide) {
+        let message = g.commit_message(&summary, &ctx);
+        notes.push(commit_branch(&run, branch, args.force, &message)?);
     }
 
     let text = match args.format {
@@ -267,13 +289,24 @@ pub fn heuristics_revision(opts: &pipeline::Options) -> String {
     format!("{:012x}", h & 0xffff_ffff_ffff)
 }
 
-fn commit_branch(
-    run: &pipeline::Run,
-    summary: &emit::Summary,
-    branch: &str,
-    force: bool,
+/// What the review guide prints as paths and commands.
+fn review_context(
+    args: &BackfillArgs,
+    catalogs: &[PathBuf],
     opts: &pipeline::Options,
-) -> Result<String> {
+) -> review::Context {
+    let shown = |p: &Path| p.display().to_string();
+    review::Context {
+        catalogs: catalogs.iter().map(|c| shown(c)).collect(),
+        patch: shown(&args.patch),
+        report: shown(&args.reports.report),
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        heuristics: heuristics_revision(opts),
+        min_confidence: opts.min_confidence,
+    }
+}
+
+fn commit_branch(run: &pipeline::Run, branch: &str, force: bool, msg: &str) -> Result<String> {
     let changed: Vec<&pipeline::FileResult> =
         run.files.iter().filter(|f| f.new_text.is_some()).collect();
     let Some(first) = run.catalogs.first() else {
@@ -318,32 +351,7 @@ fn commit_branch(
                 .map(|t| (f.patch_path.clone(), t.clone().into_bytes()))
         })
         .collect();
-    let fixed = changed
-        .iter()
-        .flat_map(|f| &f.actions)
-        .filter(|a| a.status == Status::Conflict && a.edit.is_some())
-        .count();
-    let mut msg = format!(
-        "Backfill effects on {} actions\n\nActions given effects, per connector:\n",
-        summary.total.added
-    );
-    for (c, n) in summary.connectors.iter().filter(|(_, n)| n.added > 0) {
-        msg.push_str(&format!("  {c}: {}\n", n.added));
-    }
-    if fixed > 0 {
-        msg.push_str(&format!(
-            "\nConflicts rewritten with the proposal: {fixed}\n"
-        ));
-    }
-    msg.push_str(&format!(
-        "\nConflicts left alone: {}\nUnclassified (need a human): {}\n\nProduced by catalog-effects {} (heuristics {}, --min-confidence {}).\n",
-        summary.total.conflict - fixed,
-        summary.total.unclassified,
-        env!("CARGO_PKG_VERSION"),
-        heuristics_revision(opts),
-        opts.min_confidence.name()
-    ));
-    let id = repo.commit_on_branch(branch, &files, &msg, force)?;
+    let id = repo.commit_on_branch(branch, &files, msg, force)?;
     Ok(format!(
         "branch {branch}: commit {id} ({} files)",
         files.len()

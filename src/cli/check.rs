@@ -141,8 +141,13 @@ pub fn run(args: CheckArgs) -> Result<u8> {
     }
     report.finish(&args.reports.report)?;
     let run = meta.with_files(kept);
-    args.reports
-        .history_and_page(&run, &summary, partial.is_some())?;
+    args.reports.history_and_page(
+        &run,
+        &summary,
+        partial.is_some(),
+        emit::html::Coverage::Current,
+        &opts.rules,
+    )?;
 
     let (failing, failing_errors) = (reporter.failing, reporter.failing_errors);
     let (new, found) = (reporter.new, reporter.kept);

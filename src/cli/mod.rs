@@ -264,21 +264,24 @@ impl ReportArgs {
         run: &catalog_effects::pipeline::Run,
         summary: &catalog_effects::emit::Summary,
         partial: bool,
+        coverage: catalog_effects::emit::html::Coverage,
+        rules: &RuleSet,
     ) -> Result<()> {
         use catalog_effects::emit::{history as hist, html as page};
+        let commit = || {
+            run.catalogs
+                .first()
+                .and_then(|c| c.repo.as_ref())
+                .and_then(|r| r.head())
+                .map(|(short, _)| short)
+                .unwrap_or_default()
+        };
         match &self.history {
             Some(_) if partial => out::eprint(
                 "note: --history is not appended on a partial (--since) run: its counts cover only the changed files\n",
             ),
             Some(path) => {
-                let commit = run
-                    .catalogs
-                    .first()
-                    .and_then(|c| c.repo.as_ref())
-                    .and_then(|r| r.head())
-                    .map(|(short, _)| short)
-                    .unwrap_or_default();
-                let row = hist::HistoryRow::from_summary(summary, &hist::today_utc(), &commit);
+                let row = hist::HistoryRow::from_summary(summary, &hist::today_utc(), &commit());
                 hist::append(path, &row)?;
             }
             None => {}
@@ -288,10 +291,18 @@ impl ReportArgs {
                 Some(h) if h.exists() => hist::read(h)?,
                 _ => Vec::new(),
             };
-            write_output(
-                path,
-                &page::render(summary, run, &rows, "catalog-effects coverage"),
-            )?;
+            let info = page::PageInfo {
+                coverage,
+                date: hist::today_utc(),
+                commit: commit(),
+                version: env!("CARGO_PKG_VERSION").to_owned(),
+                catalogs: run
+                    .catalogs
+                    .iter()
+                    .map(|c| c.root.display().to_string())
+                    .collect(),
+            };
+            write_output(path, &page::render(summary, run, &rows, &info, rules))?;
         }
         Ok(())
     }
