@@ -8,7 +8,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{Run, Sandbox, run_in as run, snapshot, write_file as write};
+use common::{Run, Sandbox, action, main_file, run_in as run, snapshot, write_file as write};
 
 impl Run {
     /// `exit: N` then stdout: the usual snapshot body.
@@ -51,27 +51,6 @@ fn normalise_tmp(text: &str, root: &Path) -> String {
         s = s.replace(canon.to_str().unwrap(), "<TMP>");
     }
     s.replace(root.to_str().unwrap(), "<TMP>")
-}
-
-/// A connector main file (shape A) with key `key`.
-fn main_file(key: &str) -> String {
-    format!(
-        "StackOne: 1.0.0\ninfo:\n  title: {key} title\n  key: {key}\n  version: 1.0.0\n  description: Made-up system for tests.\nbaseUrl: https://api.{key}.example/v1\nauthentication:\n  - custom:\n      type: custom\n      label: API Key\n"
-    )
-}
-
-/// One action of a partial file; `extra` lines (already indented by two) go after `label`.
-fn action(
-    id: &str,
-    label: &str,
-    description: &str,
-    method: &str,
-    url: &str,
-    extra: &str,
-) -> String {
-    format!(
-        "- actionId: {id}\n  label: {label}\n{extra}  description: {description}\n  steps:\n    - stepId: call\n      stepFunction:\n        functionName: request\n        parameters:\n          url: {url}\n          method: {method}\n\n"
-    )
 }
 
 /// A catalog `acme` (key `acme_hr`) whose every action declares effects that agree with

@@ -699,6 +699,12 @@ fn errors(h: &mut String, run: &Run) {
 
 /// A line chart of coverage, runs evenly spaced in file order (dates may repeat or skip).
 fn history_chart(rows: &[HistoryRow]) -> String {
+    // The line takes the colour of where coverage stands now, as the card does.
+    let ink = match rows.last().map_or("poor", |r| grade(r.coverage_percent)) {
+        "good" => "#2e7d32",
+        "fair" => "#c98a00",
+        _ => "#c62828",
+    };
     let (w, ht) = (1000.0_f64, 240.0_f64);
     let (left, right, top, bottom) = (48.0, 56.0, 14.0, 30.0);
     let (pw, ph) = (w - left - right, ht - top - bottom);
@@ -732,7 +738,7 @@ fn history_chart(rows: &[HistoryRow]) -> String {
     if n > 1 {
         let _ = writeln!(
             s,
-            "<polygon points=\"{:.1},{:.1} {} {:.1},{:.1}\" fill=\"#2e7d32\" fill-opacity=\"0.08\"/>",
+            "<polygon points=\"{:.1},{:.1} {} {:.1},{:.1}\" fill=\"{ink}\" fill-opacity=\"0.08\"/>",
             x(0),
             y(0.0),
             points.join(" "),
@@ -741,7 +747,7 @@ fn history_chart(rows: &[HistoryRow]) -> String {
         );
         let _ = writeln!(
             s,
-            "<polyline points=\"{}\" fill=\"none\" stroke=\"#2e7d32\" stroke-width=\"2.5\" stroke-linejoin=\"round\"/>",
+            "<polyline points=\"{}\" fill=\"none\" stroke=\"{ink}\" stroke-width=\"2.5\" stroke-linejoin=\"round\"/>",
             points.join(" ")
         );
     }
@@ -750,7 +756,7 @@ fn history_chart(rows: &[HistoryRow]) -> String {
         for (i, r) in rows.iter().enumerate() {
             let _ = writeln!(
                 s,
-                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3.5\" fill=\"#2e7d32\"><title>{} {}: {:.1}%</title></circle>",
+                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3.5\" fill=\"{ink}\"><title>{} {}: {:.1}%</title></circle>",
                 x(i),
                 y(r.coverage_percent),
                 escape(&r.date),
@@ -762,7 +768,7 @@ fn history_chart(rows: &[HistoryRow]) -> String {
     if let Some(last) = rows.last() {
         let _ = writeln!(
             s,
-            "<text x=\"{:.1}\" y=\"{:.1}\" style=\"fill:#1b5e20;font-weight:600\">{:.1}%</text>",
+            "<text x=\"{:.1}\" y=\"{:.1}\" style=\"fill:{ink};font-weight:600\">{:.1}%</text>",
             x(n - 1) + 8.0,
             y(last.coverage_percent) + 4.0,
             last.coverage_percent

@@ -320,29 +320,30 @@ impl Review {
         if t.unclassified > 0 {
             let _ = writeln!(
                 s,
-                "- **{} unclassified**: no proposal reached `--min-confidence {}`; they need a human (a low proposal is shown where there is one).",
-                t.unclassified, ctx.min_confidence
+                "- **{}**: no proposal reached `--min-confidence {}`; they need a human (a low proposal is shown where there is one).",
+                counted(t.unclassified, "unclassified action"),
+                ctx.min_confidence
             );
         }
         if t.invalid > 0 {
             let _ = writeln!(
                 s,
-                "- **{} invalid declarations**: `effects` is not a list of known effects; never fixed silently.",
-                t.invalid
+                "- **{}**: `effects` is not a list of known effects; never fixed silently.",
+                counted(t.invalid, "invalid declaration")
             );
         }
         if self.error_count > 0 {
             let _ = writeln!(
                 s,
-                "- **{} errors**: files or items that could not be read; their actions are not in the patch.",
-                self.error_count
+                "- **{}**: files or items that could not be read; their actions are not in the patch.",
+                counted(self.error_count, "error")
             );
         }
         if t.skipped > 0 {
             let _ = writeln!(
                 s,
-                "- {} nested refresh actions: not tools, never patched.",
-                t.skipped
+                "- {}: not tools, never patched.",
+                counted(t.skipped, "nested refresh action")
             );
         }
         s.push('\n');
@@ -351,6 +352,14 @@ impl Review {
                 format!(
                     "- `{}` (invalid: {}): `{}:{}`\n",
                     it.tool, it.declared, it.file, it.line
+                )
+            } else if it.confidence.is_some_and(|c| c >= ctx.min_confidence) {
+                format!(
+                    "- `{}` (held back: another action merges it with `<<` and would inherit its effects; proposal **{}**): `{}:{}`\n",
+                    it.tool,
+                    it.proposed.joined(", "),
+                    it.file,
+                    it.line
                 )
             } else if it.proposed.is_empty() {
                 format!(
@@ -463,6 +472,15 @@ fn current_coverage(s: &Summary) -> f64 {
     now.coverage()
 }
 
+/// `1 error`, `2 errors`.
+fn counted(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
 fn chars(s: &str) -> usize {
     s.chars().count()
 }
@@ -549,7 +567,9 @@ fn item(f: &FileResult, a: &ActionResult, rules: &RuleSet) -> Item {
         .iter()
         .filter(|f| f.effect.is_read_only() != read_only)
         .collect();
-    if !inf.effects.is_empty() && !against.is_empty() {
+    // A weak sign the other way (a POST under a search verb) is common and says little; a
+    // medium or strong one means the rules really disagreed.
+    if !inf.effects.is_empty() && against.iter().any(|f| f.weight >= 2) {
         flags.push(Flag::ConflictingEvidence);
     }
     if inf.confidence == Some(Confidence::Medium) {

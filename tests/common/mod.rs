@@ -188,6 +188,27 @@ pub fn run_in(cwd: &Path, args: &[&str]) -> Run {
     }
 }
 
+/// A connector main file (shape A) with key `key`.
+pub fn main_file(key: &str) -> String {
+    format!(
+        "StackOne: 1.0.0\ninfo:\n  title: {key} title\n  key: {key}\n  version: 1.0.0\n  description: Made-up system for tests.\nbaseUrl: https://api.{key}.example/v1\nauthentication:\n  - custom:\n      type: custom\n      label: API Key\n"
+    )
+}
+
+/// One action of a partial file; `extra` lines (already indented by two) go after `label`.
+pub fn action(
+    id: &str,
+    label: &str,
+    description: &str,
+    method: &str,
+    url: &str,
+    extra: &str,
+) -> String {
+    format!(
+        "- actionId: {id}\n  label: {label}\n{extra}  description: {description}\n  steps:\n    - stepId: call\n      stepFunction:\n        functionName: request\n        parameters:\n          url: {url}\n          method: {method}\n\n"
+    )
+}
+
 /// Writes `text` to `dir/rel`, creating folders.
 pub fn write_file(dir: &Path, rel: &str, text: &str) {
     let path = dir.join(rel);
