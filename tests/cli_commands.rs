@@ -476,45 +476,178 @@ fn annotations_demo() {
             .find(|t| t["name"] == name)
             .unwrap_or_else(|| panic!("no {name}"))
     };
-    // `annotations: {idempotentHint: true}` is merged last; idempotentHint appears only there.
+    let meta =
+        |name: &str, key: &str| tool(name)["_meta"][format!("catalog-effects/{key}")].clone();
+    // `annotations: {idempotentHint: true}` is merged last; idempotentHint is true only there.
     let update = tool("crmly_update_contact");
     assert_eq!(update["annotations"]["idempotentHint"], true);
     assert_eq!(update["title"], "Update Contact");
-    assert_eq!(update["file"], "crmly/crmly_v1-0-0.s1.yaml");
-    assert_eq!(update["line"], 154);
-    let with_idempotent: Vec<&str> = tools
+    assert_eq!(update["annotations"]["title"], "Update Contact");
+    assert_eq!(
+        meta("crmly_update_contact", "file"),
+        "crmly/crmly_v1-0-0.s1.yaml"
+    );
+    assert_eq!(meta("crmly_update_contact", "line"), 154);
+    let idempotent: Vec<&str> = tools
         .iter()
-        .filter(|t| t["annotations"].get("idempotentHint").is_some())
+        .filter(|t| t["annotations"]["idempotentHint"] == true)
         .map(|t| t["name"].as_str().unwrap())
         .collect();
-    assert_eq!(with_idempotent, ["crmly_update_contact"]);
+    assert_eq!(idempotent, ["crmly_update_contact"]);
     // `annotations: {destructiveHint: false}` overrides a delete.
     let draft = tool("help-desk_delete_draft_reply");
-    assert_eq!(draft["effects"], serde_json::json!(["delete"]));
+    assert_eq!(
+        meta("help-desk_delete_draft_reply", "effects"),
+        serde_json::json!(["delete"])
+    );
     assert_eq!(draft["annotations"]["destructiveHint"], false);
     // Declared and inferred are told apart.
+    assert_eq!(meta("peoplehub_list_employees", "source"), "declared");
+    assert_eq!(meta("crmly_list_contacts", "source"), "inferred");
+    // An action without effects gets the specification's defaults, spelled out.
+    assert_eq!(meta("crmly_widget_config", "source"), "none");
     assert_eq!(
-        tool("peoplehub_list_employees")["effectsSource"],
-        "declared"
+        tool("crmly_widget_config")["annotations"],
+        serde_json::json!({"title": "Widget Config", "readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true})
     );
-    assert_eq!(tool("crmly_list_contacts")["effectsSource"], "inferred");
-    // An action without effects has no hints at all.
-    let none: Vec<&serde_json::Value> = tools
-        .iter()
-        .filter(|t| t["effectsSource"] == "none")
-        .collect();
-    assert!(!none.is_empty());
-    for t in &none {
-        assert_eq!(t["annotations"], serde_json::json!({}), "{}", t["name"]);
-        assert_eq!(t["effects"], serde_json::json!([]), "{}", t["name"]);
-    }
-    assert_eq!(tool("crmly_widget_config")["effectsSource"], "none");
-    // Names are `<connector>_<actionId>`, unique, and refresh actions are not tools.
-    let mut names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
-    names.sort();
-    names.dedup();
-    assert_eq!(names.len(), tools.len());
+    // help-desk_delete_ticket declares [read]: exported read-only as declared, with a
+    // warning, under `_meta` and on stderr.
+    assert_eq!(
+        tool("help-desk_delete_ticket")["annotations"]["readOnlyHint"],
+        true
+    );
+    assert!(
+        meta("help-desk_delete_ticket", "warning")
+            .as_str()
+            .unwrap()
+            .starts_with("declares [read], but strong evidence says [delete]"),
+    );
+    assert!(
+        r.stderr.contains("warning: help-desk/helpdesk.tickets.s1.partial.yaml:168:3: `help-desk_delete_ticket` declares [read]"),
+        "{}",
+        r.stderr
+    );
+    // Names are `<connector>_<actionId>`, unique, sorted, and refresh actions are not tools.
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted, names);
     assert!(!names.iter().any(|n| n.contains("refresh_token")));
+}
+
+/// Every tool has the same keys in the same order, all four hints as booleans, and a title
+/// inside `annotations` equal to the tool's own.
+#[test]
+fn annotations_spell_out_every_hint_in_a_stable_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = dir.path().join("small");
+    write(&catalog, "acme/acme.connector.s1.yaml", &main_file("acme"));
+    let actions = [
+        action(
+            "list_users",
+            "List Users",
+            "Lists the users.",
+            "get",
+            "/users",
+            "",
+        ),
+        action(
+            "delete_user",
+            "Delete User",
+            "Deletes a user.",
+            "delete",
+            "/users/{id}",
+            "",
+        ),
+        action(
+            "create_user",
+            "Create User",
+            "Creates a user.",
+            "post",
+            "/users",
+            "  effects: [read]\n",
+        ),
+        action(
+            "widget_config",
+            "''",
+            "Widget configuration.",
+            "post",
+            "/v1/x",
+            "",
+        ),
+    ];
+    write(
+        &catalog,
+        "acme/acme.users.s1.partial.yaml",
+        &actions.concat(),
+    );
+    let r = run(dir.path(), &["annotations", "small"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    snapshot("commands/annotations-small.json", &r.shown());
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let tools = v["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "acme_create_user",
+            "acme_delete_user",
+            "acme_list_users",
+            "acme_widget_config"
+        ]
+    );
+    for t in tools {
+        let keys: Vec<&String> = t.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["_meta", "annotations", "name", "title"], "{t}");
+        let a = t["annotations"].as_object().unwrap();
+        for hint in [
+            "readOnlyHint",
+            "destructiveHint",
+            "idempotentHint",
+            "openWorldHint",
+        ] {
+            assert!(a[hint].is_boolean(), "{hint} of {}", t["name"]);
+        }
+        assert_eq!(a["title"], t["title"]);
+    }
+    // Key order as written (serde_json's map above sorts them): name, title, annotations.
+    let first = r.stdout.find("\"name\"").unwrap();
+    assert!(first < r.stdout.find("\"title\"").unwrap());
+    assert!(r.stdout.find("\"annotations\"").unwrap() < r.stdout.find("\"_meta\"").unwrap());
+    // No label: a title from the actionId.
+    assert_eq!(tools[3]["title"], "Widget config");
+    // A declared read on a create is a warning; --strict makes it fail.
+    assert!(
+        r.stderr
+            .contains("`acme_create_user` declares [read], but strong evidence says [write]"),
+        "{}",
+        r.stderr
+    );
+    let strict = run(dir.path(), &["annotations", "small", "--strict"]);
+    assert_eq!(strict.code, 1, "{}", strict.stderr);
+    assert_eq!(strict.stdout, r.stdout);
+    // The same tools split over other files keep the same order.
+    std::fs::remove_file(catalog.join("acme/acme.users.s1.partial.yaml")).unwrap();
+    write(
+        &catalog,
+        "acme/acme.b.s1.partial.yaml",
+        &actions[..2].concat(),
+    );
+    write(
+        &catalog,
+        "acme/acme.a.s1.partial.yaml",
+        &actions[2..].concat(),
+    );
+    let moved = run(dir.path(), &["annotations", "small"]);
+    let v2: serde_json::Value = serde_json::from_str(&moved.stdout).unwrap();
+    let names2: Vec<&str> = v2["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names2, names);
 }
 
 #[test]

@@ -66,7 +66,11 @@ fn small_catalog(root: &Path) -> PathBuf {
             "  effects: [reed]\n",
         ),
     ];
-    write(&catalog, "acme/acme.users.s1.partial.yaml", &actions.concat());
+    write(
+        &catalog,
+        "acme/acme.users.s1.partial.yaml",
+        &actions.concat(),
+    );
     catalog
 }
 
@@ -176,7 +180,10 @@ fn small_catalog_guide() {
     let (proposal, status, confidence) = row(&csv, "widget_config");
     assert_eq!(status, "unclassified");
     if proposal.is_empty() {
-        assert!(rest.contains("`acme_widget_config` (unclassified: "), "{rest}");
+        assert!(
+            rest.contains("`acme_widget_config` (unclassified: "),
+            "{rest}"
+        );
     } else {
         assert!(
             rest.contains(&format!(
@@ -237,7 +244,11 @@ fn a_large_backfill_stays_within_githubs_comment_size() {
                 "",
             ));
         }
-        write(&catalog, &format!("{key}/{key}.things.s1.partial.yaml"), &text);
+        write(
+            &catalog,
+            &format!("{key}/{key}.things.s1.partial.yaml"),
+            &text,
+        );
     }
     let (r, md) = guide(dir.path(), &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);

@@ -2,6 +2,7 @@
 //! written back safely.
 //! Nothing here prints.
 
+pub mod annotations;
 pub mod github;
 pub mod history;
 pub mod html;
