@@ -798,15 +798,18 @@ fn explain_code_unknown_exits_2_and_lists_codes() {
 
 // ---- audit ---------------------------------------------------------------------------------
 
-/// One tool per verdict: agrees, missing, unsafe, overcautious, differs (and an update that
-/// agrees only under the delete policy).
+/// One tool per verdict: agrees, missing, unsafe, overcautious, understated, differs,
+/// destructive-unset, malformed (and an update that agrees only under the delete policy).
 const TOOLS: &str = r#"{"tools": [
  {"name": "list_users", "title": "List users", "description": "Lists the users of the Acme directory.", "annotations": {"readOnlyHint": true}},
  {"name": "create_user", "title": "Create user", "description": "Creates a user in the Acme directory."},
  {"name": "delete_user", "title": "Delete user", "description": "Deletes a user from the Acme directory.", "annotations": {"readOnlyHint": true}},
  {"name": "get_user", "title": "Get user", "description": "Returns one user of the Acme directory.", "annotations": {"readOnlyHint": false, "destructiveHint": true}},
  {"name": "update_user", "title": "Update user", "description": "Updates the email of a user in the Acme directory.", "annotations": {"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}},
- {"name": "remove_group", "title": "Remove group", "description": "Deletes a group from the Acme directory.", "annotations": {"readOnlyHint": false, "destructiveHint": false}}
+ {"name": "remove_group", "title": "Remove group", "description": "Deletes a group from the Acme directory.", "annotations": {"readOnlyHint": false, "destructiveHint": false}},
+ {"name": "rename_group", "title": "Rename group", "description": "Renames a group of the Acme directory.", "annotations": {"readOnlyHint": false, "destructiveHint": true}},
+ {"name": "create_group", "title": "Create group", "description": "Creates a group in the Acme directory.", "annotations": {"readOnlyHint": false}},
+ {"name": "list_groups", "title": "List groups", "description": "Lists the groups of the Acme directory.", "annotations": {"readOnlyHnt": true, "destructiveHint": "false"}}
 ]}
 "#;
 
@@ -842,23 +845,34 @@ fn audit_every_verdict_report_and_exit_codes() {
         ("delete_user", "unsafe"),
         ("get_user", "overcautious"),
         ("update_user", "agrees"),
-        ("remove_group", "differs"),
+        ("remove_group", "understated"),
+        ("rename_group", "differs"),
+        ("create_group", "destructive-unset"),
+        ("list_groups", "malformed"),
     ];
     assert_eq!(v, want.map(|(a, b)| (a.to_owned(), b.to_owned())).to_vec());
+    assert!(
+        r.stdout.contains("\nlist_groups: malformed: `annotations.readOnlyHnt` is not a hint (did you mean `readOnlyHint`?): clients drop it; `annotations.destructiveHint` is the string \"false\", not true or false"),
+        "{}",
+        r.stdout
+    );
 
     let json = run(dir.path(), &["audit", "tools.json", "--format", "json"]);
     assert_eq!(json.code, 1);
     let parsed: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
-    assert_eq!(parsed["tools"].as_array().unwrap().len(), 6);
+    assert_eq!(parsed["tools"].as_array().unwrap().len(), 9);
     snapshot("commands/audit.json", &json.shown());
 
-    // Without the unsafe tool: exit 0, even with missing, overcautious and differs.
+    // Without the failing tools: exit 0, even with missing, overcautious, differs and
+    // destructive-unset.
     let safe: serde_json::Value = serde_json::from_str(TOOLS).unwrap();
     let kept: Vec<serde_json::Value> = safe["tools"]
         .as_array()
         .unwrap()
         .iter()
-        .filter(|t| t["name"] != "delete_user")
+        .filter(|t| {
+            !["delete_user", "remove_group", "list_groups"].contains(&t["name"].as_str().unwrap())
+        })
         .cloned()
         .collect();
     write(
@@ -872,6 +886,40 @@ fn audit_every_verdict_report_and_exit_codes() {
     // Quiet: nothing printed when it passes, the table when a tool is unsafe.
     assert_eq!(run(dir.path(), &["audit", "safe.json", "-q"]).stdout, "");
     assert_ne!(run(dir.path(), &["audit", "tools.json", "-q"]).stdout, "");
+}
+
+/// Issue 15: a delete tool declaring `destructiveHint: false` passed with exit 0 as
+/// "differs", though clients use that hint to decide whether to ask first.
+#[test]
+fn audit_a_delete_declaring_destructive_false_fails_like_unsafe() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "tools.json",
+        r#"[{"name": "delete_user", "description": "Deletes a user from the Acme directory.", "annotations": {"readOnlyHint": false, "destructiveHint": false}}]"#,
+    );
+    let r = run(dir.path(), &["audit", "tools.json", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["tools"][0]["verdict"], "understated", "{}", r.stdout);
+    assert_eq!(r.code, 1);
+}
+
+/// A hint that is not a boolean used to reject the whole list; now it is that tool's
+/// verdict and the others are audited.
+#[test]
+fn audit_a_non_boolean_hint_is_malformed_and_the_rest_is_audited() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "tools.json",
+        r#"[{"name": "get_user", "description": "Returns a user.", "annotations": {"readOnlyHint": "yes"}},
+            {"name": "list_users", "description": "Lists the users.", "annotations": {"readOnlyHint": true}}]"#,
+    );
+    let r = run(dir.path(), &["audit", "tools.json", "--format", "json"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["tools"][0]["verdict"], "malformed");
+    assert_eq!(v["tools"][1]["verdict"], "agrees");
 }
 
 #[test]

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use catalog_effects::audit::{self, Verdict};
+use catalog_effects::audit;
 use catalog_effects::error::{Error, Result};
 use catalog_effects::mcp;
 
@@ -30,8 +30,8 @@ pub fn run(args: AuditArgs) -> Result<u8> {
     let rules = args.engine.rules()?;
     let text = std::fs::read_to_string(&args.tools)
         .map_err(|e| Error::new(format!("cannot read: {e}")).in_file(&args.tools))?;
-    let tools = mcp::parse_tools(&text, &args.tools.display().to_string())?;
-    let rows = audit::audit(
+    let tools = mcp::read_tools(&text, &args.tools.display().to_string())?;
+    let rows = audit::audit_tools(
         &tools,
         &rules,
         args.engine.policy(),
@@ -42,16 +42,12 @@ pub fn run(args: AuditArgs) -> Result<u8> {
         audit::write_csv(&rows, &mut csv)?;
         super::write_output(path, &String::from_utf8_lossy(&csv))?;
     }
-    let unsafe_count = rows.iter().filter(|r| r.verdict == Verdict::Unsafe).count();
-    if !args.engine.quiet || unsafe_count > 0 {
+    let failing = rows.iter().filter(|r| r.verdict.fails()).count();
+    if !args.engine.quiet || failing > 0 {
         out::print(&match args.format {
             SummaryFormat::Human => audit::render_table(&rows),
             SummaryFormat::Json => audit::render_json(&rows),
         });
     }
-    Ok(if unsafe_count > 0 {
-        EXIT_FINDINGS
-    } else {
-        EXIT_OK
-    })
+    Ok(if failing > 0 { EXIT_FINDINGS } else { EXIT_OK })
 }
