@@ -1156,7 +1156,7 @@ fn lint_silences_and_unused_silence() {
     assert_eq!(human.code, 1);
     snapshot("commands/lint-small.human", &human.shown());
     assert!(human.stdout.contains(
-        "acme/acme.users.s1.partial.yaml:23: warning [unused-silence]: silence of `vague-verb` matches no finding"
+        "acme/acme.users.s1.partial.yaml:23: warning [unused-silence]: the silence of `vague-verb` matches no finding; remove `vague-verb` from `# catalog-effects: ignore[...]`"
     ));
 }
 
@@ -1250,6 +1250,81 @@ fn lint_tools_json() {
     // A catalog and --tools together are refused.
     let both = run(dir.path(), &["lint", "x", "--tools", "tools.json"]);
     assert_eq!(both.code, 2);
+}
+
+/// Issue 15: each finding's hint is written for its own action by its own rule (no canned
+/// example from another action), messages read as a person would write them, and a read-only
+/// claim is caught when the description's own words or its method and path contradict it.
+#[test]
+fn lint_messages_fit_the_action_and_catch_contradicted_read_only_claims() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "tools.json",
+        r#"{"tools": [
+ {"name": "list_contacts", "description": "Lists contacts.", "annotations": {"readOnlyHint": true}},
+ {"name": "delete_ticket", "description": "Deletes a ticket.", "annotations": {"readOnlyHint": false, "destructiveHint": true}},
+ {"name": "manage_users", "description": "Manages users in the Acme directory.", "annotations": {"readOnlyHint": false, "destructiveHint": true}},
+ {"name": "delete_repository", "description": "Permanently deletes a GitHub repository.", "annotations": {"readOnlyHint": true}}
+]}"#,
+    );
+    let tools = run(dir.path(), &["lint", "--tools", "tools.json"]);
+    assert_eq!(tools.code, 1, "{}", tools.stderr);
+    let catalog = dir.path().join("billing");
+    write(&catalog, "acme/acme.connector.s1.yaml", &main_file("acme"));
+    write(
+        &catalog,
+        "acme/acme.invoices.s1.partial.yaml",
+        &action(
+            "invoice_status",
+            "Invoice Status",
+            "Read-only tool that recalculates and returns the invoice status.",
+            "post",
+            "/invoices/{id}/recalculate",
+            "  effects: [read]\n",
+        ),
+    );
+    let cat = run(dir.path(), &["lint", "billing"]);
+    assert_eq!(cat.code, 1, "{}", cat.stderr);
+    snapshot(
+        "commands/lint-messages.human",
+        &format!(
+            "$ lint --tools tools.json\n{}\n$ lint billing\n{}",
+            tools.shown(),
+            cat.shown()
+        ),
+    );
+    let all = format!("{}{}", tools.stdout, cat.stdout);
+    // The canned example of one rule no longer lands on every action.
+    assert!(
+        !all.contains("Deletes the ticket and its comments"),
+        "{all}"
+    );
+    assert!(!all.contains("hides which change happens"), "{all}");
+    let line = |tool: &str, code: &str| {
+        all.lines()
+            .find(|l| l.starts_with(tool) && l.contains(&format!("[{code}]")))
+            .unwrap_or_else(|| panic!("no {code} on {tool}:\n{all}"))
+            .to_owned()
+    };
+    assert!(line("list_contacts", "description-repeats-name").contains("which contacts"));
+    assert!(line("delete_ticket", "description-repeats-name").contains("which ticket"));
+    assert!(
+        line("manage_users", "vague-verb")
+            .contains("e.g. \"Deletes users in the Acme directory.\"")
+    );
+    assert!(line("delete_repository", "read-only-claim-contradicted").contains(
+        "claims readOnlyHint: true, but its own words (\"Permanently deletes a GitHub repository.\") say delete"
+    ));
+    assert!(
+        line(
+            "acme/acme.invoices.s1.partial.yaml:1",
+            "read-only-claim-contradicted"
+        )
+        .contains(
+            "claims \"Read-only\", but its request (POST /invoices/{id}/recalculate) says execute"
+        )
+    );
 }
 
 #[test]

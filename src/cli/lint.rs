@@ -46,25 +46,20 @@ fn to_finding(
         Severity::Error => Level::Error,
         Severity::Warning => Level::Warning,
     };
-    let text = if l.text.is_empty() {
-        String::new()
-    } else {
-        format!(" \"{}\"", l.text)
-    };
     Finding {
         file,
         line,
         column,
         code: l.code,
         level,
-        message: format!("{}{text}; {}", l.message, l.suggestion),
+        message: format!("{}; {}", l.message, l.suggestion),
         tool: Some(tool),
     }
 }
 
 pub fn run(args: LintArgs) -> Result<u8> {
     let opts = args.engine.options()?;
-    let lint_rules = LintRules::builtin()?;
+    let lint_rules = LintRules::builtin()?.with_effect_rules(opts.rules.clone());
     let filter = CodeFilter::new(&args.select, &args.ignore, &lint_rules)?;
     let mut found = Vec::new();
     let mut errors = 0;
