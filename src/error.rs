@@ -64,9 +64,9 @@ pub fn closest<'a>(word: &str, known: impl IntoIterator<Item = &'a str>) -> Opti
         .map(|(_, k)| k)
 }
 
-/// `; did you mean `x`?` when a known word is close, else nothing.
+/// ` (did you mean `x`?)` when a known word is close, else nothing.
 pub fn did_you_mean<'a>(word: &str, known: impl IntoIterator<Item = &'a str>) -> String {
-    closest(word, known).map_or_else(String::new, |k| format!("; did you mean `{k}`?"))
+    closest(word, known).map_or_else(String::new, |k| format!(" (did you mean `{k}`?)"))
 }
 
 /// Levenshtein distance over characters.

@@ -3,7 +3,7 @@
 use serde_json::{Map, Value};
 
 use crate::effects::{Effect, Effects, Hints};
-use crate::error::{Error, Result, closest};
+use crate::error::{Error, Result, closest, did_you_mean};
 use crate::view::{ActionView, Input, Source};
 
 /// One tool of a list, with what is wrong in how it declares its hints. A bad hint does not
@@ -163,10 +163,9 @@ fn opt_str(obj: &Map<String, Value>, key: &str) -> Result<Option<String>, String
 /// problem and counts as not set.
 fn hints(a: &Map<String, Value>, problems: &mut Vec<String>) -> Hints {
     for key in a.keys().filter(|k| !ANNOTATION_KEYS.contains(&k.as_str())) {
-        let meant = closest(key, ANNOTATION_KEYS)
-            .map_or_else(String::new, |k| format!(" (did you mean `{k}`?)"));
         problems.push(format!(
-            "`annotations.{key}` is not a hint{meant}: clients drop it"
+            "`annotations.{key}` is not a hint{}: clients drop it",
+            did_you_mean(key, ANNOTATION_KEYS)
         ));
     }
     let mut flag = |key: &str| match a.get(key) {

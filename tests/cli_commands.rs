@@ -1364,3 +1364,97 @@ fn help_describes_each_command_once() {
         audit.stdout
     );
 }
+
+const COMMANDS: [&str; 7] = [
+    "backfill",
+    "check",
+    "annotations",
+    "explain",
+    "explain-code",
+    "lint",
+    "audit",
+];
+
+/// Issue 15: every option of every command has a description written for that command, and
+/// every command shows an example.
+#[test]
+fn help_describes_every_option_and_shows_an_example() {
+    let cwd = tempfile::tempdir().unwrap();
+    for cmd in COMMANDS {
+        let help = run(cwd.path(), &[cmd, "--help"]).stdout;
+        assert!(help.contains("\nExample"), "{cmd}: no example\n{help}");
+        assert!(!help.contains("\\\""), "{cmd}: a literal backslash\n{help}");
+        let lines: Vec<&str> = help.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let t = line.trim_start();
+            if !(t.starts_with("--") || (t.starts_with('-') && t.chars().nth(2) == Some(','))) {
+                continue;
+            }
+            let flag = t
+                .split([' ', ','])
+                .find(|w| w.starts_with("--"))
+                .unwrap_or(t);
+            // A description on the same line (short help) or on the next one.
+            let inline = t
+                .split_once("  ")
+                .is_some_and(|(_, d)| !d.trim().is_empty());
+            let next = lines.get(i + 1).map_or("", |l| l.trim());
+            assert!(
+                inline || (!next.is_empty() && !next.starts_with('[')),
+                "{cmd} {flag}: no description\n{help}"
+            );
+        }
+        // The backfill wording of --min-confidence stays on the commands that patch.
+        if !["backfill", "explain-code"].contains(&cmd) {
+            let at = help
+                .find("--min-confidence")
+                .unwrap_or_else(|| panic!("{cmd}"));
+            let text = &help[at..at + 300];
+            assert!(
+                !text.contains("listed for a human instead of patched"),
+                "{cmd}: {text}"
+            );
+        }
+    }
+}
+
+/// A mistyped action id or finding code gets the closest known one.
+#[test]
+fn mistyped_ids_and_codes_get_a_suggestion() {
+    let sb = Sandbox::new("shape-a");
+    let r = run(sb.root(), &["explain", "catalog", "acme_hr_delete_usr"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains(
+            "no action `acme_hr_delete_usr` in catalog (did you mean `acme_hr_delete_user`?)"
+        ),
+        "{}",
+        r.stderr
+    );
+    let r = run(sb.root(), &["explain", "catalog", "delet_user"]);
+    assert!(
+        r.stderr.contains("(did you mean `delete_user`?)"),
+        "{}",
+        r.stderr
+    );
+    let r = run(sb.root(), &["explain-code", "missing-effect"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.starts_with(
+            "error: unknown code `missing-effect` (did you mean `missing-effects`?); known codes: "
+        ),
+        "{}",
+        r.stderr
+    );
+    let r = run(sb.root(), &["lint", "catalog", "--ignore", "vauge-verb"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains("unknown lint code `vauge-verb` (did you mean `vague-verb`?)"),
+        "{}",
+        r.stderr
+    );
+    // Nothing close: no guess.
+    let r = run(sb.root(), &["explain", "catalog", "zzzz"]);
+    assert!(!r.stderr.contains("did you mean"), "{}", r.stderr);
+}

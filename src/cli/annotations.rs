@@ -17,7 +17,11 @@ specification's default) and its title, inside `annotations` and beside it; the 
 source (declared, inferred or none), confidence, rules and location go under `_meta`. Tools are \
 sorted by name.\n\nExamples:\n  catalog-effects annotations connectors/ -o tools.json\n  \
 catalog-effects annotations connectors/ --strict   # exit 1 if strong evidence contradicts a declaration\n\n\
-Exit codes: 0 written; 1 with --strict, a declaration that strong evidence contradicts; 2 errors."
+Exit codes: 0 written; 1 with --strict, a declaration that strong evidence contradicts; 2 errors.",
+    mut_arg("min_confidence", |a| a.help(
+        "Inferred effects below this confidence are not exported: such a tool gets the specification's default hints"
+    )),
+    mut_arg("destructive_policy", |a| a.help("Which effects make destructiveHint true in the export"))
 )]
 pub struct AnnotationsArgs {
     /// Catalog directories (default: catalogs/demo).

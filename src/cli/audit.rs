@@ -12,11 +12,27 @@ use super::{EXIT_FINDINGS, EXIT_OK, EngineArgs, SummaryFormat, out};
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Example:\n  catalog-effects audit tools.json --report reports/audit.csv\n\nExit codes: 0 no tool is unsafe; 1 a tool declared read-only looks mutating; 2 errors."
+    after_help = "Verdicts: agrees; missing (neither readOnlyHint nor destructiveHint); unsafe (declared \
+read-only, inferred to change something); understated (destructiveHint false on a delete); \
+malformed (a hint key misspelled, misplaced or not a boolean); overcautious (declared not \
+read-only, a confident read); differs (destructiveHint differs); destructive-unset (an additive \
+write without destructiveHint, which clients take as destructive).\n\nExamples:\n  \
+catalog-effects audit tools.json\n  catalog-effects audit tools.json --format json --report reports/audit.csv\n\n\
+Exit codes: 0 no tool fails; 1 a tool is unsafe, understated or malformed; 2 errors.",
+    mut_arg("min_confidence", |a| a.help(
+        "Inferences below this confidence count as unclassified: they never make a tool unsafe, understated or overcautious"
+    )),
+    mut_arg("destructive_policy", |a| a.help(
+        "Which inferred effects make destructiveHint true, to compare with the declared one"
+    )),
+    mut_arg("jobs", |a| a.hide(true))
 )]
 pub struct AuditArgs {
-    /// An MCP `tools/list` result (`{\"tools\": [...]}` or a bare array).
+    /// An MCP `tools/list` result: `{"tools": [...]}`, a JSON-RPC response holding one, or a
+    /// bare array of tools.
     pub tools: PathBuf,
+    /// `human`: a table, then what each verdict other than agrees means; `json`: every row
+    /// with its reason, and the counts.
     #[arg(long, value_enum, default_value = "human")]
     pub format: SummaryFormat,
     /// Also write the per-tool CSV here.

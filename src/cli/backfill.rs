@@ -18,7 +18,13 @@ use super::{EXIT_ERROR, EXIT_OK, EngineArgs, ReportArgs, SummaryFormat, out};
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  catalog-effects backfill                       # the demo catalog\n  catalog-effects backfill connectors/ --patch - | less\n  catalog-effects backfill connectors/ --write   # apply in place (clean files only)\n  catalog-effects backfill connectors/ --branch effects-backfill"
+    after_help = "Examples:\n  catalog-effects backfill                       # the demo catalog\n  catalog-effects backfill connectors/ --patch - | less\n  catalog-effects backfill connectors/ --review reports/review.md   # a guide for the reviewer\n  catalog-effects backfill connectors/ --write   # apply in place (clean files only)\n  catalog-effects backfill connectors/ --branch effects-backfill",
+    mut_arg("min_confidence", |a| a.help(
+        "Proposals below this confidence are not patched: they are listed for a human instead"
+    )),
+    mut_arg("destructive_policy", |a| a.help(
+        "Which effects make destructiveHint true in the report's hint columns"
+    ))
 )]
 pub struct BackfillArgs {
     /// Catalog directories (default: catalogs/demo).
@@ -47,7 +53,8 @@ pub struct BackfillArgs {
     /// patched, each with its `explain` command.
     #[arg(long, value_name = "FILE.md")]
     pub review: Option<PathBuf>,
-    /// Summary format.
+    /// `human`: the summary table, what was not patched and the files written; `json`:
+    /// the counts.
     #[arg(long, value_enum, default_value = "human")]
     pub format: SummaryFormat,
     #[command(flatten)]

@@ -25,7 +25,13 @@ pub enum FailOn {
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Nightly, on a pull request:\n  catalog-effects check connectors/ --since origin/main --baseline reports/coverage.csv --fail-on new --format github\n\nExit codes: 0 every action declares valid effects that agree with inference; 1 findings; 2 errors (unreadable files, invalid effects, duplicate ids)."
+    after_help = "Examples:\n  catalog-effects check connectors/ --html reports/coverage.html   # nightly\n  catalog-effects check connectors/ --since origin/main --baseline reports/coverage.csv --fail-on new --format github   # on a pull request\n\nExit codes: 0 every action declares valid effects that agree with inference; 1 findings; 2 errors (unreadable files, invalid effects, duplicate ids).",
+    mut_arg("min_confidence", |a| a.help(
+        "Proposals below this confidence are not trusted: the action is reported unclassified, and a declaration conflicts only with a proposal at or above it"
+    )),
+    mut_arg("destructive_policy", |a| a.help(
+        "Which effects make destructiveHint true in the report's hint columns"
+    ))
 )]
 pub struct CheckArgs {
     /// Catalog directories (default: catalogs/demo).
@@ -40,6 +46,8 @@ pub struct CheckArgs {
     /// partial's folder).
     #[arg(long, value_name = "REV")]
     pub since: Option<String>,
+    /// `human`: one line per finding, then the summary; `json`: the findings and the
+    /// summary; `github`: workflow annotations; `sarif`: SARIF 2.1.0 for code scanning.
     #[arg(long, value_enum, default_value = "human")]
     pub format: FindingFormat,
     #[command(flatten)]

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use catalog_effects::classify::infer;
+use catalog_effects::effects::Effects;
 use catalog_effects::emit::{self, sarif::SarifRule};
 use catalog_effects::error::{Error, Result};
 use catalog_effects::findings::{Finding, Level};
@@ -15,7 +16,11 @@ use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, EngineArgs, FindingFormat, out};
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  catalog-effects lint connectors/\n  catalog-effects lint --tools tools.json --format github\n  catalog-effects lint connectors/ --ignore vague-verb\n\nSilence one code on one action with a comment on its actionId line:\n  - actionId: sync_users # catalog-effects: ignore[vague-verb]"
+    after_help = "Examples:\n  catalog-effects lint connectors/\n  catalog-effects lint --tools tools.json --format github\n  catalog-effects lint connectors/ --ignore vague-verb\n  catalog-effects explain-code vague-verb        # what a code means\n\nSilence one code on one action with a comment on its actionId line:\n  - actionId: sync_users # catalog-effects: ignore[vague-verb]\n\nExit codes: 0 no error-severity finding; 1 error-severity findings; 2 errors.",
+    mut_arg("min_confidence", |a| a.help(
+        "Inferred effects below this confidence are not used: the checks that need effects skip such an action"
+    )),
+    mut_arg("destructive_policy", |a| a.hide(true))
 )]
 pub struct LintArgs {
     /// Catalog directories (default: catalogs/demo).
@@ -23,12 +28,14 @@ pub struct LintArgs {
     /// Lint an MCP `tools/list` result instead of a catalog.
     #[arg(long, value_name = "TOOLS.json", conflicts_with = "catalogs")]
     pub tools: Option<PathBuf>,
-    /// Only these codes.
+    /// Only these codes (comma-separated or repeated).
     #[arg(long, value_name = "CODE", num_args = 1.., value_delimiter = ',')]
     pub select: Vec<String>,
-    /// Not these codes.
+    /// Not these codes (comma-separated or repeated).
     #[arg(long, value_name = "CODE", num_args = 1.., value_delimiter = ',')]
     pub ignore: Vec<String>,
+    /// `human`: one line per finding, then the counts; `json`: the findings; `github`:
+    /// workflow annotations; `sarif`: SARIF 2.1.0 for code scanning.
     #[arg(long, value_enum, default_value = "human")]
     pub format: FindingFormat,
     #[command(flatten)]
@@ -75,7 +82,13 @@ pub fn run(args: LintArgs) -> Result<u8> {
                 .map(mcp::effects_from_hints)
                 .unwrap_or_default();
             let effects = if declared.is_empty() {
-                infer(t, &opts.rules).effects
+                let inf = infer(t, &opts.rules);
+                let confident = inf.confidence.is_some_and(|c| c >= opts.min_confidence);
+                if confident {
+                    inf.effects
+                } else {
+                    Effects::EMPTY
+                }
             } else {
                 declared
             };

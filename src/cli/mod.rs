@@ -107,7 +107,7 @@ pub struct EngineArgs {
     /// Directory of extra rule files (`*.yaml`); a rule with a built-in id replaces it.
     #[arg(long, value_name = "DIR")]
     pub heuristics: Option<PathBuf>,
-    /// Proposals below this confidence are listed for a human instead of patched.
+    /// The confidence a proposal needs to count.
     #[arg(long, value_enum, default_value = "medium")]
     pub min_confidence: ConfidenceArg,
     /// Which effects make destructiveHint true.

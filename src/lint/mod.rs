@@ -520,7 +520,8 @@ impl CodeFilter {
         for code in select.iter().chain(ignore) {
             if rules.explain(code).is_none() {
                 return Err(Error::new(format!(
-                    "unknown lint code `{code}`; valid codes: {}",
+                    "unknown lint code `{code}`{}; valid codes: {}",
+                    crate::error::did_you_mean(code, rules.codes()),
                     rules.valid_codes()
                 )));
             }
