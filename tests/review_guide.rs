@@ -124,7 +124,9 @@ fn small_catalog_guide() {
     // The invalid declaration is an error: exit 2, every output written.
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(
-        r.stdout.contains("review guide: out/review.md\n"),
+        r.stdout.contains(
+            "wrote: out/effects.patch (patch), out/coverage.csv (CSV report), out/review.md (review guide)\n"
+        ),
         "{}",
         r.stdout
     );

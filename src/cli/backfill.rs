@@ -168,7 +168,7 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
         emit::html::Coverage::Projected,
         &opts.rules,
     )?;
-    let mut notes = Vec::new();
+    let mut notes: Vec<String> = wrote(&args).into_iter().collect();
     if args.write {
         errors += failed;
         notes.push(format!("files written: {written}, failed: {failed}"));
@@ -176,7 +176,6 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
     let ctx = review_context(&args, &catalogs, &opts);
     if let (Some(path), Some(g)) = (&args.review, &mut guide) {
         super::write_output(path, &g.markdown(&summary, &ctx))?;
-        notes.push(format!("review guide: {}", path.display()));
     }
     if let (Some(branch), Some(g)) = (&args.branch, &mut guide) {
         let message = g.commit_message(&summary, &ctx);
@@ -196,6 +195,28 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
         }
     }
     Ok(if errors > 0 { EXIT_ERROR } else { EXIT_OK })
+}
+
+/// Where the run wrote its outputs, so the summary says it (stdout is not a file).
+fn wrote(args: &BackfillArgs) -> Option<String> {
+    let mut files = Vec::new();
+    let mut name = |path: &Path, what: &str| {
+        if path.as_os_str() != "-" {
+            files.push(format!("{} ({what})", path.display()));
+        }
+    };
+    name(&args.patch, "patch");
+    name(&args.reports.report, "CSV report");
+    if let Some(p) = &args.reports.html {
+        name(p, "coverage page");
+    }
+    if let Some(p) = &args.reports.history {
+        name(p, "history");
+    }
+    if let Some(p) = &args.review {
+        name(p, "review guide");
+    }
+    (!files.is_empty()).then(|| format!("wrote: {}", files.join(", ")))
 }
 
 /// Proposals below `--min-confidence`, one line each, for the human who decides instead.
@@ -233,7 +254,7 @@ fn human(
         ));
     }
     s.push_str(&format!(
-        "\nfiles: {}, changed: {}, errors: {}\n",
+        "\nfiles: {} read, {} changed by the patch; errors: {}\n",
         summary.files, summary.files_changed, summary.errors
     ));
     for n in notes {

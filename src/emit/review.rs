@@ -189,13 +189,13 @@ impl Review {
         let mut head = String::new();
         let _ = writeln!(
             head,
-            "## Effects backfill: {} of {tools} actions given effects\n",
+            "## Effects backfill: {} actions given effects\n",
             t.added
         );
         let _ = writeln!(
             head,
-            "Read this beside the patch (`{}`). Coverage, the share of actions that declare \
-             effects: **{:.1}% now, {:.1}% once the patch is applied**.\n",
+            "Read this beside the patch (`{}`). Coverage, the share of the {tools} tools that \
+             declare effects: **{:.1}% now, {:.1}% once the patch is applied**.\n",
             ctx.patch,
             current_coverage(summary),
             t.coverage()
@@ -635,7 +635,7 @@ fn rule_list<'a>(fired: impl IntoIterator<Item = &'a Fired>, rules: &RuleSet) ->
 }
 
 fn connector_table(s: &mut String, summary: &Summary) {
-    s.push_str("| connector | actions | patched | agree | conflicts | not patched | coverage now → after |\n|---|--:|--:|--:|--:|--:|--:|\n");
+    s.push_str("| connector | tools | patched | agree | conflicts | not patched | coverage now → after |\n|---|--:|--:|--:|--:|--:|--:|\n");
     let mut row = |name: &str, c: &crate::emit::Counts| {
         let mut now = c.clone();
         now.with_effects = c.agrees + c.conflict;

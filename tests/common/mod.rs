@@ -238,9 +238,11 @@ pub fn run_backfill(catalogs: &[&Path], out: &Path, cwd: &Path, extra: &[&str]) 
         .current_dir(cwd)
         .output()
         .expect("run catalog-effects");
+    // The summary names the files it wrote, as given: under a fresh temporary folder.
+    let out_dir = out.to_string_lossy().into_owned();
     Output {
         code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(o.stdout).unwrap(),
+        stdout: String::from_utf8(o.stdout).unwrap().replace(&out_dir, "<OUT>"),
         stderr: String::from_utf8(o.stderr).unwrap(),
         patch: std::fs::read_to_string(&patch).unwrap_or_default(),
         csv: std::fs::read_to_string(&report).unwrap_or_default(),
