@@ -541,8 +541,6 @@ fn annotations_demo() {
 #[test]
 fn annotations_spell_out_every_hint_in_a_stable_order() {
     let dir = tempfile::tempdir().unwrap();
-    let catalog = dir.path().join("small");
-    write(&catalog, "acme/acme.connector.s1.yaml", &main_file("acme"));
     let actions = [
         action(
             "list_users",
@@ -577,11 +575,7 @@ fn annotations_spell_out_every_hint_in_a_stable_order() {
             "",
         ),
     ];
-    write(
-        &catalog,
-        "acme/acme.users.s1.partial.yaml",
-        &actions.concat(),
-    );
+    let catalog = common::acme_catalog(dir.path(), "small", &actions);
     let r = run(dir.path(), &["annotations", "small"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     snapshot("commands/annotations-small.json", &r.shown());
@@ -888,38 +882,41 @@ fn audit_every_verdict_report_and_exit_codes() {
     assert_ne!(run(dir.path(), &["audit", "tools.json", "-q"]).stdout, "");
 }
 
+/// `audit --format json` of a tool list: the exit code and the verdicts.
+fn audit_verdicts(tools: &str) -> (i32, Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "tools.json", tools);
+    let r = run(dir.path(), &["audit", "tools.json", "--format", "json"]);
+    let v: serde_json::Value =
+        serde_json::from_str(&r.stdout).unwrap_or_else(|_| panic!("{}", r.stderr));
+    let verdicts = v["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["verdict"].as_str().unwrap().to_owned())
+        .collect();
+    (r.code, verdicts)
+}
+
 /// Issue 15: a delete tool declaring `destructiveHint: false` passed with exit 0 as
 /// "differs", though clients use that hint to decide whether to ask first.
 #[test]
 fn audit_a_delete_declaring_destructive_false_fails_like_unsafe() {
-    let dir = tempfile::tempdir().unwrap();
-    write(
-        dir.path(),
-        "tools.json",
+    let got = audit_verdicts(
         r#"[{"name": "delete_user", "description": "Deletes a user from the Acme directory.", "annotations": {"readOnlyHint": false, "destructiveHint": false}}]"#,
     );
-    let r = run(dir.path(), &["audit", "tools.json", "--format", "json"]);
-    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-    assert_eq!(v["tools"][0]["verdict"], "understated", "{}", r.stdout);
-    assert_eq!(r.code, 1);
+    assert_eq!(got, (1, vec!["understated".to_owned()]));
 }
 
 /// A hint that is not a boolean used to reject the whole list; now it is that tool's
 /// verdict and the others are audited.
 #[test]
 fn audit_a_non_boolean_hint_is_malformed_and_the_rest_is_audited() {
-    let dir = tempfile::tempdir().unwrap();
-    write(
-        dir.path(),
-        "tools.json",
+    let got = audit_verdicts(
         r#"[{"name": "get_user", "description": "Returns a user.", "annotations": {"readOnlyHint": "yes"}},
             {"name": "list_users", "description": "Lists the users.", "annotations": {"readOnlyHint": true}}]"#,
     );
-    let r = run(dir.path(), &["audit", "tools.json", "--format", "json"]);
-    assert_eq!(r.code, 1, "{}", r.stderr);
-    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-    assert_eq!(v["tools"][0]["verdict"], "malformed");
-    assert_eq!(v["tools"][1]["verdict"], "agrees");
+    assert_eq!(got, (1, vec!["malformed".to_owned(), "agrees".to_owned()]));
 }
 
 #[test]
@@ -1270,19 +1267,17 @@ fn lint_messages_fit_the_action_and_catch_contradicted_read_only_claims() {
     );
     let tools = run(dir.path(), &["lint", "--tools", "tools.json"]);
     assert_eq!(tools.code, 1, "{}", tools.stderr);
-    let catalog = dir.path().join("billing");
-    write(&catalog, "acme/acme.connector.s1.yaml", &main_file("acme"));
-    write(
-        &catalog,
-        "acme/acme.invoices.s1.partial.yaml",
-        &action(
+    common::acme_catalog(
+        dir.path(),
+        "billing",
+        &[action(
             "invoice_status",
             "Invoice Status",
             "Read-only tool that recalculates and returns the invoice status.",
             "post",
             "/invoices/{id}/recalculate",
             "  effects: [read]\n",
-        ),
+        )],
     );
     let cat = run(dir.path(), &["lint", "billing"]);
     assert_eq!(cat.code, 1, "{}", cat.stderr);
@@ -1318,7 +1313,7 @@ fn lint_messages_fit_the_action_and_catch_contradicted_read_only_claims() {
     ));
     assert!(
         line(
-            "acme/acme.invoices.s1.partial.yaml:1",
+            "acme/acme.users.s1.partial.yaml:1",
             "read-only-claim-contradicted"
         )
         .contains(

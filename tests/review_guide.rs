@@ -14,8 +14,6 @@ const LIMIT: usize = 65_536;
 
 /// `acme` (key `acme`): one action of each kind the guide sorts.
 fn small_catalog(root: &Path) -> PathBuf {
-    let catalog = root.join("catalog");
-    write(&catalog, "acme/acme.connector.s1.yaml", &main_file("acme"));
     let actions = [
         action(
             "list_users",
@@ -66,12 +64,7 @@ fn small_catalog(root: &Path) -> PathBuf {
             "  effects: [reed]\n",
         ),
     ];
-    write(
-        &catalog,
-        "acme/acme.users.s1.partial.yaml",
-        &actions.concat(),
-    );
-    catalog
+    common::acme_catalog(root, "catalog", &actions)
 }
 
 /// The tool version and the heuristics revision replaced: the rules change, the guide's
@@ -278,19 +271,7 @@ fn branch_commit_message_is_the_short_guide() {
     let dir = tempfile::tempdir().unwrap();
     small_catalog(dir.path());
     common::git_init(dir.path());
-    let r = run(
-        dir.path(),
-        &[
-            "backfill",
-            "catalog",
-            "--patch",
-            "out/effects.patch",
-            "--report",
-            "out/coverage.csv",
-            "--branch",
-            "effects",
-        ],
-    );
+    let (r, _) = guide(dir.path(), &["--branch", "effects"]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     let msg = git_ok(dir.path(), &["log", "-1", "--format=%B", "effects"]);
     snapshot("review/branch-message.txt", &normalise(&msg));

@@ -82,10 +82,8 @@ fn title_from_id(id: &str) -> String {
     let mut word = String::new();
     let mut prev_lower = false;
     for c in id.chars() {
-        if !c.is_alphanumeric() || (prev_lower && c.is_uppercase()) {
-            if !word.is_empty() {
-                words.push(std::mem::take(&mut word));
-            }
+        if (!c.is_alphanumeric() || (prev_lower && c.is_uppercase())) && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
         }
         if c.is_alphanumeric() {
             word.extend(c.to_lowercase());

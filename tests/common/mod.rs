@@ -209,6 +209,19 @@ pub fn action(
     )
 }
 
+/// A catalog `<root>/<name>` of one connector `acme` (key `acme`): its main file and one
+/// partial holding `actions`.
+pub fn acme_catalog(root: &Path, name: &str, actions: &[String]) -> PathBuf {
+    let catalog = root.join(name);
+    write_file(&catalog, "acme/acme.connector.s1.yaml", &main_file("acme"));
+    write_file(
+        &catalog,
+        "acme/acme.users.s1.partial.yaml",
+        &actions.concat(),
+    );
+    catalog
+}
+
 /// Writes `text` to `dir/rel`, creating folders.
 pub fn write_file(dir: &Path, rel: &str, text: &str) {
     let path = dir.join(rel);
@@ -242,7 +255,9 @@ pub fn run_backfill(catalogs: &[&Path], out: &Path, cwd: &Path, extra: &[&str]) 
     let out_dir = out.to_string_lossy().into_owned();
     Output {
         code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(o.stdout).unwrap().replace(&out_dir, "<OUT>"),
+        stdout: String::from_utf8(o.stdout)
+            .unwrap()
+            .replace(&out_dir, "<OUT>"),
         stderr: String::from_utf8(o.stderr).unwrap(),
         patch: std::fs::read_to_string(&patch).unwrap_or_default(),
         csv: std::fs::read_to_string(&report).unwrap_or_default(),
