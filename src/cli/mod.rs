@@ -308,17 +308,19 @@ impl ReportArgs {
     }
 }
 
-/// Writes a report file, creating its folder; `-` means stdout.
+/// Writes a report file whole, creating its folder; `-` means stdout.
 pub fn write_output(path: &Path, text: &str) -> Result<()> {
     if path == Path::new("-") {
         out::print(text);
         return Ok(());
     }
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| Error::new(format!("cannot create folder: {e}")).in_file(dir))?;
-    }
-    std::fs::write(path, text).map_err(|e| Error::new(format!("cannot write: {e}")).in_file(path))
+    // Staged like the streamed reports: a run that fails halfway leaves the previous page
+    // or guide whole, never a truncated one.
+    let mut output = open_output(path)?;
+    output
+        .write_all(text.as_bytes())
+        .map_err(|e| Error::new(format!("cannot write: {e}")).in_file(path))?;
+    output.finish(path)
 }
 
 /// Prints one file's errors on stderr, then its notes as warnings; returns how many errors
