@@ -323,7 +323,13 @@ fn review_context(
     catalogs: &[PathBuf],
     opts: &pipeline::Options,
 ) -> review::Context {
-    let shown = |p: &Path| p.display().to_string();
+    let shown = |p: &Path| {
+        if p.as_os_str() == "-" {
+            "stdout".to_owned()
+        } else {
+            p.display().to_string()
+        }
+    };
     review::Context {
         catalogs: catalogs.iter().map(|c| shown(c)).collect(),
         patch: shown(&args.patch),

@@ -941,6 +941,70 @@ actions:
         assert!(html.contains("evil/evil.connector.s1.yaml:"));
     }
 
+    /// One multi-step action with 30 URLs is not a wall of text, and neither is a long
+    /// label; the cut says how much was left out. (No methods and an opaque name: nothing
+    /// for the rules to go on, so it stays unclassified.)
+    #[test]
+    fn long_cells_are_cut_with_a_count() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let steps: String = (0..30)
+            .map(|i| {
+                format!(
+                    "      - stepId: s{i}\n        stepFunction:\n          functionName: request\n          parameters:\n            url: /v1/x{i}\n"
+                )
+            })
+            .collect();
+        let label = "L".repeat(100);
+        std::fs::create_dir_all(dir.path().join("w")).expect("folder");
+        std::fs::write(
+            dir.path().join("w/w.connector.s1.yaml"),
+            format!(
+                "StackOne: 1.0.0\ninfo:\n  title: W\n  key: w\n  version: 1.0.0\nactions:\n  - actionId: widget_bridge\n    label: {label}\n    description: Widget bridge.\n    steps:\n{steps}"
+            ),
+        )
+        .expect("write catalog");
+        let (s, html) = page(dir.path(), &[], "w");
+        assert_eq!(s.total.unclassified, 1, "{s:?}");
+        assert!(
+            html.contains("/v1/x0, /v1/x1, /v1/x2, <span class=\"more\">… +27 more</span>"),
+            "{html}"
+        );
+        assert!(!html.contains("/v1/x3"), "{html}");
+        assert!(
+            html.contains("… <span class=\"more\">(+20 characters)</span>"),
+            "{html}"
+        );
+    }
+
+    #[test]
+    fn grades_and_names_of_coverage() {
+        assert_eq!(
+            (grade(100.0), grade(95.0), grade(94.9)),
+            ("good", "good", "fair")
+        );
+        assert_eq!(
+            (grade(75.0), grade(74.9), grade(0.0)),
+            ("fair", "poor", "poor")
+        );
+        let opts = Options::new(RuleSet::builtin().expect("built-in rules"));
+        let r = run(&[demo()], &opts);
+        let mut s = Summary::of(&r);
+        s.as_declared();
+        let html = render(&s, &r, &[], &info(Coverage::Current, "demo"), &opts.rules);
+        let now = coverage(&s.total, Coverage::Current);
+        assert!(now < FAIR, "the demo declares almost nothing: {now}");
+        assert!(html.contains(&format!(
+            "<div class=\"card main poor\"><div class=\"n\">{now:.1}%</div><div class=\"l\">current coverage</div>"
+        )), "{html}");
+        // The other figure is there too, named as the projection it is.
+        let after = coverage(&s.total, Coverage::Projected);
+        assert!(html.contains(&format!(
+            "<div class=\"n\">{after:.1}%</div><div class=\"l\">projected coverage</div>"
+        )));
+        assert!(html.contains("missing, a proposal is ready"));
+        assert!(!html.contains("in the patch"));
+    }
+
     #[test]
     fn origin_is_dropped_from_urls_only() {
         assert_eq!(without_origin("https://a.example/v1/x"), "/v1/x");

@@ -1,9 +1,11 @@
 //! `lint`: check descriptions against the description contract.
 //!
 //! The rules are data (`heuristics/lint.yaml`): each code has a severity, a one-line `why`, a
-//! suggestion, the word lists its check needs, and examples that must and must not trigger it.
-//! The checks themselves are small functions keyed by code; they see only the [`ActionView`]
-//! and the action's final effects, and never print.
+//! general suggestion, the word lists its check needs, and examples that must and must not
+//! trigger it. The checks themselves are small functions keyed by code; they see only the
+//! [`ActionView`], the action's final effects and, for a read-only claim, what the effect
+//! rules infer; each writes its finding's message and a hint for that action, and never
+//! prints.
 
 use std::collections::BTreeSet;
 use std::fmt;
