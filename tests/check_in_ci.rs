@@ -391,7 +391,7 @@ fn quiet_prints_the_totals_line_and_errors_only() {
         ),
         (
             &["backfill", "cat", "-q", "--patch", "p", "--report", "r"][..],
-            "files: 3, changed: 1, warnings: 0, errors: 1\n",
+            "files: 3 read, 1 changed by the patch; warnings: 0, errors: 1\n",
         ),
     ] {
         let r = run(tmp.path(), args);
@@ -454,7 +454,7 @@ fn the_summary_counts_a_file_that_could_not_be_written_as_an_error() {
     assert!(r.stderr.contains("has uncommitted changes"), "{}", r.stderr);
     assert!(
         r.stdout.contains(
-            "files: 3, changed: 2, warnings: 0, errors: 1, files written: 1, failed: 1\n"
+            "files: 3 read, 2 changed by the patch; warnings: 0, errors: 1; files written: 1, failed: 1\n"
         ),
         "{}",
         r.stdout
@@ -490,7 +490,7 @@ fn invalid_declarations_warn_in_backfill_and_fail_check_at_one_severity() {
     );
     assert!(
         b.stdout
-            .ends_with("files: 3, changed: 1, warnings: 1, errors: 0\n"),
+            .ends_with("files: 3 read, 1 changed by the patch; warnings: 1, errors: 0\n"),
         "{}",
         b.stdout
     );
@@ -600,7 +600,7 @@ fn human_paths_start_at_the_current_directory_ci_paths_at_the_repository_root() 
     assert!(
         annotations
             .stdout
-            .contains(&format!("\"file\": \"{PARTIAL}\"")),
+            .contains(&format!("\"catalog-effects/file\": \"{PARTIAL}\"")),
         "{}",
         annotations.stdout
     );

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use catalog_effects::diff::Status;
+use catalog_effects::emit::review::{self, Review};
 use catalog_effects::emit::{self, write::replace_if_unchanged};
 use catalog_effects::error::{Error, Result};
 use catalog_effects::findings;
@@ -22,7 +23,13 @@ const DEFAULT_REPORT: &str = "reports/coverage.csv";
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  catalog-effects backfill                       # the demo catalog\n  catalog-effects backfill connectors/ --patch - | less\n  catalog-effects backfill connectors/ --write   # apply in place (clean files only)\n  catalog-effects backfill connectors/ --branch effects-backfill\n\nInvalid `effects` declarations and duplicate ids are warnings: the patch leaves them alone and `check` fails on them.\n\nExit codes: 0 the run completed (every output written); 2 a file could not be read, parsed or written, bad arguments or configuration, or a catalog that does not exist or holds no connector file (then nothing is written)."
+    after_help = "Examples:\n  catalog-effects backfill                       # the demo catalog\n  catalog-effects backfill connectors/ --patch - | less\n  catalog-effects backfill connectors/ --review reports/review.md   # a guide for the reviewer\n  catalog-effects backfill connectors/ --write   # apply in place (clean files only)\n  catalog-effects backfill connectors/ --branch effects-backfill\n\nInvalid `effects` declarations and duplicate ids are warnings: the patch leaves them alone and `check` fails on them.\n\nExit codes: 0 the run completed (every output written); 2 a file could not be read, parsed or written, bad arguments or configuration, or a catalog that does not exist or holds no connector file (then nothing is written).",
+    mut_arg("min_confidence", |a| a.help(
+        "Proposals below this confidence are not patched: they are listed for a human instead [default: medium]"
+    )),
+    mut_arg("destructive_policy", |a| a.help(
+        "Which effects make destructiveHint true in the report's hint columns [default: delete]"
+    ))
 )]
 pub struct BackfillArgs {
     /// Catalog directories (default: `catalogs` of catalog-effects.toml, else catalogs/demo).
@@ -50,7 +57,13 @@ pub struct BackfillArgs {
     /// With --branch: move the branch if it exists.
     #[arg(long, requires = "branch")]
     pub force: bool,
-    /// Summary format.
+    /// Write a review guide (Markdown, ready to paste as a pull-request description): the
+    /// counts, the proposals worth a look first, the conflicts left alone and what was not
+    /// patched, each with its `explain` command.
+    #[arg(long, value_name = "FILE.md")]
+    pub review: Option<PathBuf>,
+    /// `human`: the summary table, what was not patched and the files written; `json`:
+    /// the counts.
     #[arg(long, value_enum, default_value = "human")]
     pub format: SummaryFormat,
     #[command(flatten)]
@@ -92,6 +105,7 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
     let mut changed: Vec<pipeline::FileResult> = Vec::new();
     let mut low = Vec::new();
     let mut checker = findings::Checker::default();
+    let mut guide = (args.review.is_some() || args.branch.is_some()).then(Review::default);
     let dirty = if args.write && !args.allow_dirty {
         dirty_files(&catalogs)?
     } else {
@@ -116,6 +130,9 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
             }
         }
         summary.add_file(f);
+        if let Some(g) = &mut guide {
+            g.add_file(f, &opts.rules);
+        }
         if failed_io.is_none() {
             if let Err(e) = patch.write_all(f.patch.as_bytes()) {
                 failed_io = Some(io_err(&args.patch, e));
@@ -169,23 +186,35 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
     summary.errors += meta.errors.len();
 
     let run = meta.with_files(changed);
-    args.reports
-        .history_and_page(&run, &summary, false, quiet)?;
-    let mut notes = Vec::new();
+    args.reports.history_and_page(
+        &run,
+        &summary,
+        false,
+        quiet,
+        emit::html::Coverage::Projected,
+        &opts.rules,
+    )?;
+    let mut notes: Vec<String> = Vec::new();
     errors += failed;
-    if let Some(branch) = &args.branch {
-        notes.push(commit_branch(&run, &summary, branch, args.force, &opts)?);
+    let ctx = review_context(&args, &catalogs, &report_path, &opts);
+    if let (Some(path), Some(g)) = (&args.review, &mut guide) {
+        super::write_output(path, &g.markdown(&summary, &ctx))?;
+    }
+    if let (Some(branch), Some(g)) = (&args.branch, &mut guide) {
+        let message = g.commit_message(&summary, &ctx);
+        notes.push(commit_branch(&run, branch, args.force, &message)?);
     }
     let mut totals = format!(
-        "files: {}, changed: {}, warnings: {warnings}, errors: {errors}",
+        "files: {} read, {} changed by the patch; warnings: {warnings}, errors: {errors}",
         summary.files, summary.files_changed
     );
     if args.write {
-        totals.push_str(&format!(", files written: {written}, failed: {failed}"));
+        totals.push_str(&format!("; files written: {written}, failed: {failed}"));
     }
 
     let report = Report {
         path: &report_path,
+        wrote: wrote(&args, &report_path),
         low: &low,
         min_confidence: opts.min_confidence.name(),
     };
@@ -194,9 +223,39 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
         SummaryFormat::Human if quiet => totals + "\n",
         SummaryFormat::Human => human(&summary, &report, &totals, &notes),
     };
-    // With the patch or the report on stdout, the summary goes to stderr so it stays clean.
-    Stream::beside([Some(args.patch.as_path()), Some(report_path.as_path())]).print(&text);
+    // With the patch, the report or the guide on stdout, the summary goes to stderr so it
+    // stays clean.
+    Stream::beside([
+        Some(args.patch.as_path()),
+        Some(report_path.as_path()),
+        args.review.as_deref(),
+    ])
+    .print(&text);
     Ok(if errors > 0 { EXIT_ERROR } else { EXIT_OK })
+}
+
+/// Where the run wrote its outputs, so the summary says it (stdout is not a file).
+fn wrote(args: &BackfillArgs, report: &Path) -> Option<String> {
+    let cwd = std::env::current_dir().ok();
+    let mut files = Vec::new();
+    let mut name = |path: &Path, what: &str| {
+        if path.as_os_str() != "-" {
+            let shown = catalog_effects::walk::shown(path, cwd.as_deref());
+            files.push(format!("{shown} ({what})"));
+        }
+    };
+    name(&args.patch, "patch");
+    name(report, "CSV report");
+    if let Some(p) = &args.reports.html {
+        name(p, "coverage page");
+    }
+    if let Some(p) = &args.reports.history {
+        name(p, "history");
+    }
+    if let Some(p) = &args.review {
+        name(p, "review guide");
+    }
+    (!files.is_empty()).then(|| format!("wrote: {}", files.join(", ")))
 }
 
 /// Proposals below `--min-confidence`, one line each, for the human who decides instead.
@@ -218,9 +277,11 @@ fn low_confidence(f: &pipeline::FileResult, opts: &pipeline::Options) -> Vec<Str
         .collect()
 }
 
-/// What the human summary says about the proposals left for a human.
+/// What the human summary says about the files written and the proposals left for a human.
 struct Report<'a> {
     path: &'a Path,
+    /// `wrote: ...`, when any output is a file.
+    wrote: Option<String>,
     low: &'a [String],
     min_confidence: &'static str,
 }
@@ -248,6 +309,11 @@ fn human(summary: &emit::Summary, report: &Report, totals: &str, notes: &[String
         }
     }
     s.push('\n');
+    // The files written, then the totals line, the last of the summary (what --quiet keeps).
+    if let Some(w) = &report.wrote {
+        s.push_str(w);
+        s.push('\n');
+    }
     s.push_str(totals);
     s.push('\n');
     for n in notes {
@@ -312,13 +378,32 @@ pub fn heuristics_revision(opts: &pipeline::Options) -> String {
     )
 }
 
-fn commit_branch(
-    run: &pipeline::Run,
-    summary: &emit::Summary,
-    branch: &str,
-    force: bool,
+/// What the review guide prints as paths and commands.
+fn review_context(
+    args: &BackfillArgs,
+    catalogs: &[PathBuf],
+    report: &Path,
     opts: &pipeline::Options,
-) -> Result<String> {
+) -> review::Context {
+    let cwd = std::env::current_dir().ok();
+    let shown = |p: &Path| {
+        if p.as_os_str() == "-" {
+            "stdout".to_owned()
+        } else {
+            catalog_effects::walk::shown(p, cwd.as_deref())
+        }
+    };
+    review::Context {
+        catalogs: catalogs.iter().map(|c| shown(c)).collect(),
+        patch: shown(&args.patch),
+        report: shown(report),
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        heuristics: heuristics_revision(opts),
+        min_confidence: opts.min_confidence,
+    }
+}
+
+fn commit_branch(run: &pipeline::Run, branch: &str, force: bool, msg: &str) -> Result<String> {
     let changed: Vec<&pipeline::FileResult> =
         run.files.iter().filter(|f| f.new_text.is_some()).collect();
     let Some(first) = run.catalogs.first() else {
@@ -363,32 +448,7 @@ fn commit_branch(
                 .map(|t| (f.patch_path.clone(), t.clone().into_bytes()))
         })
         .collect();
-    let fixed = changed
-        .iter()
-        .flat_map(|f| &f.actions)
-        .filter(|a| a.status == Status::Conflict && a.edit.is_some())
-        .count();
-    let mut msg = format!(
-        "Backfill effects on {} actions\n\nActions given effects, per connector:\n",
-        summary.total.added
-    );
-    for (c, n) in summary.connectors.iter().filter(|(_, n)| n.added > 0) {
-        msg.push_str(&format!("  {c}: {}\n", n.added));
-    }
-    if fixed > 0 {
-        msg.push_str(&format!(
-            "\nConflicts rewritten with the proposal: {fixed}\n"
-        ));
-    }
-    msg.push_str(&format!(
-        "\nConflicts left alone: {}\nUnclassified (need a human): {}\n\nProduced by catalog-effects {} (heuristics {}, --min-confidence {}).\n",
-        summary.total.conflict - fixed,
-        summary.total.unclassified,
-        env!("CARGO_PKG_VERSION"),
-        heuristics_revision(opts),
-        opts.min_confidence.name()
-    ));
-    let id = repo.commit_on_branch(branch, &files, &msg, force)?;
+    let id = repo.commit_on_branch(branch, &files, msg, force)?;
     Ok(format!(
         "branch {branch}: commit {id} ({} files)",
         files.len()

@@ -21,10 +21,12 @@ use super::{EXIT_ERROR, EXIT_OK, EngineArgs, FailOn, FindingFormat, ReportArgs, 
 pub const LIST_LIMIT: usize = 20;
 
 #[derive(Args, Debug)]
-#[command(after_help = "Examples:
+#[command(
+    after_help = "Examples:
   catalog-effects check connectors/ --write-baseline reports/effects-baseline.csv   # accept what is there today
   catalog-effects check connectors/ --baseline reports/effects-baseline.csv --fail-on new
   catalog-effects check --since origin/main --format github     # a pull request, with catalog-effects.toml
+  catalog-effects check connectors/ --html reports/coverage.html   # the coverage page
 
 With a baseline, only new findings are listed (and annotated on GitHub with --fail-on new); the \
 totals line counts the rest. A baseline is only read: --report may not name it, and it changes \
@@ -37,7 +39,14 @@ nothing).
 
 Exit codes: 0 nothing fails (or the baseline was written); 1 findings that fail the run (see \
 --fail-on); 2 a file could not be read or parsed, bad arguments or configuration, or a catalog \
-that does not exist or holds no connector file (nothing is written then).")]
+that does not exist or holds no connector file (nothing is written then).",
+    mut_arg("min_confidence", |a| a.help(
+        "Proposals below this confidence are not trusted: the action is reported unclassified, and a declaration conflicts only with a proposal at or above it [default: medium]"
+    )),
+    mut_arg("destructive_policy", |a| a.help(
+        "Which effects make destructiveHint true in the report's hint columns [default: delete]"
+    ))
+)]
 pub struct CheckArgs {
     /// Catalog directories (default: `catalogs` of catalog-effects.toml, else catalogs/demo).
     pub catalogs: Vec<PathBuf>,
@@ -55,7 +64,9 @@ pub struct CheckArgs {
     /// partial's folder).
     #[arg(long, value_name = "REV")]
     pub since: Option<String>,
-    /// Output format.
+    /// `human`: one line per finding, the summary, then the totals line; `json`: the
+    /// findings and the summary; `github`: workflow annotations and the totals line; `sarif`:
+    /// SARIF 2.1.0 for code scanning.
     #[arg(long, value_enum, default_value = "human")]
     pub format: FindingFormat,
     /// Also write the CSV coverage report here (one row per action); never the baseline.
@@ -258,8 +269,14 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
     }
     let written = finish_csv(csv_outputs, args.write_baseline.as_ref(), summary.errors)?;
     let run = meta.with_files(kept);
-    args.reports
-        .history_and_page(&run, &summary, partial.is_some(), quiet)?;
+    args.reports.history_and_page(
+        &run,
+        &summary,
+        partial.is_some(),
+        quiet,
+        emit::html::Coverage::Current,
+        &opts.rules,
+    )?;
 
     let totals = &reporter.totals;
     let code = match (totals.exit_code(), &written) {

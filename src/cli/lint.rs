@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use catalog_effects::classify::infer;
+use catalog_effects::effects::Effects;
 use catalog_effects::emit::{self, sarif::SarifRule};
 use catalog_effects::error::{Error, Result};
 use catalog_effects::findings::{Finding, Level};
@@ -16,7 +17,11 @@ use super::{EngineArgs, FailOn, FindingFormat, Totals, out};
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  catalog-effects lint connectors/\n  catalog-effects lint --tools tools.json --format github\n  catalog-effects lint connectors/ --ignore vague-verb\n\nSilence one code on one action with a comment on its actionId line:\n  - actionId: sync_users # catalog-effects: ignore[vague-verb]\n\nExit codes: 0 nothing fails; 1 findings that fail the run (--fail-on, default error); 2 a file could not be read, bad arguments, or a catalog that does not exist or holds no connector file."
+    after_help = "Examples:\n  catalog-effects lint connectors/\n  catalog-effects lint --tools tools.json --format github\n  catalog-effects lint connectors/ --ignore vague-verb\n  catalog-effects explain-code vague-verb        # what a code means\n\nSilence one code on one action with a comment on its actionId line:\n  - actionId: sync_users # catalog-effects: ignore[vague-verb]\n\nExit codes: 0 nothing fails; 1 findings that fail the run (--fail-on, default error); 2 a file could not be read, bad arguments, or a catalog that does not exist or holds no connector file.",
+    mut_arg("min_confidence", |a| a.help(
+        "Inferred effects below this confidence are not used: the checks that need effects skip such an action [default: medium]"
+    )),
+    mut_arg("destructive_policy", |a| a.hide(true))
 )]
 pub struct LintArgs {
     /// Catalog directories (default: `catalogs` of catalog-effects.toml, else catalogs/demo).
@@ -24,13 +29,14 @@ pub struct LintArgs {
     /// Lint an MCP `tools/list` result instead of a catalog.
     #[arg(long, value_name = "TOOLS.json", conflicts_with = "catalogs")]
     pub tools: Option<PathBuf>,
-    /// Only these codes.
+    /// Only these codes (comma-separated or repeated).
     #[arg(long, value_name = "CODE", num_args = 1.., value_delimiter = ',')]
     pub select: Vec<String>,
-    /// Not these codes.
+    /// Not these codes (comma-separated or repeated).
     #[arg(long, value_name = "CODE", num_args = 1.., value_delimiter = ',')]
     pub ignore: Vec<String>,
-    /// Output format.
+    /// `human`: one line per finding, then the totals line; `json`: the findings;
+    /// `github`: workflow annotations and the totals; `sarif`: SARIF 2.1.0 for code scanning.
     #[arg(long, value_enum, default_value = "human")]
     pub format: FindingFormat,
     /// What fails the run (exit 1): error, warning or never (a lint has no baseline)
@@ -52,18 +58,13 @@ fn to_finding(
         Severity::Error => Level::Error,
         Severity::Warning => Level::Warning,
     };
-    let text = if l.text.is_empty() {
-        String::new()
-    } else {
-        format!(" \"{}\"", l.text)
-    };
     Finding {
         file,
         line,
         column,
         code: l.code,
         level,
-        message: format!("{}{text}; {}", l.message, l.suggestion),
+        message: format!("{}; {}", l.message, l.suggestion),
         tool: Some(tool),
         ..Finding::default()
     }
@@ -79,7 +80,7 @@ pub fn run(mut args: LintArgs, config: &Config) -> Result<u8> {
     }
     let quiet = args.engine.quiet;
     let opts = args.engine.options()?;
-    let lint_rules = LintRules::builtin()?;
+    let lint_rules = LintRules::builtin()?.with_effect_rules(opts.rules.clone());
     let filter = CodeFilter::new(&args.select, &args.ignore, &lint_rules)?;
     let mut found = Vec::new();
     let mut errors = 0;
@@ -95,7 +96,13 @@ pub fn run(mut args: LintArgs, config: &Config) -> Result<u8> {
                 .map(mcp::effects_from_hints)
                 .unwrap_or_default();
             let effects = if declared.is_empty() {
-                infer(t, &opts.rules).effects
+                let inf = infer(t, &opts.rules);
+                let confident = inf.confidence.is_some_and(|c| c >= opts.min_confidence);
+                if confident {
+                    inf.effects
+                } else {
+                    Effects::EMPTY
+                }
             } else {
                 declared
             };

@@ -32,8 +32,8 @@ const DEFAULT_CATALOG: &str = "catalogs/demo";
 
 /// The exit-code policy, the same for every command (README, "Exit codes").
 const EXIT_CODES: &str = "Exit codes: 0 clean (or, for backfill, annotations and explain: done); \
-1 findings that fail the run (check: see --fail-on; lint: error-level findings; audit: an unsafe \
-tool); 2 the tool could not do its job: a file it could not read or parse, bad arguments, bad \
+1 findings that fail the run (check: see --fail-on; lint: error-level findings; audit: an unsafe, \
+understated or malformed tool; annotations --strict: a declaration strong evidence contradicts); 2 the tool could not do its job: a file it could not read or parse, bad arguments, bad \
 configuration, a catalog that does not exist or holds no connector file. Findings and results go to \
 stdout; errors, warnings and progress to stderr (and the summary too when an output is `-`).";
 
@@ -167,8 +167,7 @@ pub struct EngineArgs {
     /// Directory of extra rule files (`*.yaml`); a rule with a built-in id replaces it.
     #[arg(long, value_name = "DIR")]
     pub heuristics: Option<PathBuf>,
-    /// Proposals below this confidence are not trusted: backfill lists them for a human
-    /// instead of patching them [default: medium].
+    /// The confidence a proposal needs to count [default: medium].
     #[arg(long, value_enum)]
     pub min_confidence: Option<ConfidenceArg>,
     /// Which effects make destructiveHint true [default: delete].
@@ -436,22 +435,25 @@ impl ReportArgs {
         summary: &catalog_effects::emit::Summary,
         partial: bool,
         quiet: bool,
+        coverage: catalog_effects::emit::html::Coverage,
+        rules: &RuleSet,
     ) -> Result<()> {
         use catalog_effects::emit::{history as hist, html as page};
+        let commit = || {
+            run.catalogs
+                .first()
+                .and_then(|c| c.repo.as_ref())
+                .and_then(|r| r.head())
+                .map(|(short, _)| short)
+                .unwrap_or_default()
+        };
         match &self.history {
             Some(_) if partial && !quiet => out::eprint(
                 "note: --history is not appended on a partial (--since) run: its counts cover only the changed files\n",
             ),
             Some(_) if partial => {}
             Some(path) => {
-                let commit = run
-                    .catalogs
-                    .first()
-                    .and_then(|c| c.repo.as_ref())
-                    .and_then(|r| r.head())
-                    .map(|(short, _)| short)
-                    .unwrap_or_default();
-                let row = hist::HistoryRow::from_summary(summary, &hist::today_utc(), &commit);
+                let row = hist::HistoryRow::from_summary(summary, &hist::today_utc(), &commit());
                 hist::append(path, &row)?;
             }
             None => {}
@@ -461,10 +463,18 @@ impl ReportArgs {
                 Some(h) if h.exists() => hist::read(h)?,
                 _ => Vec::new(),
             };
-            write_output(
-                path,
-                &page::render(summary, run, &rows, "catalog-effects coverage"),
-            )?;
+            let info = page::PageInfo {
+                coverage,
+                date: hist::today_utc(),
+                commit: commit(),
+                version: env!("CARGO_PKG_VERSION").to_owned(),
+                catalogs: run
+                    .catalogs
+                    .iter()
+                    .map(|c| c.root.display().to_string())
+                    .collect(),
+            };
+            write_output(path, &page::render(summary, run, &rows, &info, rules))?;
         }
         Ok(())
     }
@@ -473,6 +483,12 @@ impl ReportArgs {
 /// Writes a report file whole or not at all (replaced once written), creating its folder;
 /// `-` means stdout.
 pub fn write_output(path: &Path, text: &str) -> Result<()> {
+    if path == Path::new("-") {
+        out::print(text);
+        return Ok(());
+    }
+    // Staged like the streamed reports: a run that fails halfway leaves the previous page
+    // or guide whole, never a truncated one.
     let mut output = open_output(path)?;
     output
         .write_all(text.as_bytes())

@@ -188,6 +188,40 @@ pub fn run_in(cwd: &Path, args: &[&str]) -> Run {
     }
 }
 
+/// A connector main file (shape A) with key `key`.
+pub fn main_file(key: &str) -> String {
+    format!(
+        "StackOne: 1.0.0\ninfo:\n  title: {key} title\n  key: {key}\n  version: 1.0.0\n  description: Made-up system for tests.\nbaseUrl: https://api.{key}.example/v1\nauthentication:\n  - custom:\n      type: custom\n      label: API Key\n"
+    )
+}
+
+/// One action of a partial file; `extra` lines (already indented by two) go after `label`.
+pub fn action(
+    id: &str,
+    label: &str,
+    description: &str,
+    method: &str,
+    url: &str,
+    extra: &str,
+) -> String {
+    format!(
+        "- actionId: {id}\n  label: {label}\n{extra}  description: {description}\n  steps:\n    - stepId: call\n      stepFunction:\n        functionName: request\n        parameters:\n          url: {url}\n          method: {method}\n\n"
+    )
+}
+
+/// A catalog `<root>/<name>` of one connector `acme` (key `acme`): its main file and one
+/// partial holding `actions`.
+pub fn acme_catalog(root: &Path, name: &str, actions: &[String]) -> PathBuf {
+    let catalog = root.join(name);
+    write_file(&catalog, "acme/acme.connector.s1.yaml", &main_file("acme"));
+    write_file(
+        &catalog,
+        "acme/acme.users.s1.partial.yaml",
+        &actions.concat(),
+    );
+    catalog
+}
+
 /// Writes `text` to `dir/rel`, creating folders.
 pub fn write_file(dir: &Path, rel: &str, text: &str) {
     let path = dir.join(rel);
@@ -217,9 +251,13 @@ pub fn run_backfill(catalogs: &[&Path], out: &Path, cwd: &Path, extra: &[&str]) 
         .current_dir(cwd)
         .output()
         .expect("run catalog-effects");
+    // The summary names the files it wrote, as given: under a fresh temporary folder.
+    let out_dir = out.to_string_lossy().into_owned();
     Output {
         code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(o.stdout).unwrap(),
+        stdout: String::from_utf8(o.stdout)
+            .unwrap()
+            .replace(&out_dir, "<OUT>"),
         stderr: String::from_utf8(o.stderr).unwrap(),
         patch: std::fs::read_to_string(&patch).unwrap_or_default(),
         csv: std::fs::read_to_string(&report).unwrap_or_default(),
