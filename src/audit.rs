@@ -11,8 +11,9 @@ use std::io::Write;
 use serde::Serialize;
 
 use crate::classify::{Confidence, Group, RuleSet, infer_in};
-use crate::effects::{DestructivePolicy, Effects, Hints, derive_hints};
+use crate::effects::{DestructivePolicy, Effect, Effects, Hints, derive_hints};
 use crate::error::{Error, Result};
+use crate::mcp::Tool;
 use crate::view::ActionView;
 
 /// What the audit concludes about one tool's declared hints.
@@ -31,15 +32,27 @@ pub enum Verdict {
     Overcautious,
     /// An explicit `destructiveHint` that differs from the inferred one.
     Differs,
+    /// `destructiveHint: false` on a tool inferred to delete: clients use the hint to decide
+    /// whether to ask first, so this fails like `unsafe`.
+    Understated,
+    /// A hint key misspelled, misplaced or not a boolean: what the author meant never
+    /// reaches the client.
+    Malformed,
+    /// An additive write (creates, removes and replaces nothing) declared not read-only
+    /// with `destructiveHint` unset: clients then assume destructive.
+    DestructiveUnset,
 }
 
 impl Verdict {
-    pub const ALL: [Verdict; 5] = [
+    pub const ALL: [Verdict; 8] = [
         Verdict::Agrees,
         Verdict::Missing,
         Verdict::Unsafe,
+        Verdict::Understated,
+        Verdict::Malformed,
         Verdict::Overcautious,
         Verdict::Differs,
+        Verdict::DestructiveUnset,
     ];
 
     pub fn name(self) -> &'static str {
@@ -49,7 +62,19 @@ impl Verdict {
             Verdict::Unsafe => "unsafe",
             Verdict::Overcautious => "overcautious",
             Verdict::Differs => "differs",
+            Verdict::Understated => "understated",
+            Verdict::Malformed => "malformed",
+            Verdict::DestructiveUnset => "destructive-unset",
         }
+    }
+
+    /// The verdicts that fail the audit: the declared hints would let a client act without
+    /// asking where it should ask, or say nothing a client can read.
+    pub fn fails(self) -> bool {
+        matches!(
+            self,
+            Verdict::Unsafe | Verdict::Understated | Verdict::Malformed
+        )
     }
 }
 
@@ -98,13 +123,28 @@ pub fn audit(
     let group = Group::of(tools.iter().map(|t| t.id.as_str()), &rules.lexicon);
     tools
         .iter()
-        .map(|tool| audit_one(tool, &group, rules, policy, min_confidence))
+        .map(|tool| audit_one(tool, &group, &[], rules, policy, min_confidence))
+        .collect()
+}
+
+/// [`audit`] of a tool list as read, with each tool's hint problems.
+pub fn audit_tools(
+    tools: &[Tool],
+    rules: &RuleSet,
+    policy: DestructivePolicy,
+    min_confidence: Confidence,
+) -> Vec<AuditRow> {
+    let group = Group::of(tools.iter().map(|t| t.view.id.as_str()), &rules.lexicon);
+    tools
+        .iter()
+        .map(|t| audit_one(&t.view, &group, &t.problems, rules, policy, min_confidence))
         .collect()
 }
 
 fn audit_one(
     tool: &ActionView,
     group: &Group,
+    problems: &[String],
     rules: &RuleSet,
     policy: DestructivePolicy,
     min_confidence: Confidence,
@@ -136,18 +176,32 @@ fn audit_one(
         verdict: Verdict::Agrees,
         reason,
     };
-    row.verdict = verdict(&row);
+    // Additive: a write that neither removes nor replaces what is there.
+    let additive = effects == Effects::single(Effect::Write) && !inf.overwrites;
+    row.verdict = verdict(&row, problems, additive);
+    if let Some(why) = why(&row, problems) {
+        row.reason = format!("{why}; {}", row.reason);
+    }
     row
 }
 
-fn verdict(row: &AuditRow) -> Verdict {
+fn verdict(row: &AuditRow, problems: &[String], additive: bool) -> Verdict {
     let d = &row.declared;
-    if d.read_only.is_none() && d.destructive.is_none() {
-        return Verdict::Missing;
-    }
     let inferred_ro = row.inferred.read_only;
     if d.read_only == Some(true) && inferred_ro == Some(false) {
         return Verdict::Unsafe;
+    }
+    if d.read_only != Some(true)
+        && d.destructive == Some(false)
+        && row.inferred_effects.contains(Effect::Delete)
+    {
+        return Verdict::Understated;
+    }
+    if !problems.is_empty() {
+        return Verdict::Malformed;
+    }
+    if d.read_only.is_none() && d.destructive.is_none() {
+        return Verdict::Missing;
     }
     if row.declared_read_only() == Some(false)
         && inferred_ro == Some(true)
@@ -163,7 +217,30 @@ fn verdict(row: &AuditRow) -> Verdict {
     {
         return Verdict::Differs;
     }
+    if d.read_only == Some(false) && d.destructive.is_none() && additive {
+        return Verdict::DestructiveUnset;
+    }
     Verdict::Agrees
+}
+
+/// What the verdict means for a client, in one clause; none for `agrees`.
+fn why(row: &AuditRow, problems: &[String]) -> Option<String> {
+    let effects = row.inferred_effects.joined(", ");
+    let flag = |b: Option<bool>| b.map_or("unset".to_owned(), |b| b.to_string());
+    Some(match row.verdict {
+        Verdict::Agrees => return None,
+        Verdict::Missing => "neither readOnlyHint nor destructiveHint is declared: clients assume a destructive write and ask every time".into(),
+        Verdict::Unsafe => format!("declared read-only, but the rules infer {effects}: clients run it without asking"),
+        Verdict::Understated => format!("declares destructiveHint false, but the rules infer {effects}: clients will not warn that it removes data"),
+        Verdict::Malformed => problems.join("; "),
+        Verdict::Overcautious => format!("declared not read-only, but the rules infer {effects} with high confidence: a human approves a harmless call every time"),
+        Verdict::Differs => format!(
+            "destructiveHint is {}, the rules say {}",
+            flag(row.declared.destructive),
+            flag(row.inferred.destructive)
+        ),
+        Verdict::DestructiveUnset => "an additive write with destructiveHint unset: clients assume it destructive; declare destructiveHint: false".into(),
+    })
 }
 
 /// The CSV columns, in order.
@@ -246,6 +323,10 @@ struct JsonCounts {
     unsafe_: usize,
     overcautious: usize,
     differs: usize,
+    understated: usize,
+    malformed: usize,
+    #[serde(rename = "destructive-unset")]
+    destructive_unset: usize,
 }
 
 #[derive(Serialize)]
@@ -284,6 +365,9 @@ pub fn render_json(rows: &[AuditRow]) -> String {
             unsafe_: count(Verdict::Unsafe),
             overcautious: count(Verdict::Overcautious),
             differs: count(Verdict::Differs),
+            understated: count(Verdict::Understated),
+            malformed: count(Verdict::Malformed),
+            destructive_unset: count(Verdict::DestructiveUnset),
         },
     };
     // Serializing plain structs of strings, numbers and options cannot fail.
@@ -302,7 +386,8 @@ fn short(h: &Hints) -> String {
     }
 }
 
-/// A human table: one line per tool, then the verdict counts.
+/// A human table: one line per tool, what each verdict other than `agrees` means, then the
+/// verdict counts.
 pub fn render_table(rows: &[AuditRow]) -> String {
     let header = [
         "TOOL", "DECLARED", "INFERRED", "EFFECTS", "CONF", "VERDICT", "RULES",
@@ -350,6 +435,16 @@ pub fn render_table(rows: &[AuditRow]) -> String {
     emit(&header);
     for line in &body {
         emit(&line.each_ref().map(String::as_str));
+    }
+    let notes: Vec<&AuditRow> = rows
+        .iter()
+        .filter(|r| r.verdict != Verdict::Agrees)
+        .collect();
+    if !notes.is_empty() {
+        out.push('\n');
+    }
+    for r in notes {
+        let _ = writeln!(out, "{}: {}: {}", r.tool_name, r.verdict.name(), r.reason);
     }
     let counts: Vec<String> = Verdict::ALL
         .iter()
@@ -527,6 +622,79 @@ mod tests {
         assert!(r[5].inferred_effects.is_empty() && r[5].confidence.is_none());
     }
 
+    /// The verdicts of issue 15: a delete declaring destructiveHint false fails like unsafe;
+    /// misspelled, misplaced or non-boolean hint keys are malformed and fail too; an
+    /// additive write that leaves destructiveHint unset is told so, without failing.
+    #[test]
+    fn understated_malformed_and_destructive_unset() {
+        let tools = crate::mcp::read_tools(
+            r#"[
+              {"name": "delete_page", "description": "Deletes a page.",
+               "annotations": {"readOnlyHint": false, "destructiveHint": false}},
+              {"name": "create_page", "description": "Creates a page.",
+               "annotations": {"readOnlyHint": false}},
+              {"name": "update_page", "description": "Updates a page.",
+               "annotations": {"readOnlyHint": false}},
+              {"name": "list_pages", "description": "Lists the pages.",
+               "annotations": {"readOnlyHnt": true}},
+              {"name": "get_page", "description": "Gets a page.",
+               "annotations": {"readOnlyHint": "true"}},
+              {"name": "read_page", "description": "Reads a page.", "readOnlyHint": true},
+              {"name": "delete_note", "description": "Deletes a note.",
+               "annotations": {"readOnlyHint": false, "destructiveHint": true}}
+            ]"#,
+            "t.json",
+        )
+        .unwrap();
+        let rows = audit_tools(
+            &tools,
+            &RuleSet::builtin().unwrap(),
+            DestructivePolicy::Delete,
+            Confidence::Low,
+        );
+        assert_eq!(
+            verdicts(&rows),
+            [
+                "understated",
+                "destructive-unset",
+                "agrees",
+                "malformed",
+                "malformed",
+                "malformed",
+                "agrees"
+            ],
+            "{rows:#?}"
+        );
+        let fails: Vec<bool> = rows.iter().map(|r| r.verdict.fails()).collect();
+        assert_eq!(fails, [true, false, false, true, true, true, false]);
+        assert!(rows[0].reason.starts_with(
+            "declares destructiveHint false, but the rules infer delete: clients will not warn that it removes data; "
+        ), "{}", rows[0].reason);
+        assert!(
+            rows[3].reason.contains("did you mean `readOnlyHint`?"),
+            "{}",
+            rows[3].reason
+        );
+        assert!(
+            rows[4]
+                .reason
+                .contains("is the string \"true\", not true or false"),
+            "{}",
+            rows[4].reason
+        );
+        // Not an additive write: an update replaces what is there.
+        assert_eq!(rows[2].inferred_effects, Effects::single(Effect::Write));
+        // `audit` on the views alone knows no problems, as before.
+        let views: Vec<ActionView> = tools.into_iter().map(|t| t.view).collect();
+        let plain = audit(
+            &views,
+            &RuleSet::builtin().unwrap(),
+            DestructivePolicy::Delete,
+            Confidence::Low,
+        );
+        assert_eq!(plain[3].verdict, Verdict::Missing);
+    }
+
     #[test]
     fn overwrite_policy_makes_updates_destructive() {
         let r = rows(DestructivePolicy::Overwrite, Confidence::Low);
@@ -635,10 +803,13 @@ mod tests {
         let r = rows(DestructivePolicy::Delete, Confidence::Low);
         let t = render_table(&r);
         assert!(t.starts_with("TOOL"), "{t}");
-        assert_eq!(t.lines().count(), 1 + 6 + 2);
-        assert!(t.contains("delete_user"));
+        // The table, a blank line, one line per verdict other than agrees, a blank, the counts.
+        assert_eq!(t.lines().count(), 1 + 6 + 1 + 4 + 2, "{t}");
+        assert!(t.contains(
+            "\ndelete_user: unsafe: declared read-only, but the rules infer delete: clients run it without asking; "
+        ), "{t}");
         assert!(
-            t.ends_with("6 tools: 2 agrees, 1 missing, 1 unsafe, 1 overcautious, 1 differs\n"),
+            t.ends_with("6 tools: 2 agrees, 1 missing, 1 unsafe, 0 understated, 0 malformed, 1 overcautious, 1 differs, 0 destructive-unset\n"),
             "{t}"
         );
     }

@@ -51,3 +51,59 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The known word a mistyped one was most likely meant to be: the closest by edit distance
+/// (case ignored), if it is close enough that suggesting it helps rather than puzzles.
+pub fn closest<'a>(word: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let word = word.to_lowercase();
+    known
+        .into_iter()
+        .map(|k| (distance(&word, &k.to_lowercase()), k))
+        .filter(|(d, k)| *d <= (word.chars().count().max(k.chars().count()) / 3).max(2))
+        .min_by_key(|(d, k)| (*d, *k))
+        .map(|(_, k)| k)
+}
+
+/// ` (did you mean `x`?)` when a known word is close, else nothing.
+pub fn did_you_mean<'a>(word: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    closest(word, known).map_or_else(String::new, |k| format!(" (did you mean `{k}`?)"))
+}
+
+/// Levenshtein distance over characters.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_only_close_words() {
+        let hints = ["readOnlyHint", "destructiveHint", "idempotentHint"];
+        assert_eq!(closest("readOnlyHnt", hints), Some("readOnlyHint"));
+        assert_eq!(closest("readonlyhint", hints), Some("readOnlyHint"));
+        assert_eq!(closest("readOnly", hints), Some("readOnlyHint"));
+        assert_eq!(closest("destructive", hints), Some("destructiveHint"));
+        assert_eq!(closest("color", hints), None);
+        assert_eq!(
+            closest("vauge-verb", ["vague-verb", "euphemism"]),
+            Some("vague-verb")
+        );
+        assert_eq!(did_you_mean("x", ["vague-verb"]), "");
+        assert_eq!(distance("kitten", "sitting"), 3);
+    }
+}

@@ -3,10 +3,11 @@
 
 use serde::Serialize;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
     Error,
+    #[default]
     Warning,
     Note,
 }
@@ -22,9 +23,9 @@ impl Level {
 }
 
 /// One problem found, located by file and line (catalogs) or by tool name (tool lists).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct Finding {
-    /// Path as written in patches (relative to the git work tree or the catalog).
+    /// Path as printed: relative to the current directory.
     pub file: Option<String>,
     pub line: Option<usize>,
     pub column: Option<usize>,
@@ -33,6 +34,47 @@ pub struct Finding {
     pub message: String,
     /// The tool (`<connector>_<actionId>` or MCP tool name) the finding is about.
     pub tool: Option<String>,
+    /// Path relative to the repository root (the current directory outside git): where
+    /// SARIF and GitHub annotations point. `file` when not set.
+    #[serde(skip)]
+    pub ci_file: Option<String>,
+    /// `(connector, actionId)` of the action, when it is about one: with the code, what a
+    /// baseline matches on, so a finding keeps its identity when lines move.
+    #[serde(skip)]
+    pub action: Option<(String, String)>,
+}
+
+impl Finding {
+    /// The path SARIF and GitHub annotations use.
+    pub fn ci_file(&self) -> Option<&str> {
+        self.ci_file.as_deref().or(self.file.as_deref())
+    }
+
+    /// What identifies the finding across runs: connector, action id and code for an action;
+    /// else file, code and message (a parse error has no action).
+    pub fn identity(&self) -> (String, String, String) {
+        match &self.action {
+            Some((connector, id)) => (connector.clone(), id.clone(), self.code.clone()),
+            None => (
+                self.ci_file().unwrap_or_default().to_owned(),
+                self.message.clone(),
+                self.code.clone(),
+            ),
+        }
+    }
+
+    /// A stable fingerprint of [`Finding::identity`], for SARIF's `partialFingerprints`.
+    pub fn fingerprint(&self) -> String {
+        let (a, b, c) = self.identity();
+        format!("{:016x}", fnv1a([a, b, c].join("\0").as_bytes()))
+    }
+}
+
+/// FNV-1a, 64 bits: stable across builds and platforms, unlike the standard hasher.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// The codes `check` reports, with the one-paragraph explanation `explain-code` prints.
@@ -57,13 +99,13 @@ pub const CHECK_CODES: &[(&str, Level, &str, &str)] = &[
     ),
     (
         "invalid-effects",
-        Level::Error,
+        Level::Warning,
         "The `effects` value is not a list of known effects.",
         "The `effects` key must be a non-empty list drawn from read, search, write, delete and execute. A string, a number, a mapping, an empty list or an unknown value (a typo such as `reed`) cannot be used to derive hints, and the tool never fixes it silently. Correct the value by hand.",
     ),
     (
         "duplicate-action-id",
-        Level::Error,
+        Level::Warning,
         "Two actions of one connector share an `actionId`.",
         "Two actions of the same connector have the same `actionId`, so they would become MCP tools with the same name (`<connector>_<actionId>`) and one would shadow the other. Rename one of them.",
     ),
@@ -93,7 +135,7 @@ pub fn check_code_level(code: &str) -> Level {
         .map_or(Level::Warning, |c| c.1)
 }
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::classify::RuleSet;
@@ -102,15 +144,17 @@ use crate::error::Error;
 use crate::pipeline::{ActionResult, FileResult};
 use crate::view::Declared;
 
-fn action_finding(file: &str, a: &ActionResult, code: &str, message: String) -> Finding {
+fn action_finding(f: &FileResult, a: &ActionResult, code: &str, message: String) -> Finding {
     Finding {
-        file: Some(file.to_owned()),
+        file: Some(f.shown.clone()),
         line: Some(a.line),
         column: Some(a.column),
         code: code.to_owned(),
         level: check_code_level(code),
         message,
         tool: Some(a.tool_name()),
+        ci_file: Some(f.ci_path().to_owned()),
+        action: Some((a.connector.clone(), a.id.clone())),
     }
 }
 
@@ -151,7 +195,7 @@ impl Checker {
 
     fn scan(&mut self, f: &FileResult, rules: &RuleSet, all: bool) -> Vec<Finding> {
         let mut out = Vec::new();
-        let file = f.patch_path.as_str();
+        let file = f.shown.as_str();
         let folder = (f.catalog, f.folder.clone());
         if self.folder.as_ref() != Some(&folder) {
             self.seen.clear();
@@ -159,7 +203,9 @@ impl Checker {
         }
         if all {
             for e in f.error.iter().chain(&f.problems) {
-                out.push(parse_error(Some(file.to_owned()), e));
+                let mut finding = parse_error(Some(file.to_owned()), e);
+                finding.ci_file = Some(f.ci_path().to_owned());
+                out.push(finding);
             }
         }
         // One copy of the file name for every id it defines.
@@ -172,7 +218,7 @@ impl Checker {
                     && (all || a.status == Status::Invalid)
                 {
                     let message = status_message(a, rules);
-                    out.push(action_finding(file, a, code, message));
+                    out.push(action_finding(f, a, code, message));
                 }
                 if a.nested {
                     continue;
@@ -183,7 +229,7 @@ impl Checker {
                         a.id,
                         a.tool_name()
                     );
-                    out.push(action_finding(file, a, "duplicate-action-id", message));
+                    out.push(action_finding(f, a, "duplicate-action-id", message));
                 } else {
                     let first = shared.get_or_insert_with(|| Rc::from(file));
                     ids.insert(a.id.clone(), (Rc::clone(first), a.line));
@@ -205,17 +251,17 @@ impl Checker {
                 .map(|p| p.to_string_lossy().replace('\\', "/"));
             out.push(parse_error(file, e));
         }
-        for (i, used) in rules_used.iter().enumerate() {
-            if !used {
-                let r = &rules.rules[i];
+        // A built-in rule that matched nothing says nothing about the catalog, and its file
+        // is not in the user's repository: only the user's own rules are reported.
+        let builtin = |file: &str| crate::classify::BUILTIN.iter().any(|(f, _)| *f == file);
+        for (used, r) in rules_used.iter().zip(&rules.rules) {
+            if !used && !builtin(&r.file) {
                 out.push(Finding {
                     file: Some(r.file.clone()),
-                    line: None,
-                    column: None,
                     code: "unused-heuristic".into(),
                     level: Level::Note,
                     message: format!("rule `{}` matched no action in this run", r.id),
-                    tool: None,
+                    ..Finding::default()
                 });
             }
         }
@@ -232,7 +278,7 @@ fn parse_error(file: Option<String>, e: &Error) -> Finding {
         code: "parse-error".into(),
         level: Level::Error,
         message: e.message.clone(),
-        tool: None,
+        ..Finding::default()
     }
 }
 
@@ -266,14 +312,30 @@ fn status_message(a: &ActionResult, rules: &RuleSet) -> String {
     }
 }
 
-/// What a previous CSV report says: its findings as (tool name, code) pairs, and its tools.
-#[derive(Debug, Default)]
-pub struct Baseline {
-    pub findings: BTreeSet<(String, String)>,
-    pub tools: BTreeSet<String>,
+/// A finding or an action as a previous CSV report locates it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BaselineRow {
+    /// Relative to its catalog, as in the report.
+    pub file: String,
+    pub line: usize,
+    pub tool: String,
 }
 
-/// Reads a previous CSV report.
+/// What a previous CSV report says, keyed so that a finding keeps its identity when lines
+/// move: its findings by (connector, actionId, code), and its actions by (connector, actionId).
+#[derive(Debug, Default)]
+pub struct Baseline {
+    pub findings: BTreeMap<(String, String, String), BaselineRow>,
+    pub actions: BTreeMap<(String, String), BaselineRow>,
+}
+
+impl Baseline {
+    pub fn contains(&self, f: &Finding) -> bool {
+        self.findings.contains_key(&f.identity())
+    }
+}
+
+/// Reads a previous CSV report (`check --write-baseline`, or any `--report`).
 pub fn baseline(csv_text: &str) -> Result<Baseline, String> {
     let mut reader = csv::Reader::from_reader(csv_text.as_bytes());
     let headers = reader.headers().map_err(|e| e.to_string())?.clone();
@@ -281,13 +343,24 @@ pub fn baseline(csv_text: &str) -> Result<Baseline, String> {
         headers
             .iter()
             .position(|h| h == name)
-            .ok_or_else(|| format!("baseline has no `{name}` column"))
+            .ok_or_else(|| format!("not a coverage report: no `{name}` column"))
     };
-    let (tool, status, declared) = (col("tool_name")?, col("status")?, col("declared_effects")?);
-    let (mut findings, mut tools) = (BTreeSet::new(), BTreeSet::new());
+    let [connector, file, line, id, tool, status, declared] = [
+        "connector",
+        "file",
+        "line",
+        "action_id",
+        "tool_name",
+        "status",
+        "declared_effects",
+    ]
+    .map(col);
+    let (connector, file, line, id, tool, status, declared) =
+        (connector?, file?, line?, id?, tool?, status?, declared?);
+    let mut base = Baseline::default();
     for (i, record) in reader.records().enumerate() {
         let r = record.map_err(|e| format!("row {}: {e}", i + 2))?;
-        let name = r.get(tool).unwrap_or_default().to_owned();
+        let cell = |c: usize| r.get(c).unwrap_or_default().to_owned();
         let status = match r.get(status).unwrap_or_default() {
             "added" => Status::Added,
             "agrees" => Status::Agrees,
@@ -297,10 +370,27 @@ pub fn baseline(csv_text: &str) -> Result<Baseline, String> {
             "skipped" => Status::Skipped,
             other => return Err(format!("row {}: unknown status `{other}`", i + 2)),
         };
-        if let Some(code) = status_code(status, r.get(declared).unwrap_or_default().is_empty()) {
-            findings.insert((name.clone(), code.to_owned()));
+        let row = BaselineRow {
+            file: cell(file),
+            line: cell(line).parse().unwrap_or(0),
+            tool: cell(tool),
+        };
+        let key = (cell(connector), cell(id));
+        let mut codes: Vec<&str> = status_code(status, cell(declared).is_empty())
+            .into_iter()
+            .collect();
+        // The report lists both actions of a duplicate id, as `check` reports the second.
+        if status != Status::Skipped {
+            if base.actions.contains_key(&key) {
+                codes.push("duplicate-action-id");
+            } else {
+                base.actions.insert(key.clone(), row.clone());
+            }
         }
-        tools.insert(name);
+        for code in codes {
+            let (c, a) = key.clone();
+            base.findings.insert((c, a, code.to_owned()), row.clone());
+        }
     }
-    Ok(Baseline { findings, tools })
+    Ok(base)
 }

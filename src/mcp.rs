@@ -3,12 +3,51 @@
 use serde_json::{Map, Value};
 
 use crate::effects::{Effect, Effects, Hints};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, closest, did_you_mean};
 use crate::view::{ActionView, Input, Source};
+
+/// One tool of a list, with what is wrong in how it declares its hints. A bad hint does not
+/// reject the list: the tool is still read, the hint counts as not set, and the problem
+/// names it, so `audit` can give the tool a verdict and go on with the others.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tool {
+    pub view: ActionView,
+    /// Misspelled, misplaced or non-boolean hint keys, one sentence each.
+    pub problems: Vec<String>,
+}
+
+/// The keys of MCP `ToolAnnotations`.
+pub const ANNOTATION_KEYS: [&str; 5] = [
+    "title",
+    "readOnlyHint",
+    "destructiveHint",
+    "idempotentHint",
+    "openWorldHint",
+];
+
+/// The keys of an MCP `Tool`.
+const TOOL_KEYS: [&str; 8] = [
+    "name",
+    "title",
+    "description",
+    "inputSchema",
+    "outputSchema",
+    "annotations",
+    "icons",
+    "_meta",
+];
 
 /// Read a `tools/list` result: `{"tools": [...]}`, a JSON-RPC response wrapping it in
 /// `result`, or a bare array of tools.
 pub fn parse_tools(json: &str, file_name: &str) -> Result<Vec<ActionView>> {
+    Ok(read_tools(json, file_name)?
+        .into_iter()
+        .map(|t| t.view)
+        .collect())
+}
+
+/// [`parse_tools`], keeping each tool's hint problems.
+pub fn read_tools(json: &str, file_name: &str) -> Result<Vec<Tool>> {
     let fail = |msg: String| Error::new(msg).in_file(file_name);
     let root: Value = serde_json::from_str(json)
         .map_err(|e| fail(format!("not JSON: {e}")).at(e.line(), e.column()))?;
@@ -39,7 +78,7 @@ pub fn parse_tools(json: &str, file_name: &str) -> Result<Vec<ActionView>> {
         .collect()
 }
 
-fn parse_tool(tool: &Value) -> Result<ActionView, String> {
+fn parse_tool(tool: &Value) -> Result<Tool, String> {
     let tool = tool.as_object().ok_or("not an object")?;
     let name = match tool.get("name") {
         Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
@@ -48,10 +87,17 @@ fn parse_tool(tool: &Value) -> Result<ActionView, String> {
     };
     // From here on errors name the tool too.
     let ctx = |msg: String| format!("`{name}`: {msg}");
+    let mut problems = misplaced_keys(tool);
     let annotations = match tool.get("annotations") {
         None | Some(Value::Null) => None,
-        Some(Value::Object(a)) => Some(hints(a).map_err(ctx)?),
-        Some(_) => return Err(ctx("`annotations` is not an object".into())),
+        Some(Value::Object(a)) => Some(hints(a, &mut problems)),
+        Some(other) => {
+            problems.push(format!(
+                "`annotations` is {}, not an object: clients ignore it",
+                describe(other)
+            ));
+            None
+        }
     };
     let title = opt_str(tool, "title")
         .map_err(ctx)?
@@ -61,7 +107,7 @@ fn parse_tool(tool: &Value) -> Result<ActionView, String> {
         Some(Value::Object(schema)) => inputs(schema).map_err(ctx)?,
         Some(_) => return Err(ctx("`inputSchema` is not an object".into())),
     };
-    Ok(ActionView {
+    let view = ActionView {
         label: title,
         description: opt_str(tool, "description").map_err(ctx)?,
         inputs,
@@ -70,7 +116,39 @@ fn parse_tool(tool: &Value) -> Result<ActionView, String> {
         source: Source::McpTool,
         id: name,
         ..ActionView::default()
-    })
+    };
+    Ok(Tool { view, problems })
+}
+
+/// Hints written beside `annotations` instead of inside it, and a misspelled `annotations`:
+/// clients look for hints in one place only.
+fn misplaced_keys(tool: &Map<String, Value>) -> Vec<String> {
+    let mut out = Vec::new();
+    for key in tool.keys().filter(|k| !TOOL_KEYS.contains(&k.as_str())) {
+        if let Some(hint) = closest(key, ANNOTATION_KEYS.into_iter().skip(1)) {
+            out.push(format!(
+                "`{key}` is a key of the tool, not of its `annotations`{}: clients look for `{hint}` inside `annotations` only",
+                if key == hint { String::new() } else { format!(" (and is spelled `{hint}` there)") }
+            ));
+        } else if closest(key, ["annotations"]).is_some() {
+            out.push(format!(
+                "`{key}` is not a tool key; did you mean `annotations`? Clients ignore it"
+            ));
+        }
+    }
+    out
+}
+
+/// A JSON value in a few words, for messages.
+fn describe(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("the string \"{s}\""),
+        Value::Number(n) => format!("the number {n}"),
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "an object".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Null => "null".into(),
+    }
 }
 
 fn opt_str(obj: &Map<String, Value>, key: &str) -> Result<Option<String>, String> {
@@ -81,19 +159,46 @@ fn opt_str(obj: &Map<String, Value>, key: &str) -> Result<Option<String>, String
     }
 }
 
-fn hints(a: &Map<String, Value>) -> Result<Hints, String> {
-    let flag = |key: &str| match a.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Bool(b)) => Ok(Some(*b)),
-        Some(_) => Err(format!("`annotations.{key}` is not a boolean")),
+/// The hints as declared; a key that is not a hint, or a hint that is not a boolean, is a
+/// problem and counts as not set.
+fn hints(a: &Map<String, Value>, problems: &mut Vec<String>) -> Hints {
+    for key in a.keys().filter(|k| !ANNOTATION_KEYS.contains(&k.as_str())) {
+        problems.push(format!(
+            "`annotations.{key}` is not a hint{}: clients drop it",
+            did_you_mean(key, ANNOTATION_KEYS)
+        ));
+    }
+    let mut flag = |key: &str| match a.get(key) {
+        None | Some(Value::Null) => None,
+        Some(Value::Bool(b)) => Some(*b),
+        Some(other) => {
+            problems.push(format!(
+                "`annotations.{key}` is {}, not true or false: clients may read it either way",
+                describe(other)
+            ));
+            None
+        }
     };
-    Ok(Hints {
-        title: opt_str(a, "title").map_err(|e| format!("annotations: {e}"))?,
-        read_only: flag("readOnlyHint")?,
-        destructive: flag("destructiveHint")?,
-        idempotent: flag("idempotentHint")?,
-        open_world: flag("openWorldHint")?,
-    })
+    let (read_only, destructive) = (flag("readOnlyHint"), flag("destructiveHint"));
+    let (idempotent, open_world) = (flag("idempotentHint"), flag("openWorldHint"));
+    let title = match a.get("title") {
+        Some(Value::String(s)) => Some(s.clone()),
+        None | Some(Value::Null) => None,
+        Some(other) => {
+            problems.push(format!(
+                "`annotations.title` is {}, not a string",
+                describe(other)
+            ));
+            None
+        }
+    };
+    Hints {
+        title,
+        read_only,
+        destructive,
+        idempotent,
+        open_world,
+    }
 }
 
 /// `properties` become inputs, in the order serde_json keeps them (sorted by name).
@@ -204,16 +309,37 @@ mod tests {
         assert!(e.to_string().starts_with("t.json:1:2: not JSON"), "{e}");
         let e = parse_tools(r#"[{"name": "a"}, {"title": "x"}]"#, "t.json").unwrap_err();
         assert_eq!(e.to_string(), "t.json: tool #1: no `name`");
-        let e = parse_tools(
-            r#"[{"name": "a", "annotations": {"readOnlyHint": "yes"}}]"#,
+        assert!(parse_tools(r#"{"tools": 3}"#, "t").is_err());
+    }
+
+    /// A bad hint is the tool's problem, not the list's: the other tools are still read.
+    #[test]
+    fn bad_hints_are_problems_of_their_tool() {
+        let tools = read_tools(
+            r#"[{"name": "a", "readOnlyHint": true,
+                 "annotations": {"readOnlyHnt": true, "destructiveHint": "false", "color": 1}},
+                {"name": "b", "annotation": {"readOnlyHint": true}},
+                {"name": "c", "annotations": {"readOnlyHint": false, "title": "C"}}]"#,
             "t",
         )
-        .unwrap_err();
+        .unwrap();
         assert_eq!(
-            e.to_string(),
-            "t: tool #0: `a`: `annotations.readOnlyHint` is not a boolean"
+            tools[0].problems,
+            [
+                "`readOnlyHint` is a key of the tool, not of its `annotations`: clients look for `readOnlyHint` inside `annotations` only",
+                "`annotations.color` is not a hint: clients drop it",
+                "`annotations.readOnlyHnt` is not a hint (did you mean `readOnlyHint`?): clients drop it",
+                "`annotations.destructiveHint` is the string \"false\", not true or false: clients may read it either way",
+            ]
         );
-        assert!(parse_tools(r#"{"tools": 3}"#, "t").is_err());
+        let h = tools[0].view.annotations.as_ref().unwrap();
+        assert_eq!((h.read_only, h.destructive), (None, None));
+        assert_eq!(
+            tools[1].problems,
+            ["`annotation` is not a tool key; did you mean `annotations`? Clients ignore it"]
+        );
+        assert!(tools[2].problems.is_empty());
+        assert_eq!(tools[2].view.label.as_deref(), Some("C"));
     }
 
     #[test]

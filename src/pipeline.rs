@@ -96,6 +96,18 @@ pub struct ActionResult {
     pub edit: Option<Edit>,
 }
 
+impl FileResult {
+    /// Where SARIF and GitHub annotations point: relative to the repository root, as those
+    /// consumers resolve paths, or to the current directory outside git.
+    pub fn ci_path(&self) -> &str {
+        if self.in_repo {
+            &self.patch_path
+        } else {
+            &self.shown
+        }
+    }
+}
+
 impl ActionResult {
     pub fn tool_name(&self) -> String {
         format!("{}_{}", self.connector, self.id)
@@ -119,6 +131,11 @@ pub struct FileResult {
     pub folder: String,
     /// The path used in patches: relative to the git work tree when there is one.
     pub patch_path: String,
+    /// The path as printed: relative to the current directory (as the catalog was given,
+    /// when it is not below it).
+    pub shown: String,
+    /// Whether the file is in a git work tree (`patch_path` is then relative to its root).
+    pub in_repo: bool,
     pub abs: PathBuf,
     pub shape: Option<Shape>,
     pub info_key: Option<String>,
@@ -230,105 +247,210 @@ pub fn run(catalogs: &[PathBuf], opts: &Options) -> Run {
 }
 
 /// Runs the pipeline and hands each file's result to `sink`, in catalog then path order,
-/// as soon as it is ready: files are processed in parallel chunks while the caller writes
-/// the previous ones, so memory stays bounded by a few chunks whatever the catalog size.
-///
-/// The sink takes (`std::mem::take`) what it keeps; what it leaves is freed by the worker
-/// that allocated it. Freed on the caller's thread instead, every string of a result went
-/// through the allocator's cross-thread path, and the worker paid to collect it: 2.3% of a
-/// two-job backfill of 100k actions (same binary, both ways).
+/// as soon as it is ready (see [`Walked::run`]).
 pub fn run_each(
     catalogs: &[PathBuf],
     opts: &Options,
-    mut sink: impl FnMut(&mut FileResult),
+    sink: impl FnMut(&mut FileResult),
 ) -> RunMeta {
-    let mut meta = RunMeta {
-        rules_used: vec![false; opts.rules.rules.len()],
-        ..RunMeta::default()
-    };
-    let mut work: Vec<(usize, CatalogFile, String)> = Vec::new();
-    for (i, root) in catalogs.iter().enumerate() {
-        match walk::walk(root) {
-            Ok(w) => {
-                let catalog = Catalog {
-                    root: root.clone(),
-                    repo: Repo::discover(root),
-                    skipped_links: w.skipped_links,
-                };
-                meta.errors.extend(w.errors);
-                meta.walked += w.files.len();
-                let wanted = |f: &CatalogFile| match &opts.only {
-                    None => true,
-                    Some(only) => {
-                        only.contains(&(i, f.rel.clone()))
-                            || (f.rel.ends_with(".connector.s1.yaml")
-                                && only.iter().any(|(c, rel)| {
-                                    *c == i
-                                        && rel.rsplit_once('/').map_or("", |(d, _)| d) == f.folder
-                                }))
+    Walked::new(catalogs, opts).run(opts, sink)
+}
+
+/// The catalogs walked, before any connector file is read: a caller can refuse to run (and
+/// write nothing) when a catalog is unusable.
+#[derive(Debug, Default)]
+pub struct Walked {
+    catalogs: Vec<Catalog>,
+    errors: Vec<Error>,
+    /// Per catalog: why it cannot be walked at all, if it cannot.
+    unwalkable: Vec<Option<Error>>,
+    /// Per catalog: the connector files found, processed or not.
+    found: Vec<usize>,
+    /// Per catalog: its path as printed.
+    shown: Vec<String>,
+    work: Vec<Work>,
+}
+
+/// A file to process: its catalog, where the walk found it, its path in patches and its
+/// path as printed.
+#[derive(Debug)]
+struct Work {
+    catalog: usize,
+    file: CatalogFile,
+    patch_path: String,
+    shown: String,
+    in_repo: bool,
+}
+
+impl Walked {
+    /// Walks every catalog and selects the files `opts.only` asks for.
+    pub fn new(catalogs: &[PathBuf], opts: &Options) -> Walked {
+        let cwd = std::env::current_dir().ok();
+        let mut out = Walked::default();
+        for (i, root) in catalogs.iter().enumerate() {
+            let shown_root = walk::shown(root, cwd.as_deref());
+            out.shown.push(shown_root.clone());
+            match walk::walk(root) {
+                Ok(w) => {
+                    let catalog = Catalog {
+                        root: root.clone(),
+                        repo: Repo::discover(root),
+                        skipped_links: w.skipped_links,
+                    };
+                    out.errors.extend(w.errors.into_iter().map(|mut e| {
+                        e.path = e.path.map(|p| walk::shown(&p, cwd.as_deref()).into());
+                        e
+                    }));
+                    out.found.push(w.files.len());
+                    out.unwalkable.push(None);
+                    let wanted = |f: &CatalogFile| match &opts.only {
+                        None => true,
+                        Some(only) => {
+                            only.contains(&(i, f.rel.clone()))
+                                || (f.rel.ends_with(".connector.s1.yaml")
+                                    && only.iter().any(|(c, rel)| {
+                                        *c == i
+                                            && rel.rsplit_once('/').map_or("", |(d, _)| d)
+                                                == f.folder
+                                    }))
+                        }
+                    };
+                    let in_repo = catalog.repo.as_ref().and_then(|r| r.relative(root));
+                    // A catalog above the current directory may hold files below it.
+                    let above =
+                        shown_root.starts_with("..") || Path::new(&shown_root).is_absolute();
+                    for f in w.files.into_iter().filter(|f| wanted(f)) {
+                        let shown = if above {
+                            walk::shown(&f.path, cwd.as_deref())
+                        } else if shown_root == "." {
+                            f.rel.clone()
+                        } else {
+                            format!("{shown_root}/{}", f.rel)
+                        };
+                        out.work.push(Work {
+                            catalog: i,
+                            patch_path: patch_path(in_repo.as_deref(), &f),
+                            shown,
+                            in_repo: in_repo.is_some(),
+                            file: f,
+                        });
                     }
-                };
-                let in_repo = catalog.repo.as_ref().and_then(|r| r.relative(root));
-                for f in w.files.into_iter().filter(|f| wanted(f)) {
-                    let p = patch_path(in_repo.as_deref(), &f);
-                    work.push((i, f, p));
+                    out.catalogs.push(catalog);
                 }
-                meta.catalogs.push(catalog);
-            }
-            Err(e) => {
-                meta.errors.push(e);
-                meta.catalogs.push(Catalog {
-                    root: root.clone(),
-                    repo: None,
-                    skipped_links: Vec::new(),
-                });
+                Err(e) => {
+                    let e = Error {
+                        path: Some(shown_root.into()),
+                        ..e
+                    };
+                    out.errors.push(e.clone());
+                    out.unwalkable.push(Some(e));
+                    out.found.push(0);
+                    out.catalogs.push(Catalog {
+                        root: root.clone(),
+                        repo: None,
+                        skipped_links: Vec::new(),
+                    });
+                }
             }
         }
+        out
     }
-    meta.files = work.len();
-    if let Some(p) = &opts.progress {
-        (p.start)(work.len());
+
+    /// Why each unusable catalog cannot be checked: it does not exist, is not a folder, or
+    /// holds no connector file. A run over it would report a clean catalog that is not there.
+    pub fn unusable(&self) -> Vec<Error> {
+        self.unwalkable
+            .iter()
+            .zip(&self.found)
+            .zip(&self.shown)
+            .filter_map(|((bad, found), shown)| match bad {
+                Some(e) => Some(e.clone()),
+                None if *found == 0 => Some(
+                    Error::new(
+                        "no connector files (*.s1.yaml, *.s1.partial.yaml) in this folder: nothing to check",
+                    )
+                    .in_file(shown),
+                ),
+                None => None,
+            })
+            .collect()
     }
-    let names = connector_names(&meta.catalogs, &work);
-    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<(usize, FileResult)>>(2);
-    // What each worker is to free, handed back by the caller's thread.
-    let spent: Vec<std::sync::Mutex<Vec<FileResult>>> = (0..rayon::current_num_threads())
-        .map(|_| std::sync::Mutex::default())
-        .collect();
-    std::thread::scope(|scope| {
-        let (work, names, spent) = (&work, &names, &spent);
-        scope.spawn(move || {
-            for chunk in work.chunks(CHUNK) {
-                let results: Vec<(usize, FileResult)> = chunk
-                    .par_iter()
-                    .map(|(i, f, p)| {
-                        let worker = rayon::current_thread_index().unwrap_or(0) % spent.len();
-                        let freed = std::mem::take(&mut *lock(&spent[worker]));
-                        drop(freed);
-                        let r = process_file(*i, f, p.clone(), names, opts);
-                        if let Some(p) = &opts.progress {
-                            (p.tick)();
-                        }
-                        (worker, r)
-                    })
-                    .collect();
-                // The receiver only goes away when the caller stopped: nothing left to do.
-                if tx.send(results).is_err() {
-                    break;
+
+    /// Runs the pipeline over the walked files and collects every file's result.
+    pub fn collect(self, opts: &Options) -> Run {
+        let mut files = Vec::new();
+        self.run(opts, |f| files.push(std::mem::take(f)))
+            .with_files(files)
+    }
+
+    /// Runs the pipeline and hands each file's result to `sink`, in catalog then path
+    /// order, as soon as it is ready: files are processed in parallel chunks while the
+    /// caller writes the previous ones, so memory stays bounded by a few chunks whatever
+    /// the catalog size.
+    ///
+    /// The sink takes (`std::mem::take`) what it keeps; what it leaves is freed by the
+    /// worker that allocated it. Freed on the caller's thread instead, every string of a
+    /// result went through the allocator's cross-thread path, and the worker paid to
+    /// collect it: 2.3% of a two-job backfill of 100k actions (same binary, both ways).
+    pub fn run(self, opts: &Options, mut sink: impl FnMut(&mut FileResult)) -> RunMeta {
+        let Walked {
+            catalogs,
+            errors,
+            found,
+            work,
+            ..
+        } = self;
+        let mut meta = RunMeta {
+            rules_used: vec![false; opts.rules.rules.len()],
+            catalogs,
+            errors,
+            files: work.len(),
+            walked: found.iter().sum(),
+        };
+        if let Some(p) = &opts.progress {
+            (p.start)(work.len());
+        }
+        let names = connector_names(&meta.catalogs, &work);
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<(usize, FileResult)>>(2);
+        // What each worker is to free, handed back by the caller's thread.
+        let spent: Vec<std::sync::Mutex<Vec<FileResult>>> = (0..rayon::current_num_threads())
+            .map(|_| std::sync::Mutex::default())
+            .collect();
+        std::thread::scope(|scope| {
+            let (work, names, spent) = (&work, &names, &spent);
+            scope.spawn(move || {
+                for chunk in work.chunks(CHUNK) {
+                    let results: Vec<(usize, FileResult)> = chunk
+                        .par_iter()
+                        .map(|w| {
+                            let worker = rayon::current_thread_index().unwrap_or(0) % spent.len();
+                            let freed = std::mem::take(&mut *lock(&spent[worker]));
+                            drop(freed);
+                            let r = process_file(w, names, opts);
+                            if let Some(p) = &opts.progress {
+                                (p.tick)();
+                            }
+                            (worker, r)
+                        })
+                        .collect();
+                    // The receiver only goes away when the caller stopped: nothing left to do.
+                    if tx.send(results).is_err() {
+                        break;
+                    }
+                }
+            });
+            for results in rx {
+                for (worker, mut f) in results {
+                    for fired in f.actions.iter().flat_map(|a| &a.inference.fired) {
+                        meta.rules_used[*fired] = true;
+                    }
+                    sink(&mut f);
+                    lock(&spent[worker]).push(f);
                 }
             }
         });
-        for results in rx {
-            for (worker, mut f) in results {
-                for fired in f.actions.iter().flat_map(|a| &a.inference.fired) {
-                    meta.rules_used[*fired] = true;
-                }
-                sink(&mut f);
-                lock(&spent[worker]).push(f);
-            }
-        }
-    });
-    meta
+        meta
+    }
 }
 
 /// A poisoned lock only means a worker panicked, which ends the run anyway.
@@ -339,21 +461,23 @@ fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// The connector of each folder: `info.key` of the main file that sits beside its
 /// partials (`*.connector.s1.yaml` first, then any other non-partial file with an `info`),
 /// read before the run so results can be streamed in path order.
-fn connector_names(catalogs: &[Catalog], work: &[(usize, CatalogFile, String)]) -> Names {
+fn connector_names(catalogs: &[Catalog], work: &[Work]) -> Names {
     let with_partials: std::collections::BTreeSet<(usize, &str)> = work
         .iter()
-        .filter(|(_, f, _)| f.rel.ends_with(".s1.partial.yaml"))
-        .map(|(i, f, _)| (*i, f.folder.as_str()))
+        .filter(|w| w.file.rel.ends_with(".s1.partial.yaml"))
+        .map(|w| (w.catalog, w.file.folder.as_str()))
         .collect();
-    let candidates: Vec<&(usize, CatalogFile, String)> = work
+    let candidates: Vec<(usize, &CatalogFile)> = work
         .iter()
-        .filter(|(i, f, _)| {
-            !f.rel.ends_with(".s1.partial.yaml") && with_partials.contains(&(*i, f.folder.as_str()))
+        .filter(|w| {
+            !w.file.rel.ends_with(".s1.partial.yaml")
+                && with_partials.contains(&(w.catalog, w.file.folder.as_str()))
         })
+        .map(|w| (w.catalog, &w.file))
         .collect();
     let found: Vec<(usize, String, bool, String)> = candidates
         .par_iter()
-        .filter_map(|(i, f, _)| {
+        .filter_map(|(i, f)| {
             let text = read_text(&f.path).ok()?;
             let key = parse::info_key(&text)?;
             Some((
@@ -416,18 +540,15 @@ pub fn read_text(path: &Path) -> Result<String, Error> {
     })
 }
 
-fn process_file(
-    catalog: usize,
-    file: &CatalogFile,
-    patch_path: String,
-    names: &Names,
-    opts: &Options,
-) -> FileResult {
+fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
+    let file = &w.file;
     let mut out = FileResult {
-        catalog,
+        catalog: w.catalog,
         rel: file.rel.clone(),
         folder: file.folder.clone(),
-        patch_path,
+        patch_path: w.patch_path.clone(),
+        shown: w.shown.clone(),
+        in_repo: w.in_repo,
         abs: file.path.clone(),
         shape: None,
         info_key: None,
@@ -445,14 +566,14 @@ fn process_file(
     let text = match read_text(&file.path) {
         Ok(t) => t,
         Err(e) => {
-            out.error = Some(e.in_file(&file.rel));
+            out.error = Some(e.in_file(&w.shown));
             return out;
         }
     };
     let plan = match plan(&text, opts) {
         Ok(p) => p,
         Err(e) => {
-            out.error = Some(e.in_file(&file.rel));
+            out.error = Some(e.in_file(&w.shown));
             return out;
         }
     };
@@ -463,12 +584,12 @@ fn process_file(
     out.problems = plan
         .problems
         .into_iter()
-        .map(|e| e.in_file(&file.rel))
+        .map(|e| e.in_file(&w.shown))
         .collect();
     out.notes = plan
         .notes
         .into_iter()
-        .map(|e| e.in_file(&file.rel))
+        .map(|e| e.in_file(&w.shown))
         .collect();
     let edits = plan.edits;
     for p in plan.actions {
@@ -706,7 +827,7 @@ fn resolve_connector(f: &mut FileResult, names: &Names) {
                 "partial has no main file (with `info.key`) in its folder; its actions are filed under `{}`",
                 fallback()
             ))
-            .in_file(&f.rel),
+            .in_file(&f.shown),
         );
     }
     let connector = f.info_key.clone().or(main).unwrap_or_else(fallback);

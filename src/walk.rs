@@ -35,6 +35,44 @@ pub fn is_connector_file(name: &str) -> bool {
     name.ends_with(".s1.yaml") || name.ends_with(".s1.partial.yaml")
 }
 
+/// `path` as the tool prints it: relative to `cwd` when it is below it, else as given, with
+/// `.` components dropped (`./catalog/x` is `catalog/x`) and, below `cwd`, `..` resolved
+/// (`../../connectors/x` from inside `connectors` is `x`); the current directory itself is
+/// `.`. For display only: `..` is resolved by name, never by following links.
+pub fn shown(path: &Path, cwd: Option<&Path>) -> String {
+    use std::path::Component;
+    let mut below = path.to_path_buf();
+    if let Some(cwd) = cwd {
+        let absolute = if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            cwd.join(path)
+        };
+        let mut resolved = PathBuf::new();
+        for c in absolute.components() {
+            match c {
+                Component::ParentDir => {
+                    resolved.pop();
+                }
+                Component::CurDir => {}
+                other => resolved.push(other),
+            }
+        }
+        if let Ok(rest) = resolved.strip_prefix(cwd) {
+            below = rest.to_path_buf();
+        }
+    }
+    let clean: PathBuf = below
+        .components()
+        .filter(|c| *c != Component::CurDir)
+        .collect();
+    if clean.as_os_str().is_empty() {
+        ".".to_owned()
+    } else {
+        clean.to_string_lossy().into_owned()
+    }
+}
+
 /// Lists the connector files under `root`. Fails only when `root` itself is unusable.
 ///
 /// Directories are read level by level, each level's directories in parallel: a million
@@ -201,6 +239,20 @@ mod tests {
                 .iter()
                 .all(|e| e.ends_with(": file name is not UTF-8: skipped (rename it)"))
         );
+    }
+
+    #[test]
+    fn shown_paths_are_relative_to_the_current_directory() {
+        let cwd = Path::new("/work/repo");
+        let shown = |p: &str| shown(Path::new(p), Some(cwd));
+        assert_eq!(shown("/work/repo/catalog/a.s1.yaml"), "catalog/a.s1.yaml");
+        assert_eq!(shown("/work/repo"), ".");
+        assert_eq!(shown("./catalog/./x"), "catalog/x");
+        assert_eq!(shown("../other/x"), "../other/x");
+        assert_eq!(shown("../repo/catalog/x"), "catalog/x");
+        assert_eq!(shown("../../work/repo/a"), "a");
+        assert_eq!(shown("/elsewhere/x"), "/elsewhere/x");
+        assert_eq!(shown("."), ".");
     }
 
     #[test]

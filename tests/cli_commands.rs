@@ -8,7 +8,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{Run, Sandbox, run_in as run, snapshot, write_file as write};
+use common::{Run, Sandbox, action, main_file, run_in as run, snapshot, write_file as write};
 
 impl Run {
     /// `exit: N` then stdout: the usual snapshot body.
@@ -51,27 +51,6 @@ fn normalise_tmp(text: &str, root: &Path) -> String {
         s = s.replace(canon.to_str().unwrap(), "<TMP>");
     }
     s.replace(root.to_str().unwrap(), "<TMP>")
-}
-
-/// A connector main file (shape A) with key `key`.
-fn main_file(key: &str) -> String {
-    format!(
-        "StackOne: 1.0.0\ninfo:\n  title: {key} title\n  key: {key}\n  version: 1.0.0\n  description: Made-up system for tests.\nbaseUrl: https://api.{key}.example/v1\nauthentication:\n  - custom:\n      type: custom\n      label: API Key\n"
-    )
-}
-
-/// One action of a partial file; `extra` lines (already indented by two) go after `label`.
-fn action(
-    id: &str,
-    label: &str,
-    description: &str,
-    method: &str,
-    url: &str,
-    extra: &str,
-) -> String {
-    format!(
-        "- actionId: {id}\n  label: {label}\n{extra}  description: {description}\n  steps:\n    - stepId: call\n      stepFunction:\n        functionName: request\n        parameters:\n          url: {url}\n          method: {method}\n\n"
-    )
 }
 
 /// A catalog `acme` (key `acme_hr`) whose every action declares effects that agree with
@@ -138,7 +117,7 @@ fn check_demo(format: &str) -> (Sandbox, Run) {
 #[test]
 fn check_demo_human() {
     let (sb, r) = check_demo("human");
-    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(r.code, 1, "{}", r.stderr);
     snapshot("commands/check-demo.human", &r.shown());
     // The CSV report is written, with the same columns as `backfill`.
     snapshot(
@@ -154,14 +133,14 @@ fn check_demo_human() {
     ] {
         assert!(r.stdout.contains(&format!("[{code}]")), "{code}");
     }
-    // The built-in rules that matched nothing are notes, not shown in human output.
+    // The built-in rules that matched nothing say nothing about the catalog: not reported.
     assert!(!r.stdout.contains("unused-heuristic"));
 }
 
 #[test]
 fn check_demo_json() {
     let (_sb, r) = check_demo("json");
-    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(r.code, 1, "{}", r.stderr);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert!(v["partial"].is_null());
     assert_eq!(v["disappeared"], serde_json::json!([]));
@@ -171,7 +150,7 @@ fn check_demo_json() {
 #[test]
 fn check_demo_github() {
     let (_sb, r) = check_demo("github");
-    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(r.code, 1, "{}", r.stderr);
     for l in r.stdout.lines() {
         assert!(
             l.starts_with("::warning ") || l.starts_with("::error ") || l.starts_with("::notice "),
@@ -184,7 +163,7 @@ fn check_demo_github() {
 #[test]
 fn check_demo_sarif() {
     let (_sb, r) = check_demo("sarif");
-    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(r.code, 1, "{}", r.stderr);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(v["version"], "2.1.0");
     snapshot("commands/check-demo.sarif", &r.shown());
@@ -198,12 +177,18 @@ fn check_clean_catalog_exits_0() {
     assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
     assert_eq!(r.stderr, "");
     snapshot("commands/check-clean.human", &r.shown());
-    // Quiet prints nothing when nothing fails.
+    // Quiet prints the totals line only.
     let q = run(
         dir.path(),
         &["check", "clean", "--report", "out/c.csv", "-q"],
     );
-    assert_eq!((q.code, q.stdout.as_str()), (0, ""));
+    assert_eq!(
+        (q.code, q.stdout.as_str()),
+        (
+            0,
+            "check: 0 errors, 0 warnings; 0 failing (--fail-on warning)\n"
+        )
+    );
 }
 
 #[test]
@@ -295,19 +280,26 @@ fn check_baseline_new_and_disappeared() {
     let second = run(root, &args);
     assert_eq!(second.code, 1, "{}", second.stderr);
     snapshot("commands/check-baseline.human", &second.shown());
-    let marked: Vec<&str> = second
+    // With a baseline, only what is new is listed.
+    let listed: Vec<&str> = second
         .stdout
         .lines()
-        .filter(|l| l.contains("[new]"))
+        .filter(|l| l.contains(": warning ["))
         .collect();
-    assert_eq!(marked.len(), 1, "{}", second.stdout);
-    assert!(marked[0].contains("`disable_user`"), "{}", marked[0]);
+    assert_eq!(listed.len(), 1, "{}", second.stdout);
+    assert!(
+        listed[0].contains("[new]") && listed[0].contains("`disable_user`"),
+        "{}",
+        listed[0]
+    );
+    assert!(second.stdout.contains(
+        "check: 0 errors, 4 warnings; 1 new, 3 in the baseline, 1 action gone; 4 failing (--fail-on warning)\n"
+    ), "{}", second.stdout);
     assert!(
         second
             .stdout
-            .contains("new since the baseline: 1; disappeared: 1\n")
+            .contains("gone since the baseline (1):\n  acme_hr_delete_user\n")
     );
-    assert!(second.stdout.contains("  gone: acme_hr_delete_user\n"));
 
     let json = run(root, &[&args[..], &["--format", "json"]].concat());
     let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
@@ -331,36 +323,77 @@ fn check_baseline_new_and_disappeared() {
     assert!(
         only_removed
             .stdout
-            .contains("new since the baseline: 0; disappeared: 1\n")
+            .contains("; 0 new, 3 in the baseline, 1 action gone; 0 failing (--fail-on new)\n"),
+        "{}",
+        only_removed.stdout
     );
     assert!(!only_removed.stdout.contains("[new]"));
     assert_eq!(run(root, &args).code, 1);
 }
 
+/// Issue 14: `--report` once defaulted to the file the recipes passed as `--baseline`, so a
+/// run overwrote its own baseline and the next one found nothing new. A baseline is only read.
 #[test]
-fn check_baseline_may_be_the_report_itself() {
+fn check_refuses_a_report_over_its_baseline_and_leaves_it_whole() {
     let sb = Sandbox::new("shape-a");
-    let args = [
-        "check",
-        "catalog",
-        "--report",
-        "out/c.csv",
-        "--baseline",
-        "out/c.csv",
-        "--fail-on",
-        "new",
-    ];
+    let base = sb.out.join("c.csv");
     assert_eq!(
         run(sb.root(), &["check", "catalog", "--report", "out/c.csv"]).code,
         1
     );
-    let again = run(sb.root(), &args);
-    assert_eq!(again.code, 0, "{}{}", again.stdout, again.stderr);
-    assert!(
-        again
-            .stdout
-            .contains("new since the baseline: 0; disappeared: 0\n")
-    );
+    let before = std::fs::read(&base).unwrap();
+    // An action without effects, so a run that rewrote the baseline would change it.
+    let partial = sb.catalog.join("acme/acme.users.s1.partial.yaml");
+    let mut text = read(&partial);
+    text.push_str(&action(
+        "ban_user",
+        "Ban User",
+        "Bans a user.",
+        "post",
+        "/users/:id/ban",
+        "",
+    ));
+    std::fs::write(&partial, text).unwrap();
+    for report in ["out/c.csv", "out/./c.csv"] {
+        let r = run(
+            sb.root(),
+            &[
+                "check",
+                "catalog",
+                "--report",
+                report,
+                "--baseline",
+                "out/c.csv",
+                "--fail-on",
+                "new",
+            ],
+        );
+        assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+        assert!(
+            r.stderr
+                .contains("the report would overwrite the baseline it is compared with"),
+            "{}",
+            r.stderr
+        );
+        assert_eq!(std::fs::read(&base).unwrap(), before);
+    }
+    // Without --report, nothing is written, and the new action is new every time.
+    for _ in 0..2 {
+        let r = run(
+            sb.root(),
+            &[
+                "check",
+                "catalog",
+                "--baseline",
+                "out/c.csv",
+                "--fail-on",
+                "new",
+            ],
+        );
+        assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+        assert!(r.stdout.contains("`ban_user`"), "{}", r.stdout);
+        assert_eq!(std::fs::read(&base).unwrap(), before);
+    }
 }
 
 #[test]
@@ -403,7 +436,7 @@ fn check_html_is_self_contained_and_names_every_connector() {
             "out/page/coverage.html",
         ],
     );
-    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(r.code, 1, "{}", r.stderr);
     let html = read(&sb.out.join("page/coverage.html"));
     assert!(html.starts_with("<!DOCTYPE html>") || html.starts_with("<!doctype html>"));
     assert!(!html.contains("http://") && !html.contains("https://"));
@@ -436,11 +469,11 @@ fn check_duplicate_action_id() {
     ));
     std::fs::write(&path, text).unwrap();
     let r = run(dir.path(), &["check", "clean", "--report", "out/c.csv"]);
-    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(r.code, 1, "{}", r.stderr);
     snapshot("commands/check-duplicate.human", &r.shown());
     assert!(r.stdout.contains(
-        "acme/acme.users.s1.partial.yaml:38: error [duplicate-action-id]: `create_user` is also defined at acme/acme.users.s1.partial.yaml:13"
-    ));
+        "clean/acme/acme.users.s1.partial.yaml:38:3: warning [duplicate-action-id]: `create_user` is also defined at clean/acme/acme.users.s1.partial.yaml:13"
+    ), "{}", r.stdout);
 }
 
 #[test]
@@ -449,14 +482,21 @@ fn check_parse_error_exits_2() {
     let r = run(sb.root(), &["check", "catalog", "--report", "out/c.csv"]);
     assert_eq!(r.code, 2);
     snapshot("commands/check-malformed.human", &r.shown());
+    // Errors go to stderr, as in every command, with their line and column.
     assert!(
-        r.stdout
-            .contains("bad/bad.connector.s1.yaml:8: error [parse-error]: invalid YAML")
+        r.stderr
+            .contains("error: catalog/bad/bad.connector.s1.yaml:8:5: invalid YAML"),
+        "{}",
+        r.stderr
     );
     assert!(
-        r.stdout
-            .contains("latin/latin.connector.s1.yaml:3: error [parse-error]")
+        r.stderr
+            .contains("error: catalog/latin/latin.connector.s1.yaml:3:13: not UTF-8"),
+        "{}",
+        r.stderr
     );
+    assert!(!r.stdout.contains("parse-error"), "{}", r.stdout);
+    assert!(r.stdout.contains("; 2 parse errors\n"), "{}", r.stdout);
     // The readable file is still checked and reported.
     assert!(r.stdout.contains("[missing-effects]: `list_goods`"));
     let json = run(
@@ -497,45 +537,173 @@ fn annotations_demo() {
             .find(|t| t["name"] == name)
             .unwrap_or_else(|| panic!("no {name}"))
     };
-    // `annotations: {idempotentHint: true}` is merged last; idempotentHint appears only there.
+    let meta =
+        |name: &str, key: &str| tool(name)["_meta"][format!("catalog-effects/{key}")].clone();
+    // `annotations: {idempotentHint: true}` is merged last; idempotentHint is true only there.
     let update = tool("crmly_update_contact");
     assert_eq!(update["annotations"]["idempotentHint"], true);
     assert_eq!(update["title"], "Update Contact");
-    assert_eq!(update["file"], "crmly/crmly_v1-0-0.s1.yaml");
-    assert_eq!(update["line"], 154);
-    let with_idempotent: Vec<&str> = tools
+    assert_eq!(update["annotations"]["title"], "Update Contact");
+    // Paths are relative to the current directory, as everywhere the tool prints one.
+    assert_eq!(
+        meta("crmly_update_contact", "file"),
+        "catalog/crmly/crmly_v1-0-0.s1.yaml"
+    );
+    assert_eq!(meta("crmly_update_contact", "line"), 154);
+    let idempotent: Vec<&str> = tools
         .iter()
-        .filter(|t| t["annotations"].get("idempotentHint").is_some())
+        .filter(|t| t["annotations"]["idempotentHint"] == true)
         .map(|t| t["name"].as_str().unwrap())
         .collect();
-    assert_eq!(with_idempotent, ["crmly_update_contact"]);
+    assert_eq!(idempotent, ["crmly_update_contact"]);
     // `annotations: {destructiveHint: false}` overrides a delete.
     let draft = tool("help-desk_delete_draft_reply");
-    assert_eq!(draft["effects"], serde_json::json!(["delete"]));
+    assert_eq!(
+        meta("help-desk_delete_draft_reply", "effects"),
+        serde_json::json!(["delete"])
+    );
     assert_eq!(draft["annotations"]["destructiveHint"], false);
     // Declared and inferred are told apart.
+    assert_eq!(meta("peoplehub_list_employees", "source"), "declared");
+    assert_eq!(meta("crmly_list_contacts", "source"), "inferred");
+    // An action without effects gets the specification's defaults, spelled out.
+    assert_eq!(meta("crmly_widget_config", "source"), "none");
     assert_eq!(
-        tool("peoplehub_list_employees")["effectsSource"],
-        "declared"
+        tool("crmly_widget_config")["annotations"],
+        serde_json::json!({"title": "Widget Config", "readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true})
     );
-    assert_eq!(tool("crmly_list_contacts")["effectsSource"], "inferred");
-    // An action without effects has no hints at all.
-    let none: Vec<&serde_json::Value> = tools
-        .iter()
-        .filter(|t| t["effectsSource"] == "none")
-        .collect();
-    assert!(!none.is_empty());
-    for t in &none {
-        assert_eq!(t["annotations"], serde_json::json!({}), "{}", t["name"]);
-        assert_eq!(t["effects"], serde_json::json!([]), "{}", t["name"]);
-    }
-    assert_eq!(tool("crmly_widget_config")["effectsSource"], "none");
-    // Names are `<connector>_<actionId>`, unique, and refresh actions are not tools.
-    let mut names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
-    names.sort();
-    names.dedup();
-    assert_eq!(names.len(), tools.len());
+    // help-desk_delete_ticket declares [read]: exported read-only as declared, with a
+    // warning, under `_meta` and on stderr.
+    assert_eq!(
+        tool("help-desk_delete_ticket")["annotations"]["readOnlyHint"],
+        true
+    );
+    assert!(
+        meta("help-desk_delete_ticket", "warning")
+            .as_str()
+            .unwrap()
+            .starts_with("declares [read], but strong evidence says [delete]"),
+    );
+    assert!(
+        r.stderr.contains("warning: catalog/help-desk/helpdesk.tickets.s1.partial.yaml:168:3: `help-desk_delete_ticket` declares [read]"),
+        "{}",
+        r.stderr
+    );
+    // Names are `<connector>_<actionId>`, unique, sorted, and refresh actions are not tools.
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted, names);
     assert!(!names.iter().any(|n| n.contains("refresh_token")));
+}
+
+/// Every tool has the same keys in the same order, all four hints as booleans, and a title
+/// inside `annotations` equal to the tool's own.
+#[test]
+fn annotations_spell_out_every_hint_in_a_stable_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let actions = [
+        action(
+            "list_users",
+            "List Users",
+            "Lists the users.",
+            "get",
+            "/users",
+            "",
+        ),
+        action(
+            "delete_user",
+            "Delete User",
+            "Deletes a user.",
+            "delete",
+            "/users/{id}",
+            "",
+        ),
+        action(
+            "create_user",
+            "Create User",
+            "Creates a user.",
+            "post",
+            "/users",
+            "  effects: [read]\n",
+        ),
+        action(
+            "widget_config",
+            "''",
+            "Widget configuration.",
+            "post",
+            "/v1/x",
+            "",
+        ),
+    ];
+    let catalog = common::acme_catalog(dir.path(), "small", &actions);
+    let r = run(dir.path(), &["annotations", "small"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    snapshot("commands/annotations-small.json", &r.shown());
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let tools = v["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "acme_create_user",
+            "acme_delete_user",
+            "acme_list_users",
+            "acme_widget_config"
+        ]
+    );
+    for t in tools {
+        let keys: Vec<&String> = t.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["_meta", "annotations", "name", "title"], "{t}");
+        let a = t["annotations"].as_object().unwrap();
+        for hint in [
+            "readOnlyHint",
+            "destructiveHint",
+            "idempotentHint",
+            "openWorldHint",
+        ] {
+            assert!(a[hint].is_boolean(), "{hint} of {}", t["name"]);
+        }
+        assert_eq!(a["title"], t["title"]);
+    }
+    // Key order as written (serde_json's map above sorts them): name, title, annotations.
+    let first = r.stdout.find("\"name\"").unwrap();
+    assert!(first < r.stdout.find("\"title\"").unwrap());
+    assert!(r.stdout.find("\"annotations\"").unwrap() < r.stdout.find("\"_meta\"").unwrap());
+    // No label: a title from the actionId.
+    assert_eq!(tools[3]["title"], "Widget config");
+    // A declared read on a create is a warning; --strict makes it fail.
+    assert!(
+        r.stderr
+            .contains("`acme_create_user` declares [read], but strong evidence says [write]"),
+        "{}",
+        r.stderr
+    );
+    let strict = run(dir.path(), &["annotations", "small", "--strict"]);
+    assert_eq!(strict.code, 1, "{}", strict.stderr);
+    assert_eq!(strict.stdout, r.stdout);
+    // The same tools split over other files keep the same order.
+    std::fs::remove_file(catalog.join("acme/acme.users.s1.partial.yaml")).unwrap();
+    write(
+        &catalog,
+        "acme/acme.b.s1.partial.yaml",
+        &actions[..2].concat(),
+    );
+    write(
+        &catalog,
+        "acme/acme.a.s1.partial.yaml",
+        &actions[2..].concat(),
+    );
+    let moved = run(dir.path(), &["annotations", "small"]);
+    let v2: serde_json::Value = serde_json::from_str(&moved.stdout).unwrap();
+    let names2: Vec<&str> = v2["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names2, names);
 }
 
 #[test]
@@ -600,7 +768,7 @@ fn explain_by_action_id_and_by_tool_name() {
     assert_eq!(by_name.code, 0);
     assert_eq!(by_name.stdout, by_id.stdout);
     for part in [
-        "crmly_update_contact (crmly/crmly_v1-0-0.s1.yaml:154)\n",
+        "crmly_update_contact (catalog/crmly/crmly_v1-0-0.s1.yaml:154)\n",
         "\nsignals:\n",
         "\nrules that fired:\n",
         "  * verb-overwrite -> write [strong]: ",
@@ -686,15 +854,18 @@ fn explain_code_unknown_exits_2_and_lists_codes() {
 
 // ---- audit ---------------------------------------------------------------------------------
 
-/// One tool per verdict: agrees, missing, unsafe, overcautious, differs (and an update that
-/// agrees only under the delete policy).
+/// One tool per verdict: agrees, missing, unsafe, overcautious, understated, differs,
+/// destructive-unset, malformed (and an update that agrees only under the delete policy).
 const TOOLS: &str = r#"{"tools": [
  {"name": "list_users", "title": "List users", "description": "Lists the users of the Acme directory.", "annotations": {"readOnlyHint": true}},
  {"name": "create_user", "title": "Create user", "description": "Creates a user in the Acme directory."},
  {"name": "delete_user", "title": "Delete user", "description": "Deletes a user from the Acme directory.", "annotations": {"readOnlyHint": true}},
  {"name": "get_user", "title": "Get user", "description": "Returns one user of the Acme directory.", "annotations": {"readOnlyHint": false, "destructiveHint": true}},
  {"name": "update_user", "title": "Update user", "description": "Updates the email of a user in the Acme directory.", "annotations": {"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}},
- {"name": "remove_group", "title": "Remove group", "description": "Deletes a group from the Acme directory.", "annotations": {"readOnlyHint": false, "destructiveHint": false}}
+ {"name": "remove_group", "title": "Remove group", "description": "Deletes a group from the Acme directory.", "annotations": {"readOnlyHint": false, "destructiveHint": false}},
+ {"name": "rename_group", "title": "Rename group", "description": "Renames a group of the Acme directory.", "annotations": {"readOnlyHint": false, "destructiveHint": true}},
+ {"name": "create_group", "title": "Create group", "description": "Creates a group in the Acme directory.", "annotations": {"readOnlyHint": false}},
+ {"name": "list_groups", "title": "List groups", "description": "Lists the groups of the Acme directory.", "annotations": {"readOnlyHnt": true, "destructiveHint": "false"}}
 ]}
 "#;
 
@@ -730,23 +901,34 @@ fn audit_every_verdict_report_and_exit_codes() {
         ("delete_user", "unsafe"),
         ("get_user", "overcautious"),
         ("update_user", "agrees"),
-        ("remove_group", "differs"),
+        ("remove_group", "understated"),
+        ("rename_group", "differs"),
+        ("create_group", "destructive-unset"),
+        ("list_groups", "malformed"),
     ];
     assert_eq!(v, want.map(|(a, b)| (a.to_owned(), b.to_owned())).to_vec());
+    assert!(
+        r.stdout.contains("\nlist_groups: malformed: `annotations.readOnlyHnt` is not a hint (did you mean `readOnlyHint`?): clients drop it; `annotations.destructiveHint` is the string \"false\", not true or false"),
+        "{}",
+        r.stdout
+    );
 
     let json = run(dir.path(), &["audit", "tools.json", "--format", "json"]);
     assert_eq!(json.code, 1);
     let parsed: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
-    assert_eq!(parsed["tools"].as_array().unwrap().len(), 6);
+    assert_eq!(parsed["tools"].as_array().unwrap().len(), 9);
     snapshot("commands/audit.json", &json.shown());
 
-    // Without the unsafe tool: exit 0, even with missing, overcautious and differs.
+    // Without the failing tools: exit 0, even with missing, overcautious, differs and
+    // destructive-unset.
     let safe: serde_json::Value = serde_json::from_str(TOOLS).unwrap();
     let kept: Vec<serde_json::Value> = safe["tools"]
         .as_array()
         .unwrap()
         .iter()
-        .filter(|t| t["name"] != "delete_user")
+        .filter(|t| {
+            !["delete_user", "remove_group", "list_groups"].contains(&t["name"].as_str().unwrap())
+        })
         .cloned()
         .collect();
     write(
@@ -757,9 +939,50 @@ fn audit_every_verdict_report_and_exit_codes() {
     let ok = run(dir.path(), &["audit", "safe.json"]);
     assert_eq!(ok.code, 0, "{}{}", ok.stdout, ok.stderr);
     assert!(!ok.stdout.contains("unsafe  "));
-    // Quiet: nothing printed when it passes, the table when a tool is unsafe.
-    assert_eq!(run(dir.path(), &["audit", "safe.json", "-q"]).stdout, "");
-    assert_ne!(run(dir.path(), &["audit", "tools.json", "-q"]).stdout, "");
+    // Quiet: the totals line only.
+    assert_eq!(
+        run(dir.path(), &["audit", "safe.json", "-q"]).stdout,
+        "6 tools: 2 agrees, 1 missing, 0 unsafe, 0 understated, 0 malformed, 1 overcautious, 1 differs, 1 destructive-unset\n"
+    );
+    let q = run(dir.path(), &["audit", "tools.json", "-q"]);
+    assert_eq!((q.code, q.stdout.lines().count()), (1, 1), "{}", q.stdout);
+}
+
+/// `audit --format json` of a tool list: the exit code and the verdicts.
+fn audit_verdicts(tools: &str) -> (i32, Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "tools.json", tools);
+    let r = run(dir.path(), &["audit", "tools.json", "--format", "json"]);
+    let v: serde_json::Value =
+        serde_json::from_str(&r.stdout).unwrap_or_else(|_| panic!("{}", r.stderr));
+    let verdicts = v["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["verdict"].as_str().unwrap().to_owned())
+        .collect();
+    (r.code, verdicts)
+}
+
+/// Issue 15: a delete tool declaring `destructiveHint: false` passed with exit 0 as
+/// "differs", though clients use that hint to decide whether to ask first.
+#[test]
+fn audit_a_delete_declaring_destructive_false_fails_like_unsafe() {
+    let got = audit_verdicts(
+        r#"[{"name": "delete_user", "description": "Deletes a user from the Acme directory.", "annotations": {"readOnlyHint": false, "destructiveHint": false}}]"#,
+    );
+    assert_eq!(got, (1, vec!["understated".to_owned()]));
+}
+
+/// A hint that is not a boolean used to reject the whole list; now it is that tool's
+/// verdict and the others are audited.
+#[test]
+fn audit_a_non_boolean_hint_is_malformed_and_the_rest_is_audited() {
+    let got = audit_verdicts(
+        r#"[{"name": "get_user", "description": "Returns a user.", "annotations": {"readOnlyHint": "yes"}},
+            {"name": "list_users", "description": "Lists the users.", "annotations": {"readOnlyHint": true}}]"#,
+    );
+    assert_eq!(got, (1, vec!["malformed".to_owned(), "agrees".to_owned()]));
 }
 
 #[test]
@@ -852,8 +1075,8 @@ fn backfill_min_confidence_high_patches_fewer_and_lists_the_rest() {
     let sb = Sandbox::new("demo");
     let default = sb.backfill(&[]);
     let high = sb.backfill(&["--min-confidence", "high"]);
-    // The demo's two invalid declarations make both runs exit 2; the outputs are complete.
-    assert_eq!((default.code, high.code), (2, 2), "{}", high.stderr);
+    // The demo's two invalid declarations are warnings: both runs complete.
+    assert_eq!((default.code, high.code), (0, 0), "{}", high.stderr);
     let (a, b) = (default.added(), high.added());
     assert!(b < a, "high {b} vs default {a}");
     assert!(
@@ -910,7 +1133,12 @@ fn lint_demo() {
         &["lint", "catalog", "--ignore", "empty-description"],
     );
     assert_eq!(r.code, 0, "{}", r.stdout);
-    assert!(r.stdout.ends_with(" finding(s), 0 error(s)\n"));
+    assert!(
+        r.stdout
+            .ends_with(" warnings; 0 failing (--fail-on error)\n"),
+        "{}",
+        r.stdout
+    );
 }
 
 /// A small catalog for lint: a vague verb silenced, one left, an unused silence, an empty
@@ -996,7 +1224,7 @@ fn lint_silences_and_unused_silence() {
     assert_eq!(human.code, 1);
     snapshot("commands/lint-small.human", &human.shown());
     assert!(human.stdout.contains(
-        "acme/acme.users.s1.partial.yaml:23: warning [unused-silence]: silence of `vague-verb` matches no finding"
+        "lintme/acme/acme.users.s1.partial.yaml:23:3: warning [unused-silence]: the silence of `vague-verb` matches no finding; remove `vague-verb` from `# catalog-effects: ignore[...]`"
     ));
 }
 
@@ -1052,7 +1280,7 @@ fn lint_formats() {
         if format == "github" {
             assert!(
                 r.stdout
-                    .contains("::error file=acme/acme.users.s1.partial.yaml,line=")
+                    .contains("::error file=lintme/acme/acme.users.s1.partial.yaml,line=")
             );
         }
     }
@@ -1092,6 +1320,79 @@ fn lint_tools_json() {
     assert_eq!(both.code, 2);
 }
 
+/// Issue 15: each finding's hint is written for its own action by its own rule (no canned
+/// example from another action), messages read as a person would write them, and a read-only
+/// claim is caught when the description's own words or its method and path contradict it.
+#[test]
+fn lint_messages_fit_the_action_and_catch_contradicted_read_only_claims() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "tools.json",
+        r#"{"tools": [
+ {"name": "list_contacts", "description": "Lists contacts.", "annotations": {"readOnlyHint": true}},
+ {"name": "delete_ticket", "description": "Deletes a ticket.", "annotations": {"readOnlyHint": false, "destructiveHint": true}},
+ {"name": "manage_users", "description": "Manages users in the Acme directory.", "annotations": {"readOnlyHint": false, "destructiveHint": true}},
+ {"name": "delete_repository", "description": "Permanently deletes a GitHub repository.", "annotations": {"readOnlyHint": true}}
+]}"#,
+    );
+    let tools = run(dir.path(), &["lint", "--tools", "tools.json"]);
+    assert_eq!(tools.code, 1, "{}", tools.stderr);
+    common::acme_catalog(
+        dir.path(),
+        "billing",
+        &[action(
+            "invoice_status",
+            "Invoice Status",
+            "Read-only tool that recalculates and returns the invoice status.",
+            "post",
+            "/invoices/{id}/recalculate",
+            "  effects: [read]\n",
+        )],
+    );
+    let cat = run(dir.path(), &["lint", "billing"]);
+    assert_eq!(cat.code, 1, "{}", cat.stderr);
+    snapshot(
+        "commands/lint-messages.human",
+        &format!(
+            "$ lint --tools tools.json\n{}\n$ lint billing\n{}",
+            tools.shown(),
+            cat.shown()
+        ),
+    );
+    let all = format!("{}{}", tools.stdout, cat.stdout);
+    // The canned example of one rule no longer lands on every action.
+    assert!(
+        !all.contains("Deletes the ticket and its comments"),
+        "{all}"
+    );
+    assert!(!all.contains("hides which change happens"), "{all}");
+    let line = |tool: &str, code: &str| {
+        all.lines()
+            .find(|l| l.starts_with(tool) && l.contains(&format!("[{code}]")))
+            .unwrap_or_else(|| panic!("no {code} on {tool}:\n{all}"))
+            .to_owned()
+    };
+    assert!(line("list_contacts", "description-repeats-name").contains("which contacts"));
+    assert!(line("delete_ticket", "description-repeats-name").contains("which ticket"));
+    assert!(
+        line("manage_users", "vague-verb")
+            .contains("e.g. \"Deletes users in the Acme directory.\"")
+    );
+    assert!(line("delete_repository", "read-only-claim-contradicted").contains(
+        "claims readOnlyHint: true, but its own words (\"Permanently deletes a GitHub repository.\") say delete"
+    ));
+    assert!(
+        line(
+            "billing/acme/acme.users.s1.partial.yaml:1:3",
+            "read-only-claim-contradicted"
+        )
+        .contains(
+            "claims \"Read-only\", but its request (POST /invoices/{id}/recalculate) says execute"
+        )
+    );
+}
+
 #[test]
 fn normalisers() {
     assert_eq!(normalise_dates("a 2024-01-31,b"), "a <DATE>,b");
@@ -1128,4 +1429,98 @@ fn help_describes_each_command_once() {
         "{}",
         audit.stdout
     );
+}
+
+const COMMANDS: [&str; 7] = [
+    "backfill",
+    "check",
+    "annotations",
+    "explain",
+    "explain-code",
+    "lint",
+    "audit",
+];
+
+/// Issue 15: every option of every command has a description written for that command, and
+/// every command shows an example.
+#[test]
+fn help_describes_every_option_and_shows_an_example() {
+    let cwd = tempfile::tempdir().unwrap();
+    for cmd in COMMANDS {
+        let help = run(cwd.path(), &[cmd, "--help"]).stdout;
+        assert!(help.contains("\nExample"), "{cmd}: no example\n{help}");
+        assert!(!help.contains("\\\""), "{cmd}: a literal backslash\n{help}");
+        let lines: Vec<&str> = help.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let t = line.trim_start();
+            if !(t.starts_with("--") || (t.starts_with('-') && t.chars().nth(2) == Some(','))) {
+                continue;
+            }
+            let flag = t
+                .split([' ', ','])
+                .find(|w| w.starts_with("--"))
+                .unwrap_or(t);
+            // A description on the same line (short help) or on the next one.
+            let inline = t
+                .split_once("  ")
+                .is_some_and(|(_, d)| !d.trim().is_empty());
+            let next = lines.get(i + 1).map_or("", |l| l.trim());
+            assert!(
+                inline || (!next.is_empty() && !next.starts_with('[')),
+                "{cmd} {flag}: no description\n{help}"
+            );
+        }
+        // The backfill wording of --min-confidence stays on the commands that patch.
+        if !["backfill", "explain-code"].contains(&cmd) {
+            let at = help
+                .find("--min-confidence")
+                .unwrap_or_else(|| panic!("{cmd}"));
+            let text = &help[at..at + 300];
+            assert!(
+                !text.contains("listed for a human instead of patched"),
+                "{cmd}: {text}"
+            );
+        }
+    }
+}
+
+/// A mistyped action id or finding code gets the closest known one.
+#[test]
+fn mistyped_ids_and_codes_get_a_suggestion() {
+    let sb = Sandbox::new("shape-a");
+    let r = run(sb.root(), &["explain", "catalog", "acme_hr_delete_usr"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains(
+            "no action `acme_hr_delete_usr` in catalog (did you mean `acme_hr_delete_user`?)"
+        ),
+        "{}",
+        r.stderr
+    );
+    let r = run(sb.root(), &["explain", "catalog", "delet_user"]);
+    assert!(
+        r.stderr.contains("(did you mean `delete_user`?)"),
+        "{}",
+        r.stderr
+    );
+    let r = run(sb.root(), &["explain-code", "missing-effect"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.starts_with(
+            "error: unknown code `missing-effect` (did you mean `missing-effects`?); known codes: "
+        ),
+        "{}",
+        r.stderr
+    );
+    let r = run(sb.root(), &["lint", "catalog", "--ignore", "vauge-verb"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains("unknown lint code `vauge-verb` (did you mean `vague-verb`?)"),
+        "{}",
+        r.stderr
+    );
+    // Nothing close: no guess.
+    let r = run(sb.root(), &["explain", "catalog", "zzzz"]);
+    assert!(!r.stderr.contains("did you mean"), "{}", r.stderr);
 }

@@ -48,13 +48,13 @@ fn the_measured_counts_are_what_the_labelled_sets_give() {
 /// level, as counts: the targets where met, else the figures reached.
 const HOLD: [(Set, Route, usize, usize, f64); 4] = [
     // Targets met: unsafe <= 0.3%, friction <= 2%, coverage >= 97%.
-    (Set::Openapi, Route::Backfill, 4, 31, 0.97),
+    (Set::Openapi, Route::Backfill, 4, 32, 0.97),
     (Set::Openapi, Route::Audit, 2, 52, 0.97),
     // Unsafe met (<= 0.9%); friction and coverage are held: 24 read-only IAM reads share their
     // names with 20 that Google puts behind a write scope, so either side pays.
-    (Set::Google, Route::Backfill, 6, 55, 0.948),
+    (Set::Google, Route::Backfill, 7, 53, 0.95),
     // Held: the contradictions between servers (README, "Evaluation").
-    (Set::Mcp, Route::Audit, 2, 34, 0.923),
+    (Set::Mcp, Route::Audit, 2, 34, 0.925),
 ];
 
 #[test]
@@ -86,6 +86,7 @@ fn the_figures_hold() {
     for (s, route, floor) in [
         (Set::Openapi, Route::Backfill, 0.995),
         (Set::Openapi, Route::Audit, 0.995),
+        (Set::Google, Route::Backfill, 0.99),
         (Set::Mcp, Route::Backfill, 0.995),
     ] {
         let c = &report.calibration[&(s, route, Confidence::High)];

@@ -99,8 +99,8 @@ fn backfill_branch_commits_the_patched_work_tree_and_touches_nothing() {
     assert_eq!(before.status, "");
 
     let out = run_backfill(&[&catalog], &sb.out, &repo, &["--branch", "effects"]);
-    // The demo's two invalid declarations are errors (exit 2); the branch is written anyway.
-    assert_eq!(out.code, 2, "{}", out.stderr);
+    // The demo's two invalid declarations are warnings; the branch is written.
+    assert_eq!(out.code, 0, "{}", out.stderr);
     // Nothing the user looks at moved.
     assert_eq!(state(&repo), before);
 
@@ -162,7 +162,7 @@ fn backfill_branch_commits_the_patched_work_tree_and_touches_nothing() {
 
     // The commit's tree is the work tree with the plain run's patch applied.
     let plain = run_backfill(&[&catalog], &sb.out, &repo, &[]);
-    assert_eq!(plain.code, 2, "the demo's invalid declarations");
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
     assert_eq!(plain.patch, out.patch);
     git_apply(&repo, &sb.out.join("effects.patch"), false).unwrap();
     assert_tree_equals_work_tree(&repo, "effects");
@@ -389,7 +389,7 @@ fn check_since_processes_exactly_the_changed_files() {
             "--since {rev}"
         );
         assert!(
-            human.stdout.ends_with(&format!(
+            human.stdout.contains(&format!(
                 "partial run: 5 of 9 files (changed since {rev})\n"
             )),
             "{}",
@@ -467,7 +467,7 @@ fn check_since_with_a_baseline_reports_nothing_as_disappeared() {
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(
         r.stdout
-            .contains("new since the baseline: 0; disappeared: 0\n"),
+            .contains("; 0 new, 2 in the baseline, 0 actions gone; 0 failing (--fail-on new)\n"),
         "{}",
         r.stdout
     );

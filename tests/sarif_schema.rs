@@ -14,32 +14,23 @@ use serde_json::Value;
 
 const SCHEMA: &str = include_str!("data/sarif-schema-2.1.0.json");
 
-struct Validator {
-    schemas: boon::Schemas,
-    index: boon::SchemaIndex,
-}
+mod common;
+
+/// The SARIF schema, with format assertions.
+struct Validator(common::SchemaValidator);
 
 impl Validator {
     fn new() -> Validator {
-        let schema: Value = serde_json::from_str(SCHEMA).expect("the stored schema is JSON");
-        let mut schemas = boon::Schemas::new();
-        let mut compiler = boon::Compiler::new();
-        compiler.set_default_draft(boon::Draft::V7);
-        compiler.enable_format_assertions();
-        compiler
-            .add_resource("file:///sarif-schema-2.1.0.json", schema)
-            .expect("schema resource");
-        let index = compiler
-            .compile("file:///sarif-schema-2.1.0.json", &mut schemas)
-            .expect("the SARIF schema compiles");
-        Validator { schemas, index }
+        Validator(common::SchemaValidator::new(
+            SCHEMA,
+            "sarif-schema-2.1.0.json",
+            true,
+        ))
     }
 
     fn check(&self, sarif: &str) -> Result<(), String> {
         let v: Value = serde_json::from_str(sarif).map_err(|e| format!("not JSON: {e}"))?;
-        self.schemas
-            .validate(&v, self.index)
-            .map_err(|e| format!("{e:#}"))
+        self.0.validate(&v)
     }
 }
 
@@ -59,6 +50,7 @@ fn finding(
         level,
         message: format!("{code} found \"here\" <&> with\nnew lines"),
         tool: tool.map(str::to_owned),
+        ..Finding::default()
     }
 }
 
@@ -176,4 +168,39 @@ fn every_result_references_its_rule() {
     }
     // The finding with neither file nor tool has no location at all.
     assert_eq!(results[4]["locations"], Value::Array(vec![]));
+}
+
+#[test]
+fn baseline_states_and_fingerprints_validate() {
+    use catalog_effects::emit::sarif::{BaselineState, render_with_states};
+    let v = Validator::new();
+    let states = [
+        Some(BaselineState::New),
+        Some(BaselineState::Unchanged),
+        Some(BaselineState::Absent),
+        None,
+    ];
+    let results: Vec<(Finding, Option<BaselineState>)> = findings()
+        .into_iter()
+        .zip(states.into_iter().cycle())
+        .collect();
+    let out = render_with_states(&results, &all_rules(), "0.1.0");
+    if let Err(e) = v.check(&out) {
+        panic!("{e}\n{out}");
+    }
+    let doc: Value = serde_json::from_str(&out).expect("JSON");
+    let first = &doc["runs"][0]["results"][0];
+    assert_eq!(first["baselineState"], "new");
+    assert!(
+        first["partialFingerprints"]["catalogEffectsIdentity/v1"]
+            .as_str()
+            .is_some_and(|p| p.len() == 16)
+    );
+    // An unknown state is what the schema forbids.
+    let mut bad = doc.clone();
+    bad["runs"][0]["results"][0]["baselineState"] = Value::from("moved");
+    assert!(
+        v.check(&bad.to_string()).is_err(),
+        "unknown baselineState accepted"
+    );
 }

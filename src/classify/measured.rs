@@ -11,11 +11,14 @@
 //! - **low**: the most specific piece seen at least 3 times was wrong at least twice (one
 //!   wrong label proves nothing) and, with 95% confidence, right less than 98% of the time;
 //! - **high**: the most specific piece seen at least 10 times was, with 95% confidence, right
-//!   at least 99% of the time;
+//!   at least 98.5% of the time, and nothing more specific was ever wrong;
 //! - **medium**: anything else.
 //!
-//! 98% and 99% are the issue's targets for medium and high; 95% is the usual one-sided
-//! bound (z = 1.645). The evaluation prints how often each level was right per labelled set.
+//! 98% is the issue's floor for medium; 95% is the usual one-sided bound (z = 1.645). The
+//! bound for high was measured: at 98.5% the high claims of the evaluation are right 99.5% of
+//! the time or more on openapi-scopes-dev and 99.4% on google-dev (the issue asks 99.5% and
+//! 99%), where 99% made a third fewer claims high for no gain (`cargo run --release --example
+//! eval -- --cv` prints the table, with the counts measured without each server).
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -113,7 +116,7 @@ const Z: f64 = 1.645;
 /// The issue's floor for `medium`.
 pub const MEDIUM: f64 = 0.98;
 /// The floor a `high` piece must clear with 95% confidence.
-pub const HIGH: f64 = 0.99;
+pub const HIGH: f64 = 0.985;
 /// Seen this often, a piece can demote; a single wrong label never does.
 const JUDGES_LOW: u32 = 3;
 const ERRORS_LOW: u32 = 2;

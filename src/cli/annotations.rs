@@ -3,69 +3,64 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use serde_json::{Map, Value, json};
 
+use catalog_effects::emit::annotations;
 use catalog_effects::error::Result;
-use catalog_effects::pipeline::{self, ActionResult, FileResult};
 
-use super::{EXIT_ERROR, EXIT_OK, EngineArgs};
+use super::config::Config;
+use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, EngineArgs};
 
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Every tool gets all four hints (a hint the effects do not set takes the MCP \
+specification's default) and its title, inside `annotations` and beside it; the effects, their \
+source (declared, inferred or none), confidence, rules and location go under `_meta`. Tools are \
+sorted by name.\n\nExamples:\n  catalog-effects annotations connectors/ -o tools.json\n  \
+catalog-effects annotations connectors/ --strict   # exit 1 if strong evidence contradicts a declaration\n\n\
+Exit codes: 0 written; 1 with --strict, a declaration that strong evidence contradicts; 2 errors.",
+    mut_arg("min_confidence", |a| a.help(
+        "Inferred effects below this confidence are not exported: such a tool gets the specification's default hints [default: medium]"
+    )),
+    mut_arg("destructive_policy", |a| a.help("Which effects make destructiveHint true in the export [default: delete]"))
+)]
 pub struct AnnotationsArgs {
-    /// Catalog directories (default: catalogs/demo).
+    /// Catalog directories (default: `catalogs` of catalog-effects.toml, else catalogs/demo).
     pub catalogs: Vec<PathBuf>,
     /// Write the JSON here instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Exit 1 when strong evidence contradicts declared effects the hints come from (each
+    /// is a warning either way).
+    #[arg(long)]
+    pub strict: bool,
     #[command(flatten)]
     pub engine: EngineArgs,
 }
 
-/// One tool as a server would list it, with where its hints came from.
-pub fn tool_json(f: &FileResult, a: &ActionResult) -> Value {
-    let h = &a.hints;
-    let mut ann = Map::new();
-    let mut put = |k: &str, v: Option<bool>| {
-        if let Some(v) = v {
-            ann.insert(k.into(), Value::Bool(v));
-        }
-    };
-    put("readOnlyHint", h.read_only);
-    put("destructiveHint", h.destructive);
-    put("idempotentHint", h.idempotent);
-    put("openWorldHint", h.open_world);
-    let source = if a.effects.is_empty() {
-        "none"
-    } else if a.declared_source {
-        "declared"
-    } else {
-        "inferred"
-    };
-    json!({
-        "name": a.tool_name(),
-        "title": h.title,
-        "annotations": ann,
-        "effects": a.effects.iter().map(|e| e.name()).collect::<Vec<_>>(),
-        "effectsSource": source,
-        "confidence": a.inference.confidence.map(|c| c.name()),
-        "file": f.rel,
-        "line": a.line,
-    })
-}
-
-pub fn run(args: AnnotationsArgs) -> Result<u8> {
+pub fn run(mut args: AnnotationsArgs, config: &Config) -> Result<u8> {
+    args.engine.apply(config);
     let opts = args.engine.options()?;
-    let run = pipeline::run(&super::catalogs(&args.catalogs), &opts);
-    let errors = super::report_errors(&run);
-    let tools: Vec<Value> = run
-        .actions()
-        .filter(|(_, a)| !a.nested)
-        .map(|(f, a)| tool_json(f, a))
-        .collect();
-    let text = serde_json::to_string_pretty(&json!({ "tools": tools })).unwrap_or_default() + "\n";
-    match &args.output {
-        Some(path) => super::write_output(path, &text)?,
-        None => super::out::print(&text),
+    let run = match super::walk_or_refuse(&super::catalogs(&args.catalogs, config), &opts) {
+        Ok(w) => w.collect(&opts),
+        Err(code) => return Ok(code),
+    };
+    let errors = super::report_errors(&run, args.engine.quiet);
+    let export = annotations::export(&run, &opts.rules);
+    // Warnings go to stderr; `--quiet` drops them, unless `--strict` makes them fail the run.
+    if !args.engine.quiet || args.strict {
+        for w in &export.warnings {
+            super::out::warning(&w.to_string());
+        }
     }
-    Ok(if errors > 0 { EXIT_ERROR } else { EXIT_OK })
+    match &args.output {
+        Some(path) => super::write_output(path, &export.json)?,
+        None => super::out::print(&export.json),
+    }
+    Ok(if errors > 0 {
+        EXIT_ERROR
+    } else if args.strict && !export.warnings.is_empty() {
+        EXIT_FINDINGS
+    } else {
+        EXIT_OK
+    })
 }

@@ -4,19 +4,36 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use catalog_effects::audit::{self, Verdict};
+use catalog_effects::audit;
 use catalog_effects::error::{Error, Result};
 use catalog_effects::mcp;
 
+use super::config::Config;
 use super::{EXIT_FINDINGS, EXIT_OK, EngineArgs, SummaryFormat, out};
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Example:\n  catalog-effects audit tools.json --report reports/audit.csv\n\nExit codes: 0 no tool is unsafe; 1 a tool declared read-only looks mutating; 2 errors."
+    after_help = "Verdicts: agrees; missing (neither readOnlyHint nor destructiveHint); unsafe (declared \
+read-only, inferred to change something); understated (destructiveHint false on a delete); \
+malformed (a hint key misspelled, misplaced or not a boolean); overcautious (declared not \
+read-only, a confident read); differs (destructiveHint differs); destructive-unset (an additive \
+write without destructiveHint, which clients take as destructive).\n\nExamples:\n  \
+catalog-effects audit tools.json\n  catalog-effects audit tools.json --format json --report reports/audit.csv\n\n\
+Exit codes: 0 no tool fails; 1 a tool is unsafe, understated or malformed; 2 errors.",
+    mut_arg("min_confidence", |a| a.help(
+        "Inferences below this confidence count as unclassified: they never make a tool unsafe, understated or overcautious [default: medium]"
+    )),
+    mut_arg("destructive_policy", |a| a.help(
+        "Which inferred effects make destructiveHint true, to compare with the declared one [default: delete]"
+    )),
+    mut_arg("jobs", |a| a.hide(true))
 )]
 pub struct AuditArgs {
-    /// An MCP `tools/list` result (`{\"tools\": [...]}` or a bare array).
+    /// An MCP `tools/list` result: `{"tools": [...]}`, a JSON-RPC response holding one, or a
+    /// bare array of tools.
     pub tools: PathBuf,
+    /// `human`: a table, then what each verdict other than agrees means; `json`: every row
+    /// with its reason, and the counts.
     #[arg(long, value_enum, default_value = "human")]
     pub format: SummaryFormat,
     /// Also write the per-tool CSV here.
@@ -26,12 +43,13 @@ pub struct AuditArgs {
     pub engine: EngineArgs,
 }
 
-pub fn run(args: AuditArgs) -> Result<u8> {
+pub fn run(mut args: AuditArgs, config: &Config) -> Result<u8> {
+    args.engine.apply(config);
     let rules = args.engine.rules()?;
     let text = std::fs::read_to_string(&args.tools)
         .map_err(|e| Error::new(format!("cannot read: {e}")).in_file(&args.tools))?;
-    let tools = mcp::parse_tools(&text, &args.tools.display().to_string())?;
-    let rows = audit::audit(
+    let tools = mcp::read_tools(&text, &args.tools.display().to_string())?;
+    let rows = audit::audit_tools(
         &tools,
         &rules,
         args.engine.policy(),
@@ -42,16 +60,21 @@ pub fn run(args: AuditArgs) -> Result<u8> {
         audit::write_csv(&rows, &mut csv)?;
         super::write_output(path, &String::from_utf8_lossy(&csv))?;
     }
-    let unsafe_count = rows.iter().filter(|r| r.verdict == Verdict::Unsafe).count();
-    if !args.engine.quiet || unsafe_count > 0 {
-        out::print(&match args.format {
-            SummaryFormat::Human => audit::render_table(&rows),
-            SummaryFormat::Json => audit::render_json(&rows),
-        });
-    }
-    Ok(if unsafe_count > 0 {
-        EXIT_FINDINGS
-    } else {
-        EXIT_OK
-    })
+    let failing = rows.iter().filter(|r| r.verdict.fails()).count();
+    let text = match args.format {
+        SummaryFormat::Human => audit::render_table(&rows),
+        SummaryFormat::Json => audit::render_json(&rows),
+    };
+    // The table ends with its totals line, all that --quiet keeps.
+    let quiet_line = |t: &str| {
+        t.lines()
+            .last()
+            .map(|l| format!("{l}\n"))
+            .unwrap_or_default()
+    };
+    out::print(&match args.format {
+        SummaryFormat::Human if args.engine.quiet => quiet_line(&text),
+        _ => text,
+    });
+    Ok(if failing > 0 { EXIT_FINDINGS } else { EXIT_OK })
 }

@@ -8,23 +8,39 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use catalog_effects::diff::Status;
+use catalog_effects::emit::review::{self, Review};
 use catalog_effects::emit::{self, write::replace_if_unchanged};
 use catalog_effects::error::{Error, Result};
 use catalog_effects::findings;
 use catalog_effects::pipeline;
 
+use super::check::LIST_LIMIT;
+use super::config::Config;
+use super::out::Stream;
 use super::{EXIT_ERROR, EXIT_OK, EngineArgs, ReportArgs, SummaryFormat, out};
+
+const DEFAULT_REPORT: &str = "reports/coverage.csv";
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  catalog-effects backfill                       # the demo catalog\n  catalog-effects backfill connectors/ --patch - | less\n  catalog-effects backfill connectors/ --write   # apply in place (clean files only)\n  catalog-effects backfill connectors/ --branch effects-backfill"
+    after_help = "Examples:\n  catalog-effects backfill                       # the demo catalog\n  catalog-effects backfill connectors/ --patch - | less\n  catalog-effects backfill connectors/ --review reports/review.md   # a guide for the reviewer\n  catalog-effects backfill connectors/ --write   # apply in place (clean files only)\n  catalog-effects backfill connectors/ --branch effects-backfill\n\nInvalid `effects` declarations and duplicate ids are warnings: the patch leaves them alone and `check` fails on them.\n\nExit codes: 0 the run completed (every output written); 2 a file could not be read, parsed or written, bad arguments or configuration, or a catalog that does not exist or holds no connector file (then nothing is written).",
+    mut_arg("min_confidence", |a| a.help(
+        "Proposals below this confidence are not patched: they are listed for a human instead [default: medium]"
+    )),
+    mut_arg("destructive_policy", |a| a.help(
+        "Which effects make destructiveHint true in the report's hint columns [default: delete]"
+    ))
 )]
 pub struct BackfillArgs {
-    /// Catalog directories (default: catalogs/demo).
+    /// Catalog directories (default: `catalogs` of catalog-effects.toml, else catalogs/demo).
     pub catalogs: Vec<PathBuf>,
     /// Where to write the patch; `-` for stdout.
     #[arg(long, default_value = "reports/effects.patch", value_name = "FILE")]
     pub patch: PathBuf,
+    /// Where to write the CSV coverage report (one row per action) [default: `report` of
+    /// catalog-effects.toml, else reports/coverage.csv].
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
     /// Apply the edits in place, each file atomically, after re-checking it.
     #[arg(long, conflicts_with = "branch")]
     pub write: bool,
@@ -41,7 +57,13 @@ pub struct BackfillArgs {
     /// With --branch: move the branch if it exists.
     #[arg(long, requires = "branch")]
     pub force: bool,
-    /// Summary format.
+    /// Write a review guide (Markdown, ready to paste as a pull-request description): the
+    /// counts, the proposals worth a look first, the conflicts left alone and what was not
+    /// patched, each with its `explain` command.
+    #[arg(long, value_name = "FILE.md")]
+    pub review: Option<PathBuf>,
+    /// `human`: the summary table, what was not patched and the files written; `json`:
+    /// the counts.
     #[arg(long, value_enum, default_value = "human")]
     pub format: SummaryFormat,
     #[command(flatten)]
@@ -50,54 +72,72 @@ pub struct BackfillArgs {
     pub engine: EngineArgs,
 }
 
-pub fn run(args: BackfillArgs) -> Result<u8> {
+pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
+    args.engine.apply(config);
+    let report_path = args
+        .report
+        .clone()
+        .or_else(|| config.report.clone())
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_REPORT));
+    let quiet = args.engine.quiet;
     let mut opts = args.engine.options()?;
     opts.fix_conflicts = args.fix_conflicts;
     opts.keep_texts = args.write || args.branch.is_some();
     opts.render_csv = true;
-    let catalogs = super::catalogs(&args.catalogs);
+    let catalogs = super::catalogs(&args.catalogs, config);
+    let walked = match super::walk_or_refuse(&catalogs, &opts) {
+        Ok(w) => w,
+        Err(code) => return Ok(code),
+    };
 
     // The patch and the report are streamed: memory does not grow with the catalog.
     let mut patch = super::open_output(&args.patch)?;
-    let mut report = super::open_output(&args.reports.report)?;
+    let mut report = super::open_output(&report_path)?;
     let io_err =
         |what: &Path, e: std::io::Error| Error::new(format!("cannot write: {e}")).in_file(what);
     report
         .write_all(emit::csv_header().as_bytes())
-        .map_err(|e| io_err(&args.reports.report, e))?;
+        .map_err(|e| io_err(&report_path, e))?;
     let mut summary = emit::Summary::default();
     let mut errors = 0;
+    let mut warnings = 0;
     let mut failed_io = None;
     let mut changed: Vec<pipeline::FileResult> = Vec::new();
     let mut low = Vec::new();
     let mut checker = findings::Checker::default();
+    let mut guide = (args.review.is_some() || args.branch.is_some()).then(Review::default);
     let dirty = if args.write && !args.allow_dirty {
         dirty_files(&catalogs)?
     } else {
         BTreeSet::new()
     };
     let (mut written, mut failed) = (0, 0);
-    let meta = pipeline::run_each(&catalogs, &opts, |f| {
-        errors += super::report_file_errors(f);
-        // Invalid declarations and duplicate ids are bad input: the patch leaves them alone,
-        // and the run says so and fails.
+    let meta = walked.run(&opts, |f| {
+        errors += super::report_file_errors(f, quiet);
+        warnings += f.notes.len();
+        // Invalid declarations and duplicate ids are the catalog's problems, not the run's:
+        // the patch leaves them alone, the run completes, and `check` fails on them.
         for bad in checker.bad_input(f, &opts.rules) {
             if matches!(bad.code.as_str(), "invalid-effects" | "duplicate-action-id") {
                 let at = match (bad.line, bad.column) {
-                    (Some(l), Some(c)) => format!("{}:{l}:{c}", f.rel),
-                    _ => f.rel.clone(),
+                    (Some(l), Some(c)) => format!("{}:{l}:{c}", f.shown),
+                    _ => f.shown.clone(),
                 };
-                out::error(&format!("{at}: {} [{}]", bad.message, bad.code));
-                errors += 1;
-                summary.errors += 1;
+                if !quiet {
+                    out::warning(&format!("{at}: {} [{}]", bad.message, bad.code));
+                }
+                warnings += 1;
             }
         }
         summary.add_file(f);
+        if let Some(g) = &mut guide {
+            g.add_file(f, &opts.rules);
+        }
         if failed_io.is_none() {
             if let Err(e) = patch.write_all(f.patch.as_bytes()) {
                 failed_io = Some(io_err(&args.patch, e));
             } else if let Err(e) = report.write_all(f.csv.as_bytes()) {
-                failed_io = Some(io_err(&args.reports.report, e));
+                failed_io = Some(io_err(&report_path, e));
             }
         }
         low.extend(low_confidence(f, &opts));
@@ -126,47 +166,96 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
         return Err(e);
     }
     patch.finish(&args.patch)?;
-    report.finish(&args.reports.report)?;
+    report.finish(&report_path)?;
     for e in &meta.errors {
         out::error(&e.to_string());
     }
+    let cwd = std::env::current_dir().ok();
     for (c, link) in meta
         .catalogs
         .iter()
         .flat_map(|c| c.skipped_links.iter().map(move |l| (c, l)))
     {
-        out::eprint(&format!(
-            "warning: {}: symlink not followed\n",
-            c.root.join(link).display()
-        ));
+        warnings += 1;
+        if !quiet {
+            let path = catalog_effects::walk::shown(&c.root.join(link), cwd.as_deref());
+            out::warning(&format!("{path}: symlink not followed"));
+        }
     }
     errors += meta.errors.len();
     summary.errors += meta.errors.len();
 
     let run = meta.with_files(changed);
-    args.reports.history_and_page(&run, &summary, false)?;
-    let mut notes = Vec::new();
-    if args.write {
-        errors += failed;
-        notes.push(format!("files written: {written}, failed: {failed}"));
+    args.reports.history_and_page(
+        &run,
+        &summary,
+        false,
+        quiet,
+        emit::html::Coverage::Projected,
+        &opts.rules,
+    )?;
+    let mut notes: Vec<String> = Vec::new();
+    errors += failed;
+    let ctx = review_context(&args, &catalogs, &report_path, &opts);
+    if let (Some(path), Some(g)) = (&args.review, &mut guide) {
+        super::write_output(path, &g.markdown(&summary, &ctx))?;
     }
-    if let Some(branch) = &args.branch {
-        notes.push(commit_branch(&run, &summary, branch, args.force, &opts)?);
+    if let (Some(branch), Some(g)) = (&args.branch, &mut guide) {
+        let message = g.commit_message(&summary, &ctx);
+        notes.push(commit_branch(&run, branch, args.force, &message)?);
+    }
+    let mut totals = format!(
+        "files: {} read, {} changed by the patch; warnings: {warnings}, errors: {errors}",
+        summary.files, summary.files_changed
+    );
+    if args.write {
+        totals.push_str(&format!("; files written: {written}, failed: {failed}"));
     }
 
+    let report = Report {
+        path: &report_path,
+        wrote: wrote(&args, &report_path),
+        low: &low,
+        min_confidence: opts.min_confidence.name(),
+    };
     let text = match args.format {
         SummaryFormat::Json => emit::summary_json(&summary) + "\n",
-        SummaryFormat::Human => human(&summary, &low, &opts, &notes),
+        SummaryFormat::Human if quiet => totals + "\n",
+        SummaryFormat::Human => human(&summary, &report, &totals, &notes),
     };
-    if !args.engine.quiet {
-        // With the patch on stdout, the summary goes to stderr so the patch stays clean.
-        if args.patch.as_os_str() == "-" || args.reports.report.as_os_str() == "-" {
-            out::eprint(&text);
-        } else {
-            out::print(&text);
-        }
-    }
+    // With the patch, the report or the guide on stdout, the summary goes to stderr so it
+    // stays clean.
+    Stream::beside([
+        Some(args.patch.as_path()),
+        Some(report_path.as_path()),
+        args.review.as_deref(),
+    ])
+    .print(&text);
     Ok(if errors > 0 { EXIT_ERROR } else { EXIT_OK })
+}
+
+/// Where the run wrote its outputs, so the summary says it (stdout is not a file).
+fn wrote(args: &BackfillArgs, report: &Path) -> Option<String> {
+    let cwd = std::env::current_dir().ok();
+    let mut files = Vec::new();
+    let mut name = |path: &Path, what: &str| {
+        if path.as_os_str() != "-" {
+            let shown = catalog_effects::walk::shown(path, cwd.as_deref());
+            files.push(format!("{shown} ({what})"));
+        }
+    };
+    name(&args.patch, "patch");
+    name(report, "CSV report");
+    if let Some(p) = &args.reports.html {
+        name(p, "coverage page");
+    }
+    if let Some(p) = &args.reports.history {
+        name(p, "history");
+    }
+    if let Some(p) = &args.review {
+        name(p, "review guide");
+    }
+    (!files.is_empty()).then(|| format!("wrote: {}", files.join(", ")))
 }
 
 /// Proposals below `--min-confidence`, one line each, for the human who decides instead.
@@ -178,7 +267,7 @@ fn low_confidence(f: &pipeline::FileResult, opts: &pipeline::Options) -> Vec<Str
             let conf = a.inference.confidence.map_or("", |c| c.name());
             format!(
                 "  {}:{}  {}  proposed {} ({conf}): {}",
-                f.rel,
+                f.shown,
                 a.line,
                 a.tool_name(),
                 a.inference.effects.joined("|"),
@@ -188,25 +277,45 @@ fn low_confidence(f: &pipeline::FileResult, opts: &pipeline::Options) -> Vec<Str
         .collect()
 }
 
-fn human(
-    summary: &emit::Summary,
-    low: &[String],
-    opts: &pipeline::Options,
-    notes: &[String],
-) -> String {
+/// What the human summary says about the files written and the proposals left for a human.
+struct Report<'a> {
+    path: &'a Path,
+    /// `wrote: ...`, when any output is a file.
+    wrote: Option<String>,
+    low: &'a [String],
+    min_confidence: &'static str,
+}
+
+fn human(summary: &emit::Summary, report: &Report, totals: &str, notes: &[String]) -> String {
     let mut s = emit::summary_table(summary);
+    let low = report.low;
     if !low.is_empty() {
         s.push_str(&format!(
-            "\nbelow --min-confidence {}, listed for a human instead of patched ({}):\n{}\n",
-            opts.min_confidence.name(),
+            "\nbelow --min-confidence {}, listed for a human instead of patched ({}):\n",
+            report.min_confidence,
             low.len(),
-            low.join("\n")
         ));
+        for line in low.iter().take(LIST_LIMIT) {
+            s.push_str(line);
+            s.push('\n');
+        }
+        // A large catalog has thousands: the report holds them all.
+        if low.len() > LIST_LIMIT {
+            s.push_str(&format!(
+                "  ... and {} more: the rows of {} with status `unclassified` and an `inferred_effects`\n",
+                low.len() - LIST_LIMIT,
+                catalog_effects::walk::shown(report.path, std::env::current_dir().ok().as_deref())
+            ));
+        }
     }
-    s.push_str(&format!(
-        "\nfiles: {}, changed: {}, errors: {}\n",
-        summary.files, summary.files_changed, summary.errors
-    ));
+    s.push('\n');
+    // The files written, then the totals line, the last of the summary (what --quiet keeps).
+    if let Some(w) = &report.wrote {
+        s.push_str(w);
+        s.push('\n');
+    }
+    s.push_str(totals);
+    s.push('\n');
     for n in notes {
         s.push_str(n);
         s.push('\n');
@@ -239,41 +348,62 @@ fn write_one(
         return Err(Error::new(
             "has uncommitted changes: not written (commit first, or pass --allow-dirty)",
         )
-        .in_file(&f.rel));
+        .in_file(&f.shown));
     }
     let (Some(old), Some(new)) = (&f.old_text, &f.new_text) else {
         return Ok(());
     };
     pipeline::verify(&f.actions, new, opts).map_err(|e| {
-        Error::new(format!("edit failed its re-check, not written: {e}")).in_file(&f.rel)
+        Error::new(format!("edit failed its re-check, not written: {e}")).in_file(&f.shown)
     })?;
     replace_if_unchanged(&f.abs, old, new)
 }
 
 /// A short fingerprint of the rules in force, so a commit says which heuristics made it.
 pub fn heuristics_revision(opts: &pipeline::Options) -> String {
-    // FNV-1a: stable across builds and platforms, unlike the std hasher.
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for r in &opts.rules.rules {
-        for b in format!(
-            "{}|{}|{:?}|{}|{:?}",
-            r.id, r.effect, r.weight, r.overwrite, r.when
-        )
-        .bytes()
-        {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    format!("{:012x}", h & 0xffff_ffff_ffff)
+    let text: String = opts
+        .rules
+        .rules
+        .iter()
+        .map(|r| {
+            format!(
+                "{}|{}|{:?}|{}|{:?}",
+                r.id, r.effect, r.weight, r.overwrite, r.when
+            )
+        })
+        .collect();
+    format!(
+        "{:012x}",
+        findings::fnv1a(text.as_bytes()) & 0xffff_ffff_ffff
+    )
 }
 
-fn commit_branch(
-    run: &pipeline::Run,
-    summary: &emit::Summary,
-    branch: &str,
-    force: bool,
+/// What the review guide prints as paths and commands.
+fn review_context(
+    args: &BackfillArgs,
+    catalogs: &[PathBuf],
+    report: &Path,
     opts: &pipeline::Options,
-) -> Result<String> {
+) -> review::Context {
+    let cwd = std::env::current_dir().ok();
+    let shown = |p: &Path| {
+        if p.as_os_str() == "-" {
+            "stdout".to_owned()
+        } else {
+            catalog_effects::walk::shown(p, cwd.as_deref())
+        }
+    };
+    review::Context {
+        catalogs: catalogs.iter().map(|c| shown(c)).collect(),
+        patch: shown(&args.patch),
+        report: shown(report),
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        heuristics: heuristics_revision(opts),
+        min_confidence: opts.min_confidence,
+    }
+}
+
+fn commit_branch(run: &pipeline::Run, branch: &str, force: bool, msg: &str) -> Result<String> {
     let changed: Vec<&pipeline::FileResult> =
         run.files.iter().filter(|f| f.new_text.is_some()).collect();
     let Some(first) = run.catalogs.first() else {
@@ -318,32 +448,7 @@ fn commit_branch(
                 .map(|t| (f.patch_path.clone(), t.clone().into_bytes()))
         })
         .collect();
-    let fixed = changed
-        .iter()
-        .flat_map(|f| &f.actions)
-        .filter(|a| a.status == Status::Conflict && a.edit.is_some())
-        .count();
-    let mut msg = format!(
-        "Backfill effects on {} actions\n\nActions given effects, per connector:\n",
-        summary.total.added
-    );
-    for (c, n) in summary.connectors.iter().filter(|(_, n)| n.added > 0) {
-        msg.push_str(&format!("  {c}: {}\n", n.added));
-    }
-    if fixed > 0 {
-        msg.push_str(&format!(
-            "\nConflicts rewritten with the proposal: {fixed}\n"
-        ));
-    }
-    msg.push_str(&format!(
-        "\nConflicts left alone: {}\nUnclassified (need a human): {}\n\nProduced by catalog-effects {} (heuristics {}, --min-confidence {}).\n",
-        summary.total.conflict - fixed,
-        summary.total.unclassified,
-        env!("CARGO_PKG_VERSION"),
-        heuristics_revision(opts),
-        opts.min_confidence.name()
-    ));
-    let id = repo.commit_on_branch(branch, &files, &msg, force)?;
+    let id = repo.commit_on_branch(branch, &files, msg, force)?;
     Ok(format!(
         "branch {branch}: commit {id} ({} files)",
         files.len()

@@ -1,47 +1,77 @@
-//! `check`: the nightly run. Same walk and inference as `backfill`, writes nothing into
-//! the catalog, and reports what needs a human.
+//! `check`: the nightly and pull-request run. Same walk and inference as `backfill`, writes
+//! nothing into the catalog, and reports what needs a human, against a baseline if given.
 
 use std::collections::BTreeSet;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
-use catalog_effects::emit::{self, sarif::SarifRule};
+use catalog_effects::emit::{self, sarif::BaselineState, sarif::SarifRule};
 use catalog_effects::error::{Error, Result};
-use catalog_effects::findings::{self, Finding, Level};
+use catalog_effects::findings::{self, Baseline, Finding, Level};
 use catalog_effects::pipeline::{self, Run};
 use catalog_effects::walk;
 
-use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, EngineArgs, FindingFormat, ReportArgs, out};
+use super::config::Config;
+use super::out::{self, Stream};
+use super::{EXIT_ERROR, EXIT_OK, EngineArgs, FailOn, FindingFormat, ReportArgs, Totals, plural};
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FailOn {
-    /// Any finding fails the run.
-    Any,
-    /// Only findings that are not in the baseline fail the run.
-    New,
-}
+/// A long list on the terminal shows this many items, then how many more and where they are.
+pub const LIST_LIMIT: usize = 20;
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Nightly, on a pull request:\n  catalog-effects check connectors/ --since origin/main --baseline reports/coverage.csv --fail-on new --format github\n\nExit codes: 0 every action declares valid effects that agree with inference; 1 findings; 2 errors (unreadable files, invalid effects, duplicate ids)."
+    after_help = "Examples:
+  catalog-effects check connectors/ --write-baseline reports/effects-baseline.csv   # accept what is there today
+  catalog-effects check connectors/ --baseline reports/effects-baseline.csv --fail-on new
+  catalog-effects check --since origin/main --format github     # a pull request, with catalog-effects.toml
+  catalog-effects check connectors/ --html reports/coverage.html   # the coverage page
+
+With a baseline, only new findings are listed (and annotated on GitHub with --fail-on new); the \
+totals line counts the rest. A baseline is only read: --report may not name it, and it changes \
+only through --write-baseline (refused on a --since run and when a file could not be read).
+
+Severities: warning for missing-effects, unclassified-action, conflicting-effects, \
+invalid-effects and duplicate-action-id; error for parse-error (a file the tool could not read, \
+which also makes the exit code 2); note for unused-heuristic (a rule of yours that matched \
+nothing).
+
+Exit codes: 0 nothing fails (or the baseline was written); 1 findings that fail the run (see \
+--fail-on); 2 a file could not be read or parsed, bad arguments or configuration, or a catalog \
+that does not exist or holds no connector file (nothing is written then).",
+    mut_arg("min_confidence", |a| a.help(
+        "Proposals below this confidence are not trusted: the action is reported unclassified, and a declaration conflicts only with a proposal at or above it [default: medium]"
+    )),
+    mut_arg("destructive_policy", |a| a.help(
+        "Which effects make destructiveHint true in the report's hint columns [default: delete]"
+    ))
 )]
 pub struct CheckArgs {
-    /// Catalog directories (default: catalogs/demo).
+    /// Catalog directories (default: `catalogs` of catalog-effects.toml, else catalogs/demo).
     pub catalogs: Vec<PathBuf>,
-    /// An earlier CSV report: print what is new since then.
-    #[arg(long, value_name = "PREVIOUS.csv")]
+    /// A report written by --write-baseline: its findings are not new. Only ever read.
+    #[arg(long, value_name = "FILE.csv")]
     pub baseline: Option<PathBuf>,
-    /// Which findings fail the run.
-    #[arg(long, value_enum, default_value = "any")]
-    pub fail_on: FailOn,
+    /// Write this run's report as the baseline (it may be the --baseline file, to update it);
+    /// the run then exits 0 once it is written, its findings accepted.
+    #[arg(long, value_name = "FILE.csv")]
+    pub write_baseline: Option<PathBuf>,
+    /// What fails the run (exit 1) [default: warning].
+    #[arg(long, value_enum)]
+    pub fail_on: Option<FailOn>,
     /// Only files changed between REV and the work tree (plus the main file of each changed
     /// partial's folder).
     #[arg(long, value_name = "REV")]
     pub since: Option<String>,
+    /// `human`: one line per finding, the summary, then the totals line; `json`: the
+    /// findings and the summary; `github`: workflow annotations and the totals line; `sarif`:
+    /// SARIF 2.1.0 for code scanning.
     #[arg(long, value_enum, default_value = "human")]
     pub format: FindingFormat,
+    /// Also write the CSV coverage report here (one row per action); never the baseline.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
     #[command(flatten)]
     pub reports: ReportArgs,
     #[command(flatten)]
@@ -50,7 +80,7 @@ pub struct CheckArgs {
 
 /// The files of `catalog` changed since `rev`, relative to the catalog. The run adds the
 /// main file of each one's folder.
-fn changed_files(catalog: &std::path::Path, rev: &str) -> Result<BTreeSet<String>> {
+fn changed_files(catalog: &Path, rev: &str) -> Result<BTreeSet<String>> {
     let repo = catalog_effects::git::Repo::discover(catalog).ok_or_else(|| {
         Error::new("--since needs the catalog to be inside a git work tree").in_file(catalog)
     })?;
@@ -68,9 +98,84 @@ fn changed_files(catalog: &std::path::Path, rev: &str) -> Result<BTreeSet<String
         .collect())
 }
 
-pub fn run(args: CheckArgs) -> Result<u8> {
+/// The options of one run once flags, configuration and defaults are merged and checked
+/// against each other: every refusal happens here, before anything is read or written.
+struct Plan {
+    baseline: Option<PathBuf>,
+    report: Option<PathBuf>,
+    fail_on: FailOn,
+}
+
+impl Plan {
+    fn new(args: &CheckArgs, config: &Config) -> Result<Plan> {
+        let baseline = args.baseline.clone().or_else(|| config.baseline.clone());
+        let report = args.report.clone().or_else(|| config.report.clone());
+        let fail_on = args.fail_on.or(config.fail_on).unwrap_or_default();
+        if fail_on == FailOn::New && baseline.is_none() {
+            return Err(Error::new(
+                "--fail-on new needs a baseline: --baseline FILE (or `baseline` in catalog-effects.toml); write one with --write-baseline FILE",
+            ));
+        }
+        if let (Some(b), Some(_)) = (&args.write_baseline, &args.since) {
+            return Err(Error::new(
+                "--write-baseline is refused on a --since run: a baseline must cover the whole catalog, or every finding outside the changed files would be new next time",
+            )
+            .in_file(b));
+        }
+        if let (Some(r), Some(b)) = (&report, &baseline)
+            && super::same_file(r, b)
+        {
+            return Err(Error::new(
+                "the report would overwrite the baseline it is compared with: a baseline is only read (update it with --write-baseline); give --report another file",
+            )
+            .in_file(r));
+        }
+        if let (Some(r), Some(w)) = (&report, &args.write_baseline)
+            && super::same_file(r, w)
+        {
+            return Err(Error::new("--report and --write-baseline name the same file").in_file(r));
+        }
+        Ok(Plan {
+            baseline,
+            report,
+            fail_on,
+        })
+    }
+
+    /// The baseline, read before anything is written. A missing one is empty when this run
+    /// writes it (the first `--write-baseline`), else an error that says how to make one.
+    fn read_baseline(&self, writing: bool) -> Result<Option<Baseline>> {
+        let Some(path) = &self.baseline else {
+            return Ok(None);
+        };
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && writing => {
+                return Ok(Some(Baseline::default()));
+            }
+            Err(e) => {
+                let hint = if e.kind() == std::io::ErrorKind::NotFound {
+                    format!(
+                        "; write it with `catalog-effects check --write-baseline {}`",
+                        path.display()
+                    )
+                } else {
+                    String::new()
+                };
+                return Err(Error::new(format!("cannot read baseline: {e}{hint}")).in_file(path));
+            }
+        };
+        findings::baseline(&text)
+            .map(Some)
+            .map_err(|e| Error::new(format!("invalid baseline: {e}")).in_file(path))
+    }
+}
+
+pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
+    args.engine.apply(config);
+    let plan = Plan::new(&args, config)?;
     let mut opts = args.engine.options()?;
-    let catalogs = super::catalogs(&args.catalogs);
+    let catalogs = super::catalogs(&args.catalogs, config);
     if let Some(rev) = &args.since {
         let mut only = BTreeSet::new();
         for (i, c) in catalogs.iter().enumerate() {
@@ -78,51 +183,73 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         }
         opts.only = Some(only);
     }
-    // Read before the run: the report written during the run may be the baseline itself.
-    let baseline = match &args.baseline {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| Error::new(format!("cannot read baseline: {e}")).in_file(path))?;
-            Some(findings::baseline(&text).map_err(|e| Error::new(e).in_file(path))?)
-        }
-        None => None,
+    let baseline = plan.read_baseline(args.write_baseline.is_some())?;
+    let walked = match super::walk_or_refuse(&catalogs, &opts) {
+        Ok(w) => w,
+        Err(code) => return Ok(code),
     };
-    opts.render_csv = true;
-    let mut report = super::open_output(&args.reports.report)?;
-    let mut failed_io = report.write_all(emit::csv_header().as_bytes()).err();
+    let quiet = args.engine.quiet;
+    let to = Stream::beside([plan.report.as_deref(), args.write_baseline.as_deref()]);
+    opts.render_csv = plan.report.is_some() || args.write_baseline.is_some();
+    let mut csv_outputs = Vec::new();
+    for path in [&plan.report, &args.write_baseline].into_iter().flatten() {
+        csv_outputs.push((path, super::open_output(path)?));
+    }
+    let mut failed_io = None;
+    let mut write_csv = |text: &str, outputs: &mut Vec<(&PathBuf, super::Output)>| {
+        for (path, o) in outputs.iter_mut() {
+            if failed_io.is_none()
+                && let Err(e) = o.write_all(text.as_bytes())
+            {
+                failed_io = Some(Error::new(format!("cannot write: {e}")).in_file(path.as_path()));
+            }
+        }
+    };
+    write_csv(&emit::csv_header(), &mut csv_outputs);
     let mut summary = emit::Summary::default();
     let mut checker = findings::Checker::default();
-    let mut current_tools = BTreeSet::new();
     let mut kept = Vec::new();
     let mut reporter = Reporter {
         format: args.format,
-        fail_on: args.fail_on,
-        quiet: args.engine.quiet,
+        fail_on: plan.fail_on,
+        quiet,
+        to,
         baseline: baseline.as_ref(),
-        failing: 0,
-        failing_errors: 0,
-        new: 0,
+        partial: args.since.is_some(),
+        totals: Totals {
+            fail_on: plan.fail_on,
+            ..Totals::default()
+        },
+        seen: BTreeSet::new(),
+        actions: BTreeSet::new(),
+        files: BTreeSet::new(),
         kept: Vec::new(),
     };
-    let meta = pipeline::run_each(&catalogs, &opts, |f| {
-        for n in &f.notes {
-            out::eprint(&format!("warning: {n}\n"));
-        }
+    let meta = walked.run(&opts, |f| {
+        super::report_file_errors(f, quiet);
         summary.add_file(f);
+        reporter.file(f);
         reporter.take(checker.file(f, &opts.rules));
-        if failed_io.is_none() {
-            failed_io = report.write_all(f.csv.as_bytes()).err();
-        }
-        if baseline.is_some() {
-            current_tools.extend(f.actions.iter().map(|a| a.tool_name()));
-        }
+        write_csv(&f.csv, &mut csv_outputs);
         if args.reports.html.is_some() {
             f.csv = String::new();
             f.patch = String::new();
             kept.push(std::mem::take(f));
         }
     });
-    reporter.take(checker.finish(&meta.errors, &meta.rules_used, &opts.rules));
+    for e in &meta.errors {
+        out::error(&e.to_string());
+    }
+    let mut late = checker.finish(&meta.errors, &meta.rules_used, &opts.rules);
+    // Errors from outside any file (an unreadable folder) carry the path as printed; SARIF
+    // and GitHub want it from the repository root.
+    let repo = meta.catalogs.iter().find_map(|c| c.repo.as_ref());
+    for f in &mut late {
+        f.ci_file = repo
+            .zip(f.file.as_deref())
+            .and_then(|(r, p)| r.relative(Path::new(p)));
+    }
+    reporter.take(late);
     let partial = args.since.as_ref().map(|rev| {
         format!(
             "partial run: {} of {} files (changed since {rev})",
@@ -131,96 +258,165 @@ pub fn run(args: CheckArgs) -> Result<u8> {
     });
     summary.errors += meta.errors.len();
     summary.as_declared();
-    let mut gone: Vec<String> = Vec::new();
-    // A partial run only sees part of the catalog: what it did not look at did not go.
-    if let (Some(base), None) = (&baseline, &partial) {
-        gone = base.tools.difference(&current_tools).cloned().collect();
+    reporter.totals.unreadable = summary.errors;
+    let gone = reporter.gone();
+    if let Some((_, _, g)) = &mut reporter.totals.baseline {
+        *g = gone.len();
     }
-    if let Some(e) = failed_io {
-        return Err(Error::new(format!("cannot write: {e}")).in_file(&args.reports.report));
-    }
-    report.finish(&args.reports.report)?;
-    let run = meta.with_files(kept);
-    args.reports
-        .history_and_page(&run, &summary, partial.is_some())?;
 
-    let (failing, failing_errors) = (reporter.failing, reporter.failing_errors);
-    let (new, found) = (reporter.new, reporter.kept);
-    let compared = baseline.is_some();
-    let text = match args.format {
-        FindingFormat::Human if args.engine.quiet => String::new(),
-        FindingFormat::Human => human(
-            &run,
-            &summary,
-            compared.then_some(new),
-            &gone,
-            partial.as_deref(),
-        ),
-        FindingFormat::Json => json(&summary, &found, compared, &gone, partial.as_deref()),
-        FindingFormat::Github => String::new(),
-        FindingFormat::Sarif => {
-            let found: Vec<Finding> = found.into_iter().map(|(f, _)| f).collect();
-            emit::sarif::render(&found, &SarifRule::check_rules(), env!("CARGO_PKG_VERSION"))
-        }
+    if let Some(e) = failed_io {
+        return Err(e);
+    }
+    let written = finish_csv(csv_outputs, args.write_baseline.as_ref(), summary.errors)?;
+    let run = meta.with_files(kept);
+    args.reports.history_and_page(
+        &run,
+        &summary,
+        partial.is_some(),
+        quiet,
+        emit::html::Coverage::Current,
+        &opts.rules,
+    )?;
+
+    let totals = &reporter.totals;
+    let code = match (totals.exit_code(), &written) {
+        (EXIT_ERROR, _) => EXIT_ERROR,
+        (_, Some(_)) => EXIT_OK,
+        (code, None) => code,
     };
-    out::print(&text);
-    // Bad input (an unreadable file, an invalid `effects`, a duplicate id) is an error, as
-    // in `backfill`; other findings are findings.
-    Ok(if summary.errors > 0 || failing_errors > 0 {
-        EXIT_ERROR
-    } else if failing > 0 {
-        EXIT_FINDINGS
-    } else {
-        EXIT_OK
-    })
+    let mut totals_line = totals.line("check");
+    if let Some(path) = &written {
+        totals_line.push_str(&format!(
+            "; baseline written to {}: its findings are accepted",
+            path.display()
+        ));
+    }
+    let text = match args.format {
+        FindingFormat::Human if quiet => totals_line + "\n",
+        FindingFormat::Human => {
+            human(&run, &summary, &gone, partial.as_deref()) + "\n" + &totals_line + "\n"
+        }
+        FindingFormat::Json => json(&summary, &reporter, &gone, partial.as_deref()),
+        FindingFormat::Github => {
+            let level = if code == EXIT_OK { "notice" } else { "error" };
+            format!(
+                "::{level} title=catalog-effects::{}\n",
+                emit::github::escape_data(&totals_line)
+            )
+        }
+        FindingFormat::Sarif => sarif(&reporter),
+    };
+    to.print(&text);
+    Ok(code)
 }
 
-/// Takes findings as the run produces them, in file order: counts what fails the run and
-/// what is new, and prints human and GitHub lines at once, so a large catalog's findings are
-/// never all held in memory. JSON and SARIF are documents, so their findings are kept.
+/// Puts the report and the baseline in place. The baseline only when every file was read:
+/// dropped unfinished, its staged file goes and the old baseline stays.
+fn finish_csv(
+    outputs: Vec<(&PathBuf, super::Output)>,
+    baseline: Option<&PathBuf>,
+    unreadable: usize,
+) -> Result<Option<PathBuf>> {
+    let mut written = None;
+    for (path, o) in outputs {
+        if Some(path) != baseline {
+            o.finish(path)?;
+        } else if unreadable > 0 {
+            out::error(&format!(
+                "{}: baseline not written: {} (files or items that could not be read), and a baseline must cover the whole catalog",
+                path.display(),
+                plural(unreadable, "parse error")
+            ));
+        } else {
+            o.finish(path)?;
+            written = Some(path.clone());
+        }
+    }
+    Ok(written)
+}
+
+/// The SARIF log: the findings, with their state against the baseline, and the baseline's
+/// findings that are gone.
+fn sarif(reporter: &Reporter) -> String {
+    let mut results: Vec<(Finding, Option<BaselineState>)> = reporter
+        .kept
+        .iter()
+        .map(|(f, new)| (f.clone(), new.map(BaselineState::from_new)))
+        .collect();
+    results.extend(
+        reporter
+            .absent()
+            .into_iter()
+            .map(|f| (f, Some(BaselineState::Absent))),
+    );
+    emit::sarif::render_with_states(
+        &results,
+        &SarifRule::check_rules(),
+        env!("CARGO_PKG_VERSION"),
+    )
+}
+
+/// Takes findings as the run produces them, in file order: counts them, says what fails the
+/// run and what is new, and prints human and GitHub lines at once, so a large catalog's
+/// findings are never all held in memory. JSON and SARIF are documents, so their findings
+/// are kept.
 struct Reporter<'a> {
     format: FindingFormat,
     fail_on: FailOn,
     quiet: bool,
-    baseline: Option<&'a findings::Baseline>,
-    failing: usize,
-    /// Failing findings of error level.
-    failing_errors: usize,
-    new: usize,
-    kept: Vec<(Finding, bool)>,
+    to: Stream,
+    baseline: Option<&'a Baseline>,
+    /// A `--since` run: it only looked at the changed files.
+    partial: bool,
+    totals: Totals,
+    /// With a baseline: the identities found, the actions seen and the files looked at
+    /// (relative to their catalog, as the baseline has them), to tell what went.
+    seen: BTreeSet<(String, String, String)>,
+    actions: BTreeSet<(String, String)>,
+    files: BTreeSet<String>,
+    /// Each finding and, with a baseline, whether it is new.
+    kept: Vec<(Finding, Option<bool>)>,
 }
 
 impl Reporter<'_> {
-    /// Not in the baseline. Without a baseline everything is new; an error without a tool
-    /// (an unreadable file) is always new, since the baseline cannot hold it.
-    fn is_new(&self, f: &Finding) -> bool {
-        match (self.baseline, &f.tool) {
-            (Some(base), Some(tool)) => !base.findings.contains(&(tool.clone(), f.code.clone())),
-            (Some(_), None) => f.level == Level::Error,
-            (None, _) => true,
+    /// Notes what a file holds, for what the baseline has and the run does not.
+    fn file(&mut self, f: &pipeline::FileResult) {
+        if self.baseline.is_some() {
+            self.files.insert(f.rel.clone());
+            self.actions.extend(
+                f.actions
+                    .iter()
+                    .filter(|a| !a.nested)
+                    .map(|a| (a.connector.clone(), a.id.clone())),
+            );
         }
     }
 
     fn take(&mut self, found: Vec<Finding>) {
         for f in found {
-            let new = self.is_new(&f);
-            let fails = f.level != Level::Note && (self.fail_on == FailOn::Any || new);
-            self.failing += usize::from(fails);
-            self.failing_errors += usize::from(fails && f.level == Level::Error);
-            self.new += usize::from(self.baseline.is_some() && new && f.level != Level::Note);
-            // The built-in rules that matched nothing say nothing about this catalog.
-            let builtin_note = f.level == Level::Note
-                && f.file
-                    .as_deref()
-                    .is_some_and(|p| p.starts_with("heuristics/"));
-            match self.format {
-                FindingFormat::Human if !builtin_note && (!self.quiet || fails) => {
-                    let mark = if self.baseline.is_some() && new {
-                        " [new]"
+            // A file the tool could not read is an error on stderr and exit 2, whatever
+            // fails the run; the documents carry it too, for the pull request.
+            let unreadable = f.code == "parse-error";
+            let new = self.baseline.map(|b| unreadable || !b.contains(&f));
+            let fails = !unreadable && self.fail_on.fails(f.level, new.unwrap_or(true));
+            if !unreadable {
+                self.totals.count(f.level);
+                self.totals.failing += usize::from(fails);
+                if let Some(new) = new.filter(|_| f.level != Level::Note) {
+                    self.seen.insert(f.identity());
+                    let counts = self.totals.baseline.get_or_insert((0, 0, 0));
+                    if new {
+                        counts.0 += 1;
                     } else {
-                        ""
-                    };
-                    out::print(&format!(
+                        counts.1 += 1;
+                    }
+                }
+            }
+            let listed = new != Some(false);
+            match self.format {
+                FindingFormat::Human if listed && !unreadable && !self.quiet => {
+                    let mark = if new.is_some() { " [new]" } else { "" };
+                    self.to.print(&format!(
                         "{}: {} [{}]{mark}: {}\n",
                         location(&f),
                         f.level.name(),
@@ -228,39 +424,92 @@ impl Reporter<'_> {
                         f.message
                     ));
                 }
-                FindingFormat::Github if !self.quiet || fails => {
-                    out::print(&emit::github::render(std::slice::from_ref(&f)));
+                // On a pull request only what is new is worth an annotation, and GitHub caps
+                // how many it shows: the old ones could hide it.
+                FindingFormat::Github if self.fail_on != FailOn::New || listed => {
+                    let level = if fails || unreadable {
+                        Level::Error
+                    } else {
+                        f.level
+                    };
+                    let title = if new == Some(true) && !unreadable && f.level != Level::Note {
+                        format!("{} (new)", f.code)
+                    } else {
+                        f.code.clone()
+                    };
+                    self.to.print(&emit::github::command(&f, level, &title));
                 }
                 FindingFormat::Json | FindingFormat::Sarif => self.kept.push((f, new)),
                 _ => {}
             }
         }
+        if self.baseline.is_some() {
+            self.totals.baseline.get_or_insert((0, 0, 0));
+        }
+    }
+
+    /// Whether the run looked at what a baseline row describes: a partial run only sees the
+    /// changed files, and what it did not look at did not go.
+    fn looked_at(&self, file: &str) -> bool {
+        !self.partial || self.files.contains(file)
+    }
+
+    /// The baseline's actions that the run no longer has, as tool names.
+    fn gone(&self) -> Vec<String> {
+        let Some(base) = self.baseline else {
+            return Vec::new();
+        };
+        base.actions
+            .iter()
+            .filter(|(key, row)| !self.actions.contains(*key) && self.looked_at(&row.file))
+            .map(|(_, row)| row.tool.clone())
+            .collect()
+    }
+
+    /// The baseline's findings the run no longer reports, for SARIF's `absent` results.
+    fn absent(&self) -> Vec<Finding> {
+        let Some(base) = self.baseline else {
+            return Vec::new();
+        };
+        base.findings
+            .iter()
+            .filter(|(key, row)| !self.seen.contains(*key) && self.looked_at(&row.file))
+            .map(|((connector, id, code), row)| Finding {
+                code: code.clone(),
+                level: findings::check_code_level(code),
+                message: format!(
+                    "`{id}`: no longer reported (in the baseline at {}:{})",
+                    row.file, row.line
+                ),
+                tool: Some(row.tool.clone()),
+                action: Some((connector.clone(), id.clone())),
+                ..Finding::default()
+            })
+            .collect()
     }
 }
 
 fn location(f: &Finding) -> String {
-    match (&f.file, f.line) {
-        (Some(file), Some(line)) => format!("{file}:{line}"),
-        (Some(file), None) => file.clone(),
+    match (&f.file, f.line, f.column) {
+        (Some(file), Some(line), Some(col)) => format!("{file}:{line}:{col}"),
+        (Some(file), Some(line), None) => format!("{file}:{line}"),
+        (Some(file), None, _) => file.clone(),
         _ => f.tool.clone().unwrap_or_default(),
     }
 }
 
-fn human(
-    run: &Run,
-    summary: &emit::Summary,
-    new: Option<usize>,
-    gone: &[String],
-    partial: Option<&str>,
-) -> String {
+fn human(run: &Run, summary: &emit::Summary, gone: &[String], partial: Option<&str>) -> String {
     let mut s = String::new();
-    if let Some(new) = new {
-        s.push_str(&format!(
-            "\nnew since the baseline: {new}; disappeared: {}\n",
-            gone.len()
-        ));
-        for g in gone {
-            s.push_str(&format!("  gone: {g}\n"));
+    if !gone.is_empty() {
+        s.push_str(&format!("\ngone since the baseline ({}):\n", gone.len()));
+        for g in gone.iter().take(LIST_LIMIT) {
+            s.push_str(&format!("  {g}\n"));
+        }
+        if gone.len() > LIST_LIMIT {
+            s.push_str(&format!(
+                "  ... and {} more (all of them: --format json, `disappeared`)\n",
+                gone.len() - LIST_LIMIT
+            ));
         }
     }
     s.push('\n');
@@ -278,17 +527,18 @@ fn human(
 
 fn json(
     summary: &emit::Summary,
-    found: &[(Finding, bool)],
-    compared: bool,
+    reporter: &Reporter,
     gone: &[String],
     partial: Option<&str>,
 ) -> String {
-    let items: Vec<serde_json::Value> = found
+    let compared = reporter.baseline.is_some();
+    let items: Vec<serde_json::Value> = reporter
+        .kept
         .iter()
         .map(|(f, new)| {
             let mut v = serde_json::to_value(f).unwrap_or_default();
             if compared {
-                v["new"] = serde_json::Value::Bool(*new);
+                v["new"] = serde_json::Value::Bool(new.unwrap_or(true));
             }
             v
         })
@@ -298,6 +548,8 @@ fn json(
         "summary": serde_json::from_str::<serde_json::Value>(&emit::summary_json(summary)).unwrap_or_default(),
         "disappeared": gone,
         "partial": partial,
+        "failing": reporter.totals.failing,
+        "fail_on": reporter.totals.fail_on.name(),
     });
     serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
 }

@@ -11,16 +11,23 @@ use catalog_effects::classify::evidence::{self, Source};
 use catalog_effects::classify::index::Sym;
 use catalog_effects::classify::{Claim, RuleSet, measured};
 use catalog_effects::diff;
-use catalog_effects::error::{Error, Result};
+use catalog_effects::error::{Error, Result, did_you_mean};
 use catalog_effects::findings;
 use catalog_effects::lint::LintRules;
 use catalog_effects::pipeline::{self, ActionResult, FileResult};
 use catalog_effects::view::{ActionView, Declared};
 
+use super::config::Config;
 use super::{EXIT_ERROR, EXIT_OK, EngineArgs, out};
 
 #[derive(Args, Debug)]
-#[command(after_help = "Example:\n  catalog-effects explain catalogs/demo crmly_update_contact")]
+#[command(
+    after_help = "Examples:\n  catalog-effects explain catalogs/demo crmly_update_contact\n  catalog-effects explain catalogs/demo update_contact --min-confidence high",
+    mut_arg("min_confidence", |a| a.help(
+        "The confidence a proposal needs to be patched: it decides the status shown (added, conflict or unclassified) [default: medium]"
+    )),
+    mut_arg("destructive_policy", |a| a.help("Which effects make destructiveHint true in the hints shown [default: delete]"))
+)]
 pub struct ExplainArgs {
     /// The catalog directory.
     pub catalog: PathBuf,
@@ -31,22 +38,38 @@ pub struct ExplainArgs {
 }
 
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  catalog-effects explain-code missing-effects   # a `check` code\n  catalog-effects explain-code vague-verb        # a `lint` code\n\nAn unknown code is an error (exit 2) that lists the known ones."
+)]
 pub struct ExplainCodeArgs {
     /// A finding code, e.g. `missing-effects` or `vague-verb`.
     pub code: String,
 }
 
-pub fn run(args: ExplainArgs) -> Result<u8> {
+pub fn run(mut args: ExplainArgs, config: &Config) -> Result<u8> {
+    args.engine.apply(config);
     let mut opts = args.engine.options()?;
     opts.keep_views = true;
-    let run = pipeline::run(std::slice::from_ref(&args.catalog), &opts);
+    let run = match super::walk_or_refuse(std::slice::from_ref(&args.catalog), &opts) {
+        Ok(w) => w.collect(&opts),
+        Err(code) => return Ok(code),
+    };
+    let errors = super::report_errors(&run, args.engine.quiet);
     let matches: Vec<(&FileResult, &ActionResult)> = run
         .actions()
         .filter(|(_, a)| a.id == args.action || a.tool_name() == args.action)
         .collect();
     if matches.is_empty() {
-        let errors = super::report_errors(&run);
-        let msg = format!("no action `{}` in {}", args.action, args.catalog.display());
+        let names: Vec<String> = run
+            .actions()
+            .flat_map(|(_, a)| [a.tool_name(), a.id.clone()])
+            .collect();
+        let msg = format!(
+            "no action `{}` in {}{}",
+            args.action,
+            args.catalog.display(),
+            did_you_mean(&args.action, names.iter().map(String::as_str))
+        );
         return Err(Error::new(if errors > 0 {
             format!("{msg} (some files could not be read)")
         } else {
@@ -59,12 +82,14 @@ pub fn run(args: ExplainArgs) -> Result<u8> {
         text.push('\n');
     }
     out::print(&text);
-    Ok(EXIT_OK)
+    // A file it could not read may hold another action of that name, or the main file that
+    // names its connector.
+    Ok(if errors > 0 { EXIT_ERROR } else { EXIT_OK })
 }
 
 fn explain_one(f: &FileResult, a: &ActionResult, opts: &pipeline::Options) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "{} ({}:{})", a.tool_name(), f.rel, a.line);
+    let _ = writeln!(s, "{} ({}:{})", a.tool_name(), f.shown, a.line);
     if let Some(v) = &a.view {
         view_section(&mut s, v);
         evidence_section(&mut s, v, f, &opts.rules);
@@ -315,8 +340,9 @@ pub fn run_code(args: ExplainCodeArgs) -> Result<u8> {
     let mut codes: Vec<&str> = findings::CHECK_CODES.iter().map(|c| c.0).collect();
     codes.extend(lint.codes());
     out::error(&format!(
-        "unknown code `{}`; known codes: {}",
+        "unknown code `{}`{}; known codes: {}",
         args.code,
+        did_you_mean(&args.code, codes.iter().copied()),
         codes.join(", ")
     ));
     Ok(EXIT_ERROR)

@@ -5,32 +5,44 @@ use std::path::PathBuf;
 use clap::Args;
 
 use catalog_effects::classify::infer;
+use catalog_effects::effects::Effects;
 use catalog_effects::emit::{self, sarif::SarifRule};
 use catalog_effects::error::{Error, Result};
 use catalog_effects::findings::{Finding, Level};
 use catalog_effects::lint::{CodeFilter, LintFinding, LintRules, Severity, lint};
-use catalog_effects::{mcp, pipeline};
+use catalog_effects::mcp;
 
-use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, EngineArgs, FindingFormat, out};
+use super::config::Config;
+use super::{EngineArgs, FailOn, FindingFormat, Totals, out};
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  catalog-effects lint connectors/\n  catalog-effects lint --tools tools.json --format github\n  catalog-effects lint connectors/ --ignore vague-verb\n\nSilence one code on one action with a comment on its actionId line:\n  - actionId: sync_users # catalog-effects: ignore[vague-verb]"
+    after_help = "Examples:\n  catalog-effects lint connectors/\n  catalog-effects lint --tools tools.json --format github\n  catalog-effects lint connectors/ --ignore vague-verb\n  catalog-effects explain-code vague-verb        # what a code means\n\nSilence one code on one action with a comment on its actionId line:\n  - actionId: sync_users # catalog-effects: ignore[vague-verb]\n\nExit codes: 0 nothing fails; 1 findings that fail the run (--fail-on, default error); 2 a file could not be read, bad arguments, or a catalog that does not exist or holds no connector file.",
+    mut_arg("min_confidence", |a| a.help(
+        "Inferred effects below this confidence are not used: the checks that need effects skip such an action [default: medium]"
+    )),
+    mut_arg("destructive_policy", |a| a.hide(true))
 )]
 pub struct LintArgs {
-    /// Catalog directories (default: catalogs/demo).
+    /// Catalog directories (default: `catalogs` of catalog-effects.toml, else catalogs/demo).
     pub catalogs: Vec<PathBuf>,
     /// Lint an MCP `tools/list` result instead of a catalog.
     #[arg(long, value_name = "TOOLS.json", conflicts_with = "catalogs")]
     pub tools: Option<PathBuf>,
-    /// Only these codes.
+    /// Only these codes (comma-separated or repeated).
     #[arg(long, value_name = "CODE", num_args = 1.., value_delimiter = ',')]
     pub select: Vec<String>,
-    /// Not these codes.
+    /// Not these codes (comma-separated or repeated).
     #[arg(long, value_name = "CODE", num_args = 1.., value_delimiter = ',')]
     pub ignore: Vec<String>,
+    /// `human`: one line per finding, then the totals line; `json`: the findings;
+    /// `github`: workflow annotations and the totals; `sarif`: SARIF 2.1.0 for code scanning.
     #[arg(long, value_enum, default_value = "human")]
     pub format: FindingFormat,
+    /// What fails the run (exit 1): error, warning or never (a lint has no baseline)
+    /// [default: error].
+    #[arg(long, value_enum)]
+    pub fail_on: Option<FailOn>,
     #[command(flatten)]
     pub engine: EngineArgs,
 }
@@ -46,25 +58,29 @@ fn to_finding(
         Severity::Error => Level::Error,
         Severity::Warning => Level::Warning,
     };
-    let text = if l.text.is_empty() {
-        String::new()
-    } else {
-        format!(" \"{}\"", l.text)
-    };
     Finding {
         file,
         line,
         column,
         code: l.code,
         level,
-        message: format!("{}{text}; {}", l.message, l.suggestion),
+        message: format!("{}; {}", l.message, l.suggestion),
         tool: Some(tool),
+        ..Finding::default()
     }
 }
 
-pub fn run(args: LintArgs) -> Result<u8> {
+pub fn run(mut args: LintArgs, config: &Config) -> Result<u8> {
+    args.engine.apply(config);
+    let fail_on = args.fail_on.unwrap_or(FailOn::Error);
+    if fail_on == FailOn::New {
+        return Err(Error::new(
+            "--fail-on new: lint has no baseline; use error, warning or never",
+        ));
+    }
+    let quiet = args.engine.quiet;
     let opts = args.engine.options()?;
-    let lint_rules = LintRules::builtin()?;
+    let lint_rules = LintRules::builtin()?.with_effect_rules(opts.rules.clone());
     let filter = CodeFilter::new(&args.select, &args.ignore, &lint_rules)?;
     let mut found = Vec::new();
     let mut errors = 0;
@@ -80,7 +96,13 @@ pub fn run(args: LintArgs) -> Result<u8> {
                 .map(mcp::effects_from_hints)
                 .unwrap_or_default();
             let effects = if declared.is_empty() {
-                infer(t, &opts.rules).effects
+                let inf = infer(t, &opts.rules);
+                let confident = inf.confidence.is_some_and(|c| c >= opts.min_confidence);
+                if confident {
+                    inf.effects
+                } else {
+                    Effects::EMPTY
+                }
             } else {
                 declared
             };
@@ -91,42 +113,54 @@ pub fn run(args: LintArgs) -> Result<u8> {
     } else {
         let mut opts = opts;
         opts.keep_views = true;
-        let run = pipeline::run(&super::catalogs(&args.catalogs), &opts);
-        errors = super::report_errors(&run);
+        let catalogs = super::catalogs(&args.catalogs, config);
+        let run = match super::walk_or_refuse(&catalogs, &opts) {
+            Ok(w) => w.collect(&opts),
+            Err(code) => return Ok(code),
+        };
+        errors = super::report_errors(&run, quiet);
         for (f, a) in run.actions().filter(|(_, a)| !a.nested) {
             let Some(view) = &a.view else { continue };
             let mut view = view.clone();
             view.connector_title = f.info_title.clone().or_else(|| Some(a.connector.clone()));
             for l in lint(&view, a.effects, &lint_rules, &filter) {
-                found.push(to_finding(
+                let mut finding = to_finding(
                     l,
-                    Some(f.patch_path.clone()),
+                    Some(f.shown.clone()),
                     Some(a.line),
                     Some(a.column),
                     a.tool_name(),
-                ));
+                );
+                finding.ci_file = Some(f.ci_path().to_owned());
+                found.push(finding);
             }
         }
     }
     found.sort();
-    let failing = found.iter().filter(|f| f.level == Level::Error).count();
+    let mut totals = Totals {
+        fail_on,
+        unreadable: errors,
+        ..Totals::default()
+    };
+    for f in &found {
+        totals.count(f.level);
+        totals.failing += usize::from(fail_on.fails(f.level, true));
+    }
+    let line = totals.line("lint");
     let text = match args.format {
+        FindingFormat::Human if quiet => line + "\n",
         FindingFormat::Human => {
             let mut s: String = found
                 .iter()
                 .map(|f| {
-                    let loc = match (&f.file, f.line) {
-                        (Some(file), Some(line)) => format!("{file}:{line}"),
+                    let loc = match (&f.file, f.line, f.column) {
+                        (Some(file), Some(line), Some(col)) => format!("{file}:{line}:{col}"),
                         _ => f.tool.clone().unwrap_or_default(),
                     };
                     format!("{loc}: {} [{}]: {}\n", f.level.name(), f.code, f.message)
                 })
                 .collect();
-            s.push_str(&format!(
-                "\n{} finding(s), {} error(s)\n",
-                found.len(),
-                failing
-            ));
+            s.push_str(&format!("\n{line}\n"));
             s
         }
         FindingFormat::Json => serde_json::to_string_pretty(&found).unwrap_or_default() + "\n",
@@ -137,14 +171,6 @@ pub fn run(args: LintArgs) -> Result<u8> {
             env!("CARGO_PKG_VERSION"),
         ),
     };
-    if !args.engine.quiet || failing > 0 {
-        out::print(&text);
-    }
-    Ok(if errors > 0 {
-        EXIT_ERROR
-    } else if failing > 0 {
-        EXIT_FINDINGS
-    } else {
-        EXIT_OK
-    })
+    out::print(&text);
+    Ok(totals.exit_code())
 }

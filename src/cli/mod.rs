@@ -4,6 +4,7 @@ mod annotations;
 mod audit;
 mod backfill;
 mod check;
+pub mod config;
 mod explain;
 mod lint;
 pub mod out;
@@ -19,13 +20,22 @@ use catalog_effects::classify::{Confidence, RuleSet};
 use catalog_effects::effects::DestructivePolicy;
 use catalog_effects::emit::write::Staged;
 use catalog_effects::error::{Error, Result};
-use catalog_effects::pipeline::{Options, Progress};
+use catalog_effects::findings::Level;
+use catalog_effects::pipeline::{Options, Progress, Walked};
+use config::Config;
 
 pub const EXIT_OK: u8 = 0;
 pub const EXIT_FINDINGS: u8 = 1;
 pub const EXIT_ERROR: u8 = 2;
 
 const DEFAULT_CATALOG: &str = "catalogs/demo";
+
+/// The exit-code policy, the same for every command (README, "Exit codes").
+const EXIT_CODES: &str = "Exit codes: 0 clean (or, for backfill, annotations and explain: done); \
+1 findings that fail the run (check: see --fail-on; lint: error-level findings; audit: an unsafe, \
+understated or malformed tool; annotations --strict: a declaration strong evidence contradicts); 2 the tool could not do its job: a file it could not read or parse, bad arguments, bad \
+configuration, a catalog that does not exist or holds no connector file. Findings and results go to \
+stdout; errors, warnings and progress to stderr (and the summary too when an output is `-`).";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -34,12 +44,20 @@ const DEFAULT_CATALOG: &str = "catalogs/demo";
     about = "Infer, explain and backfill MCP `effects` across a connector catalog.",
     long_about = "Infer, explain and backfill MCP `effects` (read, search, write, delete, execute) \
 across a connector catalog, so MCP hints (readOnlyHint, destructiveHint, openWorldHint) can be \
-derived for every tool.\n\nTypical use:\n  catalog-effects backfill connectors/        # write reports/effects.patch and reports/coverage.csv\n  git apply reports/effects.patch             # review it like any diff, then apply\n  catalog-effects check connectors/ --baseline reports/coverage.csv   # nightly\n  catalog-effects explain connectors/ bamboohr_list_employees         # why?\n\nExit codes: 0 done (or clean), 1 findings (check, lint, audit), 2 errors (unreadable or \
-invalid files, bad arguments, invalid heuristics)."
+derived for every tool.\n\nTypical use:\n  catalog-effects backfill connectors/        # write reports/effects.patch and reports/coverage.csv\n  git apply reports/effects.patch             # review it like any diff, then apply\n  catalog-effects check connectors/ --write-baseline reports/effects-baseline.csv   # once\n  catalog-effects check connectors/ --baseline reports/effects-baseline.csv --fail-on new   # nightly, on pull requests\n  catalog-effects explain connectors/ bamboohr_list_employees         # why?",
+    after_long_help = long_help_footer()
 )]
 pub struct Cli {
+    /// Read options from this file instead of the nearest catalog-effects.toml.
+    #[arg(long, global = true, value_name = "FILE")]
+    config: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
+}
+
+/// The long help's footer: the configuration keys, then the exit codes.
+fn long_help_footer() -> String {
+    format!("{}\n\n{EXIT_CODES}", config::HELP)
 }
 
 #[derive(Subcommand, Debug)]
@@ -61,25 +79,70 @@ enum Command {
 }
 
 pub fn dispatch(cli: Cli) -> Result<u8> {
+    if let Command::ExplainCode(a) = cli.command {
+        return explain::run_code(a);
+    }
+    // A bad configuration fails every command that could read it, before anything runs.
+    let config = Config::load(cli.config.as_deref())?;
     match cli.command {
-        Command::Backfill(a) => backfill::run(a),
-        Command::Check(a) => check::run(a),
-        Command::Annotations(a) => annotations::run(a),
-        Command::Explain(a) => explain::run(a),
+        Command::Backfill(a) => backfill::run(a, &config),
+        Command::Check(a) => check::run(a, &config),
+        Command::Annotations(a) => annotations::run(a, &config),
+        Command::Explain(a) => explain::run(a, &config),
         Command::ExplainCode(a) => explain::run_code(a),
-        Command::Lint(a) => lint::run(a),
-        Command::Audit(a) => audit::run(a),
+        Command::Lint(a) => lint::run(a, &config),
+        Command::Audit(a) => audit::run(a, &config),
     }
 }
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(ValueEnum, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
 pub enum ConfidenceArg {
     High,
     Medium,
     Low,
 }
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+/// What fails a run (exit 1), by severity or against the baseline.
+#[derive(ValueEnum, serde::Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum FailOn {
+    /// Error-level findings only.
+    Error,
+    /// Any finding but a note (`any` is the same).
+    #[default]
+    #[value(alias = "any")]
+    #[serde(alias = "any")]
+    Warning,
+    /// Only findings not in the baseline (needs --baseline).
+    New,
+    /// Nothing: exit 1 never happens (2 still does).
+    Never,
+}
+
+impl FailOn {
+    pub fn name(self) -> &'static str {
+        match self {
+            FailOn::Error => "error",
+            FailOn::Warning => "warning",
+            FailOn::New => "new",
+            FailOn::Never => "never",
+        }
+    }
+
+    /// Whether a finding of `level`, new or not, fails the run.
+    pub fn fails(self, level: Level, new: bool) -> bool {
+        match self {
+            FailOn::Error => level == Level::Error,
+            FailOn::Warning => level != Level::Note,
+            FailOn::New => new && level != Level::Note,
+            FailOn::Never => false,
+        }
+    }
+}
+
+#[derive(ValueEnum, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
 pub enum PolicyArg {
     /// Destructive when any effect is delete (the published rule).
     Delete,
@@ -87,12 +150,9 @@ pub enum PolicyArg {
     Overwrite,
 }
 
-/// The reports `backfill` and `check` both write.
+/// The reports `backfill` and `check` both write besides the CSV.
 #[derive(Args, Debug, Clone)]
 pub struct ReportArgs {
-    /// Where to write the CSV coverage report (one row per action).
-    #[arg(long, default_value = "reports/coverage.csv", value_name = "FILE")]
-    pub report: PathBuf,
     /// Append one row per run (date, commit, counts, coverage) to this CSV.
     #[arg(long, value_name = "FILE")]
     pub history: Option<PathBuf>,
@@ -107,21 +167,30 @@ pub struct EngineArgs {
     /// Directory of extra rule files (`*.yaml`); a rule with a built-in id replaces it.
     #[arg(long, value_name = "DIR")]
     pub heuristics: Option<PathBuf>,
-    /// Proposals below this confidence are listed for a human instead of patched.
-    #[arg(long, value_enum, default_value = "medium")]
-    pub min_confidence: ConfidenceArg,
-    /// Which effects make destructiveHint true.
-    #[arg(long, value_enum, default_value = "delete")]
-    pub destructive_policy: PolicyArg,
+    /// The confidence a proposal needs to count [default: medium].
+    #[arg(long, value_enum)]
+    pub min_confidence: Option<ConfidenceArg>,
+    /// Which effects make destructiveHint true [default: delete].
+    #[arg(long, value_enum)]
+    pub destructive_policy: Option<PolicyArg>,
     /// Worker threads (default: one per core). Output is identical for any value.
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<usize>,
-    /// Print only errors.
+    /// Print only the totals line and errors.
     #[arg(long, short = 'q')]
     pub quiet: bool,
 }
 
 impl EngineArgs {
+    /// Fills what the command line left out from the configuration file.
+    pub fn apply(&mut self, c: &Config) {
+        if self.heuristics.is_none() {
+            self.heuristics.clone_from(&c.heuristics);
+        }
+        self.min_confidence = self.min_confidence.or(c.min_confidence);
+        self.destructive_policy = self.destructive_policy.or(c.destructive_policy);
+    }
+
     pub fn rules(&self) -> Result<RuleSet> {
         match &self.heuristics {
             Some(dir) => RuleSet::with_user_dir(dir),
@@ -130,7 +199,7 @@ impl EngineArgs {
     }
 
     pub fn confidence(&self) -> Confidence {
-        match self.min_confidence {
+        match self.min_confidence.unwrap_or(ConfidenceArg::Medium) {
             ConfidenceArg::High => Confidence::High,
             ConfidenceArg::Medium => Confidence::Medium,
             ConfidenceArg::Low => Confidence::Low,
@@ -138,7 +207,7 @@ impl EngineArgs {
     }
 
     pub fn policy(&self) -> DestructivePolicy {
-        match self.destructive_policy {
+        match self.destructive_policy.unwrap_or(PolicyArg::Delete) {
             PolicyArg::Delete => DestructivePolicy::Delete,
             PolicyArg::Overwrite => DestructivePolicy::Overwrite,
         }
@@ -183,12 +252,113 @@ impl EngineArgs {
     }
 }
 
-/// The catalogs to run on: those given, or the demo catalog.
-pub fn catalogs(given: &[PathBuf]) -> Vec<PathBuf> {
-    if given.is_empty() {
-        vec![PathBuf::from(DEFAULT_CATALOG)]
-    } else {
-        given.to_vec()
+/// The catalogs to run on: those given, else the configuration's, else the demo catalog.
+pub fn catalogs(given: &[PathBuf], config: &Config) -> Vec<PathBuf> {
+    match (given, &config.catalogs) {
+        ([], Some(c)) if !c.is_empty() => c.clone(),
+        ([], _) => vec![PathBuf::from(DEFAULT_CATALOG)],
+        _ => given.to_vec(),
+    }
+}
+
+/// Walks the catalogs, or refuses to run (each reason printed, exit 2) when one does not
+/// exist, is not a folder or holds no connector file: a check of nothing must not pass, and
+/// nothing is written yet, so every previous output stays as it was.
+pub fn walk_or_refuse(catalogs: &[PathBuf], opts: &Options) -> std::result::Result<Walked, u8> {
+    let walked = Walked::new(catalogs, opts);
+    let unusable = walked.unusable();
+    if unusable.is_empty() {
+        return Ok(walked);
+    }
+    for e in &unusable {
+        out::error(&e.to_string());
+    }
+    Err(EXIT_ERROR)
+}
+
+/// Whether two paths name the same file, existing or not (`-` is stdout, never a file).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    let resolve = |p: &Path| -> Option<PathBuf> {
+        if p.as_os_str() == "-" {
+            return None;
+        }
+        let name = p.file_name()?;
+        let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
+        std::fs::canonicalize(dir.unwrap_or(Path::new(".")))
+            .ok()
+            .map(|d| d.join(name))
+    };
+    match (resolve(a), resolve(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// `1 error`, `2 errors`.
+pub fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+/// The line a catalog command ends with, and all `--quiet` prints besides errors: findings
+/// by severity, what the baseline says of them, what fails the run, and what could not be
+/// read (which makes the exit code 2 whatever fails).
+#[derive(Debug, Default)]
+pub struct Totals {
+    pub errors: usize,
+    pub warnings: usize,
+    pub notes: usize,
+    /// With a baseline: new findings, findings in the baseline, and actions gone.
+    pub baseline: Option<(usize, usize, usize)>,
+    pub failing: usize,
+    pub fail_on: FailOn,
+    /// Files, folders or items the tool could not read (`parse-error`).
+    pub unreadable: usize,
+}
+
+impl Totals {
+    pub fn count(&mut self, level: Level) {
+        match level {
+            Level::Error => self.errors += 1,
+            Level::Warning => self.warnings += 1,
+            Level::Note => self.notes += 1,
+        }
+    }
+
+    pub fn line(&self, command: &str) -> String {
+        let mut s = format!(
+            "{command}: {}, {}",
+            plural(self.errors, "error"),
+            plural(self.warnings, "warning")
+        );
+        if self.notes > 0 {
+            s.push_str(&format!(", {}", plural(self.notes, "note")));
+        }
+        if let Some((new, old, gone)) = self.baseline {
+            s.push_str(&format!(
+                "; {new} new, {old} in the baseline, {} gone",
+                plural(gone, "action")
+            ));
+        }
+        s.push_str(&format!(
+            "; {} failing (--fail-on {})",
+            self.failing,
+            self.fail_on.name()
+        ));
+        if self.unreadable > 0 {
+            s.push_str(&format!("; {}", plural(self.unreadable, "parse error")));
+        }
+        s
+    }
+
+    /// 2 when something could not be read, else 1 when findings fail the run, else 0.
+    pub fn exit_code(&self) -> u8 {
+        if self.unreadable > 0 {
+            EXIT_ERROR
+        } else if self.failing > 0 {
+            EXIT_FINDINGS
+        } else {
+            EXIT_OK
+        }
     }
 }
 
@@ -264,21 +434,26 @@ impl ReportArgs {
         run: &catalog_effects::pipeline::Run,
         summary: &catalog_effects::emit::Summary,
         partial: bool,
+        quiet: bool,
+        coverage: catalog_effects::emit::html::Coverage,
+        rules: &RuleSet,
     ) -> Result<()> {
         use catalog_effects::emit::{history as hist, html as page};
+        let commit = || {
+            run.catalogs
+                .first()
+                .and_then(|c| c.repo.as_ref())
+                .and_then(|r| r.head())
+                .map(|(short, _)| short)
+                .unwrap_or_default()
+        };
         match &self.history {
-            Some(_) if partial => out::eprint(
+            Some(_) if partial && !quiet => out::eprint(
                 "note: --history is not appended on a partial (--since) run: its counts cover only the changed files\n",
             ),
+            Some(_) if partial => {}
             Some(path) => {
-                let commit = run
-                    .catalogs
-                    .first()
-                    .and_then(|c| c.repo.as_ref())
-                    .and_then(|r| r.head())
-                    .map(|(short, _)| short)
-                    .unwrap_or_default();
-                let row = hist::HistoryRow::from_summary(summary, &hist::today_utc(), &commit);
+                let row = hist::HistoryRow::from_summary(summary, &hist::today_utc(), &commit());
                 hist::append(path, &row)?;
             }
             None => {}
@@ -288,61 +463,80 @@ impl ReportArgs {
                 Some(h) if h.exists() => hist::read(h)?,
                 _ => Vec::new(),
             };
-            write_output(
-                path,
-                &page::render(summary, run, &rows, "catalog-effects coverage"),
-            )?;
+            let info = page::PageInfo {
+                coverage,
+                date: hist::today_utc(),
+                commit: commit(),
+                version: env!("CARGO_PKG_VERSION").to_owned(),
+                catalogs: run
+                    .catalogs
+                    .iter()
+                    .map(|c| c.root.display().to_string())
+                    .collect(),
+            };
+            write_output(path, &page::render(summary, run, &rows, &info, rules))?;
         }
         Ok(())
     }
 }
 
-/// Writes a report file, creating its folder; `-` means stdout.
+/// Writes a report file whole or not at all (replaced once written), creating its folder;
+/// `-` means stdout.
 pub fn write_output(path: &Path, text: &str) -> Result<()> {
     if path == Path::new("-") {
         out::print(text);
         return Ok(());
     }
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| Error::new(format!("cannot create folder: {e}")).in_file(dir))?;
-    }
-    std::fs::write(path, text).map_err(|e| Error::new(format!("cannot write: {e}")).in_file(path))
+    // Staged like the streamed reports: a run that fails halfway leaves the previous page
+    // or guide whole, never a truncated one.
+    let mut output = open_output(path)?;
+    output
+        .write_all(text.as_bytes())
+        .map_err(|e| Error::new(format!("cannot write: {e}")).in_file(path))?;
+    output.finish(path)
 }
 
-/// Prints one file's errors on stderr, then its notes as warnings; returns how many errors
-/// there were.
-pub fn report_file_errors(f: &catalog_effects::pipeline::FileResult) -> usize {
+/// Prints one file's errors on stderr, then (unless quiet) its notes as warnings; returns
+/// how many errors there were.
+pub fn report_file_errors(f: &catalog_effects::pipeline::FileResult, quiet: bool) -> usize {
     let mut n = 0;
     for e in f.error.iter().chain(&f.problems) {
         out::error(&e.to_string());
         n += 1;
     }
-    for w in &f.notes {
-        out::eprint(&format!("warning: {w}\n"));
+    if !quiet {
+        for w in &f.notes {
+            out::warning(&w.to_string());
+        }
     }
     n
 }
 
-/// Prints every error of a run on stderr, then its notes as warnings; returns how many
-/// errors there were.
-pub fn report_errors(run: &catalog_effects::pipeline::Run) -> usize {
-    let errors = run.all_errors();
-    for e in &errors {
+/// Prints every error of a run on stderr, then (unless quiet) its notes as warnings;
+/// returns how many errors there were.
+pub fn report_errors(run: &catalog_effects::pipeline::Run, quiet: bool) -> usize {
+    let errors = run.errors.len();
+    for e in &run.errors {
         out::error(&e.to_string());
     }
-    for n in run.files.iter().flat_map(|f| &f.notes) {
-        out::eprint(&format!("warning: {n}\n"));
-    }
-    errors.len()
+    errors
+        + run
+            .files
+            .iter()
+            .map(|f| report_file_errors(f, quiet))
+            .sum::<usize>()
 }
 
 /// Output formats for findings.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FindingFormat {
+    /// One line per finding, the summary, the totals line.
     Human,
+    /// One JSON document.
     Json,
+    /// GitHub Actions workflow commands: annotations on the pull request, and the totals.
     Github,
+    /// SARIF 2.1.0, for code scanning.
     Sarif,
 }
 

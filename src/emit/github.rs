@@ -3,14 +3,13 @@
 
 use crate::findings::{Finding, Level};
 
-/// One workflow command per finding, in the order given, each on its own line.
+/// One workflow command per finding, in the order given, each on its own line, at the
+/// finding's own level and titled with its code.
 pub fn render(findings: &[Finding]) -> String {
-    let mut out = String::new();
-    for f in findings {
-        out.push_str(&command(f));
-        out.push('\n');
-    }
-    out
+    findings
+        .iter()
+        .map(|f| command(f, f.level, &f.code))
+        .collect()
 }
 
 /// GitHub has no `note` annotation; `notice` is its lowest level.
@@ -22,9 +21,12 @@ fn command_name(level: Level) -> &'static str {
     }
 }
 
-fn command(f: &Finding) -> String {
+/// One workflow command, with its line break: `level` is the annotation's (a warning that
+/// fails the run can be shown as an error), `title` its heading. The file is relative to the
+/// repository root, which is where GitHub looks.
+pub fn command(f: &Finding, level: Level, title: &str) -> String {
     let mut props: Vec<(&str, String)> = Vec::new();
-    let message = match &f.file {
+    let message = match f.ci_file() {
         Some(file) => {
             props.push(("file", file.replace('\\', "/")));
             // A line or column without a file would point nowhere.
@@ -43,14 +45,14 @@ fn command(f: &Finding) -> String {
             None => f.message.clone(),
         },
     };
-    props.push(("title", f.code.clone()));
+    props.push(("title", title.to_owned()));
     let props: Vec<String> = props
         .into_iter()
         .map(|(k, v)| format!("{k}={}", escape_property(&v)))
         .collect();
     format!(
-        "::{} {}::{}",
-        command_name(f.level),
+        "::{} {}::{}\n",
+        command_name(level),
         props.join(","),
         escape_data(&message)
     )
@@ -81,6 +83,7 @@ mod tests {
             level,
             message: message.into(),
             tool: Some("crmly_listContacts".into()),
+            ..Finding::default()
         }
     }
 
@@ -124,6 +127,16 @@ mod tests {
         );
         // The whole command stays on one line whatever the message holds.
         assert_eq!(out.lines().count(), 1);
+    }
+
+    #[test]
+    fn the_repository_path_and_the_given_level_and_title_win() {
+        let mut f = finding(Some("sub/a.yaml"), Some(2), Level::Warning, "no effects");
+        f.ci_file = Some("cat/sub/a.yaml".into());
+        assert_eq!(
+            command(&f, Level::Error, "missing-effects (new)"),
+            "::error file=cat/sub/a.yaml,line=2,col=3,title=missing-effects (new)::no effects\n"
+        );
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use crate::classify::RuleSet;
 use crate::diff::Status;
 use crate::effects::Effect;
 use crate::emit::history::HistoryRow;
@@ -36,13 +37,20 @@ main { max-width: 1120px; margin: 0 auto; padding: 28px 32px 56px; }
 h1 { font-size: 24px; margin: 0 0 4px; }
 h2 { font-size: 17px; margin: 34px 0 12px; padding-bottom: 6px; border-bottom: 1px solid var(--line); }
 h2 .count { color: var(--muted); font-weight: 400; }
+.meta { color: var(--muted); margin: 0 0 2px; }
 .sub { color: var(--muted); margin: 0 0 20px; }
-.cards { display: grid; grid-template-columns: repeat(6, minmax(0, 1fr)); gap: 12px; }
+.cards { display: grid; grid-template-columns: minmax(0, 2fr) repeat(5, minmax(0, 1fr)); gap: 12px; }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; }
 .card .n { font-size: 28px; font-weight: 650; font-variant-numeric: tabular-nums; line-height: 1.2; }
 .card .l { color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: .05em; }
-.card.main { border-color: #2e7d32; background: #f1f8f2; }
-.card.main .n { color: #1b5e20; }
+.card .d { color: var(--muted); font-size: 12px; margin-top: 2px; }
+.card.main .n { font-size: 34px; }
+.card.good { border-color: #2e7d32; background: #e8f5e9; }
+.card.fair { border-color: #c98a00; background: #fff4d6; }
+.card.poor { border-color: #c62828; background: #fdecea; }
+.good .n, .num.good { color: #1b5e20; }
+.fair .n, .num.fair { color: #8a5a00; }
+.poor .n, .num.poor { color: #b71c1c; }
 .card.warn .n { color: #b26a00; }
 .card.bad .n { color: #c62828; }
 .legend { display: flex; flex-wrap: wrap; gap: 6px 18px; color: var(--muted); font-size: 12px; margin: 0 0 10px; }
@@ -54,6 +62,7 @@ h2 .count { color: var(--muted); font-weight: 400; }
 .bar span { display: block; height: 100%; }
 .num { text-align: right; font-variant-numeric: tabular-nums; }
 .muted { color: var(--muted); }
+.more { color: var(--muted); font-style: italic; white-space: nowrap; }
 .mix { grid-template-columns: 90px minmax(200px, 1fr) 62px 86px; }
 table { border-collapse: collapse; width: 100%; font-size: 13px; }
 th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid var(--line); vertical-align: top; }
@@ -70,12 +79,69 @@ footer { margin-top: 40px; color: var(--muted); font-size: 12px; }
 @media (max-width: 800px) { .cards { grid-template-columns: repeat(3, minmax(0, 1fr)); } }
 "#;
 
-/// The coverage segments, in bar order: what the declaration says, then what is still open.
-const SEGMENTS: [(Status, &str, &str); 5] = [
+/// Which coverage the page leads with, and names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Coverage {
+    /// `backfill`: what the catalog will declare once the patch is applied.
+    Projected,
+    /// `check`: what the catalog declares now.
+    Current,
+}
+
+/// What the page says about the run it shows.
+#[derive(Debug, Clone)]
+pub struct PageInfo {
+    pub coverage: Coverage,
+    /// UTC, `YYYY-MM-DD`.
+    pub date: String,
+    /// Short commit id of HEAD; empty outside a git work tree.
+    pub commit: String,
+    pub version: String,
+    /// The catalog paths as given.
+    pub catalogs: Vec<String>,
+}
+
+/// Coverage from this figure up reads as good, and from [`FAIR`] up as fair; below, poor.
+/// An action without effects looks destructive to every client, so even 90% leaves one
+/// tool in ten asking for approval it may not need.
+pub const GOOD: f64 = 95.0;
+pub const FAIR: f64 = 75.0;
+
+/// The class (and colour) a coverage figure earns.
+pub fn grade(percent: f64) -> &'static str {
+    if percent >= GOOD {
+        "good"
+    } else if percent >= FAIR {
+        "fair"
+    } else {
+        "poor"
+    }
+}
+
+/// Rows of a table past this are left to the CSV report; cells are cut as below.
+const MAX_ROWS: usize = 200;
+const MAX_PATHS: usize = 3;
+const MAX_CHARS: usize = 160;
+
+/// A bar segment: which actions, its legend and its colour.
+type Segment = (Status, &'static str, &'static str);
+
+/// Projected: what the patch adds is covered, drawn in a lighter green than what the
+/// catalog already declares.
+const PROJECTED: [Segment; 5] = [
     (Status::Agrees, "declared", "#2e7d32"),
-    (Status::Added, "proposed", "#81c784"),
-    (Status::Conflict, "conflict", "#f0a020"),
+    (Status::Added, "in the patch", "#81c784"),
+    (Status::Conflict, "declared, conflicts", "#f0a020"),
     (Status::Unclassified, "unclassified", "#b0b7bf"),
+    (Status::Invalid, "invalid", "#d93025"),
+];
+
+/// Current: an action a backfill would cover is still missing today, and is not green.
+const CURRENT: [Segment; 5] = [
+    (Status::Agrees, "declared", "#2e7d32"),
+    (Status::Conflict, "declared, conflicts", "#f0a020"),
+    (Status::Added, "missing, a proposal is ready", "#f3cf7a"),
+    (Status::Unclassified, "missing, unclassified", "#b0b7bf"),
     (Status::Invalid, "invalid", "#d93025"),
 ];
 
@@ -108,77 +174,204 @@ fn share(n: usize, of: usize) -> f64 {
     }
 }
 
+/// Actions that are tools (nested refresh actions are not).
+fn tools(c: &Counts) -> usize {
+    c.actions - c.skipped
+}
+
+/// The share of tools that declare valid effects now, or once the patch is applied. Both
+/// come from the statuses, so a `check` page can show what a backfill would reach and a
+/// `backfill` page where the catalog stands today.
+pub fn coverage(c: &Counts, which: Coverage) -> f64 {
+    let declared = c.agrees + c.conflict;
+    let covered = match which {
+        Coverage::Current => declared,
+        Coverage::Projected => declared + c.added,
+    };
+    if tools(c) == 0 {
+        100.0
+    } else {
+        share(covered, tools(c))
+    }
+}
+
+impl Coverage {
+    fn other(self) -> Coverage {
+        match self {
+            Coverage::Projected => Coverage::Current,
+            Coverage::Current => Coverage::Projected,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Coverage::Projected => "projected coverage",
+            Coverage::Current => "current coverage",
+        }
+    }
+
+    fn detail(self) -> &'static str {
+        match self {
+            Coverage::Projected => "once the patch is applied",
+            Coverage::Current => "declared in the catalog today",
+        }
+    }
+
+    fn segments(self) -> &'static [Segment; 5] {
+        match self {
+            Coverage::Projected => &PROJECTED,
+            Coverage::Current => &CURRENT,
+        }
+    }
+}
+
 /// The page. Everything taken from the catalog or the history is escaped.
-pub fn render(summary: &Summary, run: &Run, history: &[HistoryRow], title: &str) -> String {
+pub fn render(
+    summary: &Summary,
+    run: &Run,
+    history: &[HistoryRow],
+    info: &PageInfo,
+    rules: &RuleSet,
+) -> String {
     let mut h = String::new();
-    let title = escape(title);
+    let catalogs = info.catalogs.join(", ");
+    let title = escape(&format!("Effects coverage: {catalogs}"));
     let _ = write!(
         h,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n<h1>{title}</h1>\n"
     );
+    let mut meta = vec![info.date.clone()];
+    if !info.commit.is_empty() {
+        meta.push(format!("commit {}", info.commit));
+    }
+    meta.push(format!("catalog-effects {}", info.version));
+    meta.push(match info.coverage {
+        Coverage::Projected => "backfill: coverage projected for the patch".into(),
+        Coverage::Current => "check: coverage as the catalog declares it".into(),
+    });
+    let _ = writeln!(h, "<p class=\"meta\">{}</p>", escape(&meta.join(" · ")));
     let t = &summary.total;
     let mut sub = format!(
-        "{} files, {} connectors, {} tools",
+        "{} files, {} connectors, {} actions",
         summary.files,
         summary.connectors.len(),
-        t.actions - t.skipped
+        t.actions
     );
     if t.skipped > 0 {
-        let _ = write!(sub, " ({} nested actions are not tools)", t.skipped);
+        let _ = write!(
+            sub,
+            ", of which {} are tools ({} nested refresh actions are not)",
+            tools(t),
+            t.skipped
+        );
     }
     if summary.errors > 0 {
         let _ = write!(sub, "; {} errors", summary.errors);
     }
     let _ = writeln!(h, "<p class=\"sub\">{}</p>", escape(&sub));
 
-    cards(&mut h, t);
-    connectors(&mut h, summary);
-    effects_mix(&mut h, run);
+    cards(&mut h, t, info.coverage, history);
+    connectors(&mut h, summary, info.coverage);
+    effects_mix(&mut h, run, info.coverage);
     if !history.is_empty() {
         let _ = writeln!(
             h,
-            "<h2>Coverage over time <span class=\"count\">({} runs)</span></h2>",
-            history.len()
+            "<h2>Coverage over time <span class=\"count\">({}{})</span></h2>",
+            match history.len() {
+                1 => "1 run".to_owned(),
+                n => format!("{n} runs"),
+            },
+            escape(&trend(history).map(|t| format!("; {t}")).unwrap_or_default())
         );
         h.push_str(&history_chart(history));
     }
-    unclassified(&mut h, run);
+    unclassified(&mut h, run, rules);
     conflicts(&mut h, run);
     errors(&mut h, run);
-    h.push_str(
-        "<footer>Coverage: tools that declare valid effects once the proposed patch is applied, \
-         out of all tools. Generated by catalog-effects.</footer>\n</main>\n</body>\n</html>\n",
+    let _ = write!(
+        h,
+        "<footer>Coverage: the share of tools (actions other than nested refresh actions) that \
+         declare valid effects {}. Green from {GOOD:.0}%, amber from {FAIR:.0}%, red below. Generated by \
+         catalog-effects {} on {}.</footer>\n</main>\n</body>\n</html>\n",
+        match info.coverage {
+            Coverage::Projected => "once the proposed patch is applied",
+            Coverage::Current => "in the catalog as it is",
+        },
+        escape(&info.version),
+        escape(&info.date)
     );
     h
 }
 
-fn cards(h: &mut String, t: &Counts) {
-    let card = |class: &str, n: String, label: &str| {
+/// The change between the last two runs of the history, in words.
+fn trend(history: &[HistoryRow]) -> Option<String> {
+    let [.., before, last] = history else {
+        return None;
+    };
+    let delta = last.coverage_percent - before.coverage_percent;
+    Some(if delta.abs() < 0.05 {
+        format!("unchanged since {}", before.date)
+    } else {
+        let arrow = if delta > 0.0 { "▲" } else { "▼" };
+        format!("{arrow} {:.1} points since {}", delta.abs(), before.date)
+    })
+}
+
+fn cards(h: &mut String, t: &Counts, lead: Coverage, history: &[HistoryRow]) {
+    let card = |class: &str, n: String, label: &str, detail: &str| {
+        let detail = if detail.is_empty() {
+            String::new()
+        } else {
+            format!("<div class=\"d\">{}</div>", escape(detail))
+        };
         format!(
-            "<div class=\"card {class}\"><div class=\"n\">{n}</div><div class=\"l\">{label}</div></div>\n"
+            "<div class=\"card {class}\"><div class=\"n\">{n}</div><div class=\"l\">{label}</div>{detail}</div>\n"
         )
     };
     let flag = |n: usize, class: &'static str| if n > 0 { class } else { "" };
+    let main = coverage(t, lead);
+    let other = coverage(t, lead.other());
+    let mut detail = lead.detail().to_owned();
+    if let Some(trend) = trend(history) {
+        let _ = write!(detail, "; {trend}");
+    }
     h.push_str("<section class=\"cards\">\n");
-    h.push_str(&card("", t.actions.to_string(), "actions"));
-    h.push_str(&card("main", format!("{:.1}%", t.coverage()), "coverage"));
-    h.push_str(&card("", t.added.to_string(), "added"));
+    h.push_str(&card(
+        &format!("main {}", grade(main)),
+        format!("{main:.1}%"),
+        lead.name(),
+        &detail,
+    ));
+    h.push_str(&card(
+        grade(other),
+        format!("{other:.1}%"),
+        lead.other().name(),
+        lead.other().detail(),
+    ));
+    let added = match lead {
+        Coverage::Projected => "in the patch",
+        Coverage::Current => "missing, proposal ready",
+    };
+    h.push_str(&card("", t.added.to_string(), added, ""));
     h.push_str(&card(
         flag(t.unclassified, "warn"),
         t.unclassified.to_string(),
         "unclassified",
+        "",
     ));
     h.push_str(&card(
         flag(t.conflict, "warn"),
         t.conflict.to_string(),
         "conflicts",
+        "",
     ));
     h.push_str(&card(
         flag(t.invalid, "bad"),
         t.invalid.to_string(),
         "invalid",
+        "",
     ));
     h.push_str("</section>\n");
 }
@@ -195,50 +388,61 @@ fn legend(h: &mut String, items: &[(&str, &str)]) {
     h.push_str("</div>\n");
 }
 
-fn connectors(h: &mut String, s: &Summary) {
+fn connectors(h: &mut String, s: &Summary, lead: Coverage) {
     let _ = writeln!(
         h,
-        "<h2>Coverage by connector <span class=\"count\">(lowest first)</span></h2>"
+        "<h2>{} by connector <span class=\"count\">(lowest first)</span></h2>",
+        match lead {
+            Coverage::Projected => "Projected coverage",
+            Coverage::Current => "Current coverage",
+        }
     );
     if s.connectors.is_empty() {
         h.push_str("<p class=\"none\">No connector in this run.</p>\n");
         return;
     }
-    let items: Vec<(&str, &str)> = SEGMENTS.iter().map(|(_, l, c)| (*l, *c)).collect();
+    let segments = lead.segments();
+    let items: Vec<(&str, &str)> = segments.iter().map(|(_, l, c)| (*l, *c)).collect();
     legend(h, &items);
     // Lowest coverage first: the connectors that need work are the ones to see.
-    let mut list: Vec<(&String, &Counts)> = s.connectors.iter().collect();
-    list.sort_by(|a, b| a.1.coverage().total_cmp(&b.1.coverage()).then(a.0.cmp(b.0)));
+    let mut list: Vec<(&String, &Counts, f64)> = s
+        .connectors
+        .iter()
+        .map(|(n, c)| (n, c, coverage(c, lead)))
+        .collect();
+    list.sort_by(|a, b| a.2.total_cmp(&b.2).then(a.0.cmp(b.0)));
     h.push_str("<div class=\"rows\">\n");
-    for (name, c) in list {
-        let tools = c.actions - c.skipped;
+    for (name, c, cov) in list {
         let _ = write!(
             h,
             "<div class=\"name\">{}</div><div class=\"bar\">",
             escape(name)
         );
-        for (status, label, color) in SEGMENTS {
-            let n = count_of(c, status);
+        for (status, label, color) in segments {
+            let n = count_of(c, *status);
             if n > 0 {
                 let _ = write!(
                     h,
                     "<span style=\"width:{:.3}%;background:{color}\" title=\"{label}: {n}\"></span>",
-                    share(n, tools)
+                    share(n, tools(c))
                 );
             }
         }
+        let covered = match lead {
+            Coverage::Projected => c.agrees + c.conflict + c.added,
+            Coverage::Current => c.agrees + c.conflict,
+        };
         let _ = writeln!(
             h,
-            "</div><div class=\"num\"><b>{:.1}%</b></div><div class=\"num muted\">{} / {}</div>",
-            c.coverage(),
-            c.with_effects,
-            tools
+            "</div><div class=\"num {}\"><b>{cov:.1}%</b></div><div class=\"num muted\">{covered} / {}</div>",
+            grade(cov),
+            tools(c)
         );
     }
     h.push_str("</div>\n");
 }
 
-fn effects_mix(h: &mut String, run: &Run) {
+fn effects_mix(h: &mut String, run: &Run, lead: Coverage) {
     let mut counts = [0usize; 5];
     let mut with = 0usize;
     let mut without = 0usize;
@@ -246,7 +450,8 @@ fn effects_mix(h: &mut String, run: &Run) {
         if a.status == Status::Skipped {
             continue;
         }
-        if a.effects.is_empty() {
+        let counted = lead == Coverage::Projected || a.declared_source;
+        if a.effects.is_empty() || !counted {
             without += 1;
             continue;
         }
@@ -259,18 +464,22 @@ fn effects_mix(h: &mut String, run: &Run) {
     }
     let _ = writeln!(
         h,
-        "<h2>Effects mix <span class=\"count\">(over the {with} tools with effects after the patch)</span></h2>"
+        "<h2>Effects mix <span class=\"count\">(of the {with} actions {})</span></h2>",
+        match lead {
+            Coverage::Projected => "with effects once the patch is applied",
+            Coverage::Current => "that declare effects",
+        }
     );
-    let max = counts.iter().copied().max().unwrap_or(0);
     h.push_str("<div class=\"rows mix\">\n");
     for (i, e) in Effect::ALL.iter().enumerate() {
         let n = counts[i];
+        // Scaled to the total, as the share beside it: 40% is drawn at 40% of the track.
         let _ = writeln!(
             h,
             "<div class=\"name\">{}</div><div class=\"bar\"><span style=\"width:{:.3}%;background:{}\"></span></div>\
              <div class=\"num\"><b>{n}</b></div><div class=\"num muted\">{:.1}%</div>",
             e.name(),
-            share(n, max),
+            share(n, with),
             effect_color(*e),
             share(n, with)
         );
@@ -278,7 +487,11 @@ fn effects_mix(h: &mut String, run: &Run) {
     h.push_str("</div>\n");
     let _ = writeln!(
         h,
-        "<p class=\"muted\">An action may have several effects. {without} tools have none yet.</p>"
+        "<p class=\"muted\">An action may have several effects, so the shares add up to more than 100%. {without} actions have none{}.</p>",
+        match lead {
+            Coverage::Projected => " even after the patch",
+            Coverage::Current => " declared",
+        }
     );
 }
 
@@ -297,6 +510,34 @@ fn without_origin(url: &str) -> &str {
     }
 }
 
+/// At most `max` characters of `text`, escaped, and how many were cut.
+fn cut_text(text: &str, max: usize) -> String {
+    let n = text.chars().count();
+    if n <= max {
+        return escape(text);
+    }
+    let kept: String = text.chars().take(max).collect();
+    format!(
+        "{}… <span class=\"more\">(+{} characters)</span>",
+        escape(&kept),
+        n - max
+    )
+}
+
+/// The first `max` items, escaped and joined, and how many more there are.
+fn cut_list(items: &[&str], max: usize, sep: &str) -> String {
+    let shown: Vec<String> = items.iter().take(max).map(|i| escape(i)).collect();
+    let mut s = shown.join(sep);
+    if items.len() > max {
+        let _ = write!(
+            s,
+            "{sep}<span class=\"more\">… +{} more</span>",
+            items.len() - max
+        );
+    }
+    s
+}
+
 fn table_head(h: &mut String, cols: &[&str]) {
     h.push_str("<table>\n<thead><tr>");
     for c in cols {
@@ -305,7 +546,19 @@ fn table_head(h: &mut String, cols: &[&str]) {
     h.push_str("</tr></thead>\n<tbody>\n");
 }
 
-fn unclassified(h: &mut String, run: &Run) {
+/// Closes a table, saying how many rows were left to the CSV report.
+fn table_end(h: &mut String, total: usize) {
+    h.push_str("</tbody>\n</table>\n");
+    if total > MAX_ROWS {
+        let _ = writeln!(
+            h,
+            "<p class=\"more\">… and {} more rows: the CSV report lists every action.</p>",
+            total - MAX_ROWS
+        );
+    }
+}
+
+fn unclassified(h: &mut String, run: &Run, rules: &RuleSet) {
     let rows: Vec<_> = run
         .actions()
         .filter(|(_, a)| a.status == Status::Unclassified)
@@ -316,26 +569,55 @@ fn unclassified(h: &mut String, run: &Run) {
         rows.len()
     );
     if rows.is_empty() {
-        h.push_str("<p class=\"none\">None: every tool has effects or a confident proposal.</p>\n");
+        h.push_str(
+            "<p class=\"none\">None: every action has effects or a confident proposal.</p>\n",
+        );
         return;
     }
-    table_head(h, &["Connector", "Action", "Label", "Request", "Location"]);
-    for (f, a) in rows {
+    table_head(
+        h,
+        &["Connector", "Action", "Request", "Low proposal", "Why"],
+    );
+    for (f, a) in rows.iter().take(MAX_ROWS) {
         // Methods are distinct and paths are per step, so they are shown side by side
         // rather than paired.
         let paths: Vec<&str> = a.paths.iter().map(|p| without_origin(p)).collect();
-        let request = format!("{} {}", a.methods.join("/"), paths.join(", "));
+        let request = format!(
+            "{} {}",
+            escape(&a.methods.join("/")),
+            cut_list(&paths, MAX_PATHS, ", ")
+        );
+        let inf = &a.inference;
+        let proposal = if inf.effects.is_empty() {
+            "<span class=\"none\">none</span>".to_owned()
+        } else {
+            escape(&format!(
+                "{} ({})",
+                inf.effects.joined(", "),
+                inf.confidence.map_or("no confidence", |c| c.name())
+            ))
+        };
+        let label = a
+            .label
+            .as_deref()
+            .map(|l| format!("<div>{}</div>", cut_text(l, MAX_CHARS / 2)))
+            .unwrap_or_default();
+        let rules = inf.deciding_ids(rules);
+        let why = if rules.is_empty() {
+            inf.reason.clone()
+        } else {
+            format!("{} ({})", inf.reason, rules.join(", "))
+        };
         let _ = writeln!(
             h,
-            "<tr><td>{}</td><td class=\"mono\">{}</td><td>{}</td><td class=\"mono req\">{}</td><td class=\"mono loc\">{}</td></tr>",
+            "<tr><td>{}</td><td><span class=\"mono\">{}</span>{label}<div class=\"mono muted\">{}</div></td><td class=\"mono req\">{request}</td><td>{proposal}</td><td>{}</td></tr>",
             escape(&a.connector),
             escape(&a.id),
-            escape(a.label.as_deref().unwrap_or("")),
-            escape(&request),
-            location(f, a)
+            location(f, a),
+            cut_text(&why, MAX_CHARS)
         );
     }
-    h.push_str("</tbody>\n</table>\n");
+    table_end(h, rows.len());
 }
 
 fn conflicts(h: &mut String, run: &Run) {
@@ -363,7 +645,7 @@ fn conflicts(h: &mut String, run: &Run) {
             "Location",
         ],
     );
-    for (f, a) in rows {
+    for (f, a) in rows.iter().take(MAX_ROWS) {
         let (pill, color) = if a.status == Status::Invalid {
             ("invalid", "#d93025")
         } else {
@@ -385,12 +667,12 @@ fn conflicts(h: &mut String, run: &Run) {
              <td>{}</td><td>{}</td><td class=\"mono loc\">{}</td></tr>",
             escape(&a.connector),
             escape(&a.id),
-            escape(&declared),
+            cut_text(&declared, MAX_CHARS),
             escape(&proposed),
             location(f, a)
         );
     }
-    h.push_str("</tbody>\n</table>\n");
+    table_end(h, rows.len());
 }
 
 fn errors(h: &mut String, run: &Run) {
@@ -403,14 +685,27 @@ fn errors(h: &mut String, run: &Run) {
         "<h2>Errors <span class=\"count\">({})</span></h2>\n<ul class=\"mono\">",
         errs.len()
     );
-    for e in errs {
-        let _ = writeln!(h, "<li>{}</li>", escape(&e.to_string()));
+    for e in errs.iter().take(MAX_ROWS) {
+        let _ = writeln!(h, "<li>{}</li>", cut_text(&e.to_string(), 2 * MAX_CHARS));
     }
     h.push_str("</ul>\n");
+    if errs.len() > MAX_ROWS {
+        let _ = writeln!(
+            h,
+            "<p class=\"more\">… and {} more errors: the run printed every one.</p>",
+            errs.len() - MAX_ROWS
+        );
+    }
 }
 
 /// A line chart of coverage, runs evenly spaced in file order (dates may repeat or skip).
 fn history_chart(rows: &[HistoryRow]) -> String {
+    // The line takes the colour of where coverage stands now, as the card does.
+    let ink = match rows.last().map_or("poor", |r| grade(r.coverage_percent)) {
+        "good" => "#2e7d32",
+        "fair" => "#c98a00",
+        _ => "#c62828",
+    };
     let (w, ht) = (1000.0_f64, 240.0_f64);
     let (left, right, top, bottom) = (48.0, 56.0, 14.0, 30.0);
     let (pw, ph) = (w - left - right, ht - top - bottom);
@@ -444,7 +739,7 @@ fn history_chart(rows: &[HistoryRow]) -> String {
     if n > 1 {
         let _ = writeln!(
             s,
-            "<polygon points=\"{:.1},{:.1} {} {:.1},{:.1}\" fill=\"#2e7d32\" fill-opacity=\"0.08\"/>",
+            "<polygon points=\"{:.1},{:.1} {} {:.1},{:.1}\" fill=\"{ink}\" fill-opacity=\"0.08\"/>",
             x(0),
             y(0.0),
             points.join(" "),
@@ -453,7 +748,7 @@ fn history_chart(rows: &[HistoryRow]) -> String {
         );
         let _ = writeln!(
             s,
-            "<polyline points=\"{}\" fill=\"none\" stroke=\"#2e7d32\" stroke-width=\"2.5\" stroke-linejoin=\"round\"/>",
+            "<polyline points=\"{}\" fill=\"none\" stroke=\"{ink}\" stroke-width=\"2.5\" stroke-linejoin=\"round\"/>",
             points.join(" ")
         );
     }
@@ -462,7 +757,7 @@ fn history_chart(rows: &[HistoryRow]) -> String {
         for (i, r) in rows.iter().enumerate() {
             let _ = writeln!(
                 s,
-                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3.5\" fill=\"#2e7d32\"><title>{} {}: {:.1}%</title></circle>",
+                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3.5\" fill=\"{ink}\"><title>{} {}: {:.1}%</title></circle>",
                 x(i),
                 y(r.coverage_percent),
                 escape(&r.date),
@@ -474,7 +769,7 @@ fn history_chart(rows: &[HistoryRow]) -> String {
     if let Some(last) = rows.last() {
         let _ = writeln!(
             s,
-            "<text x=\"{:.1}\" y=\"{:.1}\" style=\"fill:#1b5e20;font-weight:600\">{:.1}%</text>",
+            "<text x=\"{:.1}\" y=\"{:.1}\" style=\"fill:{ink};font-weight:600\">{:.1}%</text>",
             x(n - 1) + 8.0,
             y(last.coverage_percent) + 4.0,
             last.coverage_percent
@@ -517,11 +812,27 @@ mod tests {
     use crate::classify::RuleSet;
     use crate::pipeline::{Options, run};
 
+    fn info(coverage: Coverage, catalog: &str) -> PageInfo {
+        PageInfo {
+            coverage,
+            date: "2026-04-03".into(),
+            commit: "abc1234".into(),
+            version: "9.9.9".into(),
+            catalogs: vec![catalog.into()],
+        }
+    }
+
     fn page(catalog: &std::path::Path, history: &[HistoryRow], title: &str) -> (Summary, String) {
         let opts = Options::new(RuleSet::builtin().expect("built-in rules"));
         let r = run(&[catalog.to_path_buf()], &opts);
         let s = Summary::of(&r);
-        let html = render(&s, &r, history, title);
+        let html = render(
+            &s,
+            &r,
+            history,
+            &info(Coverage::Projected, title),
+            &opts.rules,
+        );
         (s, html)
     }
 
@@ -565,7 +876,8 @@ mod tests {
         ] {
             assert!(!lower.contains(needle), "found {needle}");
         }
-        assert!(html.contains("<title>Demo &amp; co</title>"));
+        assert!(html.contains("<title>Effects coverage: Demo &amp; co</title>"));
+        assert!(html.contains("2026-04-03 · commit abc1234 · catalog-effects 9.9.9"));
         assert!(html.contains("<svg") && html.contains("Coverage over time"));
         assert!(html.trim_end().ends_with("</html>"));
     }
@@ -624,9 +936,73 @@ actions:
             html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
             "{html}"
         );
-        assert!(html.contains("<title>&lt;t&gt;</title>"));
+        assert!(html.contains("<title>Effects coverage: &lt;t&gt;</title>"));
         assert!(!html.contains("https://"));
         assert!(html.contains("evil/evil.connector.s1.yaml:"));
+    }
+
+    /// One multi-step action with 30 URLs is not a wall of text, and neither is a long
+    /// label; the cut says how much was left out. (No methods and an opaque name: nothing
+    /// for the rules to go on, so it stays unclassified.)
+    #[test]
+    fn long_cells_are_cut_with_a_count() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let steps: String = (0..30)
+            .map(|i| {
+                format!(
+                    "      - stepId: s{i}\n        stepFunction:\n          functionName: request\n          parameters:\n            url: /v1/x{i}\n"
+                )
+            })
+            .collect();
+        let label = "L".repeat(100);
+        std::fs::create_dir_all(dir.path().join("w")).expect("folder");
+        std::fs::write(
+            dir.path().join("w/w.connector.s1.yaml"),
+            format!(
+                "StackOne: 1.0.0\ninfo:\n  title: W\n  key: w\n  version: 1.0.0\nactions:\n  - actionId: widget_bridge\n    label: {label}\n    description: Widget bridge.\n    steps:\n{steps}"
+            ),
+        )
+        .expect("write catalog");
+        let (s, html) = page(dir.path(), &[], "w");
+        assert_eq!(s.total.unclassified, 1, "{s:?}");
+        assert!(
+            html.contains("/v1/x0, /v1/x1, /v1/x2, <span class=\"more\">… +27 more</span>"),
+            "{html}"
+        );
+        assert!(!html.contains("/v1/x3"), "{html}");
+        assert!(
+            html.contains("… <span class=\"more\">(+20 characters)</span>"),
+            "{html}"
+        );
+    }
+
+    #[test]
+    fn grades_and_names_of_coverage() {
+        assert_eq!(
+            (grade(100.0), grade(95.0), grade(94.9)),
+            ("good", "good", "fair")
+        );
+        assert_eq!(
+            (grade(75.0), grade(74.9), grade(0.0)),
+            ("fair", "poor", "poor")
+        );
+        let opts = Options::new(RuleSet::builtin().expect("built-in rules"));
+        let r = run(&[demo()], &opts);
+        let mut s = Summary::of(&r);
+        s.as_declared();
+        let html = render(&s, &r, &[], &info(Coverage::Current, "demo"), &opts.rules);
+        let now = coverage(&s.total, Coverage::Current);
+        assert!(now < FAIR, "the demo declares almost nothing: {now}");
+        assert!(html.contains(&format!(
+            "<div class=\"card main poor\"><div class=\"n\">{now:.1}%</div><div class=\"l\">current coverage</div>"
+        )), "{html}");
+        // The other figure is there too, named as the projection it is.
+        let after = coverage(&s.total, Coverage::Projected);
+        assert!(html.contains(&format!(
+            "<div class=\"n\">{after:.1}%</div><div class=\"l\">projected coverage</div>"
+        )));
+        assert!(html.contains("missing, a proposal is ready"));
+        assert!(!html.contains("in the patch"));
     }
 
     #[test]

@@ -1,9 +1,12 @@
-//! Emit: the CSV coverage report, the run summary, and edited files written back safely.
+//! Emit: the CSV coverage report, the run summary, the review guide, and edited files
+//! written back safely.
 //! Nothing here prints.
 
+pub mod annotations;
 pub mod github;
 pub mod history;
 pub mod html;
+pub mod review;
 pub mod sarif;
 pub mod write;
 

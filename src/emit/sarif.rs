@@ -14,6 +14,37 @@ const TOOL_NAME: &str = "catalog-effects";
 /// Consumers (GitHub code scanning among them) resolve this against the checkout root.
 const URI_BASE: &str = "SRCROOT";
 
+/// How a result compares with the baseline (SARIF's `baselineState`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BaselineState {
+    New,
+    Unchanged,
+    /// In the baseline, no longer found.
+    Absent,
+}
+
+impl BaselineState {
+    pub fn from_new(new: bool) -> BaselineState {
+        if new {
+            BaselineState::New
+        } else {
+            BaselineState::Unchanged
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            BaselineState::New => "new",
+            BaselineState::Unchanged => "unchanged",
+            BaselineState::Absent => "absent",
+        }
+    }
+}
+
+/// The `partialFingerprints` key: versioned, so a change of what is hashed is a new key
+/// rather than different values under the old one.
+const FINGERPRINT_KEY: &str = "catalogEffectsIdentity/v1";
+
 /// One reporting descriptor: a finding code and what it means.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SarifRule {
@@ -116,6 +147,11 @@ struct ResultObj<'a> {
     level: &'static str,
     message: Text<'a>,
     locations: Vec<Location<'a>>,
+    /// Connector, action and code (or file, code and message): stable when lines move, so
+    /// code scanning can follow a result from run to run.
+    partial_fingerprints: std::collections::BTreeMap<&'static str, String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline_state: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -165,14 +201,27 @@ fn level(l: Level) -> &'static str {
 /// The log for `findings`, in the order given, with `rules` as the driver's rule table (all
 /// of them, so dashboards can show rules that found nothing).
 pub fn render(findings: &[Finding], rules: &[SarifRule], tool_version: &str) -> String {
+    let results: Vec<(Finding, Option<BaselineState>)> =
+        findings.iter().map(|f| (f.clone(), None)).collect();
+    render_with_states(&results, rules, tool_version)
+}
+
+/// [`render`], each result with its state against a baseline when there is one.
+pub fn render_with_states(
+    findings: &[(Finding, Option<BaselineState>)],
+    rules: &[SarifRule],
+    tool_version: &str,
+) -> String {
     let results = findings
         .iter()
-        .map(|f| ResultObj {
+        .map(|(f, state)| ResultObj {
             rule_id: &f.code,
             rule_index: rules.iter().position(|r| r.id == f.code),
             level: level(f.level),
             message: Text { text: &f.message },
             locations: location(f).into_iter().collect(),
+            partial_fingerprints: [(FINGERPRINT_KEY, f.fingerprint())].into(),
+            baseline_state: state.map(BaselineState::name),
         })
         .collect();
     let log = Log {
@@ -209,7 +258,7 @@ pub fn render(findings: &[Finding], rules: &[SarifRule], tool_version: &str) -> 
 /// Where a finding is: the file and position, the tool, or both; nothing when neither is
 /// known (a location with no content is valid but tells a dashboard nothing).
 fn location(f: &Finding) -> Option<Location<'_>> {
-    let physical = f.file.as_deref().map(|file| Physical {
+    let physical = f.ci_file().map(|file| Physical {
         artifact_location: Artifact {
             uri: uri_path(file),
             uri_base_id: URI_BASE,
@@ -263,6 +312,7 @@ mod tests {
             level: Level::Warning,
             message: "m".into(),
             tool: Some("crmly_listContacts".into()),
+            ..Finding::default()
         }
     }
 

@@ -188,6 +188,40 @@ pub fn run_in(cwd: &Path, args: &[&str]) -> Run {
     }
 }
 
+/// A connector main file (shape A) with key `key`.
+pub fn main_file(key: &str) -> String {
+    format!(
+        "StackOne: 1.0.0\ninfo:\n  title: {key} title\n  key: {key}\n  version: 1.0.0\n  description: Made-up system for tests.\nbaseUrl: https://api.{key}.example/v1\nauthentication:\n  - custom:\n      type: custom\n      label: API Key\n"
+    )
+}
+
+/// One action of a partial file; `extra` lines (already indented by two) go after `label`.
+pub fn action(
+    id: &str,
+    label: &str,
+    description: &str,
+    method: &str,
+    url: &str,
+    extra: &str,
+) -> String {
+    format!(
+        "- actionId: {id}\n  label: {label}\n{extra}  description: {description}\n  steps:\n    - stepId: call\n      stepFunction:\n        functionName: request\n        parameters:\n          url: {url}\n          method: {method}\n\n"
+    )
+}
+
+/// A catalog `<root>/<name>` of one connector `acme` (key `acme`): its main file and one
+/// partial holding `actions`.
+pub fn acme_catalog(root: &Path, name: &str, actions: &[String]) -> PathBuf {
+    let catalog = root.join(name);
+    write_file(&catalog, "acme/acme.connector.s1.yaml", &main_file("acme"));
+    write_file(
+        &catalog,
+        "acme/acme.users.s1.partial.yaml",
+        &actions.concat(),
+    );
+    catalog
+}
+
 /// Writes `text` to `dir/rel`, creating folders.
 pub fn write_file(dir: &Path, rel: &str, text: &str) {
     let path = dir.join(rel);
@@ -217,9 +251,13 @@ pub fn run_backfill(catalogs: &[&Path], out: &Path, cwd: &Path, extra: &[&str]) 
         .current_dir(cwd)
         .output()
         .expect("run catalog-effects");
+    // The summary names the files it wrote, as given: under a fresh temporary folder.
+    let out_dir = out.to_string_lossy().into_owned();
     Output {
         code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(o.stdout).unwrap(),
+        stdout: String::from_utf8(o.stdout)
+            .unwrap()
+            .replace(&out_dir, "<OUT>"),
         stderr: String::from_utf8(o.stderr).unwrap(),
         patch: std::fs::read_to_string(&patch).unwrap_or_default(),
         csv: std::fs::read_to_string(&report).unwrap_or_default(),
@@ -567,5 +605,81 @@ impl Rng {
 
     pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
         &items[self.below(items.len())]
+    }
+}
+
+/// A JSON schema compiled from its text (draft-07 by default), read from disk: nothing is
+/// fetched. `formats` turns on format assertions (`uri`, `date-time`, ...).
+pub struct SchemaValidator {
+    schemas: boon::Schemas,
+    index: boon::SchemaIndex,
+}
+
+impl SchemaValidator {
+    pub fn new(schema: &str, name: &str, formats: bool) -> SchemaValidator {
+        let schema: serde_json::Value =
+            serde_json::from_str(schema).expect("the stored schema is JSON");
+        let url = format!("file:///{name}");
+        let mut schemas = boon::Schemas::new();
+        let mut compiler = boon::Compiler::new();
+        compiler.set_default_draft(boon::Draft::V7);
+        if formats {
+            compiler.enable_format_assertions();
+        }
+        compiler
+            .add_resource(&url, schema)
+            .expect("schema resource");
+        let index = compiler
+            .compile(&url, &mut schemas)
+            .unwrap_or_else(|e| panic!("{name} compiles: {e}"));
+        SchemaValidator { schemas, index }
+    }
+
+    pub fn validate(&self, doc: &serde_json::Value) -> Result<(), String> {
+        self.schemas
+            .validate(doc, self.index)
+            .map_err(|e| format!("{e:#}"))
+    }
+}
+
+/// A connector main file (shape A) with key `acme`.
+pub const ACME_MAIN: &str = "StackOne: 1.0.0\ninfo:\n  title: Acme\n  key: acme\n  version: 1.0.0\nbaseUrl: https://api.acme.example/v1\n";
+
+/// One action of a partial file, a plain HTTP call; `effects` a flow list (`read`) or none.
+pub fn http_action(id: &str, method: &str, url: &str, effects: Option<&str>) -> String {
+    let effects = effects.map_or(String::new(), |e| format!("  effects: [{e}]\n"));
+    format!(
+        "- actionId: {id}\n{effects}  label: {id}\n  steps:\n    - stepId: call\n      stepFunction:\n        functionName: request\n        parameters:\n          url: {url}\n          method: {method}\n\n"
+    )
+}
+
+/// Runs `program` in `dir` as a user's shell would find it: the binary first on PATH, git
+/// configured by the environment alone (a fixed identity), plus `env`.
+pub fn run_on_path(dir: &Path, program: &str, args: &[&str], env: &[(&str, &str)]) -> Run {
+    let bin_dir = Path::new(bin()).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let o = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .env("PATH", path)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .envs([
+            ("GIT_AUTHOR_NAME", "t"),
+            ("GIT_AUTHOR_EMAIL", "t@t"),
+            ("GIT_COMMITTER_NAME", "t"),
+            ("GIT_COMMITTER_EMAIL", "t@t"),
+        ])
+        .envs(env.iter().copied())
+        .output()
+        .unwrap_or_else(|e| panic!("{program}: {e}"));
+    Run {
+        code: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
     }
 }

@@ -1,9 +1,11 @@
 //! `lint`: check descriptions against the description contract.
 //!
 //! The rules are data (`heuristics/lint.yaml`): each code has a severity, a one-line `why`, a
-//! suggestion, the word lists its check needs, and examples that must and must not trigger it.
-//! The checks themselves are small functions keyed by code; they see only the [`ActionView`]
-//! and the action's final effects, and never print.
+//! general suggestion, the word lists its check needs, and examples that must and must not
+//! trigger it. The checks themselves are small functions keyed by code; they see only the
+//! [`ActionView`], the action's final effects and, for a read-only claim, what the effect
+//! rules infer; each writes its finding's message and a hint for that action, and never
+//! prints.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -11,12 +13,16 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+mod hint;
+
+use crate::classify::{Confidence, RuleSet, infer};
 use crate::effects::{Effect, Effects, Hints};
 use crate::error::{Error, Result};
 use crate::view::{ActionView, Input, Step};
+use hint::{capitalized, effect_verbs, replaced, sentence, third_person, verbs_like};
 
 const BUILTIN_FILE: &str = "heuristics/lint.yaml";
-const BUILTIN_TEXT: &str = include_str!("../heuristics/lint.yaml");
+const BUILTIN_TEXT: &str = include_str!("../../heuristics/lint.yaml");
 
 /// How bad a finding is: any remaining error makes `lint` exit 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -157,7 +163,6 @@ impl Check {
             self,
             Check::DestructiveWithoutPermanence
                 | Check::DestructiveWithoutConfirmation
-                | Check::ReadOnlyClaimContradicted
                 | Check::MutatingVerbOnRead
                 | Check::HiddenBatchScope
                 | Check::MissingTarget
@@ -332,6 +337,8 @@ pub struct Rule {
 pub struct LintRules {
     file: String,
     rules: Vec<Rule>,
+    /// The effect rules the read-only claim check asks (`--heuristics` replaces them).
+    effect_rules: RuleSet,
     lead_ins: Vec<Phrase>,
     stopwords: BTreeSet<String>,
 }
@@ -379,9 +386,16 @@ impl LintRules {
         Ok(LintRules {
             file: file_name.to_owned(),
             rules,
+            effect_rules: RuleSet::builtin()?,
             lead_ins: phrases(&raw.lead_ins),
             stopwords,
         })
+    }
+
+    /// The same lint rules, asking `rules` for the effects (the ones `--heuristics` gives).
+    pub fn with_effect_rules(mut self, rules: RuleSet) -> LintRules {
+        self.effect_rules = rules;
+        self
     }
 
     pub fn rules(&self) -> &[Rule] {
@@ -508,7 +522,8 @@ impl CodeFilter {
         for code in select.iter().chain(ignore) {
             if rules.explain(code).is_none() {
                 return Err(Error::new(format!(
-                    "unknown lint code `{code}`; valid codes: {}",
+                    "unknown lint code `{code}`{}; valid codes: {}",
+                    crate::error::did_you_mean(code, rules.codes()),
                     rules.valid_codes()
                 )));
             }
@@ -547,41 +562,57 @@ pub fn lint(
             continue;
         }
         ran.insert(rule.code.as_str());
-        let Some((message, text)) = ctx.run(rule) else {
+        let Some(found) = ctx.run(rule) else {
             continue;
         };
         if silenced.contains(&rule.code) {
             fired.insert(rule.code.as_str());
         } else {
-            out.push(finding(rule, message, text));
+            out.push(finding(rule, found));
         }
     }
     let unused = rules.rules.iter().find(|r| r.check == Check::UnusedSilence);
     if let Some(rule) = unused.filter(|r| filter.allows(&r.code) && !silenced.contains(&r.code)) {
         for code in &silenced {
-            if rules.explain(code).is_none() {
-                let message = format!(
-                    "unknown code `{code}` in a silence; valid codes: {}",
-                    rules.valid_codes()
-                );
-                out.push(finding(rule, message, code.clone()));
+            let (message, hint) = if rules.explain(code).is_none() {
+                (
+                    format!("unknown code `{code}` in a silence"),
+                    format!(
+                        "fix its spelling{}, or remove it; valid codes: {}",
+                        crate::error::did_you_mean(code, rules.codes()),
+                        rules.valid_codes()
+                    ),
+                )
             } else if ran.contains(code.as_str()) && !fired.contains(code.as_str()) {
-                let message = format!("silence of `{code}` matches no finding");
-                out.push(finding(rule, message, code.clone()));
-            }
+                (
+                    format!("the silence of `{code}` matches no finding"),
+                    format!("remove `{code}` from `# catalog-effects: ignore[...]`"),
+                )
+            } else {
+                continue;
+            };
+            let text = code.clone();
+            out.push(finding(
+                rule,
+                Found {
+                    message,
+                    text,
+                    hint,
+                },
+            ));
         }
     }
     out.sort();
     out
 }
 
-fn finding(rule: &Rule, message: String, text: String) -> LintFinding {
+fn finding(rule: &Rule, found: Found) -> LintFinding {
     LintFinding {
         code: rule.code.clone(),
         severity: rule.severity,
-        message,
-        text,
-        suggestion: rule.suggestion.clone(),
+        message: found.message,
+        text: found.text,
+        suggestion: found.hint,
     }
 }
 
@@ -659,41 +690,129 @@ impl<'a> Ctx<'a> {
         self.effects.iter().any(|e| !e.is_read_only())
     }
 
-    /// The message and offending text when the rule fires.
-    fn run(&self, rule: &Rule) -> Option<(String, String)> {
+    /// What the finding says when the rule fires.
+    fn run(&self, rule: &Rule) -> Option<Found> {
         match rule.check {
             Check::VagueVerb => self.vague_verb(rule),
             Check::Euphemism => self.euphemism(rule),
-            Check::DestructiveWithoutPermanence => self.destructive_lacks(
-                rule,
-                "destructive action does not say whether the result is permanent or how to undo it",
-            ),
-            Check::DestructiveWithoutConfirmation => self.destructive_lacks(
-                rule,
-                "destructive action names no confirmation step or facts to confirm",
-            ),
+            Check::DestructiveWithoutPermanence => self.destructive_lacks(rule).map(|()| Found {
+                message: format!(
+                    "\"{}\" does not say whether the deletion can be undone",
+                    self.first
+                ),
+                text: self.first.to_owned(),
+                hint: format!(
+                    "say so, e.g. \"{} This cannot be undone.\", or how to restore the {} (trash, recovery window)",
+                    sentence(self.first),
+                    self.resource()
+                ),
+            }),
+            Check::DestructiveWithoutConfirmation => {
+                self.destructive_lacks(rule).map(|()| Found {
+                    message: format!(
+                        "\"{}\" names no confirmation before it deletes",
+                        self.first
+                    ),
+                    text: self.first.to_owned(),
+                    hint: format!(
+                        "say who confirms which facts, e.g. \"{} Ask the user to confirm the {} and the {} account before calling.\"",
+                        sentence(self.first),
+                        self.resource(),
+                        self.target().unwrap_or("provider")
+                    ),
+                })
+            }
             Check::ReadOnlyClaimContradicted => self.read_only_claim(rule),
             Check::MutatingVerbOnRead => self.mutating_verb_on_read(rule),
-            Check::BroadOperationInput => self.input(
-                rule,
-                is_free_string,
-                "free-string input decides the operation",
-            ),
-            Check::DryRunFlag => self.input(
-                rule,
-                is_boolean,
-                "boolean dry-run input mixes plan and execute",
-            ),
+            Check::BroadOperationInput => self.input(rule, is_free_string).map(|name| Found {
+                message: format!("the free-string input `{name}` decides what the call does"),
+                hint: format!(
+                    "split `{}` into one tool per operation, or make `{name}` an enum of the operations it allows",
+                    self.view.id
+                ),
+                text: name,
+            }),
+            Check::DryRunFlag => self.input(rule, is_boolean).map(|name| Found {
+                message: format!(
+                    "the boolean input `{name}` puts a preview and the real change in one tool"
+                ),
+                hint: format!(
+                    "split `{}` into a read-only preview tool and one that applies the change",
+                    self.view.id
+                ),
+                text: name,
+            }),
             Check::FreeformEnvironment => self.freeform_environment(rule),
             Check::HiddenBatchScope => self.hidden_batch_scope(rule),
-            Check::EmptyDescription => self
-                .description
-                .is_empty()
-                .then(|| ("the description is empty".into(), String::new())),
+            Check::EmptyDescription => self.description.is_empty().then(|| Found {
+                message: "the description is empty".into(),
+                text: String::new(),
+                hint: format!(
+                    "write one sentence naming the result and the target, e.g. \"{}\"",
+                    self.example()
+                ),
+            }),
             Check::DescriptionRepeatsName => self.repeats_name(),
             Check::MissingTarget => self.missing_target(rule),
             Check::UnusedSilence => None,
         }
+    }
+
+    /// The provider, when known (a catalog connector's title).
+    fn target(&self) -> Option<&str> {
+        self.view
+            .connector_title
+            .as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+    }
+
+    /// The name's verb and what it acts on: the verb is the word the description or the
+    /// label opens with, else the name's first word; the rest, without batch words, is the
+    /// resource ("bulk_delete_contacts" -> delete, contacts; "candidate_create" -> create,
+    /// candidate). A one-word name is taken for a verb with no resource.
+    fn name_parts(&self) -> (Option<&str>, Option<String>) {
+        const BATCH: [&str; 6] = ["all", "bulk", "batch", "many", "multiple", "mass"];
+        let label_verb = skip_lead_in(&self.label_tokens, &self.rules.lead_ins);
+        let opens: Vec<&str> = [
+            self.first_tokens.get(self.first_verb),
+            self.label_tokens.get(label_verb),
+        ]
+        .into_iter()
+        .flatten()
+        .map(|t| t.stem.as_str())
+        .collect();
+        let toks = &self.id_tokens;
+        let verb = toks
+            .iter()
+            .position(|t| opens.contains(&t.stem.as_str()))
+            .or((!toks.is_empty()).then_some(0));
+        let rest: Vec<&str> = toks
+            .iter()
+            .enumerate()
+            .filter(|(i, t)| Some(*i) != verb && !BATCH.contains(&t.word.as_str()))
+            .map(|(_, t)| t.word.as_str())
+            .collect();
+        let resource = (!rest.is_empty()).then(|| rest.join(" "));
+        (verb.map(|i| toks[i].word.as_str()), resource)
+    }
+
+    /// What the action acts on, or a blank to fill in.
+    fn resource(&self) -> String {
+        self.name_parts().1.unwrap_or_else(|| "<what>".into())
+    }
+
+    /// A first sentence for this action: its name's verb, its resource and its provider
+    /// ("Removes the user in Acme."), blanks where the name does not say.
+    fn example(&self) -> String {
+        let (verb, resource) = self.name_parts();
+        let verb = verb.unwrap_or_else(|| effect_verbs(self.effects)[0]);
+        let place = self.target().unwrap_or("<which system>");
+        let resource = resource.map_or_else(|| "<what>".into(), |r| format!("the {r}"));
+        format!(
+            "{} {resource} in {place}.",
+            capitalized(&third_person(verb))
+        )
     }
 
     /// Where the verb is read from: the description's first sentence, or the label when
@@ -708,7 +827,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// Vague verbs count only where they act as the verb: a noun ("the process") is fine.
-    fn vague_verb(&self, rule: &Rule) -> Option<(String, String)> {
+    fn vague_verb(&self, rule: &Rule) -> Option<Found> {
         for (text, toks, verb) in self.verb_source() {
             let to = Phrase::new("to");
             let hit = (0..toks.len()).find(|&i| {
@@ -716,44 +835,77 @@ impl<'a> Ctx<'a> {
                     && rule.words.iter().any(|p| phrase_at(toks, p, i))
             });
             if let Some(i) = hit {
-                let word = &text[toks[i].start..toks[i].end];
-                return Some((
-                    format!("vague verb `{word}` hides which change happens"),
-                    word.to_owned(),
-                ));
+                let (start, end) = (toks[i].start, toks[i].end);
+                let word = &text[start..end];
+                // "Runs" would be as vague as the verb it replaces: without a plain change
+                // among the effects, offer the usual ones to choose from.
+                let plain =
+                    Effects::from_iter(self.effects.iter().filter(|e| *e != Effect::Execute));
+                let verbs = verbs_like(word, &effect_verbs(plain));
+                return Some(Found {
+                    message: format!("\"{word}\" hides which change the call makes"),
+                    hint: format!(
+                        "say what changes, e.g. \"{}\"",
+                        sentence(&replaced(text, start, end, &verbs))
+                    ),
+                    text: word.to_owned(),
+                });
             }
         }
         None
     }
 
-    fn euphemism(&self, rule: &Rule) -> Option<(String, String)> {
+    fn euphemism(&self, rule: &Rule) -> Option<Found> {
         if self.effects.is_read_only() {
             return None;
         }
-        for (text, toks) in [
-            (self.body.as_str(), &self.body_tokens),
-            (self.label, &self.label_tokens),
+        for (in_body, text, toks) in [
+            (true, self.body.as_str(), &self.body_tokens),
+            (false, self.label, &self.label_tokens),
         ] {
             let scoped = find_any(toks, &rule.scope).is_some();
-            let hit = find_any(toks, &rule.words).or_else(|| {
+            let plain = find_any(toks, &rule.words);
+            let hit = plain.or_else(|| {
                 if scoped {
                     None
                 } else {
                     find_any(toks, &rule.needs_scope)
                 }
             });
-            if let Some((s, e)) = hit {
-                let word = span(text, toks, s, e);
-                return Some((
-                    format!("euphemism `{word}` hides what is removed"),
-                    word.to_owned(),
-                ));
-            }
+            let Some((s, e)) = hit else { continue };
+            let word = span(text, toks, s, e);
+            let message = if plain.is_some() {
+                format!("\"{word}\" hides that data is removed")
+            } else {
+                format!("\"{word}\" without a scope hides how much is removed")
+            };
+            // As the verb of the first sentence, the word can be replaced in place (the
+            // body starts with that sentence, so their tokens line up).
+            let in_first = in_body && s == self.first_verb && toks[e - 1].end <= self.first.len();
+            let example = if in_first {
+                let (start, end) = (toks[s].start, toks[e - 1].end);
+                sentence(&replaced(
+                    self.first,
+                    start,
+                    end,
+                    &verbs_like(word, &["delete"]),
+                ))
+            } else {
+                self.example()
+            };
+            return Some(Found {
+                message,
+                hint: format!(
+                    "say what is removed and how much, e.g. \"{example}\", and whether it can be undone"
+                ),
+                text: word.to_owned(),
+            });
         }
         None
     }
 
-    fn destructive_lacks(&self, rule: &Rule, message: &str) -> Option<(String, String)> {
+    /// A destructive action whose text says something is removed but not the rule's words.
+    fn destructive_lacks(&self, rule: &Rule) -> Option<()> {
         if !self.effects.contains(Effect::Delete) || self.description.is_empty() {
             return None;
         }
@@ -772,14 +924,43 @@ impl<'a> Ctx<'a> {
         }
         find_any(&self.body_tokens, &rule.words)
             .is_none()
-            .then(|| (message.to_owned(), self.first.to_owned()))
+            .then_some(())
     }
 
-    fn read_only_claim(&self, rule: &Rule) -> Option<(String, String)> {
-        if !self.changes_state() {
-            return None;
+    /// A read-only claim (in the words, or `readOnlyHint: true`) contradicted by the
+    /// effects, or by what the rules read from the description's own words or from the
+    /// method and path.
+    fn read_only_claim(&self, rule: &Rule) -> Option<Found> {
+        // A claim in words is the description contradicting itself; a bare readOnlyHint
+        // is often a server's considered label for a borderline tool (hover, screenshot),
+        // so only strong evidence contradicts it.
+        let (claim, quoted, needed) = match self.claim_words(rule) {
+            Some(words) => (words.to_owned(), format!("\"{words}\""), Confidence::Medium),
+            None if self.view.annotations.as_ref().and_then(|h| h.read_only) == Some(true) => (
+                "readOnlyHint: true".to_owned(),
+                "readOnlyHint: true".to_owned(),
+                Confidence::High,
+            ),
+            None => return None,
+        };
+        let found = |contradiction: String, fix: &str| Found {
+            message: format!("claims {quoted}, but {contradiction}"),
+            hint: format!("remove the read-only claim and any readOnlyHint, or {fix}"),
+            text: claim.clone(),
+        };
+        if self.changes_state() {
+            let effects = self.effects.joined(", ");
+            return Some(found(
+                format!("its effects are {effects}"),
+                "correct the effects if the call really changes nothing",
+            ));
         }
-        let effects = self.effects.joined(", ");
+        let evidence = self.evidence_of_change(needed)?;
+        Some(found(evidence, "make sure the call really changes nothing"))
+    }
+
+    /// Read-only words of the rule, not negated and not about something else.
+    fn claim_words(&self, rule: &Rule) -> Option<&str> {
         for (text, toks) in [
             (self.body.as_str(), &self.body_tokens),
             (self.label, &self.label_tokens),
@@ -793,56 +974,113 @@ impl<'a> Ctx<'a> {
                     let negated = rule.not_preceded_by.iter().any(|q| ends_at(toks, q, i));
                     let other = rule.not_followed_by.iter().any(|q| phrase_at(toks, q, end));
                     if !negated && !other {
-                        let claim = span(text, toks, i, end);
-                        let message = format!("claims `{claim}` but the effects are {effects}");
-                        return Some((message, claim.to_owned()));
+                        return Some(span(text, toks, i, end));
                     }
                 }
             }
         }
-        let hints = self.view.annotations.as_ref();
-        if hints.and_then(|h| h.read_only) == Some(true) {
-            let message = format!("readOnlyHint is true but the effects are {effects}");
-            return Some((message, "readOnlyHint: true".into()));
-        }
         None
     }
 
-    fn mutating_verb_on_read(&self, rule: &Rule) -> Option<(String, String)> {
+    /// What says the call changes state, at `needed` confidence or more: the description's
+    /// own words (name, label and description, read by the effect rules), or its method and
+    /// path (its steps alone). The rules are asked, never second-guessed.
+    fn evidence_of_change(&self, needed: Confidence) -> Option<String> {
+        let changes = |view: &ActionView| {
+            let inf = infer(view, &self.rules.effect_rules);
+            let sure = inf.confidence.is_some_and(|c| c >= needed);
+            (sure && !inf.effects.is_empty() && !inf.effects.is_read_only()).then(|| {
+                format!(
+                    "{} ({} confidence)",
+                    inf.effects.joined(", "),
+                    inf.confidence.map_or("", |c| c.name())
+                )
+            })
+        };
+        let words = ActionView {
+            steps: Vec::new(),
+            inputs: Vec::new(),
+            annotations: None,
+            ..self.view.clone()
+        };
+        if let Some(said) = changes(&words) {
+            return Some(format!(
+                "its own words (\"{}\") say {said}",
+                if self.first.is_empty() {
+                    self.label
+                } else {
+                    self.first
+                }
+            ));
+        }
+        let request = ActionView {
+            id: String::new(),
+            steps: self.view.steps.clone(),
+            ..ActionView::default()
+        };
+        let said = changes(&request)?;
+        let calls: Vec<String> = self
+            .view
+            .steps
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} {}",
+                    s.method.as_deref().unwrap_or("").to_ascii_uppercase(),
+                    s.url.as_deref().unwrap_or("")
+                )
+                .trim()
+                .to_owned()
+            })
+            .collect();
+        Some(format!("its request ({}) says {said}", calls.join(", ")))
+    }
+
+    fn mutating_verb_on_read(&self, rule: &Rule) -> Option<Found> {
         if !self.effects.is_read_only() {
             return None;
         }
         for (text, toks, verb) in self.verb_source() {
             if let Some(p) = rule.words.iter().find(|p| phrase_at(toks, p, verb)) {
-                let word = span(text, toks, verb, verb + p.stems.len());
-                let message = format!(
-                    "read-only action ({}) described with the mutating verb `{word}`",
-                    self.effects.joined(", ")
+                let (start, end) = (toks[verb].start, toks[verb + p.stems.len() - 1].end);
+                let word = &text[start..end];
+                let effects = self.effects.joined(", ");
+                let example = replaced(
+                    text,
+                    start,
+                    end,
+                    &verbs_like(word, &effect_verbs(self.effects)),
                 );
-                return Some((message, word.to_owned()));
+                return Some(Found {
+                    message: format!(
+                        "\"{word}\" is a verb of change, but the effects are {effects}"
+                    ),
+                    hint: format!(
+                        "describe what the call returns, e.g. \"{}\", or correct the effects if it changes state",
+                        sentence(&example)
+                    ),
+                    text: word.to_owned(),
+                });
             }
         }
         None
     }
 
-    fn input(
-        &self,
-        rule: &Rule,
-        kind: fn(&Input) -> bool,
-        message: &str,
-    ) -> Option<(String, String)> {
+    /// The first input the rule names that is of the given kind.
+    fn input(&self, rule: &Rule, kind: fn(&Input) -> bool) -> Option<String> {
         self.view
             .inputs
             .iter()
             .find(|i| rule.inputs.contains(&normalize_name(&i.name)) && kind(i))
-            .map(|i| (format!("{message}: `{}`", i.name), i.name.clone()))
+            .map(|i| i.name.clone())
     }
 
     /// A free-string input that picks an environment: named like one (`environment`, `env`),
     /// or described with environment names (`stage`: "dev, staging or prod"). A CRM
     /// opportunity's `stage` is a pipeline stage, not an environment.
-    fn freeform_environment(&self, rule: &Rule) -> Option<(String, String)> {
-        self.view
+    fn freeform_environment(&self, rule: &Rule) -> Option<Found> {
+        let input = self
+            .view
             .inputs
             .iter()
             .filter(|i| is_free_string(i))
@@ -851,19 +1089,20 @@ impl<'a> Ctx<'a> {
                     || i.description
                         .as_deref()
                         .is_some_and(|d| find_any(&tokens(d), &rule.words).is_some())
-            })
-            .map(|i| {
-                (
-                    format!(
-                        "free-string environment input without an enum: `{}`",
-                        i.name
-                    ),
-                    i.name.clone(),
-                )
-            })
+            })?;
+        let name = &input.name;
+        Some(Found {
+            message: format!(
+                "the free-string input `{name}` picks the environment: a typo or a default can point the call at production"
+            ),
+            hint: format!(
+                "make `{name}` an enum of the real environments (e.g. staging, production), with no default"
+            ),
+            text: name.clone(),
+        })
     }
 
-    fn hidden_batch_scope(&self, rule: &Rule) -> Option<(String, String)> {
+    fn hidden_batch_scope(&self, rule: &Rule) -> Option<Found> {
         if !self.changes_state() || self.description.is_empty() {
             return None;
         }
@@ -891,34 +1130,61 @@ impl<'a> Ctx<'a> {
         if plural {
             return None;
         }
-        let message = format!(
-            "the name says `{}` but the description states no batch scope",
-            batch.word
-        );
-        Some((message, self.first.to_owned()))
+        Some(Found {
+            message: format!(
+                "the name says \"{}\", but \"{}\" does not say how many objects one call changes",
+                batch.word, self.first
+            ),
+            hint: format!(
+                "state the scope: which {} (all those matched by the filter? the ids given?) and up to how many per call",
+                self.resource()
+            ),
+            text: self.first.to_owned(),
+        })
     }
 
     /// Every content word of the description is already in the id. (Not the label: MCP
     /// titles are often the description itself.)
-    fn repeats_name(&self) -> Option<(String, String)> {
+    fn repeats_name(&self) -> Option<Found> {
         let name: BTreeSet<&str> = self.id_tokens.iter().map(|t| t.stem.as_str()).collect();
         let content: Vec<&Token> = self
             .body_tokens
             .iter()
             .filter(|t| !self.rules.stopwords.contains(&t.stem))
             .collect();
-        (!content.is_empty() && content.iter().all(|t| name.contains(t.stem.as_str()))).then(|| {
-            (
-                "the description only repeats the name".into(),
-                self.description.to_owned(),
+        if content.is_empty() || !content.iter().all(|t| name.contains(t.stem.as_str())) {
+            return None;
+        }
+        let place = self
+            .target()
+            .map(|t| format!(" in {t}"))
+            .unwrap_or_default();
+        let resource = self.resource();
+        let hint = if self.effects.is_empty() {
+            format!("say what the call returns or changes{place}, and for which {resource}")
+        } else if self.effects.is_read_only() {
+            format!(
+                "say what comes back: which {resource}{place}, with which fields, how many per page"
             )
+        } else {
+            format!(
+                "say what changes{place}: which {resource}, what else changes with it, and what the call returns"
+            )
+        };
+        Some(Found {
+            message: format!(
+                "\"{}\" only repeats the name `{}`",
+                self.description, self.view.id
+            ),
+            hint,
+            text: self.description.to_owned(),
         })
     }
 
     /// After its verb, the first sentence holds only generic words ("Deletes the record by
     /// its ID."). Any specific noun counts as naming the target: synonyms ("repository" for
     /// git, "tab" for page) cannot be told from a wrong target, and precision comes first.
-    fn missing_target(&self, rule: &Rule) -> Option<(String, String)> {
+    fn missing_target(&self, rule: &Rule) -> Option<Found> {
         if !self.changes_state() || self.description.is_empty() {
             return None;
         }
@@ -926,13 +1192,30 @@ impl<'a> Ctx<'a> {
             !self.rules.stopwords.contains(&t.stem)
                 && !rule.words.iter().any(|p| p.stems == [t.stem.clone()])
         });
-        (!specific).then(|| {
-            (
-                "the first sentence names neither the provider nor the resource".into(),
-                self.first.to_owned(),
-            )
+        if specific {
+            return None;
+        }
+        let place = self.target().unwrap_or("the provider");
+        Some(Found {
+            message: format!(
+                "\"{}\" names neither the provider nor the resource it changes",
+                self.first
+            ),
+            hint: format!(
+                "name both in the first sentence: which {} in {place}",
+                self.resource()
+            ),
+            text: self.first.to_owned(),
         })
     }
+}
+
+/// What a rule found: the message, the offending text as written, and the hint written
+/// for this action.
+struct Found {
+    message: String,
+    text: String,
+    hint: String,
 }
 
 fn is_free_string(i: &Input) -> bool {

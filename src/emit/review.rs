@@ -1,0 +1,762 @@
+//! `backfill --review FILE.md`: the page a reviewer reads beside the diff, ready to paste as
+//! a pull-request description, and its short form for the `--branch` commit message.
+//!
+//! It is built from what the CSV report holds per action (status, proposal, confidence, the
+//! rules that decided, methods, step URLs), ranked so that the proposals most likely to be
+//! wrong, or costliest when wrong, come first. A backfill of a real catalog inserts thousands
+//! of lines; the page stays within GitHub's comment size and points at the CSV for the rest.
+
+use std::fmt::Write as _;
+
+use crate::classify::decide::Basis;
+use crate::classify::{Confidence, Ref, RuleSet, Weight};
+use crate::diff::Status;
+use crate::effects::{Effect, Effects};
+use crate::emit::Summary;
+use crate::pipeline::{ActionResult, FileResult};
+use crate::view::Declared;
+
+/// GitHub refuses a pull-request description or comment longer than this many characters.
+pub const GITHUB_LIMIT: usize = 65_536;
+
+/// Connectors the table shows at most.
+const MAX_CONNECTORS: usize = 25;
+
+/// Items kept per list. The page shows a few hundred at most, so the run keeps only the
+/// best-ranked ones instead of one per action of the catalog.
+const KEEP: usize = 1_000;
+
+/// Why a patched proposal deserves a human look, in rank order: a read that is really a
+/// write runs unattended, so doubts about reads weigh most.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Flag {
+    /// Proposed read-only, but a step calls a method that usually changes something.
+    ReadOverPost,
+    /// Rules pointed both ways (a read and a change); the stronger side won.
+    ConflictingEvidence,
+    MediumConfidence,
+    /// Proposes delete: clients will ask before every call.
+    Destructive,
+    /// Several steps: one of them may do what the name does not say.
+    MultiStep,
+}
+
+impl Flag {
+    fn weight(self) -> u32 {
+        match self {
+            Flag::ReadOverPost => 8,
+            Flag::ConflictingEvidence => 6,
+            Flag::MediumConfidence => 4,
+            Flag::Destructive => 3,
+            Flag::MultiStep => 2,
+        }
+    }
+}
+
+/// One action as the guide shows it.
+#[derive(Debug, Clone)]
+struct Item {
+    score: u32,
+    flags: Vec<Flag>,
+    catalog: usize,
+    file: String,
+    line: usize,
+    tool: String,
+    status: Status,
+    proposed: Effects,
+    confidence: Option<Confidence>,
+    /// What the catalog declares, as written in the report.
+    declared: String,
+    /// The deciding evidence in a phrase.
+    evidence: String,
+    /// The first step method that is not a read, for "read over POST".
+    method: Option<String>,
+    steps: usize,
+}
+
+/// A list that keeps at most [`KEEP`] items and counts the rest.
+#[derive(Debug, Default)]
+struct Kept {
+    items: Vec<Item>,
+    total: usize,
+    /// Keep the best-ranked rather than the first.
+    ranked: bool,
+}
+
+impl Kept {
+    fn ranked() -> Kept {
+        Kept {
+            ranked: true,
+            ..Kept::default()
+        }
+    }
+
+    fn push(&mut self, item: Item) {
+        self.total += 1;
+        if !self.ranked {
+            if self.items.len() < KEEP {
+                self.items.push(item);
+            }
+            return;
+        }
+        self.items.push(item);
+        if self.items.len() >= 2 * KEEP {
+            self.sort();
+            self.items.truncate(KEEP);
+        }
+    }
+
+    /// Highest score first; ties in file order, so the page is the same on every run.
+    fn sort(&mut self) {
+        self.items.sort_by(|a, b| {
+            (b.score, &a.file, a.line, &a.tool).cmp(&(a.score, &b.file, b.line, &b.tool))
+        });
+    }
+}
+
+/// Where the run's inputs and outputs are, for the commands and pointers the page prints.
+#[derive(Debug, Clone)]
+pub struct Context {
+    /// The catalog paths as printed: relative to the current directory when below it.
+    pub catalogs: Vec<String>,
+    pub patch: String,
+    pub report: String,
+    pub version: String,
+    pub heuristics: String,
+    pub min_confidence: Confidence,
+}
+
+/// The guide, filled file by file as the run streams its results.
+#[derive(Debug)]
+pub struct Review {
+    look: Kept,
+    conflicts: Kept,
+    /// Unclassified and invalid actions.
+    not_patched: Kept,
+    errors: Vec<String>,
+    error_count: usize,
+    /// Patched proposals per effect, in [`Effect::ALL`] order.
+    per_effect: [usize; 5],
+    /// Patched actions that rewrite a conflicting declaration (`--fix-conflicts`).
+    rewritten: usize,
+}
+
+impl Default for Review {
+    fn default() -> Review {
+        Review {
+            look: Kept::ranked(),
+            conflicts: Kept::default(),
+            not_patched: Kept::default(),
+            errors: Vec::new(),
+            error_count: 0,
+            per_effect: [0; 5],
+            rewritten: 0,
+        }
+    }
+}
+
+impl Review {
+    /// Takes one file's results.
+    pub fn add_file(&mut self, f: &FileResult, rules: &RuleSet) {
+        for e in f.error.iter().chain(&f.problems) {
+            self.error_count += 1;
+            if self.errors.len() < KEEP {
+                self.errors.push(e.to_string());
+            }
+        }
+        for a in &f.actions {
+            let patched = a.edit.is_some();
+            if patched {
+                for (n, e) in self.per_effect.iter_mut().zip(Effect::ALL) {
+                    *n += usize::from(a.inference.effects.contains(e));
+                }
+                self.rewritten += usize::from(a.status == Status::Conflict);
+            }
+            let list = match a.status {
+                _ if patched => &mut self.look,
+                Status::Conflict => &mut self.conflicts,
+                Status::Unclassified | Status::Invalid => &mut self.not_patched,
+                _ => continue,
+            };
+            let item = item(f, a, rules);
+            if !patched || item.score > 0 {
+                list.push(item);
+            }
+        }
+    }
+
+    /// The Markdown page, at most [`GITHUB_LIMIT`] characters.
+    pub fn markdown(&mut self, summary: &Summary, ctx: &Context) -> String {
+        self.look.sort();
+        let t = &summary.total;
+        let tools = t.actions - t.skipped;
+        let mut head = String::new();
+        let _ = writeln!(
+            head,
+            "## Effects backfill: {} actions given effects\n",
+            t.added
+        );
+        let _ = writeln!(
+            head,
+            "Read this beside the patch (`{}`). Coverage, the share of the {tools} tools that \
+             declare effects: **{:.1}% now, {:.1}% once the patch is applied**.\n",
+            ctx.patch,
+            current_coverage(summary),
+            t.coverage()
+        );
+        connector_table(&mut head, summary);
+        effect_line(&mut head, &self.per_effect);
+
+        let mut tail = String::new();
+        let _ = writeln!(
+            tail,
+            "\n---\nEvery action, one row each: `{}` (columns `status`, `confidence`, `rules`). \
+             Produced by catalog-effects {} (heuristics {}, `--min-confidence {}`).",
+            ctx.report, ctx.version, ctx.heuristics, ctx.min_confidence
+        );
+
+        // What is left is shared by the three lists; a list that needs less leaves the rest
+        // to the next one.
+        let reserve = 600;
+        let mut budget = GITHUB_LIMIT
+            .saturating_sub(chars(&head) + chars(&tail) + reserve)
+            .max(1_000);
+        let mut body = String::new();
+        let look = self.look_section(ctx, budget * 3 / 5);
+        budget = budget.saturating_sub(chars(&look));
+        body.push_str(&look);
+        let conflicts = self.conflict_section(ctx, budget / 2);
+        budget = budget.saturating_sub(chars(&conflicts));
+        body.push_str(&conflicts);
+        body.push_str(&self.not_patched_section(summary, ctx, budget));
+        let mut page = head + &body + &tail;
+        if chars(&page) > GITHUB_LIMIT {
+            // Only the fixed parts can get here (a catalog with thousands of connectors).
+            page = page.chars().take(GITHUB_LIMIT - 80).collect();
+            let _ = write!(
+                page,
+                "\n\n(cut at GitHub's size limit; see `{}`)\n",
+                ctx.report
+            );
+        }
+        page
+    }
+
+    fn look_section(&self, ctx: &Context, budget: usize) -> String {
+        let mut s = String::new();
+        let list = &self.look;
+        let _ = writeln!(
+            s,
+            "\n### Worth a look first ({})\n\nPatched proposals ranked by what makes them doubtful \
+             or costly: a read over POST, conflicting evidence, medium confidence, a delete, \
+             several steps.\n",
+            list.total
+        );
+        if list.total == 0 {
+            s.push_str("None: every patched proposal is a high-confidence, single-step read or write with evidence one way.\n");
+            return s;
+        }
+        let lines = list.items.iter().enumerate().map(|(i, it)| {
+            let mut l = format!(
+                "{}. `{}` → **{}** ({}): {}\n",
+                i + 1,
+                it.tool,
+                it.proposed.joined(", "),
+                confidence(it.confidence),
+                flag_phrases(it)
+            );
+            let _ = writeln!(l, "   - `{}:{}`, {}", it.file, it.line, it.evidence);
+            let _ = writeln!(l, "   - `{}`", explain_command(ctx, it));
+            l
+        });
+        push_within(&mut s, lines, list.total, budget, ctx);
+        s
+    }
+
+    fn conflict_section(&self, ctx: &Context, budget: usize) -> String {
+        let mut s = String::new();
+        let list = &self.conflicts;
+        if list.total == 0 && self.rewritten == 0 {
+            return s;
+        }
+        if self.rewritten > 0 {
+            let _ = writeln!(
+                s,
+                "\n{} conflicting declarations are rewritten with the proposal (`--fix-conflicts`); they are ranked above.",
+                self.rewritten
+            );
+        }
+        if list.total == 0 {
+            return s;
+        }
+        let _ = writeln!(
+            s,
+            "\n### Conflicts left alone ({})\n\nThe catalog declares effects that a confident \
+             proposal contradicts. The patch does not touch them; fix the declaration by hand, \
+             or rerun with `--fix-conflicts`.\n",
+            list.total
+        );
+        let lines = list.items.iter().map(|it| {
+            format!(
+                "- `{}` declares **{}**, proposal **{}** ({}): `{}:{}`, {}; `{}`\n",
+                it.tool,
+                it.declared,
+                it.proposed.joined(", "),
+                confidence(it.confidence),
+                it.file,
+                it.line,
+                it.evidence,
+                explain_command(ctx, it)
+            )
+        });
+        push_within(&mut s, lines, list.total, budget, ctx);
+        s
+    }
+
+    fn not_patched_section(&self, summary: &Summary, ctx: &Context, budget: usize) -> String {
+        let mut s = String::new();
+        let t = &summary.total;
+        let count = self.not_patched.total + self.error_count + t.skipped;
+        if count == 0 {
+            return s;
+        }
+        let _ = writeln!(s, "\n### Not patched\n");
+        if t.unclassified > 0 {
+            let _ = writeln!(
+                s,
+                "- **{}**: no proposal reached `--min-confidence {}`; they need a human (a low proposal is shown where there is one).",
+                counted(t.unclassified, "unclassified action"),
+                ctx.min_confidence
+            );
+        }
+        if t.invalid > 0 {
+            let _ = writeln!(
+                s,
+                "- **{}**: `effects` is not a list of known effects; never fixed silently.",
+                counted(t.invalid, "invalid declaration")
+            );
+        }
+        if self.error_count > 0 {
+            let _ = writeln!(
+                s,
+                "- **{}**: files or items that could not be read; their actions are not in the patch.",
+                counted(self.error_count, "error")
+            );
+        }
+        if t.skipped > 0 {
+            let _ = writeln!(
+                s,
+                "- {}: not tools, never patched.",
+                counted(t.skipped, "nested refresh action")
+            );
+        }
+        s.push('\n');
+        let items = self.not_patched.items.iter().map(|it| {
+            if it.status == Status::Invalid {
+                format!(
+                    "- `{}` (invalid: {}): `{}:{}`\n",
+                    it.tool, it.declared, it.file, it.line
+                )
+            } else if it.confidence.is_some_and(|c| c >= ctx.min_confidence) {
+                format!(
+                    "- `{}` (held back: another action merges it with `<<` and would inherit its effects; proposal **{}**): `{}:{}`\n",
+                    it.tool,
+                    it.proposed.joined(", "),
+                    it.file,
+                    it.line
+                )
+            } else if it.proposed.is_empty() {
+                format!(
+                    "- `{}` (unclassified: {}): `{}:{}`; `{}`\n",
+                    it.tool,
+                    it.evidence,
+                    it.file,
+                    it.line,
+                    explain_command(ctx, it)
+                )
+            } else {
+                format!(
+                    "- `{}` (unclassified; low proposal **{}**, {}): `{}:{}`; `{}`\n",
+                    it.tool,
+                    it.proposed.joined(", "),
+                    it.evidence,
+                    it.file,
+                    it.line,
+                    explain_command(ctx, it)
+                )
+            }
+        });
+        let errors = self
+            .errors
+            .iter()
+            .map(|e| format!("- error: `{}`\n", e.replace('`', "'")));
+        push_within(
+            &mut s,
+            items.chain(errors),
+            self.not_patched.total + self.error_count,
+            budget,
+            ctx,
+        );
+        s
+    }
+
+    /// The commit message of `--branch`: the guide's counts and its first few items, as
+    /// plain text.
+    pub fn commit_message(&mut self, summary: &Summary, ctx: &Context) -> String {
+        const SHOWN: usize = 10;
+        self.look.sort();
+        let t = &summary.total;
+        let mut msg = format!(
+            "Backfill effects on {} actions\n\nActions given effects, per connector:\n",
+            t.added
+        );
+        for (c, n) in summary.connectors.iter().filter(|(_, n)| n.added > 0) {
+            let _ = writeln!(msg, "  {c}: {}", n.added);
+        }
+        if self.look.total > 0 {
+            let _ = writeln!(
+                msg,
+                "\nWorth a look first ({} of {}; `backfill --review FILE.md` lists them all):",
+                self.look.total.min(SHOWN),
+                self.look.total
+            );
+            for it in self.look.items.iter().take(SHOWN) {
+                let _ = writeln!(
+                    msg,
+                    "  {}:{}  {}  {} ({}): {}",
+                    it.file,
+                    it.line,
+                    it.tool,
+                    it.proposed.joined(", "),
+                    confidence(it.confidence),
+                    flag_phrases(it)
+                );
+            }
+        }
+        if self.rewritten > 0 {
+            let _ = writeln!(
+                msg,
+                "\nConflicts rewritten with the proposal: {}",
+                self.rewritten
+            );
+        }
+        let _ = writeln!(msg, "\nConflicts left alone: {}", self.conflicts.total);
+        for it in self.conflicts.items.iter().take(SHOWN) {
+            let _ = writeln!(
+                msg,
+                "  {}:{}  {}  declares {}, proposal {} ({})",
+                it.file,
+                it.line,
+                it.tool,
+                it.declared,
+                it.proposed.joined(", "),
+                confidence(it.confidence)
+            );
+        }
+        let _ = writeln!(msg, "Unclassified (need a human): {}", t.unclassified);
+        if t.invalid > 0 {
+            let _ = writeln!(msg, "Invalid declarations (not fixed): {}", t.invalid);
+        }
+        let _ = write!(
+            msg,
+            "\nExplain any of them: catalog-effects explain {} <tool>\n\nProduced by catalog-effects {} (heuristics {}, --min-confidence {}).\n",
+            ctx.catalogs.first().map_or(".", String::as_str),
+            ctx.version,
+            ctx.heuristics,
+            ctx.min_confidence
+        );
+        msg
+    }
+}
+
+/// The share of actions that declare valid effects before the patch.
+fn current_coverage(s: &Summary) -> f64 {
+    let mut now = s.total.clone();
+    now.with_effects = now.agrees + now.conflict;
+    now.coverage()
+}
+
+/// `1 error`, `2 errors`.
+fn counted(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+fn chars(s: &str) -> usize {
+    s.chars().count()
+}
+
+/// Appends lines while they fit in `budget` characters, then says how many were left out
+/// and where they are.
+fn push_within(
+    s: &mut String,
+    lines: impl Iterator<Item = String>,
+    total: usize,
+    budget: usize,
+    ctx: &Context,
+) {
+    let mut used = 0;
+    let mut shown = 0;
+    for line in lines {
+        let n = chars(&line);
+        if used + n > budget {
+            break;
+        }
+        s.push_str(&line);
+        used += n;
+        shown += 1;
+    }
+    if shown < total {
+        let _ = writeln!(s, "- … and {} more: see `{}`.", total - shown, ctx.report);
+    }
+}
+
+fn confidence(c: Option<Confidence>) -> &'static str {
+    c.map_or("no confidence", Confidence::name)
+}
+
+fn flag_phrases(it: &Item) -> String {
+    let words: Vec<String> = it
+        .flags
+        .iter()
+        .map(|f| match f {
+            Flag::ReadOverPost => format!("read over {}", it.method.as_deref().unwrap_or("POST")),
+            Flag::ConflictingEvidence => "conflicting evidence".into(),
+            Flag::MediumConfidence => "medium confidence".into(),
+            Flag::Destructive => "destructive".into(),
+            Flag::MultiStep => format!("{} steps", it.steps),
+        })
+        .collect();
+    words.join(", ")
+}
+
+fn explain_command(ctx: &Context, it: &Item) -> String {
+    let catalog = ctx.catalogs.get(it.catalog).map_or(".", String::as_str);
+    format!(
+        "catalog-effects explain {} {}",
+        shell_word(catalog),
+        shell_word(&it.tool)
+    )
+}
+
+/// A word a POSIX shell reads back as itself.
+fn shell_word(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./:@%+=,".contains(&b));
+    if plain {
+        s.to_owned()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+fn item(f: &FileResult, a: &ActionResult, rules: &RuleSet) -> Item {
+    let inf = &a.inference;
+    let read_only = inf.effects.is_read_only();
+    let mut flags = Vec::new();
+    let method = a
+        .methods
+        .iter()
+        .find(|m| !matches!(m.as_str(), "GET" | "HEAD" | "OPTIONS"))
+        .cloned();
+    if read_only && method.is_some() {
+        flags.push(Flag::ReadOverPost);
+    }
+    let against: Vec<usize> = inf
+        .fired
+        .iter()
+        .copied()
+        .filter(|&i| rules.rules[i].effect.is_read_only() != read_only)
+        .collect();
+    // A weak sign the other way (a POST under a search verb) is common and says little; a
+    // medium or strong one means the rules really disagreed, and a read verb overruled by
+    // a change beside it is a disagreement too.
+    let overruled = inf
+        .decision
+        .as_ref()
+        .is_some_and(|d| matches!(d.basis, Basis::Veto(_)));
+    if !inf.effects.is_empty()
+        && (overruled
+            || against
+                .iter()
+                .any(|&i| rules.rules[i].weight >= Weight::Medium))
+    {
+        flags.push(Flag::ConflictingEvidence);
+    }
+    if inf.confidence == Some(Confidence::Medium) {
+        flags.push(Flag::MediumConfidence);
+    }
+    if inf.effects.contains(Effect::Delete) {
+        flags.push(Flag::Destructive);
+    }
+    let steps = a.paths.len().max(a.methods.len());
+    if steps > 1 {
+        flags.push(Flag::MultiStep);
+    }
+    let evidence = if inf.deciding.is_empty() {
+        inf.reason.clone()
+    } else {
+        let mut e = format!("decided by {}", ref_list(&inf.deciding, rules));
+        if !against.is_empty() {
+            let _ = write!(e, " against {}", rule_list(&against, rules));
+        }
+        e
+    };
+    let declared = match &a.declared {
+        Declared::Valid(d) => d.joined(", "),
+        Declared::Invalid(why) => why.clone(),
+        Declared::None => String::new(),
+    };
+    Item {
+        score: flags.iter().map(|f| f.weight()).sum(),
+        flags,
+        catalog: f.catalog,
+        // Read on GitHub beside the diff: from the repository root, as GitHub output is (from
+        // the current directory outside git).
+        file: f.ci_path().to_owned(),
+        line: a.line,
+        tool: a.tool_name(),
+        status: a.status,
+        proposed: inf.effects,
+        confidence: inf.confidence,
+        evidence,
+        declared,
+        method,
+        steps,
+    }
+}
+
+/// At most three of `items`, then how many more.
+fn at_most_three(items: impl Iterator<Item = String>) -> String {
+    let all: Vec<String> = items.collect();
+    let mut parts: Vec<String> = all.iter().take(3).cloned().collect();
+    if all.len() > 3 {
+        parts.push(format!("{} more", all.len() - 3));
+    }
+    parts.join(", ")
+}
+
+/// `` `http-delete` (strong delete), `input-dry-run` (strong write) ``, at most three.
+fn rule_list(fired: &[usize], rules: &RuleSet) -> String {
+    at_most_three(fired.iter().map(|&i| {
+        let r = &rules.rules[i];
+        format!("`{}` ({} {})", r.id, r.weight.name(), r.effect)
+    }))
+}
+
+/// `` `verb-delete` (delete), `http-delete` (strong delete) ``: what decided, at most three.
+fn ref_list(deciding: &[Ref], rules: &RuleSet) -> String {
+    at_most_three(deciding.iter().map(|&r| match r {
+        Ref::Rule(i) => {
+            let r = &rules.rules[i];
+            format!("`{}` ({} {})", r.id, r.weight.name(), r.effect)
+        }
+        Ref::Sense(s) => {
+            let sense = rules.lexicon.sense(s);
+            format!("`{}` ({})", sense.id, sense.effect)
+        }
+        Ref::Object(o) => {
+            let o = &rules.lexicon.objects[o];
+            format!("`{}` ({})", o.id, o.implies)
+        }
+    }))
+}
+
+fn connector_table(s: &mut String, summary: &Summary) {
+    s.push_str("| connector | tools | patched | agree | conflicts | not patched | coverage now → after |\n|---|--:|--:|--:|--:|--:|--:|\n");
+    let mut row = |name: &str, c: &crate::emit::Counts| {
+        let mut now = c.clone();
+        now.with_effects = c.agrees + c.conflict;
+        let _ = writeln!(
+            s,
+            "| {name} | {} | {} | {} | {} | {} | {:.1}% → {:.1}% |",
+            c.actions - c.skipped,
+            c.added,
+            c.agrees,
+            c.conflict,
+            c.unclassified + c.invalid,
+            now.coverage(),
+            c.coverage()
+        );
+    };
+    // A catalog of thousands of connectors would fill the page with this table alone: past
+    // a screenful, the connectors that will be least covered are the ones shown.
+    let mut list: Vec<(&String, &crate::emit::Counts)> = summary.connectors.iter().collect();
+    if list.len() > MAX_CONNECTORS {
+        list.sort_by(|a, b| a.1.coverage().total_cmp(&b.1.coverage()).then(a.0.cmp(b.0)));
+    }
+    for (name, c) in list.iter().take(MAX_CONNECTORS) {
+        row(&markdown_cell(name), c);
+    }
+    row("**total**", &summary.total);
+    if list.len() > MAX_CONNECTORS {
+        let _ = writeln!(
+            s,
+            "\nThe {MAX_CONNECTORS} connectors least covered after the patch; {} more are in the CSV report.",
+            list.len() - MAX_CONNECTORS
+        );
+    }
+    s.push('\n');
+}
+
+/// A connector name inside a table cell: pipes would split the cell.
+fn markdown_cell(s: &str) -> String {
+    s.replace('|', "\\|")
+}
+
+fn effect_line(s: &mut String, per_effect: &[usize; 5]) {
+    let parts: Vec<String> = Effect::ALL
+        .iter()
+        .zip(per_effect)
+        .map(|(e, n)| format!("{e} {n}"))
+        .collect();
+    let _ = writeln!(
+        s,
+        "Effects the patch adds: {} (an action may have several).",
+        parts.join(" · ")
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_words_read_back_as_themselves() {
+        assert_eq!(shell_word("catalogs/demo"), "catalogs/demo");
+        assert_eq!(shell_word("my catalog"), "'my catalog'");
+        assert_eq!(shell_word("it's"), r"'it'\''s'");
+        assert_eq!(shell_word(""), "''");
+    }
+
+    #[test]
+    fn ranked_lists_keep_the_best_and_count_all() {
+        let mut k = Kept::ranked();
+        for i in 0..(3 * KEEP) {
+            k.push(Item {
+                score: (i % 7) as u32,
+                flags: Vec::new(),
+                catalog: 0,
+                file: format!("f{i:05}"),
+                line: 1,
+                tool: String::new(),
+                status: Status::Added,
+                proposed: Effects::EMPTY,
+                confidence: None,
+                declared: String::new(),
+                evidence: String::new(),
+                method: None,
+                steps: 1,
+            });
+        }
+        k.sort();
+        assert_eq!(k.total, 3 * KEEP);
+        assert!(k.items.len() <= 2 * KEEP);
+        assert_eq!(k.items[0].score, 6);
+        assert_eq!(k.items[0].file, "f00006");
+    }
+}

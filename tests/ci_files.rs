@@ -1,0 +1,297 @@
+//! The files a team copies to run catalog-effects in CI (issue 14): the GitHub Actions
+//! workflow validates against the published schema for workflows, and says what README
+//! says it does.
+//!
+//! `tests/data/github-workflow-schema.json` is SchemaStore's `github-workflow.json` (draft-07),
+//! vendored from the PyPI package check-jsonschema 0.39.0 (provenance and licence in
+//! `tests/data/README.md`). It is read from disk and compiled by `boon`; nothing is fetched.
+
+mod common;
+
+use std::path::Path;
+
+use common::http_action as action;
+
+use serde_json::Value;
+
+const SCHEMA: &str = include_str!("data/github-workflow-schema.json");
+const WORKFLOW: &str = include_str!("../ci/catalog-effects.yml");
+
+fn validator() -> common::SchemaValidator {
+    common::SchemaValidator::new(SCHEMA, "github-workflow.json", false)
+}
+
+/// The workflow as JSON, the way the schema sees it.
+fn workflow() -> Value {
+    yaml_serde::from_str(WORKFLOW).expect("the workflow is YAML")
+}
+
+#[test]
+fn the_workflow_validates_against_the_published_schema() {
+    let v = validator();
+    if let Err(e) = v.validate(&workflow()) {
+        panic!("{e}");
+    }
+}
+
+#[test]
+fn the_validator_rejects_what_the_schema_forbids() {
+    // Proves the schema is applied, not merely parsed.
+    let v = validator();
+    let mut doc = workflow();
+    doc["jobs"]["check"]["step"] = doc["jobs"]["check"]["steps"].clone();
+    assert!(v.validate(&doc).is_err(), "an unknown job key was accepted");
+    let mut doc = workflow();
+    doc["on"]["schedule"][0]["cron"] = Value::from(17);
+    assert!(v.validate(&doc).is_err(), "a numeric cron was accepted");
+    let mut doc = workflow();
+    doc["jobs"]["check"]
+        .as_object_mut()
+        .unwrap()
+        .remove("runs-on");
+    assert!(
+        v.validate(&doc).is_err(),
+        "a job without runs-on was accepted"
+    );
+}
+
+#[test]
+fn the_workflow_runs_nightly_and_on_pull_requests_and_uploads_sarif() {
+    let doc = workflow();
+    assert!(doc["on"].get("pull_request").is_some(), "{doc}");
+    assert!(doc["on"]["schedule"][0]["cron"].is_string(), "{doc}");
+    assert_eq!(doc["permissions"]["security-events"], "write");
+    let steps = doc["jobs"]["check"]["steps"].as_array().unwrap();
+    let runs: Vec<&str> = steps.iter().filter_map(|s| s["run"].as_str()).collect();
+    let uses: Vec<&str> = steps.iter().filter_map(|s| s["uses"].as_str()).collect();
+    // Installed from a checkout, as README says.
+    assert!(
+        runs.iter()
+            .any(|r| r.starts_with("cargo install --locked --path ")),
+        "{runs:?}"
+    );
+    assert!(
+        runs.iter()
+            .any(|r| r.contains("check --since") && r.contains("--format github")),
+        "{runs:?}"
+    );
+    assert!(
+        runs.iter().any(|r| r.contains("--format sarif")),
+        "{runs:?}"
+    );
+    assert!(
+        uses.iter()
+            .any(|u| u.starts_with("github/codeql-action/upload-sarif@")),
+        "{uses:?}"
+    );
+    // --since needs the base commit in the clone.
+    assert_eq!(steps[0]["with"]["fetch-depth"], 0);
+}
+
+// ---- README's recipes, run word for word over two nights ------------------------------------
+
+const README: &str = include_str!("../README.md");
+
+/// The code block of README that follows `<!-- recipe: NAME -->`.
+fn recipe(name: &str) -> &'static str {
+    let marker = format!("<!-- recipe: {name} -->\n```");
+    let at = README
+        .find(&marker)
+        .unwrap_or_else(|| panic!("README has no recipe {name:?}"))
+        + marker.len();
+    let body = &README[at..];
+    let body = &body[body.find('\n').unwrap() + 1..];
+    &body[..body.find("```").unwrap()]
+}
+
+/// Runs `line` with `sh` in `dir`, as a user's shell would.
+fn sh(dir: &Path, line: &str, env: &[(&str, &str)]) -> common::Run {
+    common::run_on_path(dir, "sh", &["-c", line], env)
+}
+
+/// Runs every command line of a recipe; each but the last must succeed. The last one's run.
+fn run_recipe(name: &str, dir: &Path) -> common::Run {
+    let lines: Vec<&str> = recipe(name)
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .collect();
+    let (last, before) = lines.split_last().expect("an empty recipe");
+    for line in before {
+        let r = sh(dir, line, &[]);
+        assert_eq!(r.code, 0, "{line}\n{}{}", r.stdout, r.stderr);
+    }
+    sh(dir, last, &[])
+}
+
+fn git(dir: &Path, line: &str) {
+    let r = sh(dir, &format!("git {line}"), &[]);
+    assert_eq!(r.code, 0, "git {line}: {}", r.stderr);
+}
+
+const PARTIAL: &str = "connectors/acme/acme.users.s1.partial.yaml";
+
+/// The lines of a human `check` output that are findings.
+fn finding_lines(stdout: &str) -> Vec<&str> {
+    stdout
+        .lines()
+        .filter(|l| l.contains(": warning [") || l.contains(": error ["))
+        .collect()
+}
+
+#[test]
+fn readme_recipes_over_two_nights_report_exactly_the_new_finding() {
+    let tmp = tempfile::tempdir().unwrap();
+    let origin = tmp.path().join("origin.git");
+    git(tmp.path(), "init -q --bare -b main origin.git");
+    git(tmp.path(), &format!("clone -q {} work", origin.display()));
+    let work = tmp.path().join("work");
+    git(&work, "checkout -q -b main");
+    common::write_file(
+        &work,
+        "connectors/acme/acme.connector.s1.yaml",
+        common::ACME_MAIN,
+    );
+    // An action without effects the team accepts for now (in the baseline), and three
+    // that declare theirs.
+    let before = [
+        action("list_users", "get", "/users", Some("read")),
+        action("create_user", "post", "/users", None),
+        action("get_user", "get", "/users/:id", Some("read")),
+        action("delete_user", "delete", "/users/:id", Some("delete")),
+    ];
+    common::write_file(&work, PARTIAL, &before.concat());
+    git(&work, "add -A");
+    git(&work, "commit -q -m catalog");
+
+    // Adopting: README's configuration and the commands that accept today's findings.
+    common::write_file(
+        &work,
+        "catalog-effects.toml",
+        recipe("catalog-effects.toml"),
+    );
+    let adopt = run_recipe("adopt", &work);
+    assert_eq!(adopt.code, 0, "{}{}", adopt.stdout, adopt.stderr);
+    git(&work, "push -q origin main");
+
+    // Night one: nothing new.
+    let night = run_recipe("nightly", &work);
+    assert_eq!(night.code, 0, "{}{}", night.stdout, night.stderr);
+    assert_eq!(finding_lines(&night.stdout), Vec::<&str>::new());
+    assert!(
+        night.stdout.ends_with(
+            "check: 0 errors, 1 warning; 0 new, 1 in the baseline, 0 actions gone; 0 failing (--fail-on new)\n"
+        ),
+        "{}",
+        night.stdout
+    );
+    assert_eq!(night.stderr, "");
+
+    // A pull request adds an action without effects and removes the one in the baseline.
+    git(&work, "checkout -q -b more");
+    let after = [
+        before[0].clone(),
+        before[2].clone(),
+        before[3].clone(),
+        action("delete_group", "delete", "/groups/:id", None),
+    ];
+    common::write_file(&work, PARTIAL, &after.concat());
+    git(&work, "commit -q -a -m more");
+    git(&work, "fetch -q origin");
+    let line = after.concat()[..after.concat().find("- actionId: delete_group").unwrap()]
+        .lines()
+        .count()
+        + 1;
+    let annotation = format!(
+        "::error file={PARTIAL},line={line},col=3,title=missing-effects (new)::`delete_group` declares no effects; proposed [delete]"
+    );
+    let pr = run_recipe("pull-request", &work);
+    assert_eq!(pr.code, 1, "{}{}", pr.stdout, pr.stderr);
+    let lines: Vec<&str> = pr.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", pr.stdout);
+    assert!(lines[0].starts_with(&annotation), "{}", pr.stdout);
+    assert!(
+        lines[1].starts_with("::error title=catalog-effects::check: 0 errors, 1 warning; 1 new, 0 in the baseline, 1 action gone; 1 failing (--fail-on new)"),
+        "{}",
+        pr.stdout
+    );
+
+    // The workflow's own steps say the same, and its SARIF tells new from absent.
+    let steps = workflow()["jobs"]["check"]["steps"].clone();
+    let step = |name: &str| {
+        steps
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"].as_str().is_some_and(|n| n.starts_with(name)))
+            .and_then(|s| s["run"].as_str())
+            .unwrap_or_else(|| panic!("no step {name:?}"))
+            .to_owned()
+    };
+    let in_workflow = sh(&work, &step("Check the changed files"), &[("BASE", "main")]);
+    assert_eq!(
+        (in_workflow.code, in_workflow.stdout.as_str()),
+        (1, pr.stdout.as_str())
+    );
+    let sarif = sh(&work, &step("SARIF"), &[]);
+    assert_eq!(sarif.code, 0, "{}", sarif.stderr);
+    let doc: Value =
+        serde_json::from_str(&std::fs::read_to_string(work.join("catalog-effects.sarif")).unwrap())
+            .unwrap();
+    let states: Vec<(String, String)> = doc["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["message"]["text"]
+                    .as_str()
+                    .unwrap()
+                    .split('`')
+                    .nth(1)
+                    .unwrap()
+                    .to_owned(),
+                r["baselineState"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        states,
+        [
+            ("delete_group".to_owned(), "new".to_owned()),
+            ("create_user".to_owned(), "absent".to_owned())
+        ]
+    );
+
+    // Merged; night two reports exactly the new finding and the action that went.
+    git(&work, "checkout -q main");
+    git(&work, "merge -q --ff-only more");
+    let night = run_recipe("nightly", &work);
+    assert_eq!(night.code, 1, "{}{}", night.stdout, night.stderr);
+    let found = finding_lines(&night.stdout);
+    assert_eq!(found.len(), 1, "{}", night.stdout);
+    assert!(
+        found[0].starts_with(&format!(
+            "{PARTIAL}:{line}:3: warning [missing-effects] [new]: `delete_group` declares no effects; proposed [delete]"
+        )),
+        "{}",
+        night.stdout
+    );
+    assert!(
+        night
+            .stdout
+            .contains("gone since the baseline (1):\n  acme_create_user\n"),
+        "{}",
+        night.stdout
+    );
+    assert!(
+        night.stdout.ends_with(
+            "check: 0 errors, 1 warning; 1 new, 0 in the baseline, 1 action gone; 1 failing (--fail-on new)\n"
+        ),
+        "{}",
+        night.stdout
+    );
+    // Both nights were recorded, and the page was written.
+    let history = std::fs::read_to_string(work.join("reports/history.csv")).unwrap();
+    assert_eq!(history.lines().count(), 3, "{history}");
+    assert!(work.join("reports/coverage.html").is_file());
+}

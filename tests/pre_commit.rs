@@ -1,0 +1,90 @@
+//! `.pre-commit-hooks.yaml` with the real `pre-commit` (issue 14): `pre-commit try-repo` runs
+//! this repository's hook in a temporary catalog repository. A staged action without effects
+//! fails the commit; once it declares them, the hook passes.
+//!
+//! Skipped, with the reason printed, where `pre-commit` is not on PATH (`.ci/run` installs
+//! it with pip first).
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::http_action as action;
+
+const CONFIG: &str =
+    "catalogs = [\"connectors\"]\nbaseline = \"reports/effects-baseline.csv\"\nfail-on = \"new\"\n";
+/// Runs `program args` in `dir` with pre-commit's cache in `home`.
+fn run(dir: &Path, home: &Path, program: &str, args: &[&str]) -> common::Run {
+    let home = home.to_str().unwrap();
+    common::run_on_path(dir, program, args, &[("PRE_COMMIT_HOME", home)])
+}
+
+#[test]
+fn the_hook_fails_a_commit_that_adds_an_action_without_effects() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("pre-commit-home");
+    if Command::new("pre-commit")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: `pre-commit` is not on PATH (pip install pre-commit)");
+        return;
+    }
+    let repo = tmp.path().join("catalog");
+    let partial = "connectors/acme/acme.users.s1.partial.yaml";
+    common::write_file(
+        &repo,
+        "connectors/acme/acme.connector.s1.yaml",
+        common::ACME_MAIN,
+    );
+    common::write_file(&repo, "catalog-effects.toml", CONFIG);
+    let listed = action("list_users", "get", "/users", Some("read"));
+    common::write_file(&repo, partial, &listed);
+    let ok = |r: common::Run| assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    ok(run(&repo, &home, "git", &["init", "-q"]));
+    let bin = common::bin();
+    ok(run(
+        &repo,
+        &home,
+        bin,
+        &["check", "--write-baseline", "reports/effects-baseline.csv"],
+    ));
+    ok(run(&repo, &home, "git", &["add", "-A"]));
+    ok(run(&repo, &home, "git", &["commit", "-q", "-m", "catalog"]));
+
+    let hooks = common::manifest_dir();
+    let hooks = hooks.to_str().unwrap();
+    let try_repo = ["try-repo", hooks, "catalog-effects"];
+    // A staged action without effects: the hook fails and names it.
+    let added = action("delete_group", "delete", "/groups/:id", None);
+    common::write_file(&repo, partial, &(listed.clone() + &added));
+    ok(run(&repo, &home, "git", &["add", partial]));
+    let failed = run(&repo, &home, "pre-commit", &try_repo);
+    assert_eq!(failed.code, 1, "{}{}", failed.stdout, failed.stderr);
+    let line = listed.lines().count() + 1;
+    assert!(
+        failed.stdout.contains(&format!(
+            "{partial}:{line}:3: warning [missing-effects] [new]: `delete_group` declares no effects"
+        )),
+        "{}",
+        failed.stdout
+    );
+    assert!(
+        failed.stdout.contains("1 new, 0 in the baseline"),
+        "{}",
+        failed.stdout
+    );
+    // The same action with its effects: the hook passes.
+    let declared = action("delete_group", "delete", "/groups/:id", Some("delete"));
+    common::write_file(&repo, partial, &(listed + &declared));
+    ok(run(&repo, &home, "git", &["add", partial]));
+    let passed = run(&repo, &home, "pre-commit", &try_repo);
+    assert_eq!(passed.code, 0, "{}{}", passed.stdout, passed.stderr);
+    assert!(
+        passed.stdout.contains("catalog-effects check"),
+        "{}",
+        passed.stdout
+    );
+}
