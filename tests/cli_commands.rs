@@ -582,7 +582,7 @@ fn annotations_demo() {
         meta("help-desk_delete_ticket", "warning")
             .as_str()
             .unwrap()
-            .starts_with("declares [read], but strong evidence says [delete]"),
+            .starts_with("declares [read], but the evidence says [delete]"),
     );
     assert!(
         r.stderr.contains("warning: catalog/help-desk/helpdesk.tickets.s1.partial.yaml:168:3: `help-desk_delete_ticket` declares [read]"),
@@ -676,7 +676,7 @@ fn annotations_spell_out_every_hint_in_a_stable_order() {
     // A declared read on a create is a warning; --strict makes it fail.
     assert!(
         r.stderr
-            .contains("`acme_create_user` declares [read], but strong evidence says [write]"),
+            .contains("`acme_create_user` declares [read], but the evidence says [write]"),
         "{}",
         r.stderr
     );
@@ -769,9 +769,11 @@ fn explain_by_action_id_and_by_tool_name() {
     assert_eq!(by_name.stdout, by_id.stdout);
     for part in [
         "crmly_update_contact (catalog/crmly/crmly_v1-0-0.s1.yaml:154)\n",
-        "\nsignals:\n",
-        "\nrules that fired:\n",
-        "  * verb-overwrite -> write [strong]: ",
+        "\nevidence:\n",
+        "  verb of the name: `update` (verb-overwrite: write); not read-only in ",
+        "  rule http-put-patch -> write [strong]: ",
+        "\nconfidence high from the labelled operations",
+        "  * rule `http-put-patch` with a method that agrees: not read-only in ",
         "\ndecision: ",
         "inferred: [write], confidence high",
         "declared: none\n",
@@ -1342,8 +1344,8 @@ fn lint_messages_fit_the_action_and_catch_contradicted_read_only_claims() {
         dir.path(),
         "billing",
         &[action(
-            "invoice_status",
-            "Invoice Status",
+            "status_summary",
+            "Status Summary",
             "Read-only tool that recalculates and returns the invoice status.",
             "post",
             "/invoices/{id}/recalculate",

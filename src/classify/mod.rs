@@ -281,12 +281,21 @@ fn reason(d: &Decision, j: &Judgement, set: &RuleSet) -> String {
         ]),
         _ => String::from("the evidence"),
     };
-    let sure = match j.confidence {
-        Confidence::High => "; measured reliable: high",
-        Confidence::Medium => "; medium",
-        Confidence::Low => "; measured unreliable (right less than 98% of the time): low",
+    let how = match d.agreement {
+        decide::Agreement::Agrees => "; the HTTP method agrees",
+        decide::Agreement::Neutral => "; no HTTP method to go by",
+        decide::Agreement::Disagrees => "; the HTTP method disagrees",
     };
-    concat(&[&what, "; the method ", d.agreement.name(), sure])
+    let sure = match j.confidence {
+        Confidence::High => {
+            "; high: such evidence held at least 98.5% of the time on the labelled sets"
+        }
+        Confidence::Medium => "; medium",
+        Confidence::Low => {
+            "; low: such evidence held less than 98% of the time on the labelled sets"
+        }
+    };
+    concat(&[&what, how, sure])
 }
 
 #[cfg(test)]

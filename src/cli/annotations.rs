@@ -16,8 +16,8 @@ use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, EngineArgs};
 specification's default) and its title, inside `annotations` and beside it; the effects, their \
 source (declared, inferred or none), confidence, rules and location go under `_meta`. Tools are \
 sorted by name.\n\nExamples:\n  catalog-effects annotations connectors/ -o tools.json\n  \
-catalog-effects annotations connectors/ --strict   # exit 1 if strong evidence contradicts a declaration\n\n\
-Exit codes: 0 written; 1 with --strict, a declaration that strong evidence contradicts; 2 errors.",
+catalog-effects annotations connectors/ --strict   # exit 1 if the evidence contradicts a declaration\n\n\
+Exit codes: 0 written; 1 with --strict, a declaration the evidence contradicts (high confidence, or medium when it declares read-only and the evidence says change); 2 errors.",
     mut_arg("min_confidence", |a| a.help(
         "Inferred effects below this confidence are not exported: such a tool gets the specification's default hints [default: medium]"
     )),
@@ -29,7 +29,7 @@ pub struct AnnotationsArgs {
     /// Write the JSON here instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Exit 1 when strong evidence contradicts declared effects the hints come from (each
+    /// Exit 1 when the evidence contradicts declared effects the hints come from (each
     /// is a warning either way).
     #[arg(long)]
     pub strict: bool,

@@ -33,7 +33,7 @@ const DEFAULT_CATALOG: &str = "catalogs/demo";
 /// The exit-code policy, the same for every command (README, "Exit codes").
 const EXIT_CODES: &str = "Exit codes: 0 clean (or, for backfill, annotations and explain: done); \
 1 findings that fail the run (check: see --fail-on; lint: error-level findings; audit: an unsafe, \
-understated or malformed tool; annotations --strict: a declaration strong evidence contradicts); 2 the tool could not do its job: a file it could not read or parse, bad arguments, bad \
+understated or malformed tool; annotations --strict: a declaration the evidence contradicts); 2 the tool could not do its job: a file it could not read or parse, bad arguments, bad \
 configuration, a catalog that does not exist or holds no connector file. Findings and results go to \
 stdout; errors, warnings and progress to stderr (and the summary too when an output is `-`).";
 

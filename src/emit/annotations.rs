@@ -51,7 +51,8 @@ pub struct Meta {
     pub file: String,
     #[serde(rename = "catalog-effects/line")]
     pub line: usize,
-    /// Set when strong evidence contradicts the declared effects the hints come from.
+    /// Set when the evidence contradicts the declared effects the hints come from: at high
+    /// confidence, or at medium when the declaration says read-only and the evidence change.
     #[serde(
         rename = "catalog-effects/warning",
         skip_serializing_if = "Option::is_none"
@@ -68,7 +69,7 @@ pub struct Inferred {
     pub rules: Vec<String>,
 }
 
-/// The export and the warnings for declared effects that strong evidence contradicts, each
+/// The export and the warnings for declared effects the evidence contradicts, each
 /// located at its `actionId`.
 #[derive(Debug)]
 pub struct Export {
@@ -105,11 +106,19 @@ fn title_from_id(id: &str) -> String {
 /// Strong evidence against the declaration: a high-confidence proposal that differs.
 fn contradiction(a: &ActionResult, rules: &RuleSet) -> Option<String> {
     let inf = &a.inference;
-    if a.status != Status::Conflict || inf.confidence != Some(Confidence::High) {
+    let declared = a.declared.valid()?;
+    // A declaration that lets clients run a change unattended is worth a warning on medium
+    // evidence; any other disagreement only on high.
+    let dangerous = declared.is_read_only() && !inf.effects.is_read_only();
+    let enough = match inf.confidence {
+        Some(Confidence::High) => true,
+        Some(Confidence::Medium) => dangerous,
+        _ => false,
+    };
+    if a.status != Status::Conflict || !enough {
         return None;
     }
-    let declared = a.declared.valid()?;
-    let consequence = if declared.is_read_only() && !inf.effects.is_read_only() {
+    let consequence = if dangerous {
         "clients will run it without asking"
     } else if !declared.contains(Effect::Delete) && inf.effects.contains(Effect::Delete) {
         "clients will not warn that it removes data"
@@ -117,9 +126,10 @@ fn contradiction(a: &ActionResult, rules: &RuleSet) -> Option<String> {
         "its hints may be wrong"
     };
     Some(format!(
-        "declares [{}], but strong evidence says [{}] ({}): {consequence}; correct the declaration, or see `catalog-effects explain`",
+        "declares [{}], but the evidence says [{}] ({} confidence: {}): {consequence}; correct the declaration, or see `catalog-effects explain`",
         declared.joined(", "),
         inf.effects.joined(", "),
+        inf.confidence.map_or("", Confidence::name),
         inf.deciding_ids(rules).join(", ")
     ))
 }

@@ -8,7 +8,7 @@
 
 use std::fmt::Write as _;
 
-use crate::classify::decide::Basis;
+use crate::classify::decide::{Agreement, Basis};
 use crate::classify::{Confidence, Ref, RuleSet, Weight};
 use crate::diff::Status;
 use crate::effects::{Effect, Effects};
@@ -34,6 +34,8 @@ pub enum Flag {
     ReadOverPost,
     /// Rules pointed both ways (a read and a change); the stronger side won.
     ConflictingEvidence,
+    /// Medium confidence, and no HTTP method that agrees (GET for a read, POST, PUT, PATCH or
+    /// DELETE for a change) backs it: the proposal rests on words alone.
     MediumConfidence,
     /// Proposes delete: clients will ask before every call.
     Destructive,
@@ -248,12 +250,12 @@ impl Review {
         let _ = writeln!(
             s,
             "\n### Worth a look first ({})\n\nPatched proposals ranked by what makes them doubtful \
-             or costly: a read over POST, conflicting evidence, medium confidence, a delete, \
-             several steps.\n",
+             or costly: a read over POST, conflicting evidence, medium confidence with no HTTP \
+             method to back it, a delete, several steps.\n",
             list.total
         );
         if list.total == 0 {
-            s.push_str("None: every patched proposal is a high-confidence, single-step read or write with evidence one way.\n");
+            s.push_str("None: every patched proposal is a single-step read or write whose HTTP method agrees with it, or one of high confidence, with evidence one way.\n");
             return s;
         }
         let lines = list.items.iter().enumerate().map(|(i, it)| {
@@ -525,7 +527,7 @@ fn flag_phrases(it: &Item) -> String {
         .map(|f| match f {
             Flag::ReadOverPost => format!("read over {}", it.method.as_deref().unwrap_or("POST")),
             Flag::ConflictingEvidence => "conflicting evidence".into(),
-            Flag::MediumConfidence => "medium confidence".into(),
+            Flag::MediumConfidence => "medium confidence, no method to back it".into(),
             Flag::Destructive => "destructive".into(),
             Flag::MultiStep => format!("{} steps", it.steps),
         })
@@ -587,7 +589,11 @@ fn item(f: &FileResult, a: &ActionResult, rules: &RuleSet) -> Item {
     {
         flags.push(Flag::ConflictingEvidence);
     }
-    if inf.confidence == Some(Confidence::Medium) {
+    let backed = inf
+        .decision
+        .as_ref()
+        .is_some_and(|d| d.agreement == Agreement::Agrees);
+    if inf.confidence == Some(Confidence::Medium) && !backed {
         flags.push(Flag::MediumConfidence);
     }
     if inf.effects.contains(Effect::Delete) {
