@@ -10,7 +10,7 @@ use clap::Parser;
 /// The YAML event parser allocates a string per scalar and frees it at once, while the
 /// pipeline keeps trees and results alive around it: glibc's allocator spent a fifth of a
 /// worker's time in `malloc` and `free` on that mix. mimalloc made a million-action
-/// backfill 16-21% faster (README, "Performance"); the benchmark measures the parse floor
+/// backfill 16-21% faster (docs/performance.md); the benchmark measures the parse floor
 /// with it too.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

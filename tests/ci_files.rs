@@ -295,3 +295,40 @@ fn readme_recipes_over_two_nights_report_exactly_the_new_finding() {
     assert_eq!(history.lines().count(), 3, "{history}");
     assert!(work.join("reports/coverage.html").is_file());
 }
+
+#[test]
+fn readme_backfill_recipe_patches_the_sample_reviewed_and_a_rerun_is_empty() {
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path();
+    git(work, "init -q -b main");
+    common::copy_dir(
+        &common::manifest_dir().join("catalogs/demo"),
+        &work.join("connectors"),
+    );
+    git(work, "add -A");
+    git(work, "commit -q -m catalog");
+    let before = common::read_tree(&work.join("connectors"));
+
+    let rerun = run_recipe("review", work);
+    assert_eq!(rerun.code, 0, "{}{}", rerun.stdout, rerun.stderr);
+    // The patch was applied: files changed, and only by inserted lines.
+    let after = common::read_tree(&work.join("connectors"));
+    let mut changed = 0;
+    for ((name, old), (_, new)) in before.iter().zip(&after) {
+        if old != new {
+            changed += 1;
+            let (old, new) = (String::from_utf8_lossy(old), String::from_utf8_lossy(new));
+            common::check_only_inserted(&old, &new).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+    }
+    assert!(changed > 0, "the recipe's git apply changed nothing");
+    // What README says the rerun shows: nothing left to patch.
+    assert!(
+        rerun.stdout.contains(", 0 changed by the patch;"),
+        "{}",
+        rerun.stdout
+    );
+    let review = std::fs::read_to_string(work.join("reports/review.md")).unwrap();
+    assert!(review.contains("### Worth a look first"), "{review}");
+    assert!(review.contains("catalog-effects explain "), "{review}");
+}

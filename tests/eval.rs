@@ -53,7 +53,7 @@ const HOLD: [(Set, Route, usize, usize, f64); 4] = [
     // Unsafe met (<= 0.9%); friction and coverage are held: 24 read-only IAM reads share their
     // names with 20 that Google puts behind a write scope, so either side pays.
     (Set::Google, Route::Backfill, 7, 53, 0.95),
-    // Held: the contradictions between servers (README, "Evaluation").
+    // Held: the contradictions between servers (docs/evaluation.md).
     (Set::Mcp, Route::Audit, 2, 34, 0.925),
 ];
 

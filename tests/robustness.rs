@@ -4,7 +4,7 @@
 //!
 //! Each bad-input test puts one bad file next to a good connector and checks the exit code,
 //! the message, and that the good file still has its CSV row and its hunk in the patch.
-//! `reports/ROBUSTNESS.md` has the table of every case and what the tool does.
+//! `docs/robustness.md` has the table of every case and what the tool does.
 
 mod common;
 

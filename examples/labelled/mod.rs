@@ -629,7 +629,7 @@ impl Report {
         let mut s = String::new();
         let row = |s: &mut String, name: &str, f: &Figures| {
             let [c, u, fr] = f.cells();
-            let _ = writeln!(s, "  {name:26} {c:>18} {u:>18} {fr:>18}");
+            let _ = writeln!(s, "  {name:32} {c:>18} {u:>18} {fr:>18}");
         };
         for set in Set::ALL {
             for route in Route::ALL {
@@ -645,7 +645,7 @@ impl Report {
                 );
                 let _ = writeln!(
                     s,
-                    "  {:26} {:>18} {:>18} {:>18}",
+                    "  {:32} {:>18} {:>18} {:>18}",
                     "", "coverage", "unsafe", "friction"
                 );
                 for (level, name) in LEVELS {

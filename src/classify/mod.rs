@@ -29,7 +29,7 @@ use std::fmt;
 use std::path::Path;
 
 use crate::effects::Effects;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::view::ActionView;
 pub use decide::{Claim, Decision, Ref};
 pub use evidence::Evidence;
@@ -100,12 +100,25 @@ impl RuleSet {
     /// built-in id replaces it, others are added, a word listed in a user sense moves there.
     pub fn with_user_dir(dir: &Path) -> Result<RuleSet> {
         let user = rules::user_files(dir)?;
-        RuleSet::load(
+        let set = RuleSet::load(
             BUILTIN
                 .iter()
                 .map(|(f, t)| (f.to_string(), t.to_string()))
                 .chain(user),
-        )
+        )?;
+        // A user's examples are their tests, and nothing else runs them: an entry that does
+        // not do what its examples say would decide proposals nobody meant, so it is refused
+        // before anything is read. Built-in examples are `cargo test`'s; a user's words may
+        // legitimately change what they show.
+        let failures = set.check_examples_of(&|file| BUILTIN.iter().all(|(b, _)| *b != file));
+        if !failures.is_empty() {
+            return Err(Error::new(format!(
+                "invalid heuristics: {} example(s) do not hold:\n  {}",
+                failures.len(),
+                failures.join("\n  ")
+            )));
+        }
+        Ok(set)
     }
 
     fn load(files: impl IntoIterator<Item = (String, String)>) -> Result<RuleSet> {
@@ -147,6 +160,11 @@ impl RuleSet {
     /// Runs the examples of every rule, sense and object; one message per example that does
     /// not behave.
     pub fn check_examples(&self) -> Vec<String> {
+        self.check_examples_of(&|_| true)
+    }
+
+    /// The same, for the entries of the files `of` accepts.
+    fn check_examples_of(&self, of: &dyn Fn(&str) -> bool) -> Vec<String> {
         let mut failures = Vec::new();
         let mut check =
             |file: &str,
@@ -154,6 +172,9 @@ impl RuleSet {
              id: &str,
              ex: &rules::Examples,
              holds: &dyn Fn(&Evidence, Option<&Decision>) -> bool| {
+                if !of(file) {
+                    return;
+                }
                 for (want, list) in [(true, &ex.matches), (false, &ex.no_match)] {
                     for e in list {
                         let view = e.view();
@@ -165,7 +186,7 @@ impl RuleSet {
                             } else {
                                 "should not match"
                             };
-                            failures.push(format!("{file}: {what} `{id}`: example {how}: {e:?}"));
+                            failures.push(format!("{file}: {what} `{id}`: example {how}: {e}"));
                         }
                     }
                 }
@@ -305,6 +326,33 @@ mod tests {
 
     fn set() -> RuleSet {
         RuleSet::builtin().unwrap()
+    }
+
+    #[test]
+    fn a_user_file_is_refused_when_its_examples_do_not_hold_and_used_when_they_do() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("ours.yaml");
+        let write = |path: &str| {
+            let text = format!(
+                "senses:\n- id: verb-ours\n  effect: read\n  why: Ours reads.\n  words: [sync]\n  examples:\n    match: [{{id: sync_ledger}}]\n    no_match: [{{id: create_user}}]\nrules:\n- id: our-quota\n  effect: read\n  weight: medium\n  why: A quota endpoint reads.\n  when: {{path_last: [quota]}}\n  examples:\n    match: [{{id: x, method: post, path: {path}}}]\n    no_match: [{{id: x, method: post, path: /a}}]\n"
+            );
+            std::fs::write(&file, text).unwrap();
+        };
+        write("/a/b");
+        let err = RuleSet::with_user_dir(dir.path()).expect_err("refused");
+        let msg = err.to_string();
+        assert!(
+            msg.contains("ours.yaml: rule `our-quota`: example should match: {id: x, method: post, path: /a/b}"),
+            "{msg}"
+        );
+        assert!(msg.starts_with("invalid heuristics: 1 example(s)"), "{msg}");
+        write("/a/quota");
+        let set = RuleSet::with_user_dir(dir.path()).unwrap();
+        let view = ActionView {
+            id: "sync_ledger".into(),
+            ..ActionView::default()
+        };
+        assert_eq!(infer(&view, &set).effects.joined("|"), "read");
     }
 
     fn one(id: &str, description: &str, method: Option<&str>, path: &str) -> Inference {

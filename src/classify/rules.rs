@@ -7,6 +7,7 @@
 //! are the lexicon (`heuristics/words.yaml`, `lexicon.rs`). How rules and words combine is
 //! `decide.rs`; how sure the result is comes from measured counts, never from the tier.
 
+use std::fmt;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -115,6 +116,35 @@ pub struct Example {
     pub input_descriptions: Vec<String>,
     #[serde(default)]
     pub scopes: Vec<String>,
+}
+
+/// Written as in a heuristics file (`{id: x, method: post, path: /a}`), so a failing example
+/// can be found there.
+impl fmt::Display for Example {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let one = |v: &Option<String>| v.iter().cloned().collect::<Vec<_>>();
+        let fields = [
+            ("id", one(&self.id)),
+            ("label", one(&self.label)),
+            ("description", one(&self.description)),
+            ("method", self.method.list()),
+            ("path", self.path.list()),
+            ("function", self.function.list()),
+            ("soap", self.soap.list()),
+            ("action_type", one(&self.action_type)),
+            ("inputs", self.inputs.clone()),
+            ("scopes", self.scopes.clone()),
+        ];
+        let mut sep = "{";
+        for (name, values) in fields.iter().filter(|(_, v)| !v.is_empty()) {
+            match values.as_slice() {
+                [v] if *name != "inputs" && *name != "scopes" => write!(f, "{sep}{name}: {v}")?,
+                vs => write!(f, "{sep}{name}: [{}]", vs.join(", "))?,
+            }
+            sep = ", ";
+        }
+        f.write_str(if sep == "{" { "{}" } else { "}" })
+    }
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
