@@ -31,6 +31,15 @@ pub fn check(text: &str, opts: &Options) -> Result<Outcome, String> {
     let Ok(plan) = pipeline::plan(text, opts) else {
         return Ok(Outcome::default());
     };
+    // An edit the planner made and its own check refused is a planner bug: safe (nothing is
+    // emitted) but a finding all the same.
+    if let Some(p) = plan
+        .problems
+        .iter()
+        .find(|p| p.message.contains("failed the check"))
+    {
+        return Err(format!("the planner made an edit its check refused: {p}"));
+    }
 
     // 1. Insertions only, in order, in bounds.
     let mut prev = 0;

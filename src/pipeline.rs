@@ -41,6 +41,9 @@ pub struct Options {
     pub keep_views: bool,
     /// Keep the edited text of changed files (for `--write` and `--branch`).
     pub keep_texts: bool,
+    /// Check every edited text before it is used (on unless no edit leaves the run:
+    /// `check`, `lint` and `annotations` only count and read the actions).
+    pub check_edits: bool,
     /// Only these files (relative to their catalog), when the run is restricted.
     /// Only these files, as (catalog index, path relative to that catalog), and the main
     /// file (`*.connector.s1.yaml`) of each of their folders, so a partial's connector is
@@ -60,6 +63,7 @@ impl Options {
             fix_conflicts: false,
             keep_views: false,
             keep_texts: false,
+            check_edits: true,
             only: None,
             progress: None,
             render_csv: false,
@@ -467,6 +471,7 @@ fn process_file(
         .map(|e| e.in_file(&file.rel))
         .collect();
     let edits = plan.edits;
+    let new_text = plan.new_text;
     for p in plan.actions {
         let (site, inference, status, edit) = (p.site, p.inference, p.status, p.edit);
         let confident = inference
@@ -532,8 +537,8 @@ fn process_file(
         out.csv = crate::emit::csv_rows(&out, &opts.rules);
     }
     diff::render_patch(&out.patch_path, &text, &edits, &mut out.patch);
-    if opts.keep_texts && !edits.is_empty() {
-        out.new_text = Some(diff::apply(&text, &edits));
+    if new_text.is_some() {
+        out.new_text = new_text;
         out.old_text = Some(text);
     }
     out
@@ -548,7 +553,8 @@ pub struct Planned {
     pub edit: Option<Edit>,
 }
 
-/// A file's text, planned: everything the run needs, and the sorted edits.
+/// A file's text, planned and checked: everything the run needs, and the sorted edits,
+/// each of which passed [`check_edited`].
 #[derive(Debug, Clone)]
 pub struct Plan {
     pub shape: Shape,
@@ -558,22 +564,56 @@ pub struct Plan {
     pub notes: Vec<Error>,
     pub actions: Vec<Planned>,
     pub edits: Vec<Edit>,
+    /// The edited text, with `keep_texts` when there are edits.
+    pub new_text: Option<String>,
 }
 
-/// Parses, classifies and plans one file's text. Pure: the same text and options always
+/// Parses, classifies and plans one file's text, then checks the edited text before any
+/// route may use it (issue 13): it must parse, hold the original's data plus exactly the
+/// planned `effects`, and plan nothing more. An edit that fails is dropped and its action
+/// reported with why; the file's other edits go on. Pure: the same text and options always
 /// give the same plan, which is what makes a rerun after applying the patch empty.
 pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
-    let parsed = parse::parse_file(text)?;
+    let tree = parse::parse_tree(text)?;
+    let mut plan = plan_tree(&tree, opts, opts.keep_views)?;
+    if plan.edits.is_empty() || !opts.check_edits {
+        return Ok(plan);
+    }
+    // The original's digest is all the check needs of its tree: dropping it first keeps
+    // one large file from holding two trees at once.
+    let digest = diff::verify::original(&tree, &plan.edits);
+    drop(tree);
+    let checked = digest.and_then(|d| check_edited(text, d, &plan.edits, &plan, opts));
+    match checked {
+        Ok(new) => plan.new_text = opts.keep_texts.then_some(new),
+        Err(why) => salvage(text, &mut plan, opts, &why)?,
+    }
+    Ok(plan)
+}
+
+/// Plans a parsed file: reads its actions, classifies each as it is read (letting go of
+/// the text only rules read, unless `keep_views`), and plans the edits.
+fn plan_tree(tree: &parse::tree::Tree, opts: &Options, keep_views: bool) -> Result<Plan, Error> {
+    let text = tree.text();
+    let mut inferences = Vec::new();
+    let parsed = parse::read_actions(tree, &mut |site| {
+        inferences.push(infer(&site.view, &opts.rules));
+        if !keep_views {
+            site.view.description = None;
+            site.view.details = None;
+            site.view.inputs = Vec::new();
+        }
+    })?;
     let mut actions = Vec::with_capacity(parsed.actions.len());
-    for site in parsed.actions {
-        let inference = infer(&site.view, &opts.rules);
-        let status = diff::status(
+    let mut notes = parsed.notes;
+    for (site, inference) in parsed.actions.into_iter().zip(inferences) {
+        let mut status = diff::status(
             &site.view.declared,
             site.nested,
             &inference,
             opts.min_confidence,
         );
-        let edit = match status {
+        let planned = match status {
             Status::Added => Some(diff::plan_insert(
                 text,
                 &site,
@@ -583,8 +623,30 @@ pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
             Status::Conflict if opts.fix_conflicts => site
                 .effects
                 .as_ref()
-                .and_then(|e| diff::plan_rewrite(text, e, inference.effects)),
+                .map(|e| diff::plan_rewrite(text, e, site.map_start, inference.effects)),
             _ => None,
+        };
+        let edit = match planned {
+            Some(Err(why)) => {
+                let verb = if status == Status::Added {
+                    "edited"
+                } else {
+                    "rewritten"
+                };
+                notes.push(
+                    Error::new(format!(
+                        "`{}` not {verb}: {why}; declare its effects by hand",
+                        site.view.id
+                    ))
+                    .at(site.view.line, site.column),
+                );
+                if status == Status::Added {
+                    status = Status::Unclassified;
+                }
+                None
+            }
+            Some(Ok(edit)) => Some(edit),
+            None => None,
         };
         actions.push(Planned {
             site,
@@ -593,7 +655,6 @@ pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
             edit,
         });
     }
-    let mut notes = parsed.notes;
     hold_back_inherited_edits(&mut actions, &mut notes);
     let mut edits: Vec<Edit> = actions.iter().filter_map(|p| p.edit.clone()).collect();
     edits.sort_by_key(|e| e.start);
@@ -605,7 +666,149 @@ pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
         notes,
         actions,
         edits,
+        new_text: None,
     })
+}
+
+/// Checks `edits` (a subset of what `planned` planned, sorted) applied to `text`: the
+/// edited text parses, its digest equals the original's `digest` (same data, in the same
+/// places, plus exactly the planned `effects`), and planning it again finds the same
+/// actions and problems, each edited action declaring what was planned, and proposes
+/// nothing but the edits left out. Returns the edited text.
+pub fn check_edited(
+    text: &str,
+    digest: diff::verify::Digest,
+    edits: &[Edit],
+    planned: &Plan,
+    opts: &Options,
+) -> Result<String, String> {
+    let actions = &planned.actions;
+    let new = diff::apply(text, edits);
+    let tree =
+        parse::parse_tree(&new).map_err(|e| format!("the edited text does not parse: {e}"))?;
+    if diff::verify::edited(&tree, edits)? != digest {
+        return Err("the edited text's data differs from the original's".into());
+    }
+    let again =
+        plan_tree(&tree, opts, false).map_err(|e| format!("the edited text does not plan: {e}"))?;
+    if again.actions.len() != actions.len() {
+        return Err("the edited text holds a different number of actions".into());
+    }
+    for (before, after) in actions.iter().zip(&again.actions) {
+        let id = &before.site.view.id;
+        if *id != after.site.view.id || before.site.nested != after.site.nested {
+            return Err(format!("action `{id}` moved or changed its id"));
+        }
+        let applied = before.edit.as_ref().filter(|e| {
+            edits
+                .binary_search_by_key(&e.start, |x| x.start)
+                .is_ok_and(|i| edits[i] == **e)
+        });
+        let want = match applied {
+            Some(e) => Declared::Valid(e.effects),
+            None => before.site.view.declared.clone(),
+        };
+        if after.site.view.declared != want {
+            return Err(format!(
+                "action `{id}` does not declare the planned effects after the edit"
+            ));
+        }
+        // What the second plan proposes must be exactly what was left out.
+        if after.edit.is_some() != (before.edit.is_some() && applied.is_none()) {
+            return Err(format!(
+                "planning the edited text again gives another edit for `{id}`"
+            ));
+        }
+    }
+    if again.problems.len() != planned.problems.len() {
+        return Err("the edit changed the problems of the file".into());
+    }
+    Ok(new)
+}
+
+/// Checks at most this many subsets of a file's edits to find those that fail: a file
+/// whose every edit fails would otherwise be parsed once per edit.
+const MAX_CHECKS: usize = 64;
+
+/// The slow path, taken only when the file's edits failed their check together: finds the
+/// edits that fail (halving the set), drops them, and reports each of their actions with
+/// why. The others are checked once more together and kept.
+fn salvage(text: &str, plan: &mut Plan, opts: &Options, why: &str) -> Result<(), Error> {
+    let tree = parse::parse_tree(text)?;
+    let checks = std::cell::Cell::new(0);
+    let check = |edits: &[Edit]| -> Result<String, String> {
+        checks.set(checks.get() + 1);
+        if checks.get() > MAX_CHECKS {
+            return Err("too many of the file's edits failed their check".into());
+        }
+        let digest = diff::verify::original(&tree, edits)?;
+        check_edited(text, digest, edits, plan, opts)
+    };
+    let mut failed: Vec<(Edit, String)> = Vec::new();
+    let mut pending = vec![plan.edits.clone()];
+    while let Some(set) = pending.pop() {
+        match check(&set) {
+            Ok(_) => {}
+            Err(e) if set.len() == 1 || checks.get() >= MAX_CHECKS => {
+                failed.extend(set.into_iter().map(|edit| (edit, e.clone())));
+            }
+            Err(_) => {
+                let (a, b) = set.split_at(set.len() / 2);
+                pending.push(b.to_vec());
+                pending.push(a.to_vec());
+            }
+        }
+    }
+    if failed.is_empty() {
+        // Each part passes alone, not all together.
+        failed = plan
+            .edits
+            .iter()
+            .map(|e| (e.clone(), why.to_owned()))
+            .collect();
+    }
+    let failing: std::collections::BTreeSet<usize> = failed.iter().map(|(e, _)| e.start).collect();
+    let mut kept: Vec<Edit> = plan
+        .edits
+        .iter()
+        .filter(|e| !failing.contains(&e.start))
+        .cloned()
+        .collect();
+    let together = if kept.is_empty() {
+        Ok(None)
+    } else {
+        check(&kept).map(Some)
+    };
+    let new = match together {
+        Ok(new) => new,
+        Err(e) => {
+            failed.extend(kept.drain(..).map(|edit| (edit, e.clone())));
+            None
+        }
+    };
+    let why_at: BTreeMap<usize, String> = failed.into_iter().map(|(e, w)| (e.start, w)).collect();
+    for p in &mut plan.actions {
+        let Some(why) = p.edit.as_ref().and_then(|e| why_at.get(&e.start)) else {
+            continue;
+        };
+        let verb = if p.status == Status::Added {
+            p.status = Status::Unclassified;
+            "edited"
+        } else {
+            "rewritten"
+        };
+        plan.problems.push(
+            Error::new(format!(
+                "`{}` not {verb}: its edit failed the check before writing ({why}); declare its effects by hand",
+                p.site.view.id
+            ))
+            .at(p.site.view.line, p.site.column),
+        );
+        p.edit = None;
+    }
+    plan.edits = kept;
+    plan.new_text = new.filter(|_| opts.keep_texts);
+    Ok(())
 }
 
 /// An action whose mapping another action merges (`<<: *it`) passes its `effects` on: an
@@ -643,38 +846,6 @@ fn hold_back_inherited_edits(actions: &mut [Planned], notes: &mut Vec<Error>) {
             .at(p.site.view.line, p.site.column),
         );
     }
-}
-
-/// Checks an edit before it is trusted: the edited text parses, holds the same actions in
-/// the same order, each edited action now declares what was planned, and planning it again
-/// yields no edit.
-pub fn verify(expected: &[ActionResult], new_text: &str, opts: &Options) -> Result<(), String> {
-    let again = plan(new_text, opts).map_err(|e| format!("the edited text does not parse: {e}"))?;
-    if !again.edits.is_empty() {
-        return Err(format!(
-            "planning the edited text again gives {} more edit(s)",
-            again.edits.len()
-        ));
-    }
-    let mut after: Vec<&Planned> = again.actions.iter().collect();
-    after.sort_by_key(|p| (p.site.view.line, p.site.column));
-    if after.len() != expected.len() {
-        return Err("the edited text holds a different number of actions".into());
-    }
-    for (before, after) in expected.iter().zip(after) {
-        if before.id != after.site.view.id {
-            return Err(format!("action `{}` moved or changed its id", before.id));
-        }
-        if before.edit.is_some()
-            && after.site.view.declared != Declared::Valid(before.inference.effects)
-        {
-            return Err(format!(
-                "action `{}` does not declare the planned effects after the edit",
-                before.id
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// A partial belongs to the connector whose main file sits in the same folder; a file with

@@ -311,10 +311,12 @@ fn mutated_seed_files_hold() {
             edited += usize::from(o.edits > 0);
         }
     }
-    // The mutations must keep most inputs parseable, or the edit path goes untested.
+    // The mutations must keep many inputs parseable, or the edit path goes untested. A
+    // duplicated line often duplicates a key, which is refused since issue 13, so about a
+    // quarter of the mutants get edits (736 of 3,000; 924 before).
     assert!(parsed * 3 > total, "only {parsed} of {total} mutants parse");
     assert!(
-        edited * 4 > total,
+        edited * 5 > total,
         "only {edited} of {total} mutants get edits"
     );
     eprintln!(

@@ -54,7 +54,8 @@ pub fn tool_json(f: &FileResult, a: &ActionResult) -> Value {
 }
 
 pub fn run(args: AnnotationsArgs) -> Result<u8> {
-    let opts = args.engine.options()?;
+    let mut opts = args.engine.options()?;
+    opts.check_edits = false;
     let run = pipeline::run(&super::catalogs(&args.catalogs), &opts);
     let errors = super::report_errors(&run);
     let tools: Vec<Value> = run

@@ -102,7 +102,7 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
         }
         low.extend(low_confidence(f, &opts));
         if args.write && f.new_text.is_some() {
-            match write_one(f, &opts, &dirty) {
+            match write_one(f, &dirty) {
                 Ok(()) => written += 1,
                 Err(e) => {
                     out::error(&e.to_string());
@@ -230,11 +230,7 @@ fn dirty_files(catalogs: &[PathBuf]) -> Result<BTreeSet<(usize, String)>> {
 /// Writes one changed file in place, as the run goes, so memory does not grow with the
 /// catalog. Only if the file is clean in git (or `--allow-dirty`), the edit re-checks, and
 /// its content did not change since it was read.
-fn write_one(
-    f: &pipeline::FileResult,
-    opts: &pipeline::Options,
-    dirty: &BTreeSet<(usize, String)>,
-) -> Result<()> {
+fn write_one(f: &pipeline::FileResult, dirty: &BTreeSet<(usize, String)>) -> Result<()> {
     if dirty.contains(&(f.catalog, f.patch_path.clone())) {
         return Err(Error::new(
             "has uncommitted changes: not written (commit first, or pass --allow-dirty)",
@@ -244,9 +240,6 @@ fn write_one(
     let (Some(old), Some(new)) = (&f.old_text, &f.new_text) else {
         return Ok(());
     };
-    pipeline::verify(&f.actions, new, opts).map_err(|e| {
-        Error::new(format!("edit failed its re-check, not written: {e}")).in_file(&f.rel)
-    })?;
     replace_if_unchanged(&f.abs, old, new)
 }
 

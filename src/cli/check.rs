@@ -88,6 +88,7 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         None => None,
     };
     opts.render_csv = true;
+    opts.check_edits = false;
     let mut report = super::open_output(&args.reports.report)?;
     let mut failed_io = report.write_all(emit::csv_header().as_bytes()).err();
     let mut summary = emit::Summary::default();

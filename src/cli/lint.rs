@@ -91,6 +91,7 @@ pub fn run(args: LintArgs) -> Result<u8> {
     } else {
         let mut opts = opts;
         opts.keep_views = true;
+        opts.check_edits = false;
         let run = pipeline::run(&super::catalogs(&args.catalogs), &opts);
         errors = super::report_errors(&run);
         for (f, a) in run.actions().filter(|(_, a)| !a.nested) {
