@@ -8,91 +8,13 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::{Output, bin, git_apply, git_init, run_backfill};
-
-const GOOD: &str = "info:
-  key: good
-  title: Good
-actions:
-  - actionId: list_goods
-    label: List Goods
-    steps:
-      - stepId: s
-        stepFunction:
-          functionName: request
-          parameters:
-            url: /goods
-            method: get
-";
-
-/// A temporary directory with `catalog/good/good.connector.s1.yaml` and an `out` folder.
-struct Case {
-    dir: tempfile::TempDir,
-    catalog: PathBuf,
-    out: PathBuf,
-}
-
-impl Case {
-    fn new() -> Case {
-        let dir = tempfile::tempdir().unwrap();
-        let catalog = dir.path().join("catalog");
-        std::fs::create_dir_all(catalog.join("good")).unwrap();
-        std::fs::write(catalog.join("good/good.connector.s1.yaml"), GOOD).unwrap();
-        let out = dir.path().join("out");
-        std::fs::create_dir_all(&out).unwrap();
-        Case { dir, catalog, out }
-    }
-
-    /// Adds `bad/<name>` with `bytes`.
-    fn with(self, name: &str, bytes: impl AsRef<[u8]>) -> Case {
-        let path = self.catalog.join("bad").join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, bytes).unwrap();
-        self
-    }
-
-    fn root(&self) -> &Path {
-        self.dir.path()
-    }
-
-    fn backfill(&self, extra: &[&str]) -> Output {
-        run_backfill(&[&self.catalog], &self.out, self.root(), extra)
-    }
-}
-
-/// The good file was processed: its row in the CSV, its hunk in the patch.
-fn assert_good_processed(out: &Output) {
-    assert!(
-        out.csv.lines().any(
-            |l| l.starts_with("good,good/good.connector.s1.yaml,5,list_goods,")
-                && l.contains(",added,")
-        ),
-        "no row for the good file:\n{}\nstderr:\n{}",
-        out.csv,
-        out.stderr
-    );
-    assert!(
-        out.patch.contains(
-            "--- a/good/good.connector.s1.yaml\n+++ b/good/good.connector.s1.yaml\n@@ -3,6 +3,8 @@\n   title: Good\n actions:\n   - actionId: list_goods\n+    effects:\n+      - read\n"
-        ),
-        "no hunk for the good file:\n{}",
-        out.patch
-    );
-}
-
-/// The names in `dir`, sorted: what a run left there, temporary files included.
-fn names_in(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
+use common::{
+    Case, Output, assert_good_processed, bin, git_apply, git_init, names_in, run_backfill,
+};
 
 /// The good connector was written with its effects.
 fn assert_good_written(catalog: &Path) {

@@ -51,31 +51,38 @@ pub struct BackfillArgs {
 }
 
 pub fn run(args: BackfillArgs) -> Result<u8> {
+    let catalogs = super::catalogs(&args.catalogs);
+    args.reports
+        .check_outputs(&catalogs, &[("--patch", &args.patch)])?;
     let mut opts = args.engine.options()?;
     opts.fix_conflicts = args.fix_conflicts;
     opts.keep_texts = args.write || args.branch.is_some();
     opts.render_csv = true;
-    let catalogs = super::catalogs(&args.catalogs);
+    // Whatever can refuse the run does so before any file is read or written.
+    let mut branch = match &args.branch {
+        Some(name) => Some(BranchRun::prepare(&catalogs, name, args.force)?),
+        None => None,
+    };
+    let dirty = if args.write && !args.allow_dirty {
+        dirty_files(&catalogs)?
+    } else {
+        BTreeSet::new()
+    };
 
     // The patch and the report are streamed: memory does not grow with the catalog.
     let mut patch = super::open_output(&args.patch)?;
     let mut report = super::open_output(&args.reports.report)?;
     let io_err =
         |what: &Path, e: std::io::Error| Error::new(format!("cannot write: {e}")).in_file(what);
-    report
+    let mut failed_io = report
         .write_all(emit::csv_header().as_bytes())
-        .map_err(|e| io_err(&args.reports.report, e))?;
+        .err()
+        .map(|e| io_err(&args.reports.report, e));
     let mut summary = emit::Summary::default();
     let mut errors = 0;
-    let mut failed_io = None;
-    let mut changed: Vec<pipeline::FileResult> = Vec::new();
+    let mut kept: Vec<pipeline::FileResult> = Vec::new();
     let mut low = Vec::new();
     let mut checker = findings::Checker::default();
-    let dirty = if args.write && !args.allow_dirty {
-        dirty_files(&catalogs)?
-    } else {
-        BTreeSet::new()
-    };
     let (mut written, mut failed) = (0, 0);
     let meta = pipeline::run_each(&catalogs, &opts, |f| {
         errors += super::report_file_errors(f);
@@ -110,23 +117,30 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
                 }
             }
         }
-        // Only `--branch` needs the edited texts afterwards, and `--html` the actions.
-        let keep_text = args.branch.is_some() && f.new_text.is_some();
-        if keep_text || args.reports.html.is_some() {
+        if let Some(b) = &mut branch {
+            b.stage(f);
+        }
+        // The edited texts are done with (the branch holds their blobs); `--html` keeps
+        // the actions.
+        if args.reports.html.is_some() {
             f.patch = String::new();
             f.csv = String::new();
-            if !keep_text {
-                f.old_text = None;
-                f.new_text = None;
-            }
-            changed.push(std::mem::take(f));
+            f.old_text = None;
+            f.new_text = None;
+            kept.push(std::mem::take(f));
         }
     });
-    if let Some(e) = failed_io {
-        return Err(e);
+    // A report that could not be written is an error like any other: the files already
+    // edited are still counted and the summary still printed (issue 13: `--write --patch
+    // /dev/full` reported the patch only).
+    let finished = [
+        failed_io.map_or_else(|| patch.finish(&args.patch), Err),
+        report.finish(&args.reports.report),
+    ];
+    for e in finished.into_iter().filter_map(Result::err) {
+        out::error(&e.to_string());
+        errors += 1;
     }
-    patch.finish(&args.patch)?;
-    report.finish(&args.reports.report)?;
     for e in &meta.errors {
         out::error(&e.to_string());
     }
@@ -143,15 +157,24 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
     errors += meta.errors.len();
     summary.errors += meta.errors.len();
 
-    let run = meta.with_files(changed);
-    args.reports.history_and_page(&run, &summary, false)?;
+    let run = meta.with_files(kept);
+    if let Err(e) = args.reports.history_and_page(&run, &summary, false) {
+        out::error(&e.to_string());
+        errors += 1;
+    }
     let mut notes = Vec::new();
     if args.write {
         errors += failed;
         notes.push(format!("files written: {written}, failed: {failed}"));
     }
-    if let Some(branch) = &args.branch {
-        notes.push(commit_branch(&run, &summary, branch, args.force, &opts)?);
+    if let Some(b) = branch {
+        match b.commit(&summary, &opts) {
+            Ok(note) => notes.push(note),
+            Err(e) => {
+                out::error(&e.to_string());
+                errors += 1;
+            }
+        }
     }
 
     let text = match args.format {
@@ -260,85 +283,112 @@ pub fn heuristics_revision(opts: &pipeline::Options) -> String {
     format!("{:012x}", h & 0xffff_ffff_ffff)
 }
 
-fn commit_branch(
-    run: &pipeline::Run,
-    summary: &emit::Summary,
-    branch: &str,
+/// A `--branch` run: checked before the run, fed each edited file as the run goes (so
+/// memory does not grow with the catalog), committed at the end.
+struct BranchRun {
+    repo: catalog_effects::git::Repo,
+    name: String,
     force: bool,
-    opts: &pipeline::Options,
-) -> Result<String> {
-    let changed: Vec<&pipeline::FileResult> =
-        run.files.iter().filter(|f| f.new_text.is_some()).collect();
-    let Some(first) = run.catalogs.first() else {
-        return Err(Error::new("no catalog"));
-    };
-    let Some(repo) = &first.repo else {
-        return Err(
-            Error::new("--branch needs the catalog to be inside a git work tree")
-                .in_file(&first.root),
-        );
-    };
-    if run
-        .catalogs
-        .iter()
-        .any(|c| c.repo.as_ref().map(|r| r.workdir()) != Some(repo.workdir()))
-    {
-        return Err(Error::new(
-            "--branch needs every catalog in the same git repository",
-        ));
-    }
-    // The commit is HEAD plus the backfill; that equals the work tree plus the patch only
-    // when the catalog has no uncommitted changes.
-    let roots: Vec<PathBuf> = run.catalogs.iter().map(|c| c.root.clone()).collect();
-    // A repository without commits is refused by `commit_on_branch` with its own message.
-    let dirty = if repo.head().is_some() {
-        repo.dirty_files(&roots)?
-    } else {
-        Default::default()
-    };
-    if let Some(first) = dirty.iter().next() {
-        return Err(Error::new(format!(
-            "--branch: the catalog has uncommitted changes ({} file(s), e.g. {first}); commit or stash them first, since the branch is HEAD plus the backfill",
-            dirty.len()
-        ))
-        .in_file(repo.workdir()));
-    }
-    let files: Vec<(String, Vec<u8>)> = changed
-        .iter()
-        .filter_map(|f| {
-            f.new_text
-                .as_ref()
-                .map(|t| (f.patch_path.clone(), t.clone().into_bytes()))
+    blobs: Vec<catalog_effects::git::Blob>,
+    failed: usize,
+    fixed: usize,
+}
+
+impl BranchRun {
+    /// The catalogs' one repository, with a branch name it accepts and a clean catalog:
+    /// the commit is HEAD plus the backfill, which equals the work tree plus the patch only
+    /// when the catalog has no uncommitted changes.
+    fn prepare(catalogs: &[PathBuf], name: &str, force: bool) -> Result<BranchRun> {
+        let mut repos = catalogs
+            .iter()
+            .map(|c| (c, catalog_effects::git::Repo::discover(c)));
+        let Some((first, Some(repo))) = repos.next() else {
+            let root = catalogs.first().cloned().unwrap_or_default();
+            return Err(
+                Error::new("--branch needs the catalog to be inside a git work tree").in_file(root),
+            );
+        };
+        if repos
+            .any(|(_, r)| r.map(|r| r.workdir().to_path_buf()).as_deref() != Some(repo.workdir()))
+        {
+            return Err(
+                Error::new("--branch needs every catalog in the same git repository")
+                    .in_file(first),
+            );
+        }
+        repo.check_branch(name, force)?;
+        let dirty = repo.dirty_files(catalogs)?;
+        if let Some(first) = dirty.iter().next() {
+            return Err(Error::new(format!(
+                "--branch: the catalog has uncommitted changes ({} file(s), e.g. {first}); commit or stash them first, since the branch is HEAD plus the backfill",
+                dirty.len()
+            ))
+            .in_file(repo.workdir()));
+        }
+        Ok(BranchRun {
+            repo,
+            name: name.to_owned(),
+            force,
+            blobs: Vec::new(),
+            failed: 0,
+            fixed: 0,
         })
-        .collect();
-    let fixed = changed
-        .iter()
-        .flat_map(|f| &f.actions)
-        .filter(|a| a.status == Status::Conflict && a.edit.is_some())
-        .count();
-    let mut msg = format!(
-        "Backfill effects on {} actions\n\nActions given effects, per connector:\n",
-        summary.total.added
-    );
-    for (c, n) in summary.connectors.iter().filter(|(_, n)| n.added > 0) {
-        msg.push_str(&format!("  {c}: {}\n", n.added));
     }
-    if fixed > 0 {
+
+    /// Stores one file's edited text as `git add` would; a file that cannot be stored is
+    /// reported and keeps the branch from being written.
+    fn stage(&mut self, f: &pipeline::FileResult) {
+        let Some(new) = &f.new_text else { return };
+        match self.repo.stage_blob(&f.patch_path, new.as_bytes()) {
+            Ok(blob) => self.blobs.push(blob),
+            Err(e) => {
+                out::error(&e.to_string());
+                self.failed += 1;
+            }
+        }
+        self.fixed += f
+            .actions
+            .iter()
+            .filter(|a| a.status == Status::Conflict && a.edit.is_some())
+            .count();
+    }
+
+    fn commit(self, summary: &emit::Summary, opts: &pipeline::Options) -> Result<String> {
+        if self.failed > 0 {
+            return Err(Error::new(format!(
+                "--branch: branch '{}' not written: {} file(s) could not be committed (above)",
+                self.name, self.failed
+            ))
+            .in_file(self.repo.workdir()));
+        }
+        let mut msg = format!(
+            "Backfill effects on {} actions\n\nActions given effects, per connector:\n",
+            summary.total.added
+        );
+        for (c, n) in summary.connectors.iter().filter(|(_, n)| n.added > 0) {
+            msg.push_str(&format!("  {c}: {}\n", n.added));
+        }
+        if self.fixed > 0 {
+            msg.push_str(&format!(
+                "\nConflicts rewritten with the proposal: {}\n",
+                self.fixed
+            ));
+        }
         msg.push_str(&format!(
-            "\nConflicts rewritten with the proposal: {fixed}\n"
+            "\nConflicts left alone: {}\nUnclassified (need a human): {}\n\nProduced by catalog-effects {} (heuristics {}, --min-confidence {}).\n",
+            summary.total.conflict - self.fixed,
+            summary.total.unclassified,
+            env!("CARGO_PKG_VERSION"),
+            heuristics_revision(opts),
+            opts.min_confidence.name()
         ));
+        let id = self
+            .repo
+            .commit_on_branch(&self.name, &self.blobs, &msg, self.force)?;
+        Ok(format!(
+            "branch {}: commit {id} ({} files)",
+            self.name,
+            self.blobs.len()
+        ))
     }
-    msg.push_str(&format!(
-        "\nConflicts left alone: {}\nUnclassified (need a human): {}\n\nProduced by catalog-effects {} (heuristics {}, --min-confidence {}).\n",
-        summary.total.conflict - fixed,
-        summary.total.unclassified,
-        env!("CARGO_PKG_VERSION"),
-        heuristics_revision(opts),
-        opts.min_confidence.name()
-    ));
-    let id = repo.commit_on_branch(branch, &files, &msg, force)?;
-    Ok(format!(
-        "branch {branch}: commit {id} ({} files)",
-        files.len()
-    ))
 }

@@ -69,8 +69,9 @@ fn changed_files(catalog: &std::path::Path, rev: &str) -> Result<BTreeSet<String
 }
 
 pub fn run(args: CheckArgs) -> Result<u8> {
-    let mut opts = args.engine.options()?;
     let catalogs = super::catalogs(&args.catalogs);
+    args.reports.check_outputs(&catalogs, &[])?;
+    let mut opts = args.engine.options()?;
     if let Some(rev) = &args.since {
         let mut only = BTreeSet::new();
         for (i, c) in catalogs.iter().enumerate() {

@@ -1,6 +1,7 @@
 //! Subcommands and the options they share.
 
 mod annotations;
+pub mod args;
 mod audit;
 mod backfill;
 mod check;
@@ -24,8 +25,6 @@ use catalog_effects::pipeline::{Options, Progress};
 pub const EXIT_OK: u8 = 0;
 pub const EXIT_FINDINGS: u8 = 1;
 pub const EXIT_ERROR: u8 = 2;
-
-const DEFAULT_CATALOG: &str = "catalogs/demo";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -113,7 +112,8 @@ pub struct EngineArgs {
     /// Which effects make destructiveHint true.
     #[arg(long, value_enum, default_value = "delete")]
     pub destructive_policy: PolicyArg,
-    /// Worker threads (default: one per core). Output is identical for any value.
+    /// Worker threads (default, and at most: one per core). Output is identical for any
+    /// value.
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<usize>,
     /// Print only errors.
@@ -147,10 +147,7 @@ impl EngineArgs {
     /// Sets up the thread pool and builds the pipeline options, with a progress bar on
     /// stderr only when it is a terminal.
     pub fn options(&self) -> Result<Options> {
-        if let Some(n) = self.jobs {
-            if n == 0 {
-                return Err(Error::new("--jobs must be at least 1"));
-            }
+        if let Some(n) = args::jobs(self.jobs)? {
             // Only the first build takes effect; a second call in one process is harmless.
             let _ = rayon::ThreadPoolBuilder::new()
                 .num_threads(n)
@@ -183,13 +180,9 @@ impl EngineArgs {
     }
 }
 
-/// The catalogs to run on: those given, or the demo catalog.
+/// The catalogs to run on: those given (each once), or the demo catalog.
 pub fn catalogs(given: &[PathBuf]) -> Vec<PathBuf> {
-    if given.is_empty() {
-        vec![PathBuf::from(DEFAULT_CATALOG)]
-    } else {
-        given.to_vec()
-    }
+    args::catalogs(given)
 }
 
 /// Where streamed output goes.
@@ -257,6 +250,16 @@ impl std::io::Write for Output {
 }
 
 impl ReportArgs {
+    /// Refuses a run whose outputs (these and `more`) would overwrite a connector file or
+    /// each other ([`args::check_outputs`]).
+    pub fn check_outputs(&self, catalogs: &[PathBuf], more: &[(&str, &Path)]) -> Result<()> {
+        let mut outputs = vec![("--report", self.report.as_path())];
+        outputs.extend(self.history.as_deref().map(|p| ("--history", p)));
+        outputs.extend(self.html.as_deref().map(|p| ("--html", p)));
+        outputs.extend_from_slice(more);
+        args::check_outputs(catalogs, &outputs)
+    }
+
     /// Appends the run to the coverage history and writes the coverage page, as asked. A
     /// partial run is not appended: its counts cover only the files it looked at.
     pub fn history_and_page(

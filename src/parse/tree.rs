@@ -709,8 +709,7 @@ mod tests {
 
     #[test]
     fn values_are_slices_unless_the_parser_rewrote_them() {
-        let text =
-            "a: plain\nb: 'q''d'\nc: \"esc\\n\"\nd: &x !!str tagged\ne: |\n  two\n  lines\nf: 'ok'\n";
+        let text = "a: plain\nb: 'q''d'\nc: \"esc\\n\"\nd: &x !!str tagged\ne: |\n  two\n  lines\nf: 'ok'\n";
         let tree = parse(text).unwrap();
         let root = tree.roots[0];
         let get = |k: &str| tree.get(root, k).unwrap();

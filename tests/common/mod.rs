@@ -123,6 +123,86 @@ impl Sandbox {
     }
 }
 
+pub const GOOD: &str = "info:
+  key: good
+  title: Good
+actions:
+  - actionId: list_goods
+    label: List Goods
+    steps:
+      - stepId: s
+        stepFunction:
+          functionName: request
+          parameters:
+            url: /goods
+            method: get
+";
+
+/// A temporary directory with `catalog/good/good.connector.s1.yaml` and an `out` folder.
+pub struct Case {
+    pub dir: tempfile::TempDir,
+    pub catalog: PathBuf,
+    pub out: PathBuf,
+}
+
+impl Case {
+    pub fn new() -> Case {
+        let dir = tempfile::tempdir().unwrap();
+        let catalog = dir.path().join("catalog");
+        std::fs::create_dir_all(catalog.join("good")).unwrap();
+        std::fs::write(catalog.join("good/good.connector.s1.yaml"), GOOD).unwrap();
+        let out = dir.path().join("out");
+        std::fs::create_dir_all(&out).unwrap();
+        Case { dir, catalog, out }
+    }
+
+    /// Adds `bad/<name>` with `bytes`.
+    pub fn with(self, name: &str, bytes: impl AsRef<[u8]>) -> Case {
+        let path = self.catalog.join("bad").join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+        self
+    }
+
+    pub fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn backfill(&self, extra: &[&str]) -> Output {
+        run_backfill(&[&self.catalog], &self.out, self.root(), extra)
+    }
+}
+
+/// The good file was processed: its row in the CSV, its hunk in the patch.
+pub fn assert_good_processed(out: &Output) {
+    assert!(
+        out.csv.lines().any(
+            |l| l.starts_with("good,good/good.connector.s1.yaml,5,list_goods,")
+                && l.contains(",added,")
+        ),
+        "no row for the good file:\n{}\nstderr:\n{}",
+        out.csv,
+        out.stderr
+    );
+    assert!(
+        out.patch.contains(
+            "--- a/good/good.connector.s1.yaml\n+++ b/good/good.connector.s1.yaml\n@@ -3,6 +3,8 @@\n   title: Good\n actions:\n   - actionId: list_goods\n+    effects:\n+      - read\n"
+        ),
+        "no hunk for the good file:\n{}",
+        out.patch
+    );
+}
+
+/// The names in `dir`, sorted: what a run left there, temporary files included.
+pub fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
 /// What one run of the binary produced.
 #[derive(Debug, Clone)]
 pub struct Output {
@@ -284,6 +364,108 @@ pub fn git_ok(dir: &Path, args: &[&str]) -> String {
         String::from_utf8_lossy(&o.stderr)
     );
     String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The raw bytes of `rev:path`.
+pub fn blob(repo: &Path, rev: &str, path: &str) -> Vec<u8> {
+    let o = git(repo, &["cat-file", "blob", &format!("{rev}:{path}")]);
+    assert!(o.status.success(), "{rev}:{path}");
+    o.stdout
+}
+
+/// What each route made of one catalog (`repo/catalog` in a fresh repository): the runs,
+/// and the catalog's files after `git apply` of the patch, after `--write`, and in the
+/// `--branch` commit.
+pub struct Routes {
+    pub patch: Output,
+    pub write: Output,
+    pub branch: Output,
+    pub applied: Vec<(String, Vec<u8>)>,
+    pub written: Vec<(String, Vec<u8>)>,
+    pub committed: Vec<(String, Vec<u8>)>,
+}
+
+impl Routes {
+    /// Runs `backfill` with `extra` on `files` through all three routes.
+    pub fn run(files: &[(&str, &str)], extra: &[&str]) -> Routes {
+        let fresh = || {
+            let dir = tempfile::tempdir().unwrap();
+            let repo = dir.path().join("repo");
+            for (rel, text) in files {
+                write_file(&repo.join("catalog"), rel, text);
+            }
+            git_init(&repo);
+            std::fs::create_dir_all(dir.path().join("out")).unwrap();
+            (dir, repo)
+        };
+        let with = |route: &[&str]| -> Vec<String> {
+            route.iter().chain(extra).map(|s| s.to_string()).collect()
+        };
+        let run = |dir: &tempfile::TempDir, repo: &Path, args: Vec<String>| {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            run_backfill(
+                &[&repo.join("catalog")],
+                &dir.path().join("out"),
+                dir.path(),
+                &args,
+            )
+        };
+        let (d1, r1) = fresh();
+        let patch = run(&d1, &r1, with(&[]));
+        if !patch.patch.is_empty() {
+            let p = d1.path().join("out/effects.patch");
+            git_apply(&r1, &p, false).unwrap_or_else(|e| {
+                panic!(
+                    "git apply: {e}
+{}",
+                    patch.patch
+                )
+            });
+        }
+        let applied = read_tree(&r1.join("catalog"));
+        let (d2, r2) = fresh();
+        let write = run(&d2, &r2, with(&["--write"]));
+        let written = read_tree(&r2.join("catalog"));
+        let (d3, r3) = fresh();
+        let branch = run(&d3, &r3, with(&["--branch", "effects"]));
+        let made = git(
+            &r3,
+            &["rev-parse", "--verify", "--quiet", "refs/heads/effects"],
+        )
+        .status
+        .success();
+        let rev = if made { "effects" } else { "HEAD" };
+        let committed = read_tree(&r3.join("catalog"))
+            .into_iter()
+            .map(|(rel, _)| {
+                let bytes = blob(&r3, rev, &format!("catalog/{rel}"));
+                (rel, bytes)
+            })
+            .collect();
+        Routes {
+            patch,
+            write,
+            branch,
+            applied,
+            written,
+            committed,
+        }
+    }
+
+    /// All three routes made the same files; returns them.
+    pub fn agree(&self) -> &[(String, Vec<u8>)] {
+        assert_eq!(
+            self.applied, self.written,
+            "--write differs from the patch\n{}",
+            self.write.stderr
+        );
+        assert_eq!(
+            self.applied, self.committed,
+            "--branch differs from the patch\n{}",
+            self.branch.stderr
+        );
+        &self.applied
+    }
 }
 
 /// `git init` in `dir` and one commit of everything in it.
