@@ -323,8 +323,8 @@ impl Repo {
     /// Stores the new contents of work-tree-relative `path` as `git add` would: through
     /// the repository's filters and attributes (`core.autocrlf`, `text`, `eol`, `ident`),
     /// so a commit of a CRLF work tree differs from HEAD by the inserted lines only (issue
-    /// 13). A path with a `filter` driver (LFS and the like) is refused: that is an
-    /// external program, which libgit2 does not run, and skipping it would commit the
+    /// 13). A path whose `filter` driver is configured (LFS and the like) is refused: that
+    /// is an external program, which libgit2 does not run, and skipping it would commit the
     /// wrong bytes. So is a path that HEAD holds as something other than a file, or inside
     /// a submodule.
     pub fn stage_blob(&self, path: &str, contents: &[u8]) -> Result<Blob> {
@@ -346,7 +346,15 @@ impl Repo {
                 git2::AttrCheckFlags::FILE_THEN_INDEX,
             )
             .map_err(|e| err("cannot read its attributes", &e))?;
-        if let Some(driver) = filter.filter(|f| !matches!(*f, "false" | "unset")) {
+        // `git add` runs a driver only when one is configured; without, it is no filter.
+        let configured = |driver: &str| {
+            self.repo.config().is_ok_and(|c| {
+                ["clean", "process"]
+                    .iter()
+                    .any(|k| c.get_string(&format!("filter.{driver}.{k}")).is_ok())
+            })
+        };
+        if let Some(driver) = filter.filter(|f| configured(f)) {
             return Err(Error::new(format!(
                 "has the filter `{driver}` (.gitattributes): --branch cannot run filter programs, so it cannot commit what `git add` would; apply the patch instead"
             ))

@@ -44,10 +44,9 @@ pub struct Options {
     /// Check every edited text before it is used (on unless no edit leaves the run:
     /// `check`, `lint` and `annotations` only count and read the actions).
     pub check_edits: bool,
-    /// Only these files (relative to their catalog), when the run is restricted.
     /// Only these files, as (catalog index, path relative to that catalog), and the main
-    /// file (`*.connector.s1.yaml`) of each of their folders, so a partial's connector is
-    /// known.
+    /// file of each of their partials' folders (found by content, as a full run finds it),
+    /// so a partial's connector is known.
     pub only: Option<std::collections::BTreeSet<(usize, String)>>,
     pub progress: Option<Progress>,
     /// Render each file's CSV rows in the workers (for streaming writers).
@@ -248,7 +247,8 @@ pub fn run_each(
         rules_used: vec![false; opts.rules.rules.len()],
         ..RunMeta::default()
     };
-    let mut work: Vec<(usize, CatalogFile, String)> = Vec::new();
+    // Every connector file of every catalog, with its path in patches.
+    let mut walked: Vec<(usize, CatalogFile, String)> = Vec::new();
     for (i, root) in catalogs.iter().enumerate() {
         match walk::walk(root) {
             Ok(w) => {
@@ -259,21 +259,10 @@ pub fn run_each(
                 };
                 meta.errors.extend(w.errors);
                 meta.walked += w.files.len();
-                let wanted = |f: &CatalogFile| match &opts.only {
-                    None => true,
-                    Some(only) => {
-                        only.contains(&(i, f.rel.clone()))
-                            || (f.rel.ends_with(".connector.s1.yaml")
-                                && only.iter().any(|(c, rel)| {
-                                    *c == i
-                                        && rel.rsplit_once('/').map_or("", |(d, _)| d) == f.folder
-                                }))
-                    }
-                };
                 let in_repo = catalog.repo.as_ref().and_then(|r| r.relative(root));
-                for f in w.files.into_iter().filter(|f| wanted(f)) {
+                for f in w.files {
                     let p = patch_path(in_repo.as_deref(), &f);
-                    work.push((i, f, p));
+                    walked.push((i, f, p));
                 }
                 meta.catalogs.push(catalog);
             }
@@ -287,11 +276,36 @@ pub fn run_each(
             }
         }
     }
+    let wanted: Vec<bool> = walked
+        .iter()
+        .map(|(i, f, _)| {
+            opts.only
+                .as_ref()
+                .is_none_or(|o| o.contains(&(*i, f.rel.clone())))
+        })
+        .collect();
+    // The folders whose partials are processed need their main file's `info.key`, found
+    // by content as a full run finds it, whatever the main file is named (issue 13).
+    let partial_folders: std::collections::BTreeSet<(usize, &str)> = walked
+        .iter()
+        .zip(&wanted)
+        .filter(|((_, f, _), w)| **w && f.rel.ends_with(".s1.partial.yaml"))
+        .map(|((i, f, _), _)| (*i, f.folder.as_str()))
+        .collect();
+    let names = connector_names(&meta.catalogs, &walked, &partial_folders);
+    let work: Vec<(usize, CatalogFile, String)> = walked
+        .iter()
+        .zip(&wanted)
+        .filter(|((i, f, _), w)| {
+            **w || (partial_folders.contains(&(*i, f.folder.as_str()))
+                && names.main_of(*i, &f.folder) == Some(f.rel.as_str()))
+        })
+        .map(|(file, _)| file.clone())
+        .collect();
     meta.files = work.len();
     if let Some(p) = &opts.progress {
         (p.start)(work.len());
     }
-    let names = connector_names(&meta.catalogs, &work);
     let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<(usize, FileResult)>>(2);
     // What each worker is to free, handed back by the caller's thread.
     let spent: Vec<std::sync::Mutex<Vec<FileResult>>> = (0..rayon::current_num_threads())
@@ -338,39 +352,33 @@ fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// The connector of each folder: `info.key` of the main file that sits beside its
-/// partials (`*.connector.s1.yaml` first, then any other non-partial file with an `info`),
-/// read before the run so results can be streamed in path order.
-fn connector_names(catalogs: &[Catalog], work: &[(usize, CatalogFile, String)]) -> Names {
-    let with_partials: std::collections::BTreeSet<(usize, &str)> = work
-        .iter()
-        .filter(|(_, f, _)| f.rel.ends_with(".s1.partial.yaml"))
-        .map(|(i, f, _)| (*i, f.folder.as_str()))
-        .collect();
-    let candidates: Vec<&(usize, CatalogFile, String)> = work
+/// The connector of each folder in `folders`: `info.key` of the main file that sits beside
+/// its partials (`*.connector.s1.yaml` first, then any other non-partial file with an
+/// `info`), read before the run so results can be streamed in path order.
+fn connector_names(
+    catalogs: &[Catalog],
+    files: &[(usize, CatalogFile, String)],
+    folders: &std::collections::BTreeSet<(usize, &str)>,
+) -> Names {
+    let candidates: Vec<&(usize, CatalogFile, String)> = files
         .iter()
         .filter(|(i, f, _)| {
-            !f.rel.ends_with(".s1.partial.yaml") && with_partials.contains(&(*i, f.folder.as_str()))
+            !f.rel.ends_with(".s1.partial.yaml") && folders.contains(&(*i, f.folder.as_str()))
         })
         .collect();
-    let found: Vec<(usize, String, bool, String)> = candidates
+    let found: Vec<(usize, &CatalogFile, String)> = candidates
         .par_iter()
         .filter_map(|(i, f, _)| {
             let text = read_text(&f.path).ok()?;
             let key = parse::info_key(&text)?;
-            Some((
-                *i,
-                f.folder.clone(),
-                f.rel.ends_with(".connector.s1.yaml"),
-                key,
-            ))
+            Some((*i, f, key))
         })
         .collect();
-    let mut mains = BTreeMap::new();
-    for (i, folder, is_main, key) in found {
-        let slot = (i, folder);
-        if is_main || !mains.contains_key(&slot) {
-            mains.insert(slot, key);
+    let mut mains: BTreeMap<(usize, String), (String, String)> = BTreeMap::new();
+    for (i, f, key) in found {
+        let slot = (i, f.folder.clone());
+        if f.rel.ends_with(".connector.s1.yaml") || !mains.contains_key(&slot) {
+            mains.insert(slot, (key, f.rel.clone()));
         }
     }
     let roots = catalogs
@@ -388,7 +396,8 @@ fn connector_names(catalogs: &[Catalog], work: &[(usize, CatalogFile, String)]) 
 
 /// Connector names known before the run.
 struct Names {
-    mains: BTreeMap<(usize, String), String>,
+    /// (catalog, folder) to the main file's `info.key` and path.
+    mains: BTreeMap<(usize, String), (String, String)>,
     /// The name of each catalog directory, for files at its root.
     roots: Vec<String>,
 }
@@ -399,6 +408,13 @@ impl Names {
             Some(last) if !last.is_empty() => last.to_owned(),
             _ => self.roots[catalog].clone(),
         }
+    }
+
+    /// The main file of a folder, relative to its catalog.
+    fn main_of(&self, catalog: usize, folder: &str) -> Option<&str> {
+        self.mains
+            .get(&(catalog, folder.to_owned()))
+            .map(|(_, rel)| rel.as_str())
     }
 }
 
@@ -851,7 +867,10 @@ fn hold_back_inherited_edits(actions: &mut [Planned], notes: &mut Vec<Error>) {
 /// A partial belongs to the connector whose main file sits in the same folder; a file with
 /// its own `info.key` names itself; without either, the folder name.
 fn resolve_connector(f: &mut FileResult, names: &Names) {
-    let main = names.mains.get(&(f.catalog, f.folder.clone())).cloned();
+    let main = names
+        .mains
+        .get(&(f.catalog, f.folder.clone()))
+        .map(|(key, _)| key.clone());
     let fallback = || names.folder_name(f.catalog, &f.folder);
     if f.info_key.is_none()
         && main.is_none()

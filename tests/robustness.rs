@@ -13,17 +13,9 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use common::{
-    Case, Output, assert_good_processed, bin, git_apply, git_init, names_in, run_backfill,
+    Case, Output, assert_good_processed, assert_good_written, bin, git_apply, git_init, names_in,
+    open_to, run_as, run_backfill, unprivileged,
 };
-
-/// The good connector was written with its effects.
-fn assert_good_written(catalog: &Path) {
-    assert!(
-        std::fs::read_to_string(catalog.join("good/good.connector.s1.yaml"))
-            .unwrap()
-            .contains("effects:")
-    );
-}
 
 /// Runs a case and checks exit code, that stderr holds `message` (file, position, text),
 /// and that the good file was processed.
@@ -486,76 +478,6 @@ fn catalog_path_that_does_not_exist() {
         out.stderr
     );
     assert_good_processed(&out);
-}
-
-/// How to run the binary without the power to read everything: directly when not root; as
-/// `nobody` through `setpriv` when root (root bypasses file permissions); `None` when
-/// neither works (the caller skips).
-fn unprivileged() -> Option<(Vec<String>, Option<u32>)> {
-    use std::os::unix::fs::MetadataExt;
-    let probe = tempfile::NamedTempFile::new().unwrap();
-    let uid = probe.as_file().metadata().unwrap().uid();
-    if uid != 0 {
-        return Some((Vec::new(), None));
-    }
-    let prefix: Vec<String> = [
-        "setpriv",
-        "--reuid=65534",
-        "--regid=65534",
-        "--clear-groups",
-    ]
-    .map(String::from)
-    .to_vec();
-    let works = Command::new(&prefix[0])
-        .args(&prefix[1..])
-        .arg("true")
-        .status()
-        .is_ok_and(|s| s.success());
-    works.then_some((prefix, Some(65534)))
-}
-
-fn run_as(prefix: &[String], case: &Case, extra: &[&str]) -> Output {
-    let patch = case.out.join("effects.patch");
-    let report = case.out.join("coverage.csv");
-    let mut cmd = if prefix.is_empty() {
-        Command::new(bin())
-    } else {
-        let mut c = Command::new(&prefix[0]);
-        c.args(&prefix[1..]).arg(bin());
-        c
-    };
-    let o = cmd
-        .arg("backfill")
-        .arg(&case.catalog)
-        .arg("--patch")
-        .arg(&patch)
-        .arg("--report")
-        .arg(&report)
-        .args(extra)
-        .current_dir(case.root())
-        .output()
-        .unwrap();
-    Output {
-        code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-        patch: std::fs::read_to_string(&patch).unwrap_or_default(),
-        csv: std::fs::read_to_string(&report).unwrap_or_default(),
-    }
-}
-
-/// Opens the case to another user: the tree readable, `out` and `writable` dirs theirs.
-fn open_to(case: &Case, uid: Option<u32>, writable: &[&Path]) {
-    use std::os::unix::fs::PermissionsExt;
-    let Some(uid) = uid else { return };
-    std::fs::set_permissions(case.root(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    std::os::unix::fs::chown(&case.out, Some(uid), Some(uid)).unwrap();
-    for p in writable {
-        std::os::unix::fs::chown(p, Some(uid), Some(uid)).unwrap();
-        for e in std::fs::read_dir(p).unwrap() {
-            std::os::unix::fs::chown(e.unwrap().path(), Some(uid), Some(uid)).unwrap();
-        }
-    }
 }
 
 #[test]

@@ -120,3 +120,21 @@ pub fn jobs(asked: Option<usize>) -> Result<Option<usize>> {
         None => Ok(None),
     }
 }
+
+/// Refuses a `--heuristics` folder holding a rule file that is not a regular file: reading
+/// a FIFO named `x.yaml` waits for a writer forever (issue 13: the run hung).
+pub fn heuristics_dir(dir: &Path) -> Result<()> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(()); // the loader reports it, with its own message
+    };
+    for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+        let rules = path.extension().is_some_and(|x| x == "yaml" || x == "yml");
+        if rules && !path.metadata().is_ok_and(|m| m.is_file()) {
+            return Err(Error::new(
+                "not a regular file: rule files are read from regular files only",
+            )
+            .in_file(path));
+        }
+    }
+    Ok(())
+}

@@ -124,7 +124,10 @@ pub struct EngineArgs {
 impl EngineArgs {
     pub fn rules(&self) -> Result<RuleSet> {
         match &self.heuristics {
-            Some(dir) => RuleSet::with_user_dir(dir),
+            Some(dir) => {
+                args::heuristics_dir(dir)?;
+                RuleSet::with_user_dir(dir)
+            }
             None => RuleSet::builtin(),
         }
     }
@@ -218,7 +221,14 @@ impl Output {
     pub fn finish(self, path: &Path) -> Result<()> {
         let err = |e: std::io::Error| Error::new(format!("cannot write: {e}")).in_file(path);
         match self {
-            Output::Stdout(mut s) => s.flush().map_err(err),
+            Output::Stdout(mut s) if !out::stopped() => match s.flush() {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                    out::stdout_failed(&e);
+                    Ok(())
+                }
+                other => other.map_err(err),
+            },
+            Output::Stdout(_) => Ok(()),
             Output::InPlace(mut f) => f.flush().map_err(err),
             Output::Staged(s) => s.commit(),
         }
@@ -233,19 +243,38 @@ impl Output {
             Output::Staged(s) => s,
         }
     }
+
+    /// Runs a write; on stdout a reader that went away stops the output quietly (the run
+    /// goes on), as [`out::print`] does.
+    fn guard(
+        &mut self,
+        write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        let stdout = matches!(self, Output::Stdout(_));
+        if stdout && out::stopped() {
+            return Ok(());
+        }
+        match write(self.inner()) {
+            Err(e) if stdout && e.kind() == std::io::ErrorKind::BrokenPipe => {
+                out::stdout_failed(&e);
+                Ok(())
+            }
+            other => other,
+        }
+    }
 }
 
 impl std::io::Write for Output {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.inner().write(buf)
+        self.guard(|w| w.write_all(buf)).map(|()| buf.len())
     }
 
     fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
-        self.inner().write_all(buf)
+        self.guard(|w| w.write_all(buf))
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
-        self.inner().flush()
+        self.guard(|w| w.flush())
     }
 }
 
