@@ -94,7 +94,9 @@ pub struct ActionResult {
     /// `info.key` of the file, else of the main file in its folder (read before the run),
     /// else the folder name.
     pub connector: String,
-    pub view: Option<ActionView>,
+    /// Boxed: most runs keep no view, and an empty one inline made every result 280 bytes
+    /// larger.
+    pub view: Option<Box<ActionView>>,
     /// The edit planned for this action, if any.
     pub edit: Option<Edit>,
 }
@@ -137,10 +139,19 @@ pub struct FileResult {
     pub patch: String,
     /// This file's rows of the CSV report, rendered by the worker with `render_csv`.
     pub csv: String,
-    /// The original text, kept with `keep_texts` when there are edits.
-    pub old_text: Option<String>,
     /// The edited text, with `keep_texts`, when there are edits.
     pub new_text: Option<String>,
+}
+
+impl FileResult {
+    /// The text the edits were planned on, had back from the edited one: it is not kept
+    /// beside it, so one large file is not held twice.
+    pub fn old_text(&self) -> Option<String> {
+        let new = self.new_text.as_deref()?;
+        let mut edits: Vec<Edit> = self.actions.iter().filter_map(|a| a.edit.clone()).collect();
+        edits.sort_by_key(|e| e.start);
+        Some(diff::unapply(new, &edits))
+    }
 }
 
 /// A catalog directory as the run saw it.
@@ -421,8 +432,14 @@ impl Names {
 /// Reads a connector file as text; a BOM stays in the text (it is part of the bytes the
 /// patch must preserve) and the YAML scanner skips it.
 pub fn read_text(path: &Path) -> Result<String, Error> {
-    let bytes =
-        std::fs::read(path).map_err(|e| Error::new(format!("cannot read: {e}")).in_file(path))?;
+    let err = |e: std::io::Error| Error::new(format!("cannot read: {e}")).in_file(path);
+    let mut file = std::fs::File::open(path).map_err(err)?;
+    let len = file.metadata().map_or(0, |m| m.len() as usize);
+    // Room for the inserted `effects` (a few percent of a file), so the text can become the
+    // edited text where it is: growing it elsewhere would leave the old buffer resident
+    // with the allocator while the edited one is checked.
+    let mut bytes = Vec::with_capacity(len + len / 16 + 64);
+    std::io::Read::read_to_end(&mut file, &mut bytes).map_err(err)?;
     String::from_utf8(bytes).map_err(|e| {
         let valid = e.utf8_error().valid_up_to();
         let bytes = e.as_bytes();
@@ -456,7 +473,6 @@ fn process_file(
         error: None,
         patch: String::new(),
         csv: String::new(),
-        old_text: None,
         new_text: None,
     };
     let text = match read_text(&file.path) {
@@ -466,7 +482,11 @@ fn process_file(
             return out;
         }
     };
-    let plan = match plan(&text, opts) {
+    let (path, patch) = (&out.patch_path, &mut out.patch);
+    let plan = match plan_owned(text, opts, &mut |old, edits| {
+        patch.clear();
+        diff::render_patch(path, old, edits, patch);
+    }) {
         Ok(p) => p,
         Err(e) => {
             out.error = Some(e.in_file(&file.rel));
@@ -486,7 +506,6 @@ fn process_file(
         .into_iter()
         .map(|e| e.in_file(&file.rel))
         .collect();
-    let edits = plan.edits;
     let new_text = plan.new_text;
     for p in plan.actions {
         let (site, inference, status, edit) = (p.site, p.inference, p.status, p.edit);
@@ -522,7 +541,7 @@ fn process_file(
                 view.label.clone(),
                 view.declared.clone(),
                 view.annotations.clone(),
-                Some(view),
+                Some(Box::new(view)),
             )
         } else {
             (view.id, view.label, view.declared, view.annotations, None)
@@ -552,11 +571,7 @@ fn process_file(
     if opts.render_csv {
         out.csv = crate::emit::csv_rows(&out, &opts.rules);
     }
-    diff::render_patch(&out.patch_path, &text, &edits, &mut out.patch);
-    if new_text.is_some() {
-        out.new_text = new_text;
-        out.old_text = Some(text);
-    }
+    out.new_text = new_text;
     out
 }
 
@@ -590,39 +605,107 @@ pub struct Plan {
 /// reported with why; the file's other edits go on. Pure: the same text and options always
 /// give the same plan, which is what makes a rerun after applying the patch empty.
 pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
-    let tree = parse::parse_tree(text)?;
+    plan_owned(text.to_owned(), opts, &mut |_, _| {})
+}
+
+/// [`plan`], taking the text: it becomes the edited text in place while that is checked
+/// (one large file is never held twice then); `render` sees the original with the edits
+/// that passed.
+fn plan_owned(
+    text: String,
+    opts: &Options,
+    render: &mut dyn FnMut(&str, &[Edit]),
+) -> Result<Plan, Error> {
+    let tree = parse::parse_tree(&text)?;
     let mut plan = plan_tree(&tree, opts, opts.keep_views)?;
     if plan.edits.is_empty() || !opts.check_edits {
+        drop(tree);
+        render(&text, &plan.edits);
+        plan.new_text = (opts.keep_texts && !plan.edits.is_empty())
+            .then(|| diff::apply(&text, &plan.edits));
         return Ok(plan);
     }
     // The original's digest is all the check needs of its tree: dropping it first keeps
-    // one large file from holding two trees at once.
+    // one large file from holding two trees at once, and the text becomes the edited text
+    // in place. The patch is rendered once the check is done, from the original had back.
     let digest = diff::verify::original(&tree, &plan.edits);
-    drop(tree);
-    let checked = digest.and_then(|d| check_edited(text, d, &plan.edits, &plan, opts));
+    let storage = tree.into_storage();
+    let new = diff::apply_owned(text, &plan.edits);
+    let checked = digest.and_then(|d| check_new(&new, d, &plan.edits, &plan, opts, storage));
+    let old = diff::unapply(&new, &plan.edits);
     match checked {
-        Ok(new) => plan.new_text = opts.keep_texts.then_some(new),
-        Err(why) => salvage(text, &mut plan, opts, &why)?,
+        Ok(()) => plan.new_text = opts.keep_texts.then_some(new),
+        Err(why) => {
+            drop(new);
+            salvage(&old, &mut plan, opts, &why)?;
+        }
     }
+    render(&old, &plan.edits);
     Ok(plan)
 }
 
 /// Plans a parsed file: reads its actions, classifies each as it is read (letting go of
 /// the text only rules read, unless `keep_views`), and plans the edits.
 fn plan_tree(tree: &parse::tree::Tree, opts: &Options, keep_views: bool) -> Result<Plan, Error> {
-    let text = tree.text();
-    let mut inferences = Vec::new();
-    let parsed = parse::read_actions(tree, &mut |site| {
-        inferences.push(infer(&site.view, &opts.rules));
-        if !keep_views {
-            site.view.description = None;
-            site.view.details = None;
-            site.view.inputs = Vec::new();
+    let mut actions = Vec::new();
+    let (facts, mut notes) = plan_actions(tree, opts, &mut |mut p, layout| {
+        // Sized once: a plan grown by doubling leaves its outgrown buffers with the
+        // allocator, resident, for the rest of a large file's run.
+        if actions.is_empty() {
+            actions.reserve_exact(layout.items + 1);
         }
+        if !keep_views {
+            p.site.view.description = None;
+            p.site.view.details = None;
+            p.site.view.inputs = Vec::new();
+        }
+        actions.push(p);
     })?;
-    let mut actions = Vec::with_capacity(parsed.actions.len());
-    let mut notes = parsed.notes;
-    for (site, inference) in parsed.actions.into_iter().zip(inferences) {
+    let edited: Vec<bool> = actions.iter().map(|p| p.edit.is_some()).collect();
+    let own: Vec<bool> = actions
+        .iter()
+        .map(|p| p.edit.is_some() && p.status == Status::Added)
+        .collect();
+    for (source, heir) in held_back(&edited, &own, &facts.inheritance) {
+        let heir_id = actions[heir].site.view.id.clone();
+        let p = &mut actions[source];
+        p.edit = None;
+        if p.status == Status::Added {
+            p.status = Status::Unclassified;
+        }
+        notes.push(
+            Error::new(format!(
+                "`{}` not edited: `{heir_id}` merges it (`<<`) and would inherit its effects; declare both by hand",
+                p.site.view.id
+            ))
+            .at(p.site.view.line, p.site.column),
+        );
+    }
+    let mut edits: Vec<Edit> = actions.iter().filter_map(|p| p.edit.clone()).collect();
+    edits.sort_by_key(|e| e.start);
+    Ok(Plan {
+        shape: facts.shape,
+        info_key: facts.info_key,
+        info_title: facts.info_title,
+        problems: facts.problems,
+        notes,
+        actions,
+        edits,
+        new_text: None,
+    })
+}
+
+/// Reads, classifies and plans each action of a parsed file, handing it to `each` at once;
+/// returns what the file says besides its actions, and the notes on edits not made.
+fn plan_actions(
+    tree: &parse::tree::Tree,
+    opts: &Options,
+    each: &mut dyn FnMut(Planned, parse::Layout),
+) -> Result<(parse::ParsedFile, Vec<Error>), Error> {
+    let text = tree.text();
+    let mut notes = Vec::new();
+    let facts = parse::read_actions(tree, &mut |site, layout| {
+        let inference = infer(&site.view, &opts.rules);
         let mut status = diff::status(
             &site.view.declared,
             site.nested,
@@ -633,7 +716,7 @@ fn plan_tree(tree: &parse::tree::Tree, opts: &Options, keep_views: bool) -> Resu
             Status::Added => Some(diff::plan_insert(
                 text,
                 &site,
-                site.seq_offset.unwrap_or(parsed.seq_offset),
+                site.seq_offset.unwrap_or(layout.seq_offset),
                 inference.effects,
             )),
             Status::Conflict if opts.fix_conflicts => site
@@ -664,26 +747,34 @@ fn plan_tree(tree: &parse::tree::Tree, opts: &Options, keep_views: bool) -> Resu
             Some(Ok(edit)) => Some(edit),
             None => None,
         };
-        actions.push(Planned {
-            site,
-            inference,
-            status,
-            edit,
-        });
+        each(
+            Planned {
+                site,
+                inference,
+                status,
+                edit,
+            },
+            layout,
+        );
+    })?;
+    let mut all = facts.notes.clone();
+    all.extend(notes);
+    Ok((facts, all))
+}
+
+/// An action whose mapping another action merges (`<<: *it`) passes its `effects` on: an
+/// edit there would make the inheritor declare effects nobody proposed for it. So the edit
+/// is held back (and the action listed for a human) unless every inheritor gets its own.
+/// Returns the (action, inheritor) pairs to hold back, given which actions have an edit and
+/// which have an added one of their own.
+fn held_back(edited: &[bool], own: &[bool], inheritance: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    let mut first = BTreeMap::new();
+    for &(source, heir) in inheritance {
+        if edited[source] && !own[heir] {
+            first.entry(source).or_insert(heir);
+        }
     }
-    hold_back_inherited_edits(&mut actions, &mut notes);
-    let mut edits: Vec<Edit> = actions.iter().filter_map(|p| p.edit.clone()).collect();
-    edits.sort_by_key(|e| e.start);
-    Ok(Plan {
-        shape: parsed.shape,
-        info_key: parsed.info_key,
-        info_title: parsed.info_title,
-        problems: parsed.problems,
-        notes,
-        actions,
-        edits,
-        new_text: None,
-    })
+    first.into_iter().collect()
 }
 
 /// Checks `edits` (a subset of what `planned` planned, sorted) applied to `text`: the
@@ -698,48 +789,84 @@ pub fn check_edited(
     planned: &Plan,
     opts: &Options,
 ) -> Result<String, String> {
-    let actions = &planned.actions;
     let new = diff::apply(text, edits);
-    let tree =
-        parse::parse_tree(&new).map_err(|e| format!("the edited text does not parse: {e}"))?;
+    check_new(&new, digest, edits, planned, opts, Default::default())?;
+    Ok(new)
+}
+
+/// [`check_edited`] on the edited text itself. The second plan is checked action by action
+/// as it is read and kept no further: one large file does not hold two plans.
+fn check_new(
+    new: &str,
+    digest: diff::verify::Digest,
+    edits: &[Edit],
+    planned: &Plan,
+    opts: &Options,
+    storage: parse::tree::Storage,
+) -> Result<(), String> {
+    let tree = parse::parse_tree_in(new, storage)
+        .map_err(|e| format!("the edited text does not parse: {e}"))?;
     if diff::verify::edited(&tree, edits)? != digest {
         return Err("the edited text's data differs from the original's".into());
     }
-    let again =
-        plan_tree(&tree, opts, false).map_err(|e| format!("the edited text does not plan: {e}"))?;
-    if again.actions.len() != actions.len() {
-        return Err("the edited text holds a different number of actions".into());
-    }
-    for (before, after) in actions.iter().zip(&again.actions) {
-        let id = &before.site.view.id;
-        if *id != after.site.view.id || before.site.nested != after.site.nested {
-            return Err(format!("action `{id}` moved or changed its id"));
-        }
-        let applied = before.edit.as_ref().filter(|e| {
+    let actions = &planned.actions;
+    fn applied<'p>(before: &'p Planned, edits: &[Edit]) -> Option<&'p Edit> {
+        before.edit.as_ref().filter(|e| {
             edits
                 .binary_search_by_key(&e.start, |x| x.start)
                 .is_ok_and(|i| edits[i] == **e)
-        });
-        let want = match applied {
+        })
+    }
+    let (mut edited, mut own) = (
+        Vec::with_capacity(actions.len()),
+        Vec::with_capacity(actions.len()),
+    );
+    let mut failure = None;
+    let (facts, _) = plan_actions(&tree, opts, &mut |after, _| {
+        let Some(before) = actions.get(edited.len()) else {
+            failure.get_or_insert_with(|| "the edited text holds more actions".to_owned());
+            return;
+        };
+        let id = &before.site.view.id;
+        let want = match applied(before, edits) {
             Some(e) => Declared::Valid(e.effects),
             None => before.site.view.declared.clone(),
         };
-        if after.site.view.declared != want {
-            return Err(format!(
-                "action `{id}` does not declare the planned effects after the edit"
-            ));
+        if *id != after.site.view.id || before.site.nested != after.site.nested {
+            failure.get_or_insert_with(|| format!("action `{id}` moved or changed its id"));
+        } else if after.site.view.declared != want {
+            failure.get_or_insert_with(|| {
+                format!("action `{id}` does not declare the planned effects after the edit")
+            });
         }
+        edited.push(after.edit.is_some());
+        own.push(after.edit.is_some() && after.status == Status::Added);
+    })
+    .map_err(|e| format!("the edited text does not plan: {e}"))?;
+    if let Some(f) = failure {
+        return Err(f);
+    }
+    if edited.len() != actions.len() {
+        return Err("the edited text holds fewer actions".into());
+    }
+    let held: std::collections::BTreeSet<usize> = held_back(&edited, &own, &facts.inheritance)
+        .into_iter()
+        .map(|(source, _)| source)
+        .collect();
+    for (i, before) in actions.iter().enumerate() {
         // What the second plan proposes must be exactly what was left out.
-        if after.edit.is_some() != (before.edit.is_some() && applied.is_none()) {
+        let proposes = edited[i] && !held.contains(&i);
+        if proposes != (before.edit.is_some() && applied(before, edits).is_none()) {
             return Err(format!(
-                "planning the edited text again gives another edit for `{id}`"
+                "planning the edited text again gives another edit for `{}`",
+                before.site.view.id
             ));
         }
     }
-    if again.problems.len() != planned.problems.len() {
+    if facts.problems.len() != planned.problems.len() {
         return Err("the edit changed the problems of the file".into());
     }
-    Ok(new)
+    Ok(())
 }
 
 /// Checks at most this many subsets of a file's edits to find those that fail: a file
@@ -825,43 +952,6 @@ fn salvage(text: &str, plan: &mut Plan, opts: &Options, why: &str) -> Result<(),
     plan.edits = kept;
     plan.new_text = new.filter(|_| opts.keep_texts);
     Ok(())
-}
-
-/// An action whose mapping another action merges (`<<: *it`) passes its `effects` on: an
-/// edit there would make the inheritor declare effects nobody proposed for it. So the edit is
-/// held back (and the action listed for a human) unless every inheritor gets its own.
-fn hold_back_inherited_edits(actions: &mut [Planned], notes: &mut Vec<Error>) {
-    let has_own_edit: Vec<bool> = actions
-        .iter()
-        .map(|p| p.edit.is_some() && p.status == Status::Added)
-        .collect();
-    for i in 0..actions.len() {
-        let Some(heir) = actions[i]
-            .site
-            .inheritors
-            .iter()
-            .copied()
-            .find(|&h| !has_own_edit[h])
-        else {
-            continue;
-        };
-        if actions[i].edit.is_none() {
-            continue;
-        }
-        let heir_id = actions[heir].site.view.id.clone();
-        let p = &mut actions[i];
-        p.edit = None;
-        if p.status == Status::Added {
-            p.status = Status::Unclassified;
-        }
-        notes.push(
-            Error::new(format!(
-                "`{}` not edited: `{heir_id}` merges it (`<<`) and would inherit its effects; declare both by hand",
-                p.site.view.id
-            ))
-            .at(p.site.view.line, p.site.column),
-        );
-    }
 }
 
 /// A partial belongs to the connector whose main file sits in the same folder; a file with

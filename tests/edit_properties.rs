@@ -245,7 +245,7 @@ fn check(g: &Generated, dir: &Path, opts: &Options) -> usize {
         assert!(file.patch.is_empty(), "{ctx}");
         return 0;
     };
-    assert_eq!(file.old_text.as_deref(), Some(g.text.as_str()), "{ctx}");
+    assert_eq!(file.old_text().as_deref(), Some(g.text.as_str()), "{ctx}");
 
     // 1. Only insertions: the edited text minus the inserted lines (or flow substrings) is
     // the original, byte for byte.

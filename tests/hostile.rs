@@ -213,10 +213,12 @@ fn a_folded_actionid_and_an_alias_key_are_read_not_refused() {
 // --- 2, 4, 14. --branch and git ------------------------------------------------------
 
 /// A repository at `<tmp>/repo` holding `catalog/c/c.s1.yaml` (CRLF in the work tree),
-/// with `setup` run before the first commit; reports go to `<tmp>/out`.
+/// with `setup` run before the first commit, made with `git_config` as `git add` then
+/// stores it; reports go to `<tmp>/out`.
 fn crlf_repo(
     setup: &[&[&str]],
     attributes: Option<&str>,
+    git_config: &[&str],
 ) -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let repo = dir.path().join("repo");
@@ -232,7 +234,9 @@ fn crlf_repo(
         "- actionId: list_users\r\n  label: Users\r\n  {G}\r\n- actionId: delete_user\r\n  steps: [{{stepId: s, stepFunction: {{functionName: request, parameters: {{url: /u, method: delete}}}}}}]\r\n"
     );
     write_file(&repo.join("catalog"), "c/c.s1.yaml", &file);
-    git_ok(&repo, &["-c", "core.autocrlf=", "add", "-A"]);
+    let mut add = git_config.to_vec();
+    add.extend(["add", "-A"]);
+    git_ok(&repo, &add);
     git_ok(&repo, &["commit", "-q", "-m", "crlf"]);
     (dir, repo)
 }
@@ -281,14 +285,15 @@ fn branch_equals_git_add(dir: &tempfile::TempDir, repo: &std::path::Path, git_co
 
 #[test]
 fn branch_commits_through_git_filters_with_eol_crlf() {
-    let (dir, repo) = crlf_repo(&[], Some("* text eol=crlf\n"));
+    let (dir, repo) = crlf_repo(&[], Some("* text eol=crlf\n"), &[]);
     branch_equals_git_add(&dir, &repo, &[]);
 }
 
 #[test]
 fn branch_commits_through_git_filters_with_core_autocrlf() {
-    let (dir, repo) = crlf_repo(&[&["config", "core.autocrlf", "true"]], None);
-    branch_equals_git_add(&dir, &repo, &["-c", "core.autocrlf=true"]);
+    let autocrlf = ["-c", "core.autocrlf=true"];
+    let (dir, repo) = crlf_repo(&[&["config", "core.autocrlf", "true"]], None, &autocrlf);
+    branch_equals_git_add(&dir, &repo, &autocrlf);
 }
 
 #[test]
@@ -299,6 +304,7 @@ fn branch_refuses_a_path_with_a_filter_program() {
             &["config", "filter.upper.smudge", "cat"],
         ],
         None,
+        &[],
     );
     write_file(&repo, ".gitattributes", "*.yaml filter=upper\n");
     git_ok(&repo, &["add", ".gitattributes"]);
@@ -328,7 +334,7 @@ fn branch_refuses_a_path_with_a_filter_program() {
 
 #[test]
 fn force_never_moves_a_branch_checked_out_in_another_work_tree() {
-    let (dir, repo) = crlf_repo(&[], None);
+    let (dir, repo) = crlf_repo(&[], None, &[]);
     let main_branch = git_ok(&repo, &["symbolic-ref", "--short", "HEAD"]);
     let linked = dir.path().join("linked");
     git_ok(
@@ -380,7 +386,7 @@ fn force_never_moves_a_branch_checked_out_in_another_work_tree() {
 
 #[test]
 fn branch_names_are_checked_as_git_checks_them() {
-    let (dir, repo) = crlf_repo(&[], None);
+    let (dir, repo) = crlf_repo(&[], None, &[]);
     let names = [
         "@", "-x", "HEAD", "a@b", "a@{b", "a..b", "x.lock", "a/b", ".a", "a.", "a//b", "a b", "ü",
         "@{-1}", "a:b", "a~b", "ok-name",

@@ -125,7 +125,6 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
         if args.reports.html.is_some() {
             f.patch = String::new();
             f.csv = String::new();
-            f.old_text = None;
             f.new_text = None;
             kept.push(std::mem::take(f));
         }
@@ -260,10 +259,10 @@ fn write_one(f: &pipeline::FileResult, dirty: &BTreeSet<(usize, String)>) -> Res
         )
         .in_file(&f.rel));
     }
-    let (Some(old), Some(new)) = (&f.old_text, &f.new_text) else {
+    let (Some(old), Some(new)) = (f.old_text(), &f.new_text) else {
         return Ok(());
     };
-    replace_if_unchanged(&f.abs, old, new)
+    replace_if_unchanged(&f.abs, &old, new)
 }
 
 /// A short fingerprint of the rules in force, so a commit says which heuristics made it.

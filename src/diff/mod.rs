@@ -69,7 +69,9 @@ pub fn status(declared: &Declared, nested: bool, inference: &Inference, min: Con
 
 /// Replace `start..end` with `text`. Edits of one file never overlap. An insertion
 /// (`start == end`) adds an `effects` key to the mapping that starts at `map`; a
-/// replacement rewrites an `effects` list. Either way the result declares `effects`.
+/// replacement rewrites an `effects` list, and keeps what it replaces in `old`, so the
+/// original can be had back from the edited text. Either way the result declares
+/// `effects`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Edit {
     pub start: usize,
@@ -77,6 +79,7 @@ pub struct Edit {
     pub text: String,
     pub effects: Effects,
     pub map: usize,
+    pub old: String,
 }
 
 /// The terminator of the last line that ends at or before `at`, else the file's first one.
@@ -111,6 +114,7 @@ pub fn plan_insert(
         text: new,
         effects,
         map: site.map_start,
+        old: String::new(),
     };
     match site.insert {
         Insert::Unsafe(why) => Err(why),
@@ -175,7 +179,50 @@ pub fn plan_rewrite(
         text: new,
         effects,
         map,
+        old: text[site.start..site.end].to_owned(),
     })
+}
+
+/// Applies sorted, non-overlapping edits in place when they only insert (the text's own
+/// buffer grows into the edited text, so one large file is not held twice), else into a
+/// new string.
+pub fn apply_owned(text: String, edits: &[Edit]) -> String {
+    if edits.iter().any(|e| e.start != e.end) {
+        return apply(&text, edits);
+    }
+    let old_len = text.len();
+    let mut bytes = text.into_bytes();
+    let mut shift: usize = edits.iter().map(|e| e.text.len()).sum();
+    // Exactly: growing by doubling would make a large file's buffer twice its size.
+    bytes.reserve_exact(shift);
+    bytes.resize(old_len + shift, 0);
+    // From the last edit back, each stretch of the original moves right by the bytes
+    // inserted before it, then the insertion goes in front of it.
+    let mut end = old_len;
+    for e in edits.iter().rev() {
+        bytes.copy_within(e.start..end, e.start + shift);
+        shift -= e.text.len();
+        bytes[e.start + shift..e.start + shift + e.text.len()].copy_from_slice(e.text.as_bytes());
+        end = e.start;
+    }
+    // Only whole UTF-8 strings were moved and inserted at character boundaries.
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// The original of a text `edits` were applied to.
+pub fn unapply(edited: &str, edits: &[Edit]) -> String {
+    let mut out = String::with_capacity(edited.len());
+    let mut pos = 0;
+    let mut shift = 0isize;
+    for e in edits {
+        let at = (e.start as isize + shift) as usize;
+        out.push_str(&edited[pos..at]);
+        out.push_str(&e.old);
+        pos = at + e.text.len();
+        shift += e.text.len() as isize - (e.end - e.start) as isize;
+    }
+    out.push_str(&edited[pos..]);
+    out
 }
 
 /// Applies sorted, non-overlapping edits.
@@ -441,7 +488,23 @@ mod tests {
             text: text.into(),
             effects: Effects::EMPTY,
             map: 0,
+            old: String::new(),
         }
+    }
+
+    #[test]
+    fn edits_apply_in_place_and_come_off_again() {
+        let old = "a\nbé\nc\n".to_owned();
+        let mut edits = vec![ins(0, "x\n"), ins(2, "y\n"), ins(old.len(), "z")];
+        let new = apply_owned(old.clone(), &edits);
+        assert_eq!(new, apply(&old, &edits));
+        assert_eq!(new, "x\na\ny\nbé\nc\nz");
+        let mut rewrite = replace(2, 5, "rewritten");
+        rewrite.old = old[2..5].to_owned();
+        edits.insert(2, rewrite);
+        let new = apply_owned(old.clone(), &edits);
+        assert_eq!(new, apply(&old, &edits));
+        assert_eq!(unapply(&new, &edits), old);
     }
 
     #[test]

@@ -102,18 +102,32 @@ pub struct ParsedFile {
     pub notes: Vec<Error>,
     /// Columns from a key to the `-` of its block list, as this file writes them.
     pub seq_offset: usize,
+    /// (action, inheritor) pairs, as indices into the actions: the inheritor takes the
+    /// action's mapping through a `<<` merge and has no `effects` of its own.
+    pub inheritance: Vec<(usize, usize)>,
 }
 
 /// Parses one connector file. A YAML error fails the whole file; problems with single
 /// items are collected in [`ParsedFile::problems`].
 pub fn parse_file(text: &str) -> Result<ParsedFile, Error> {
-    read_actions(&parse_tree(text)?, &mut |_| {})
+    let mut actions = Vec::new();
+    let mut parsed = read_actions(&parse_tree(text)?, &mut |site, _| actions.push(site))?;
+    for &(source, heir) in &parsed.inheritance {
+        actions[source].inheritors.push(heir);
+    }
+    parsed.actions = actions;
+    Ok(parsed)
 }
 
 /// Parses a connector file's text into its tree, refusing what YAML allows but a connector
 /// file must not hold: nothing at all, lone carriage returns, duplicate keys, a second
 /// document.
 pub fn parse_tree(text: &str) -> Result<Tree<'_>, Error> {
+    parse_tree_in(text, tree::Storage::default())
+}
+
+/// [`parse_tree`], building the tree in `storage` (see [`tree::Storage`]).
+pub fn parse_tree_in(text: &str, storage: tree::Storage) -> Result<Tree<'_>, Error> {
     // An empty connector file is valid YAML (a null document) but never intended: it is
     // what a truncated copy or a failed generator leaves, so it is an error (issue 7). A
     // file of comments only is deliberate (every action commented out) and stays valid.
@@ -139,7 +153,7 @@ pub fn parse_tree(text: &str) -> Result<Tree<'_>, Error> {
         )
         .at(lines.line(at), lines.column(at) + 1));
     }
-    let tree = tree::parse(text)?;
+    let tree = tree::parse_in(text, storage)?;
     // Later documents would be read by nothing: their actions would silently go without
     // effects (issue 13), so a second document is refused where it starts.
     if let Some(&second) = tree.roots.iter().filter(|&&r| !is_null(&tree, r)).nth(1) {
@@ -219,12 +233,21 @@ fn check_duplicate_keys(tree: &Tree) -> Result<(), Error> {
     Ok(())
 }
 
-/// Reads the shape and the actions of a parsed file. `each` sees every action as soon as it
-/// is read, so a caller can classify it and let go of what it no longer needs before the
-/// next one is read.
+/// How a file lays out its actions, as [`read_actions`] hands them over.
+#[derive(Debug, Clone, Copy)]
+pub struct Layout {
+    /// Columns from a key to the `-` of its block list (see [`ParsedFile::seq_offset`]).
+    pub seq_offset: usize,
+    /// Items that may be actions: enough to size what holds them once.
+    pub items: usize,
+}
+
+/// Reads the shape and the actions of a parsed file. `each` is handed every action as soon
+/// as it is read, so a caller can classify it and keep only what it needs: the returned
+/// file holds no actions of its own.
 pub fn read_actions(
     tree: &Tree,
-    each: &mut dyn FnMut(&mut ActionSite),
+    each: &mut dyn FnMut(ActionSite, Layout),
 ) -> Result<ParsedFile, Error> {
     let text = tree.text();
     let mut out = ParsedFile {
@@ -235,6 +258,7 @@ pub fn read_actions(
         problems: Vec::new(),
         notes: Vec::new(),
         seq_offset: 2,
+        inheritance: Vec::new(),
     };
     let Some(&root) = tree.roots.iter().find(|r| !is_null(tree, **r)) else {
         return Ok(out);
@@ -279,14 +303,17 @@ pub fn read_actions(
         ));
     }
     out.seq_offset = ctx.measure_seq_offset(&items).unwrap_or(2);
+    let layout = Layout {
+        seq_offset: out.seq_offset,
+        items: items.len(),
+    };
     // The mapping each site was read from, to find which actions merge which.
     let mut site_nodes: Vec<NodeId> = Vec::new();
     for &item in &items {
         match ctx.action(item, false, &mut out.problems) {
             Ok(Some(mut site)) => {
                 site.view.connector_title.clone_from(&out.info_title);
-                each(&mut site);
-                out.actions.push(site);
+                each(site, layout);
                 site_nodes.push(item);
             }
             Ok(None) => {}
@@ -306,8 +333,7 @@ pub fn read_actions(
             match ctx.action(nested, true, &mut out.problems) {
                 Ok(Some(mut site)) => {
                     site.view.connector_title.clone_from(&out.info_title);
-                    each(&mut site);
-                    out.actions.push(site);
+                    each(site, layout);
                 }
                 Ok(None) => {}
                 Err(e) => out.problems.push(e),
@@ -319,8 +345,9 @@ pub fn read_actions(
             continue;
         }
         for source in merge_sources(tree, node) {
-            if let Some(i) = site_nodes.iter().position(|&n| n == source) {
-                out.actions[i].inheritors.push(heir);
+            // Items come in document order, so their nodes are sorted.
+            if let Ok(i) = site_nodes.binary_search(&source) {
+                out.inheritance.push((i, heir));
             }
         }
     }

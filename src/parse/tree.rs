@@ -340,20 +340,44 @@ pub struct Tree<'a> {
     pub lines: Lines<'a>,
 }
 
+/// The storage of a tree, to build another in: the tree of an edited text is about the
+/// size of the original's, and a fresh one beside the freed one would leave both resident
+/// while the allocator keeps what was freed.
+#[derive(Debug, Default)]
+pub struct Storage {
+    nodes: Vec<Node>,
+    pool: String,
+}
+
 /// Parses `text` into a [`Tree`]. Errors carry 1-based line and column.
 pub fn parse(text: &str) -> Result<Tree<'_>, Error> {
+    parse_in(text, Storage::default())
+}
+
+/// [`parse`], building the tree in `storage`.
+pub fn parse_in(text: &str, storage: Storage) -> Result<Tree<'_>, Error> {
     if text.len() >= NONE as usize {
         return Err(Error::new(
             "file too large: 4 GiB or more (offsets are kept in 32 bits)",
         ));
     }
+    let Storage {
+        mut nodes,
+        mut pool,
+    } = storage;
+    nodes.clear();
+    pool.clear();
     // About one node per 12 bytes in connector files: reserving avoids regrowing the
-    // arena, which costs as much as building it.
+    // arena, which costs as much as building it. Storage handed over keeps its size: the
+    // edited text's tree is about the original's, and growing it would move it.
+    if nodes.capacity() == 0 {
+        nodes.reserve(text.len() / 12 + 16);
+    }
     let mut tree = Tree {
         text,
-        nodes: Vec::with_capacity(text.len() / 12 + 16),
+        nodes,
         roots: Vec::new(),
-        pool: String::new(),
+        pool,
         values: Vec::new(),
         anchors: Vec::new(),
         tags: Vec::new(),
@@ -481,6 +505,14 @@ impl Iterator for Entries<'_> {
 }
 
 impl<'a> Tree<'a> {
+    /// Lets go of the tree, keeping its storage for the next one.
+    pub fn into_storage(self) -> Storage {
+        Storage {
+            nodes: self.nodes,
+            pool: self.pool,
+        }
+    }
+
     fn push(&mut self, kind: Kind, start: usize, end: usize, aux: u32, style: u8, flags: u8) {
         self.nodes.push(Node {
             start: start as u32,
