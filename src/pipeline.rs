@@ -621,8 +621,8 @@ fn plan_owned(
     if plan.edits.is_empty() || !opts.check_edits {
         drop(tree);
         render(&text, &plan.edits);
-        plan.new_text = (opts.keep_texts && !plan.edits.is_empty())
-            .then(|| diff::apply(&text, &plan.edits));
+        plan.new_text =
+            (opts.keep_texts && !plan.edits.is_empty()).then(|| diff::apply(&text, &plan.edits));
         return Ok(plan);
     }
     // The original's digest is all the check needs of its tree: dropping it first keeps
@@ -632,14 +632,19 @@ fn plan_owned(
     let storage = tree.into_storage();
     let new = diff::apply_owned(text, &plan.edits);
     let checked = digest.and_then(|d| check_new(&new, d, &plan.edits, &plan, opts, storage));
-    let old = diff::unapply(&new, &plan.edits);
-    match checked {
-        Ok(()) => plan.new_text = opts.keep_texts.then_some(new),
-        Err(why) => {
-            drop(new);
-            salvage(&old, &mut plan, opts, &why)?;
+    let old = match checked {
+        Ok(()) if opts.keep_texts => {
+            let old = diff::unapply(&new, &plan.edits);
+            plan.new_text = Some(new);
+            old
         }
-    }
+        Ok(()) => diff::unapply_owned(new, &plan.edits),
+        Err(why) => {
+            let old = diff::unapply_owned(new, &plan.edits);
+            salvage(&old, &mut plan, opts, &why)?;
+            old
+        }
+    };
     render(&old, &plan.edits);
     Ok(plan)
 }

@@ -132,11 +132,15 @@ pub fn run(args: BackfillArgs) -> Result<u8> {
     // A report that could not be written is an error like any other: the files already
     // edited are still counted and the summary still printed (issue 13: `--write --patch
     // /dev/full` reported the patch only).
-    let finished = [
-        failed_io.map_or_else(|| patch.finish(&args.patch), Err),
-        report.finish(&args.reports.report),
-    ];
-    for e in finished.into_iter().filter_map(Result::err) {
+    // The patch and the report of one run replace the previous ones together or not at
+    // all (issue 7).
+    let finished = match failed_io {
+        Some(e) => Err(e),
+        None => patch
+            .finish(&args.patch)
+            .and_then(|()| report.finish(&args.reports.report)),
+    };
+    if let Err(e) = finished {
         out::error(&e.to_string());
         errors += 1;
     }

@@ -209,6 +209,29 @@ pub fn apply_owned(text: String, edits: &[Edit]) -> String {
     String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
+/// The original of a text `edits` were applied to, in the edited text's own buffer when
+/// the edits only inserted.
+pub fn unapply_owned(edited: String, edits: &[Edit]) -> String {
+    if edits.iter().any(|e| e.start != e.end) {
+        return unapply(&edited, edits);
+    }
+    let mut bytes = edited.into_bytes();
+    // From the first edit on, each stretch after an insertion moves left over it.
+    let (mut to, mut from) = (0, 0);
+    let mut shift = 0;
+    for e in edits {
+        let at = e.start + shift;
+        bytes.copy_within(from..at, to);
+        to += at - from;
+        from = at + e.text.len();
+        shift += e.text.len();
+    }
+    let len = bytes.len();
+    bytes.copy_within(from..len, to);
+    bytes.truncate(to + len - from);
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
 /// The original of a text `edits` were applied to.
 pub fn unapply(edited: &str, edits: &[Edit]) -> String {
     let mut out = String::with_capacity(edited.len());
@@ -499,12 +522,14 @@ mod tests {
         let new = apply_owned(old.clone(), &edits);
         assert_eq!(new, apply(&old, &edits));
         assert_eq!(new, "x\na\ny\nbé\nc\nz");
+        assert_eq!(unapply_owned(new, &edits), old);
         let mut rewrite = replace(2, 5, "rewritten");
         rewrite.old = old[2..5].to_owned();
         edits.insert(2, rewrite);
         let new = apply_owned(old.clone(), &edits);
         assert_eq!(new, apply(&old, &edits));
         assert_eq!(unapply(&new, &edits), old);
+        assert_eq!(unapply_owned(new, &edits), old);
     }
 
     #[test]
