@@ -17,7 +17,7 @@ mod common;
 #[path = "../fuzz/invariants.rs"]
 mod invariants;
 
-use common::Rng;
+use common::{Rng, unified};
 
 fn seed_files() -> Vec<(String, String)> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -161,7 +161,9 @@ fn mutate(text: &str, rng: &mut Rng) -> String {
 }
 
 fn options() -> Options {
-    Options::new(RuleSet::builtin().unwrap())
+    let mut opts = Options::new(RuleSet::builtin().unwrap());
+    opts.keep_texts = true;
+    opts
 }
 
 fn assert_holds(name: &str, text: &str, opts: &Options) -> invariants::Outcome {

@@ -246,54 +246,17 @@ fn repo_dir(repo: &std::path::Path) -> std::path::PathBuf {
     repo.to_path_buf()
 }
 
-/// `--branch` must commit what applying the patch and `git add` would: the same tree.
-fn branch_equals_git_add(dir: &tempfile::TempDir, repo: &std::path::Path, git_config: &[&str]) {
-    let out = run_backfill(
-        &[&repo.join("catalog")],
-        &dir.path().join("out"),
-        repo,
-        &["--branch", "effects"],
-    );
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let diff = git_ok(repo, &["diff", "HEAD", "effects", "--", "catalog"]);
-    let changed: Vec<&str> = diff
-        .lines()
-        .filter(|l| {
-            (l.starts_with('+') || l.starts_with('-'))
-                && !l.starts_with("+++")
-                && !l.starts_with("---")
-        })
-        .collect();
-    assert!(
-        !changed.is_empty() && changed.iter().all(|l| l.starts_with('+')),
-        "only inserted lines:\n{diff}"
-    );
-    git_apply(repo, &dir.path().join("out/effects.patch"), false).unwrap();
-    let mut add = git_config.to_vec();
-    add.extend(["add", "-A"]);
-    git_ok(repo, &add);
-    let mut write_tree = git_config.to_vec();
-    write_tree.push("write-tree");
-    let added = git_ok(repo, &write_tree);
-    let branch = git_ok(repo, &["rev-parse", "effects^{tree}"]);
-    assert_eq!(
-        added.trim(),
-        branch.trim(),
-        "the branch's tree is what `git add` stores"
-    );
-}
-
 #[test]
 fn branch_commits_through_git_filters_with_eol_crlf() {
     let (dir, repo) = crlf_repo(&[], Some("* text eol=crlf\n"), &[]);
-    branch_equals_git_add(&dir, &repo, &[]);
+    common::branch_equals_git_add(&dir, &repo, &[]);
 }
 
 #[test]
 fn branch_commits_through_git_filters_with_core_autocrlf() {
     let autocrlf = ["-c", "core.autocrlf=true"];
     let (dir, repo) = crlf_repo(&[&["config", "core.autocrlf", "true"]], None, &autocrlf);
-    branch_equals_git_add(&dir, &repo, &autocrlf);
+    common::branch_equals_git_add(&dir, &repo, &autocrlf);
 }
 
 #[test]
