@@ -537,6 +537,7 @@ fn race_actions() -> usize {
 /// kept, five times out of five (it was lost five times out of five on a 9 MB file).
 #[test]
 fn a_line_appended_while_the_file_is_written_is_kept() {
+    let (mut kept, mut lost, mut missed) = (0, 0, 0);
     for round in 0..5 {
         let case = common::Case::new().with("big.connector.s1.yaml", big_connector(race_actions()));
         let file = case.catalog.join("bad/big.connector.s1.yaml");
@@ -548,11 +549,16 @@ fn a_line_appended_while_the_file_is_written_is_kept() {
                 .unwrap();
             f.write_all(b"# appended while it was written\n").unwrap();
         });
-        assert!(
-            appended.is_some(),
-            "round {round}: no temporary file seen\n{}",
-            out.stderr
-        );
+        if appended.is_none() {
+            missed += 1;
+            continue;
+        }
+        let now = std::fs::read_to_string(&file).unwrap();
+        if !now.ends_with("# appended while it was written\n") {
+            lost += 1;
+            continue;
+        }
+        kept += 1;
         assert_eq!(out.code, 2, "round {round}: {}", out.stderr);
         assert!(
             out.stderr
@@ -560,17 +566,18 @@ fn a_line_appended_while_the_file_is_written_is_kept() {
             "round {round}: {}",
             out.stderr
         );
-        let now = std::fs::read_to_string(&file).unwrap();
-        assert!(
-            now.ends_with("# appended while it was written\n"),
-            "round {round}: the line was lost"
-        );
         assert!(!now.contains("effects:"));
         assert_eq!(
             common::names_in(file.parent().unwrap()),
             ["big.connector.s1.yaml"]
         );
     }
+    eprintln!("race trial: {kept} kept, {lost} lost, {missed} missed (no temporary file seen)");
+    assert_eq!(
+        (kept, lost, missed),
+        (5, 0, 0),
+        "the appended line must survive every round"
+    );
 }
 
 #[cfg(unix)]
