@@ -599,31 +599,19 @@ fn check_repo_path(path: &str) -> std::result::Result<(), String> {
 #[cfg(test)]
 mod tests {
     /// Stages then commits, as `backfill --branch` does.
-    trait CommitFiles {
-        fn commit_files(
-            &self,
-            branch: &str,
-            files: &[(String, Vec<u8>)],
-            message: &str,
-            force: bool,
-        ) -> Result<String>;
-    }
-
-    impl CommitFiles for Repo {
-        fn commit_files(
-            &self,
-            branch: &str,
-            files: &[(String, Vec<u8>)],
-            message: &str,
-            force: bool,
-        ) -> Result<String> {
-            self.check_branch(branch, force)?;
-            let blobs = files
-                .iter()
-                .map(|(p, b)| self.stage_blob(p, b))
-                .collect::<Result<Vec<_>>>()?;
-            self.commit_on_branch(branch, &blobs, message, force)
-        }
+    fn commit_files(
+        repo: &Repo,
+        branch: &str,
+        files: &[(String, Vec<u8>)],
+        message: &str,
+        force: bool,
+    ) -> Result<String> {
+        repo.check_branch(branch, force)?;
+        let blobs = files
+            .iter()
+            .map(|(p, b)| repo.stage_blob(p, b))
+            .collect::<Result<Vec<_>>>()?;
+        repo.commit_on_branch(branch, &blobs, message, force)
     }
 
     use super::*;
@@ -943,17 +931,17 @@ mod tests {
         let index_before = index_snapshot(&git);
 
         let repo = open(&dir);
-        let id = repo
-            .commit_files(
-                "effects/backfill",
-                &[(
-                    "catalog/a.yaml".to_owned(),
-                    b"a: 1\neffects: [read]\n".to_vec(),
-                )],
-                "Backfill effects",
-                false,
-            )
-            .unwrap();
+        let id = commit_files(
+            &repo,
+            "effects/backfill",
+            &[(
+                "catalog/a.yaml".to_owned(),
+                b"a: 1\neffects: [read]\n".to_vec(),
+            )],
+            "Backfill effects",
+            false,
+        )
+        .unwrap();
 
         let commit = git.find_commit(git2::Oid::from_str(&id).unwrap()).unwrap();
         assert_eq!(commit.parent_ids().collect::<Vec<_>>(), vec![head_id]);
@@ -1001,7 +989,7 @@ mod tests {
             ("catalog/vendor/deep/a.yaml".to_owned(), b"a: 2\n".to_vec()),
             ("catalog/brand/new/x.yaml".to_owned(), b"x: 1\n".to_vec()),
         ];
-        let id = repo.commit_files("nested", &files, "msg", false).unwrap();
+        let id = commit_files(&repo, "nested", &files, "msg", false).unwrap();
         let tree = git
             .find_commit(git2::Oid::from_str(&id).unwrap())
             .unwrap()
@@ -1041,7 +1029,7 @@ mod tests {
             ("tools/run.sh".to_owned(), b"#!/bin/sh\necho hi\n".to_vec()),
             ("tools/plain.yaml".to_owned(), b"p: 2\n".to_vec()),
         ];
-        let id = repo.commit_files("exec", &files, "msg", false).unwrap();
+        let id = commit_files(&repo, "exec", &files, "msg", false).unwrap();
         let tree = git
             .find_commit(git2::Oid::from_str(&id).unwrap())
             .unwrap()
@@ -1058,10 +1046,8 @@ mod tests {
         commit_all(&git, "base");
         let repo = open(&dir);
         let files = vec![("a.yaml".to_owned(), b"a: 2\n".to_vec())];
-        let first = repo.commit_files("backfill", &files, "one", false).unwrap();
-        let err = repo
-            .commit_files("backfill", &files, "two", false)
-            .unwrap_err();
+        let first = commit_files(&repo, "backfill", &files, "one", false).unwrap();
+        let err = commit_files(&repo, "backfill", &files, "two", false).unwrap_err();
         assert!(err.message.contains("'backfill' already exists"), "{err}");
         let target = |git: &Repository| {
             git.find_branch("backfill", BranchType::Local)
@@ -1072,7 +1058,7 @@ mod tests {
         };
         assert_eq!(target(&git).to_string(), first);
 
-        let second = repo.commit_files("backfill", &files, "two", true).unwrap();
+        let second = commit_files(&repo, "backfill", &files, "two", true).unwrap();
         assert_ne!(first, second);
         assert_eq!(target(&git).to_string(), second);
     }
@@ -1085,9 +1071,7 @@ mod tests {
         let current = git.head().unwrap().shorthand().unwrap().to_owned();
         let repo = open(&dir);
         let files = vec![("a.yaml".to_owned(), b"a: 2\n".to_vec())];
-        let err = repo
-            .commit_files(&current, &files, "msg", true)
-            .unwrap_err();
+        let err = commit_files(&repo, &current, &files, "msg", true).unwrap_err();
         assert!(err.message.contains(&current), "{err}");
         assert_eq!(git.head().unwrap().target(), Some(head_id));
     }
@@ -1098,9 +1082,7 @@ mod tests {
         write(&dir, "a.yaml", "a: 1\n");
         let repo = open(&dir);
         let files = vec![("a.yaml".to_owned(), b"a: 2\n".to_vec())];
-        let err = repo
-            .commit_files("backfill", &files, "msg", false)
-            .unwrap_err();
+        let err = commit_files(&repo, "backfill", &files, "msg", false).unwrap_err();
         assert!(
             err.message
                 .contains("has no commits; commit something first"),
@@ -1117,7 +1099,7 @@ mod tests {
         let repo = open(&dir);
         let files = vec![("a.yaml".to_owned(), b"a: 2\n".to_vec())];
         for bad in ["", "a..b", "has space", "ends/", "-dash", "x.lock", "HEAD"] {
-            let err = repo.commit_files(bad, &files, "msg", false).unwrap_err();
+            let err = commit_files(&repo, bad, &files, "msg", false).unwrap_err();
             assert!(err.message.contains("invalid branch name"), "{bad}: {err}");
         }
         for bad in [
@@ -1131,13 +1113,13 @@ mod tests {
         ] {
             let files = vec![(bad.to_owned(), b"x".to_vec())];
             assert!(
-                repo.commit_files("ok", &files, "msg", false).is_err(),
+                commit_files(&repo, "ok", &files, "msg", false).is_err(),
                 "{bad:?}"
             );
         }
         // A file used as a directory.
         let files = vec![("a.yaml/inner.yaml".to_owned(), b"x".to_vec())];
-        assert!(repo.commit_files("ok", &files, "msg", false).is_err());
+        assert!(commit_files(&repo, "ok", &files, "msg", false).is_err());
         assert!(git.find_branch("ok", BranchType::Local).is_err());
     }
 

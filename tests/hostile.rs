@@ -272,27 +272,24 @@ fn branch_refuses_a_path_with_a_filter_program() {
     write_file(&repo, ".gitattributes", "*.yaml filter=upper\n");
     git_ok(&repo, &["add", ".gitattributes"]);
     git_ok(&repo, &["commit", "-q", "-m", "filter"]);
+    branch_is_refused(&dir, &repo, "catalog/c/c.s1.yaml: has the filter `upper`");
+}
+
+/// `backfill --branch effects` exits 2 with `message` and writes no branch.
+fn branch_is_refused(dir: &tempfile::TempDir, repo: &std::path::Path, message: &str) {
     let out = run_backfill(
         &[&repo.join("catalog")],
         &dir.path().join("out"),
-        &repo,
+        repo,
         &["--branch", "effects"],
     );
     assert_eq!(out.code, 2, "{}", out.stderr);
-    assert!(
-        out.stderr
-            .contains("catalog/c/c.s1.yaml: has the filter `upper`"),
-        "{}",
-        out.stderr
+    assert!(out.stderr.contains(message), "{message}\n{}", out.stderr);
+    let made = git(
+        repo,
+        &["rev-parse", "--verify", "--quiet", "refs/heads/effects"],
     );
-    assert!(
-        !git(
-            &repo,
-            &["rev-parse", "--verify", "--quiet", "refs/heads/effects"]
-        )
-        .status
-        .success()
-    );
+    assert!(!made.status.success(), "a branch was written");
 }
 
 #[test]
@@ -421,20 +418,11 @@ fn repo_with_submodule() -> (tempfile::TempDir, std::path::PathBuf) {
 #[test]
 fn branch_names_the_file_inside_a_submodule_it_cannot_commit() {
     let (dir, repo) = repo_with_submodule();
-    let out = run_backfill(
-        &[&repo.join("catalog")],
-        &dir.path().join("out"),
+    branch_is_refused(
+        &dir,
         &repo,
-        &["--branch", "effects"],
+        "'catalog/sub/s/s.s1.yaml' is inside 'catalog/sub', which is a submodule",
     );
-    assert_eq!(out.code, 2, "{}", out.stderr);
-    assert!(
-        out.stderr
-            .contains("'catalog/sub/s/s.s1.yaml' is inside 'catalog/sub', which is a submodule"),
-        "{}",
-        out.stderr
-    );
-    assert!(!out.stderr.contains("D/F"), "{}", out.stderr);
 }
 
 #[test]
@@ -851,24 +839,23 @@ fn a_closed_pipe_stops_output_quietly_and_the_code_still_reports_findings() {
 #[test]
 fn a_patch_that_cannot_be_written_still_leaves_the_summary() {
     let case = common::Case::new();
-    let o = std::process::Command::new(common::bin())
-        .arg("backfill")
-        .arg(&case.catalog)
-        .args([
-            "--write",
-            "--allow-dirty",
-            "--patch",
-            "/dev/full",
-            "--report",
-        ])
-        .arg(case.out.join("c.csv"))
-        .output()
-        .unwrap();
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr),
-    );
-    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    let report = case.out.join("c.csv");
+    let args = [
+        "backfill",
+        case.catalog.to_str().unwrap(),
+        "--write",
+        "--allow-dirty",
+        "--patch",
+        "/dev/full",
+        "--report",
+        report.to_str().unwrap(),
+    ];
+    let common::Run {
+        code,
+        stdout,
+        stderr,
+    } = common::run_in(case.root(), &args);
+    assert_eq!(code, 2, "{stderr}");
     assert!(
         stderr.contains("error: /dev/full: cannot write: No space left on device"),
         "{stderr}"
