@@ -183,40 +183,51 @@ fn check_duplicate_keys(tree: &Tree) -> Result<(), Error> {
         .flat_map(|mut e| e.find(|&(k, _)| tree.scalar(k) == Some("actions")))
         .map(|(_, v)| v)
         .find(|&v| tree.node(v).kind() == Kind::Map);
-    let mut keys: Vec<(&str, bool, NodeId)> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
+    // `1` and `'1'` are different keys (a number and a string); `a` and `'a'` are the same
+    // one. Only keys of equal text need that asked.
+    let typed = |k: NodeId| {
+        tree.scalar_text(k)
+            .is_some_and(|(v, style)| style == ScalarStyle::Plain && plain_type(v).is_some())
+    };
+    let mut keys: Vec<(&str, NodeId)> = Vec::new();
     for map in (0..tree.len()).filter(|&id| tree.node(id).kind() == Kind::Map) {
         keys.clear();
-        for (k, _) in tree.own_entries(map).into_iter().flatten() {
-            if let Some((v, style)) = tree.scalar_text(k) {
-                // `1` and `'1'` are different keys (a number and a string); `a` and `'a'`
-                // are the same one.
-                let typed = style == ScalarStyle::Plain && plain_type(v).is_some();
-                keys.push((v, typed, k));
-            }
-        }
+        keys.extend(
+            tree.own_entries(map)
+                .into_iter()
+                .flatten()
+                .filter_map(|(k, _)| tree.scalar_text(k).map(|(v, _)| (v, k))),
+        );
         let exempt = |key: &str| Some(map) == shape_c_refs && key == "$ref";
+        let same = |a: &(&str, NodeId), b: &(&str, NodeId)| {
+            a.0 == b.0 && !exempt(a.0) && typed(a.1) == typed(b.1)
+        };
         let mut dup = None;
-        // Most mappings hold a few keys: comparing them pairwise is cheaper than hashing.
+        // Most mappings hold a few keys: comparing them pairwise is cheaper than sorting.
         if keys.len() <= 16 {
             'outer: for (i, a) in keys.iter().enumerate() {
                 for b in &keys[i + 1..] {
-                    if (a.0, a.1) == (b.0, b.1) && !exempt(a.0) {
-                        dup = Some((a.2, b.2));
+                    if same(a, b) {
+                        dup = Some((a.1, b.1));
                         break 'outer;
                     }
                 }
             }
         } else {
-            seen.clear();
-            let mut first = std::collections::HashMap::new();
-            for &(v, typed, k) in &keys {
-                if !seen.insert((v, typed)) && !exempt(v) {
-                    dup = Some((first[&(v, typed)], k));
-                    break;
-                }
-                first.entry((v, typed)).or_insert(k);
-            }
+            // Sorted by text, then by position: keys of equal text side by side, the first
+            // of them first.
+            keys.sort_unstable();
+            dup = keys
+                .chunk_by(|a, b| a.0 == b.0)
+                .filter_map(|run| {
+                    let again = run
+                        .iter()
+                        .skip(1)
+                        .find(|b| run.iter().any(|a| a.1 < b.1 && same(a, b)))?;
+                    let first = run.iter().find(|a| a.1 < again.1 && same(a, again))?;
+                    Some((first.1, again.1))
+                })
+                .min_by_key(|&(_, again)| again);
         }
         if let Some((first, again)) = dup {
             let name = tree.scalar(again).unwrap_or_default();

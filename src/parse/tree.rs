@@ -121,30 +121,26 @@ fn style_from(code: u8) -> ScalarStyle {
     }
 }
 
-/// Lines and columns of a text, found by walking from the previous answer instead of from
-/// the line start: readers ask in text order, so the file is walked about once. Counting
-/// from the line start made every lookup on a one-line file of 20,000 flow actions as long
-/// as the file (issue 13: 56 s instead of 0.3 s); an index of every line costs a pass and
-/// four bytes a line up front.
+/// Lines and columns of a text. A column is counted back to the line start when that is
+/// near, as it is on any line written by hand; on a long line, and for line numbers, a
+/// cursor walks from the previous answer (readers ask in text order, so the file is walked
+/// about once). Counting from the line start made every lookup on a one-line file of 20,000
+/// flow actions as long as the file (issue 13: 56 s instead of 0.3 s); an index of every
+/// line costs a pass and four bytes a line up front.
 #[derive(Debug)]
 pub struct Lines<'a> {
     bytes: &'a [u8],
     ascii: bool,
     bom: bool,
-    at: std::cell::Cell<Pos>,
+    /// Where the last line lookup left off: (byte, its 1-based line, that line's start).
+    at: std::cell::Cell<(usize, usize, usize)>,
+    /// Where the last character count on a long line left off: (byte, characters before
+    /// it), and (line start, characters before it) of that line.
+    chars: std::cell::Cell<((usize, usize), (usize, usize))>,
 }
 
-/// Where the last lookup left off.
-#[derive(Debug, Clone, Copy, Default)]
-struct Pos {
-    at: usize,
-    /// Characters before `at`.
-    chars: usize,
-    /// 1-based line of `at`, where it starts, and the characters before that start.
-    line: usize,
-    line_start: usize,
-    start_chars: usize,
-}
+/// How far back a column is counted directly before the cursor is asked.
+const NEAR: usize = 1024;
 
 impl<'a> Lines<'a> {
     pub fn new(text: &'a str) -> Lines<'a> {
@@ -152,10 +148,8 @@ impl<'a> Lines<'a> {
             bytes: text.as_bytes(),
             ascii: text.is_ascii(),
             bom: text.starts_with('\u{feff}'),
-            at: std::cell::Cell::new(Pos {
-                line: 1,
-                ..Pos::default()
-            }),
+            at: std::cell::Cell::new((0, 1, 0)),
+            chars: std::cell::Cell::new(((0, 0), (0, 0))),
         }
     }
 
@@ -167,43 +161,54 @@ impl<'a> Lines<'a> {
         }
     }
 
-    fn seek(&self, at: usize) -> Pos {
+    /// (line, line start) of byte `at`.
+    fn seek(&self, at: usize) -> (usize, usize) {
         let b = self.bytes;
         let at = at.min(b.len());
-        let mut p = self.at.get();
-        if at >= p.at {
-            let nl = newlines(&b[p.at..at]);
+        let (from, mut line, mut start) = self.at.get();
+        if at >= from {
+            let nl = newlines(&b[from..at]);
             if nl > 0 {
-                let last = b[p.at..at].iter().rposition(|&c| c == b'\n').unwrap_or(0);
-                p.line += nl;
-                p.line_start = p.at + last + 1;
-                p.start_chars = p.chars + self.chars(p.at, p.line_start);
+                let last = b[from..at].iter().rposition(|&c| c == b'\n').unwrap_or(0);
+                line += nl;
+                start = from + last + 1;
             }
-            p.chars += self.chars(p.at, at);
-        } else {
-            p.chars -= self.chars(at, p.at);
-            if at < p.line_start {
-                p.line -= newlines(&b[at..p.line_start]);
-                p.line_start = b[..at]
-                    .iter()
-                    .rposition(|&c| c == b'\n')
-                    .map_or(0, |i| i + 1);
-                p.start_chars = p.chars - self.chars(p.line_start, at);
-            }
+        } else if at < start {
+            line -= newlines(&b[at..start]);
+            start = b[..at]
+                .iter()
+                .rposition(|&c| c == b'\n')
+                .map_or(0, |i| i + 1);
         }
-        p.at = at;
-        self.at.set(p);
-        p
+        self.at.set((at, line, start));
+        (line, start)
+    }
+
+    /// Characters before byte `at`, walking from the previous count.
+    fn chars_before(&self, at: usize) -> usize {
+        let ((from, n), line) = self.chars.get();
+        let n = if at >= from {
+            n + self.chars(from, at)
+        } else {
+            n - self.chars(at, from)
+        };
+        self.chars.set(((at, n), line));
+        n
     }
 
     /// 1-based line of byte `at`.
     pub fn line(&self, at: usize) -> usize {
-        self.seek(at).line
+        self.seek(at).0
     }
 
     /// Start of the line holding byte `at`.
     pub fn line_start(&self, at: usize) -> usize {
-        self.seek(at).line_start
+        let lo = at.saturating_sub(NEAR);
+        match self.bytes[lo..at].iter().rposition(|&c| c == b'\n') {
+            Some(i) => lo + i + 1,
+            None if lo == 0 => 0,
+            None => self.seek(at).1,
+        }
     }
 
     /// Byte just past the line holding byte `at` (its terminator included), or the end of a
@@ -220,9 +225,21 @@ impl<'a> Lines<'a> {
     /// start, a BOM not counted, a tab counted as one column (as the YAML scanner counts
     /// them).
     pub fn column(&self, at: usize) -> usize {
-        let p = self.seek(at);
-        let bom = usize::from(self.bom && p.line_start == 0 && at > 0);
-        p.chars - p.start_chars - bom
+        let start = self.line_start(at);
+        let bom = usize::from(self.bom && start == 0 && at > 0);
+        if at - start <= NEAR || self.ascii {
+            return self.chars(start, at) - bom;
+        }
+        let (_, (cached, before)) = self.chars.get();
+        let before = if cached == start {
+            before
+        } else {
+            self.chars_before(start)
+        };
+        let n = self.chars_before(at);
+        let (pos, _) = self.chars.get();
+        self.chars.set((pos, (start, before)));
+        n - before - bom
     }
 }
 
@@ -803,6 +820,13 @@ mod tests {
         assert_eq!(lines.line_start(at("x")), at("c"));
         assert_eq!(lines.line_end(at("b")), at("c"));
         assert_eq!(lines.line_end(at("last")), text.len());
+        // A long line is counted through the cursor, forward and back.
+        let long = format!("a\n{}x{}y\n", "é".repeat(3000), "日".repeat(2000));
+        let lines = Lines::new(&long);
+        let (x, y) = (long.find('x').unwrap(), long.find('y').unwrap());
+        for (p, col) in [(y, 5001), (x, 3000), (y, 5001), (2, 0)] {
+            assert_eq!((lines.line(p), lines.column(p)), (2, col), "byte {p}");
+        }
     }
 
     #[test]
