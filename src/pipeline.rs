@@ -653,7 +653,7 @@ fn plan_owned(
 /// the text only rules read, unless `keep_views`), and plans the edits.
 fn plan_tree(tree: &parse::tree::Tree, opts: &Options, keep_views: bool) -> Result<Plan, Error> {
     let mut actions = Vec::new();
-    let (facts, mut notes) = plan_actions(tree, opts, &mut |mut p, layout| {
+    let (facts, mut notes) = plan_actions(tree, opts, None, &mut |mut p, layout| {
         // Sized once: a plan grown by doubling leaves its outgrown buffers with the
         // allocator, resident, for the rest of a large file's run.
         if actions.is_empty() {
@@ -701,16 +701,28 @@ fn plan_tree(tree: &parse::tree::Tree, opts: &Options, keep_views: bool) -> Resu
 }
 
 /// Reads, classifies and plans each action of a parsed file, handing it to `each` at once;
-/// returns what the file says besides its actions, and the notes on edits not made.
+/// returns what the file says besides its actions, and the notes on edits not made. With
+/// `known` (a plan of the same data), each action takes its decision from there instead of
+/// being classified again, and only what the edits need is read.
 fn plan_actions(
     tree: &parse::tree::Tree,
     opts: &Options,
+    known: Option<&[Planned]>,
     each: &mut dyn FnMut(Planned, parse::Layout),
 ) -> Result<(parse::ParsedFile, Vec<Error>), Error> {
     let text = tree.text();
     let mut notes = Vec::new();
-    let facts = parse::read_actions(tree, &mut |site, layout| {
-        let inference = infer(&site.view, &opts.rules);
+    let mut k = 0;
+    let facts = parse::read_actions(tree, known.is_none(), &mut |site, layout| {
+        let inference = match known.and_then(|plan| plan.get(k)) {
+            Some(p) => Inference {
+                effects: p.inference.effects,
+                confidence: p.inference.confidence,
+                ..Inference::default()
+            },
+            None => infer(&site.view, &opts.rules),
+        };
+        k += 1;
         let mut status = diff::status(
             &site.view.declared,
             site.nested,
@@ -827,7 +839,9 @@ fn check_new(
         Vec::with_capacity(actions.len()),
     );
     let mut failure = None;
-    let (facts, _) = plan_actions(&tree, opts, &mut |after, _| {
+    // The digests are equal: the actions hold the same data, so each keeps the decision
+    // the first plan made; what is planned again is where and what to edit.
+    let (facts, _) = plan_actions(&tree, opts, Some(actions), &mut |after, _| {
         let Some(before) = actions.get(edited.len()) else {
             failure.get_or_insert_with(|| "the edited text holds more actions".to_owned());
             return;

@@ -73,7 +73,7 @@ fn hash_node(h: &mut Hasher, tree: &Tree, id: NodeId, depth: usize, start: usize
     };
     let extra = match n.kind() {
         Kind::Alias => tree.alias_id(id).unwrap_or(0) as u64,
-        Kind::Scalar if !tree.pooled(id) => tree.scalar_text(id).map_or(0, |(v, _)| v.len()) as u64,
+        Kind::Scalar if !tree.pooled(id) => tree.sliced_len(id) as u64,
         _ => 0,
     };
     h.word(head ^ extra << 32);
@@ -116,6 +116,12 @@ impl Ranges {
             shift,
             cursor: 0,
         }
+    }
+
+    /// Where the next range at or after the cursor starts: nothing before it needs looking
+    /// at twice.
+    fn edge(&self) -> usize {
+        self.ranges.get(self.cursor).map_or(usize::MAX, |r| r.0)
     }
 
     /// Moves the cursor to byte `p`: past every range that ends at or before it.
@@ -213,10 +219,29 @@ fn digest(tree: &Tree, edits: &[Edit], is_edited: bool) -> Result<Digest, String
         let n = *tree.node(id);
         let next = id + 1 + tree.descendants(id);
         ranges.seek(n.start());
-        // A rewritten list: hashed by what surrounds it, its items checked on the edited
-        // side against what was planned.
         let first_item =
             (n.kind() == Kind::Seq && next > id + 1).then(|| tree.node(id + 1).start());
+        // Most nodes lie wholly before the next edit: hashed at once, their positions
+        // shifted by what the edits before them added.
+        let end_used = matches!(n.kind(), Kind::Scalar | Kind::Alias) || n.flow();
+        let reach = first_item
+            .unwrap_or(0)
+            .max(if end_used { n.end() } else { n.start() });
+        if reach < ranges.edge() {
+            let shift = ranges.shift[ranges.cursor];
+            let old = |p: usize| (p as isize - shift) as usize;
+            hash_node(&mut h, tree, id, depth, old(n.start()), old(n.end()));
+            if let Some(f) = frames.last_mut() {
+                f.2 += 1;
+            }
+            if matches!(n.kind(), Kind::Seq | Kind::Map) {
+                frames.push((next, n.kind() == Kind::Map, 0, n.start()));
+            }
+            id += 1;
+            continue;
+        }
+        // A rewritten list: hashed by what surrounds it, its items checked on the edited
+        // side against what was planned.
         if let Some(k) = first_item.and_then(|p| ranges.holding(p)) {
             if is_edited && (seen[k] || !declares(tree, id, edits[k].effects)) {
                 return Err(wrong_at(tree, n.start()));

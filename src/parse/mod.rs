@@ -111,7 +111,7 @@ pub struct ParsedFile {
 /// items are collected in [`ParsedFile::problems`].
 pub fn parse_file(text: &str) -> Result<ParsedFile, Error> {
     let mut actions = Vec::new();
-    let mut parsed = read_actions(&parse_tree(text)?, &mut |site, _| actions.push(site))?;
+    let mut parsed = read_actions(&parse_tree(text)?, true, &mut |site, _| actions.push(site))?;
     for &(source, heir) in &parsed.inheritance {
         actions[source].inheritors.push(heir);
     }
@@ -255,9 +255,12 @@ pub struct Layout {
 
 /// Reads the shape and the actions of a parsed file. `each` is handed every action as soon
 /// as it is read, so a caller can classify it and keep only what it needs: the returned
-/// file holds no actions of its own.
+/// file holds no actions of its own. Unless `full`, an action's view holds only what its
+/// declarations and edits need (id, `effects`, `annotations`, line): not the text rules
+/// read.
 pub fn read_actions(
     tree: &Tree,
+    full: bool,
     each: &mut dyn FnMut(ActionSite, Layout),
 ) -> Result<ParsedFile, Error> {
     let text = tree.text();
@@ -301,7 +304,7 @@ pub fn read_actions(
         out.shape = Shape::Other;
         items.clear();
     }
-    let ctx = Ctx { text, tree };
+    let ctx = Ctx { text, tree, full };
     // Every edit is placed from the parser's positions of `actionId`. Check they point at
     // it in the text: saphyr-parser's positions drift after a `%` directive line holding
     // non-ASCII characters (fuzzer crash d8ab7a41: `%é` put `effects` one line and one
@@ -323,7 +326,9 @@ pub fn read_actions(
     for &item in &items {
         match ctx.action(item, false, &mut out.problems) {
             Ok(Some(mut site)) => {
-                site.view.connector_title.clone_from(&out.info_title);
+                if full {
+                    site.view.connector_title.clone_from(&out.info_title);
+                }
                 each(site, layout);
                 site_nodes.push(item);
             }
@@ -343,7 +348,9 @@ pub fn read_actions(
         for nested in ctx.refresh_actions(root) {
             match ctx.action(nested, true, &mut out.problems) {
                 Ok(Some(mut site)) => {
-                    site.view.connector_title.clone_from(&out.info_title);
+                    if full {
+                        site.view.connector_title.clone_from(&out.info_title);
+                    }
                     each(site, layout);
                 }
                 Ok(None) => {}
@@ -419,6 +426,9 @@ fn own_entry(tree: &Tree, map: NodeId, key: &str) -> Option<(NodeId, NodeId)> {
 struct Ctx<'a, 't> {
     text: &'a str,
     tree: &'a Tree<'t>,
+    /// Read the text rules read (labels, descriptions, steps, inputs), not only what
+    /// declarations and edits need.
+    full: bool,
 }
 
 impl Ctx<'_, '_> {
@@ -577,19 +587,26 @@ impl Ctx<'_, '_> {
             problems.push(e);
             None
         });
-        let string = |v: Option<NodeId>| v.and_then(|v| tree.scalar(v)).map(str::to_owned);
+        let string = |v: Option<NodeId>| {
+            v.filter(|_| self.full)
+                .and_then(|v| tree.scalar(v))
+                .map(str::to_owned)
+        };
         let view = ActionView {
             id,
             label: string(label),
             description: string(description),
             details: string(details),
             action_type: string(action_type),
-            steps: self.steps(steps),
-            inputs: self.inputs(inputs),
+            steps: self.steps(steps.filter(|_| self.full)),
+            inputs: self.inputs(inputs.filter(|_| self.full)),
             declared,
             annotations,
             line: tree.line(key),
-            id_comment: self.trailing_comment(value_node.end()),
+            id_comment: self
+                .full
+                .then(|| self.trailing_comment(value_node.end()))
+                .flatten(),
             ..ActionView::default()
         };
         Ok(Some(ActionSite {

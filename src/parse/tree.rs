@@ -609,6 +609,16 @@ impl<'a> Tree<'a> {
         Some(&self.pool[at as usize..(at + len) as usize])
     }
 
+    /// Byte length of a sliced scalar's value (0 for anything else).
+    pub fn sliced_len(&self, id: NodeId) -> usize {
+        let n = &self.nodes[id];
+        if n.kind == Kind::Scalar && n.flags & SLICED != 0 {
+            n.aux as usize
+        } else {
+            0
+        }
+    }
+
     /// True when the scalar's value is stored apart from the text (escapes, folding, block
     /// scalars).
     pub fn pooled(&self, id: NodeId) -> bool {
