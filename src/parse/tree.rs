@@ -263,21 +263,53 @@ fn count(bytes: &[u8], hit: impl Fn(u8) -> bool) -> usize {
     n + blocks.remainder().iter().filter(|&&b| hit(b)).count()
 }
 
-/// Converts saphyr's character offsets to byte offsets by walking from the previous answer:
-/// events arrive in text order, so the whole file is walked about once. An ASCII text needs
-/// nothing.
+/// Converts saphyr's character offsets to byte offsets. A text with a few multi-byte
+/// characters records them (char index, extra bytes up to and including it) and looks an
+/// offset up from where the previous one was; a text with many (CJK, where a table would
+/// cost more than the text) walks from the previous answer instead. Events arrive in text
+/// order, so both are about one pass. An ASCII text needs nothing.
 struct CharCursor<'a> {
     bytes: &'a [u8],
     ascii: bool,
+    marks: Option<Vec<(u32, u32)>>,
+    /// Marks at or before the previous lookup.
+    hint: usize,
     char_at: usize,
     byte_at: usize,
 }
 
 impl<'a> CharCursor<'a> {
     fn new(text: &'a str) -> Self {
+        let bytes = text.as_bytes();
+        let ascii = text.is_ascii();
+        let mut marks = (!ascii).then(Vec::new);
+        if let Some(m) = &mut marks {
+            let limit = bytes.len() / 32;
+            let mut extra = 0usize;
+            // Whole ASCII blocks are skipped with a word-at-a-time check.
+            'blocks: for (k, block) in bytes.chunks(64).enumerate() {
+                if block.is_ascii() {
+                    continue;
+                }
+                for (j, &byte) in block.iter().enumerate() {
+                    // A lead byte of a multi-byte character (continuations are 0b10xxxxxx).
+                    if byte >= 0xC0 {
+                        let width = utf8_width(byte);
+                        m.push(((k * 64 + j - extra) as u32, (extra + width - 1) as u32));
+                        extra += width - 1;
+                        if m.len() > limit {
+                            marks = None;
+                            break 'blocks;
+                        }
+                    }
+                }
+            }
+        }
         CharCursor {
-            bytes: text.as_bytes(),
-            ascii: text.is_ascii(),
+            bytes,
+            ascii,
+            marks,
+            hint: 0,
             char_at: 0,
             byte_at: 0,
         }
@@ -287,6 +319,25 @@ impl<'a> CharCursor<'a> {
         if self.ascii {
             return char_index.min(self.bytes.len());
         }
+        match &self.marks {
+            Some(marks) => {
+                let mut before = self.hint;
+                if before > 0 && marks[before - 1].0 as usize >= char_index {
+                    before = marks.partition_point(|&(c, _)| (c as usize) < char_index);
+                } else {
+                    while before < marks.len() && (marks[before].0 as usize) < char_index {
+                        before += 1;
+                    }
+                }
+                self.hint = before;
+                let extra = before.checked_sub(1).map_or(0, |b| marks[b].1 as usize);
+                (char_index + extra).min(self.bytes.len())
+            }
+            None => self.walk(char_index),
+        }
+    }
+
+    fn walk(&mut self, char_index: usize) -> usize {
         let b = self.bytes;
         while self.char_at > char_index {
             self.byte_at -= 1;
@@ -296,15 +347,6 @@ impl<'a> CharCursor<'a> {
             self.char_at -= 1;
         }
         while self.char_at < char_index && self.byte_at < b.len() {
-            // Eight ASCII bytes at once, when they are eight characters short of the target.
-            if char_index - self.char_at >= 8
-                && let Some(word) = b.get(self.byte_at..self.byte_at + 8)
-                && word.is_ascii()
-            {
-                self.byte_at += 8;
-                self.char_at += 8;
-                continue;
-            }
             self.byte_at += 1;
             while self.byte_at < b.len() && (b[self.byte_at] as i8) < -0x40 {
                 self.byte_at += 1;
@@ -312,6 +354,15 @@ impl<'a> CharCursor<'a> {
             self.char_at += 1;
         }
         self.byte_at
+    }
+}
+
+fn utf8_width(first: u8) -> usize {
+    match first {
+        0x00..=0x7F => 1,
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
     }
 }
 
@@ -841,13 +892,17 @@ mod tests {
 
     #[test]
     fn char_offsets_become_byte_offsets_both_ways() {
-        let text = "é日本 and more ascii text then ü";
-        let mut c = CharCursor::new(text);
-        let bytes: Vec<usize> = text.char_indices().map(|(b, _)| b).collect();
-        for i in [0, 5, 3, 20, 1, bytes.len() - 1, 2] {
-            assert_eq!(c.byte(i), bytes[i], "char {i}");
+        // A few accents (a table of them) and mostly CJK (a walk).
+        let sparse = format!("é{} and ü", "ascii ".repeat(20));
+        for text in [sparse.as_str(), "é日本語のテキスト and more then ü"] {
+            let mut c = CharCursor::new(text);
+            assert_eq!(c.marks.is_some(), text == sparse, "{text}");
+            let bytes: Vec<usize> = text.char_indices().map(|(b, _)| b).collect();
+            for i in [0, 5, 3, 20, 1, bytes.len() - 1, 2] {
+                assert_eq!(c.byte(i), bytes[i], "char {i} of {text}");
+            }
+            assert_eq!(c.byte(bytes.len()), text.len());
         }
-        assert_eq!(c.byte(bytes.len()), text.len());
     }
 
     #[test]
