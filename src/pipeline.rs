@@ -147,10 +147,30 @@ impl FileResult {
     /// The text the edits were planned on, had back from the edited one: it is not kept
     /// beside it, so one large file is not held twice.
     pub fn old_text(&self) -> Option<String> {
+        Some(self.old_pieces()?.concat())
+    }
+
+    /// [`FileResult::old_text`] as pieces of the edited text and of the rewritten lists,
+    /// for comparing without building it.
+    pub fn old_pieces(&self) -> Option<Vec<&str>> {
         let new = self.new_text.as_deref()?;
-        let mut edits: Vec<Edit> = self.actions.iter().filter_map(|a| a.edit.clone()).collect();
+        let mut edits: Vec<&Edit> = self
+            .actions
+            .iter()
+            .filter_map(|a| a.edit.as_ref())
+            .collect();
         edits.sort_by_key(|e| e.start);
-        Some(diff::unapply(new, &edits))
+        let mut pieces = Vec::with_capacity(2 * edits.len() + 1);
+        let (mut pos, mut shift) = (0, 0isize);
+        for e in edits {
+            let at = (e.start as isize + shift) as usize;
+            pieces.push(&new[pos..at]);
+            pieces.push(e.old.as_str());
+            pos = at + e.text.len();
+            shift += e.text.len() as isize - (e.end - e.start) as isize;
+        }
+        pieces.push(&new[pos..]);
+        Some(pieces)
     }
 }
 

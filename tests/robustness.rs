@@ -605,7 +605,7 @@ fn replace_if_unchanged_refuses_a_changed_or_removed_file() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("a.s1.yaml");
     std::fs::write(&p, "changed by someone\n").unwrap();
-    let e = replace_if_unchanged(&p, "planned\n", "new\n").unwrap_err();
+    let e = replace_if_unchanged(&p, &["planned\n"], "new\n").unwrap_err();
     assert!(
         e.to_string()
             .contains("changed on disk since it was planned"),
@@ -613,7 +613,7 @@ fn replace_if_unchanged_refuses_a_changed_or_removed_file() {
     );
     assert_eq!(std::fs::read_to_string(&p).unwrap(), "changed by someone\n");
     std::fs::remove_file(&p).unwrap();
-    let e = replace_if_unchanged(&p, "planned\n", "new\n").unwrap_err();
+    let e = replace_if_unchanged(&p, &["planned\n"], "new\n").unwrap_err();
     assert!(
         e.to_string().contains("cannot re-read before writing"),
         "{e}"

@@ -263,7 +263,7 @@ fn write_one(f: &pipeline::FileResult, dirty: &BTreeSet<(usize, String)>) -> Res
         )
         .in_file(&f.rel));
     }
-    let (Some(old), Some(new)) = (f.old_text(), &f.new_text) else {
+    let (Some(old), Some(new)) = (f.old_pieces(), &f.new_text) else {
         return Ok(());
     };
     replace_if_unchanged(&f.abs, &old, new)

@@ -12,12 +12,13 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 
-/// Replaces `path` with `new` if its current content is still `expected`, keeping its
-/// permissions, owner and group. Refused, and the file left as it was: a file with other
+/// Replaces `path` with `new` if its current content is still `expected` (the pieces one
+/// after the other: the original as the edited text's stretches between its edits, so it
+/// need not be built again), keeping its permissions, owner and group. Refused, and the file left as it was: a file with other
 /// hard links (a rename would split them from it, silently; writing it in place could
 /// leave all its names half-written if the run were killed), a file this user may not
 /// write, a file whose owner or group cannot be kept, and a file that changed.
-pub fn replace_if_unchanged(path: &Path, expected: &str, new: &str) -> Result<()> {
+pub fn replace_if_unchanged(path: &Path, expected: &[&str], new: &str) -> Result<()> {
     let err = |what: String| Error::new(format!("{what}; the file is unchanged")).in_file(path);
     let meta = fs::symlink_metadata(path)
         .map_err(|e| Error::new(format!("cannot re-read before writing: {e}")).in_file(path))?;
@@ -48,30 +49,31 @@ pub fn replace_if_unchanged(path: &Path, expected: &str, new: &str) -> Result<()
     tmp.replace(false)
 }
 
-/// Fails unless the file at `path` holds exactly `expected`, compared as it is read.
-fn unchanged(path: &Path, expected: &str) -> Result<()> {
+/// Fails unless the file at `path` holds exactly the pieces of `expected`, compared as it
+/// is read.
+fn unchanged(path: &Path, expected: &[&str]) -> Result<()> {
     let changed = || {
         Error::new("changed on disk since it was planned: not overwritten; run again").in_file(path)
     };
-    let mut f = fs::File::open(path)
-        .map_err(|e| Error::new(format!("cannot re-read before writing: {e}")).in_file(path))?;
-    let mut want = expected.as_bytes();
+    let reread =
+        |e: std::io::Error| Error::new(format!("cannot re-read before writing: {e}")).in_file(path);
+    let mut f = fs::File::open(path).map_err(reread)?;
     let mut buf = vec![0u8; 1 << 16];
-    loop {
-        let n = f
-            .read(&mut buf)
-            .map_err(|e| Error::new(format!("cannot re-read before writing: {e}")).in_file(path))?;
-        if n == 0 {
-            return if want.is_empty() {
-                Ok(())
-            } else {
-                Err(changed())
-            };
+    for piece in expected {
+        let mut want = piece.as_bytes();
+        while !want.is_empty() {
+            let n = f
+                .read(&mut buf[..want.len().min(1 << 16)])
+                .map_err(reread)?;
+            if n == 0 || want[..n] != buf[..n] {
+                return Err(changed());
+            }
+            want = &want[n..];
         }
-        if want.len() < n || want[..n] != buf[..n] {
-            return Err(changed());
-        }
-        want = &want[n..];
+    }
+    match f.read(&mut buf[..1]).map_err(reread)? {
+        0 => Ok(()),
+        _ => Err(changed()),
     }
 }
 
@@ -302,7 +304,7 @@ mod tests {
         let p = dir.path().join("a.s1.yaml");
         fs::write(&p, "old\n").unwrap();
         set_mode(&p, 0o640);
-        replace_if_unchanged(&p, "old\n", "new\n").unwrap();
+        replace_if_unchanged(&p, &["old\n"], "new\n").unwrap();
         assert_eq!(fs::read_to_string(&p).unwrap(), "new\n");
         assert_mode(&p, 0o640);
         assert_alone(&p);
@@ -348,7 +350,7 @@ mod tests {
         if fs::OpenOptions::new().write(true).open(&p).is_ok() {
             return; // root writes any file: tests/robustness.rs checks this as `nobody`.
         }
-        let e = replace_if_unchanged(&p, "old\n", "new\n").unwrap_err();
+        let e = replace_if_unchanged(&p, &["old\n"], "new\n").unwrap_err();
         assert!(e.to_string().contains("not writable"), "{e}");
         assert_eq!(fs::read_to_string(&p).unwrap(), "old\n");
     }
@@ -358,7 +360,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("a.s1.yaml");
         fs::write(&p, "changed\n").unwrap();
-        let e = replace_if_unchanged(&p, "old\n", "new\n").unwrap_err();
+        let e = replace_if_unchanged(&p, &["old\n"], "new\n").unwrap_err();
         assert!(e.to_string().contains("changed on disk"));
         assert_eq!(fs::read_to_string(&p).unwrap(), "changed\n");
     }
