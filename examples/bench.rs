@@ -4,6 +4,7 @@
 //! cargo build --release            # the tool binary under test
 //! cargo run --release --example bench -- [--sizes 10000,100000,1000000] [--dir target/bench]
 //!     [--bin target/release/catalog-effects] [--seed 42] [--keep] [--quick]
+//!     [--long-line 20000] [--large-mb 100]
 //! ```
 //!
 //! See benches/README.md for what each row means. Never panics on a tool failure: a row that
@@ -26,6 +27,10 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 struct Opts {
     sizes: Vec<u64>,
+    /// Actions of the one-line flow catalog (0: skip).
+    long_line: usize,
+    /// Size of the one large file, in MB (0: skip).
+    large_mb: u64,
     dir: PathBuf,
     bin: PathBuf,
     seed: u64,
@@ -36,7 +41,8 @@ struct Opts {
 fn usage() -> ! {
     eprintln!(
         "usage: bench [--sizes 10000,100000,1000000] [--dir target/bench] \
-         [--bin target/release/catalog-effects] [--seed 42] [--keep] [--quick]"
+         [--bin target/release/catalog-effects] [--seed 42] [--keep] [--quick] \
+         [--long-line 20000] [--large-mb 100]"
     );
     std::process::exit(2);
 }
@@ -44,6 +50,8 @@ fn usage() -> ! {
 fn parse_opts() -> Opts {
     let mut o = Opts {
         sizes: vec![10_000, 100_000, 1_000_000],
+        long_line: 20_000,
+        large_mb: 100,
         dir: PathBuf::from("target/bench"),
         bin: PathBuf::from("target/release/catalog-effects"),
         seed: 42,
@@ -74,6 +82,18 @@ fn parse_opts() -> Opts {
                     .and_then(|v| v.parse().ok())
                     .unwrap_or_else(|| usage())
             }
+            "--long-line" => {
+                o.long_line = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or_else(|| usage())
+            }
+            "--large-mb" => {
+                o.large_mb = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or_else(|| usage())
+            }
             "--keep" => o.keep = true,
             "--quick" => o.quick = true,
             "-h" | "--help" => usage(),
@@ -85,6 +105,8 @@ fn parse_opts() -> Opts {
     }
     if o.quick && !sizes_given {
         o.sizes = vec![2_000];
+        o.long_line = o.long_line.min(2_000);
+        o.large_mb = o.large_mb.min(5);
     }
     o
 }
@@ -262,6 +284,35 @@ fn measure_parse(files: &[PathBuf], jobs: usize) -> Result<Measure, String> {
     })
 }
 
+/// The library's plan of every file (read, parsed, classified, edits planned), with or
+/// without the check of every edited text, on a pool of `jobs` threads: the cost of the
+/// check is the difference.
+fn measure_plan(files: &[PathBuf], jobs: usize, checked: bool) -> Result<Measure, String> {
+    use catalog_effects::pipeline;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| format!("thread pool: {e}"))?;
+    let rules = catalog_effects::classify::RuleSet::builtin().map_err(|e| e.to_string())?;
+    let mut opts = pipeline::Options::new(rules);
+    opts.check_edits = checked;
+    let t = Instant::now();
+    let edits: usize = pool.install(|| {
+        files
+            .par_iter()
+            .map(|f| {
+                let text = pipeline::read_text(f).map_err(|e| e.to_string())?;
+                Ok(pipeline::plan(&text, &opts).map_or(0, |p| p.edits.len()))
+            })
+            .sum::<Result<usize, String>>()
+    })?;
+    Ok(Measure {
+        secs: t.elapsed().as_secs_f64(),
+        rss_mb: None,
+        note: format!("{edits} edits"),
+    })
+}
+
 fn have_gnu_time() -> bool {
     Path::new("/usr/bin/time").exists()
 }
@@ -417,6 +468,221 @@ fn run_ruamel(catalog: &Path, files: &[PathBuf], max_actions: u64) -> Result<Rua
 }
 
 // ---------------------------------------------------------------------------------------------
+// Long lines and one large file (issue 13)
+
+/// `n` flow-mapping actions, each a confident read, write or delete.
+fn flow_actions(n: usize) -> Vec<String> {
+    let verbs = [
+        ("list", "get"),
+        ("delete", "delete"),
+        ("create", "post"),
+        ("get", "get"),
+    ];
+    (0..n)
+        .map(|i| {
+            let (verb, method) = verbs[i % verbs.len()];
+            format!(
+                "{{actionId: {verb}_users_{i}, label: User {i}, steps: [{{stepId: s, stepFunction: {{functionName: request, parameters: {{url: /u/{i}, method: {method}}}}}}}]}}"
+            )
+        })
+        .collect()
+}
+
+/// Best of three `backfill --jobs 1` runs of `catalog`.
+fn best_backfill(o: &Opts, catalog: &Path, out: &Path, extra: &[&str]) -> Result<Measure, String> {
+    let mut best = None;
+    for _ in 0..3 {
+        best = Some(keep_best(best, backfill_once(o, catalog, out, extra)));
+    }
+    best.unwrap_or_else(|| Err("no run".into()))
+}
+
+/// One `backfill --jobs 1` run of `catalog`.
+fn backfill_once(o: &Opts, catalog: &Path, out: &Path, extra: &[&str]) -> Result<Measure, String> {
+    let mut args: Vec<String> = vec!["backfill".into(), catalog.to_string_lossy().into()];
+    args.extend(
+        [
+            "--patch",
+            &out.join("p.patch").to_string_lossy(),
+            "--report",
+            &out.join("r.csv").to_string_lossy(),
+            "--quiet",
+            "--jobs",
+            "1",
+        ]
+        .map(String::from),
+    );
+    args.extend(extra.iter().map(|s| s.to_string()));
+    run_tool(&o.bin, &args, &[0], out, Duration::from_secs(600))
+}
+
+/// The same actions on one line (what a minified JSON export looks like) and one per line:
+/// finding a column or an offset must not rescan the line, so the one-line file takes at
+/// most twice as long.
+fn long_lines(o: &Opts) {
+    let n = o.long_line;
+    let dir = o.dir.join("long-line");
+    let _ = fs::remove_dir_all(&dir);
+    let actions = flow_actions(n);
+    let one = format!("[{}]\n", actions.join(", "));
+    let many: String = actions.iter().map(|a| format!("- {a}\n")).collect();
+    println!();
+    println!("## {n} flow actions on one line and one per line (backfill, one job, best of 3)");
+    println!();
+    println!("| file | MB | seconds | peak RSS MB | x one per line |");
+    println!("|---|---:|---:|---:|---:|");
+    let mut base = None;
+    for (name, text) in [("one per line", &many), ("one line", &one)] {
+        let catalog = dir.join(name.replace(' ', "-")).join("c");
+        let out = dir.join(format!("out-{}", name.replace(' ', "-")));
+        if fs::create_dir_all(&catalog)
+            .and_then(|()| fs::create_dir_all(&out))
+            .and_then(|()| fs::write(catalog.join("c.s1.yaml"), text))
+            .is_err()
+        {
+            println!(
+                "| {name} | n/a (cannot write {}) | | | |",
+                catalog.display()
+            );
+            continue;
+        }
+        match best_backfill(o, catalog.parent().unwrap_or(&catalog), &out, &[]) {
+            Ok(m) => {
+                let ratio = base.map_or("1.00".into(), |b: f64| format!("{:.2}", m.secs / b));
+                base.get_or_insert(m.secs);
+                println!(
+                    "| {name} | {:.1} | {:.3} | {} | {ratio} |",
+                    text.len() as f64 / 1e6,
+                    m.secs,
+                    m.rss_mb.map_or("-".into(), |r| format!("{r:.1}"))
+                );
+            }
+            Err(e) => println!(
+                "| {name} | {:.1} | n/a ({e}) | | |",
+                text.len() as f64 / 1e6
+            ),
+        }
+    }
+    if !o.keep {
+        let _ = fs::remove_dir_all(&dir);
+    }
+}
+
+/// One shape-A file of about `mb` MB: the generator's top-level-sequence files one after the
+/// other, each `actionId` made unique.
+fn large_text(o: &Opts, mb: u64) -> Result<String, String> {
+    let generated = o.dir.join("large-gen");
+    let _ = fs::remove_dir_all(&generated);
+    let actions = mb * 1_000_000 / 1_000;
+    gen_catalog::generate(actions, &generated, o.seed).map_err(|e| format!("generator: {e}"))?;
+    let mut text = String::with_capacity((mb as usize) << 20);
+    let mut k = 0u64;
+    for f in list_files(&generated) {
+        let t = fs::read_to_string(&f).map_err(|e| e.to_string())?;
+        let t = t.trim_start_matches('\u{feff}');
+        if !t
+            .lines()
+            .find(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .is_some_and(|l| l.starts_with("- actionId:"))
+        {
+            continue;
+        }
+        for line in t.split_inclusive('\n') {
+            match line.strip_prefix("- actionId: ") {
+                Some(rest) => {
+                    let id_len = rest
+                        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                        .unwrap_or(rest.len());
+                    k += 1;
+                    text.push_str(&format!(
+                        "- actionId: {}_{k}{}",
+                        &rest[..id_len],
+                        &rest[id_len..]
+                    ));
+                }
+                None => text.push_str(line),
+            }
+        }
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        if text.len() as u64 >= mb * 1_000_000 {
+            break;
+        }
+    }
+    let _ = fs::remove_dir_all(&generated);
+    Ok(text)
+}
+
+/// Peak memory on one large file, against the same binary's peak on a tiny catalog (the
+/// fixed base): at most four times the file's size above the base.
+fn large_file(o: &Opts) {
+    let dir = o.dir.join("large");
+    let _ = fs::remove_dir_all(&dir);
+    println!();
+    let text = match large_text(o, o.large_mb) {
+        Ok(t) => t,
+        Err(e) => {
+            println!("## one large file\n\nn/a ({e})");
+            return;
+        }
+    };
+    let size = text.len() as f64 / 1e6;
+    println!("## one file of {size:.1} MB (one job, best of 3; peak RSS the highest)");
+    println!();
+    let (tiny, big, out) = (dir.join("tiny"), dir.join("big"), dir.join("out"));
+    let made = fs::create_dir_all(tiny.join("t"))
+        .and_then(|()| fs::create_dir_all(big.join("b")))
+        .and_then(|()| fs::create_dir_all(&out))
+        .and_then(|()| fs::write(tiny.join("t/t.s1.yaml"), "- actionId: list_things\n"))
+        .and_then(|()| fs::write(big.join("b/b.s1.yaml"), &text));
+    drop(text);
+    if let Err(e) = made {
+        println!("n/a (cannot write {}: {e})", dir.display());
+        return;
+    }
+    let _ = Command::new("sync").status();
+    println!("| run | seconds | peak RSS MB | (peak - base) / file size |");
+    println!("|---|---:|---:|---:|");
+    let base = best_backfill(o, &tiny, &out, &[])
+        .ok()
+        .and_then(|m| m.rss_mb);
+    println!(
+        "| backfill, tiny catalog (the base) | | {} | |",
+        base.map_or("-".into(), |b| format!("{b:.1}"))
+    );
+    for (name, extra) in [
+        ("backfill", &[][..]),
+        ("backfill --write", &["--write", "--allow-dirty"][..]),
+    ] {
+        // `--write` edits the file: each run starts from the same text.
+        let mut best = None;
+        for _ in 0..3 {
+            let _ = fs::copy(big.join("b/b.s1.yaml"), dir.join("pristine"));
+            best = Some(keep_best(best, backfill_once(o, &big, &out, extra)));
+            let _ = fs::rename(dir.join("pristine"), big.join("b/b.s1.yaml"));
+        }
+        match best.unwrap_or_else(|| Err("no run".into())) {
+            Ok(m) => {
+                let ratio = match (m.rss_mb, base) {
+                    (Some(p), Some(b)) => format!("{:.2}", (p - b) * 1.048_576 / size),
+                    _ => "-".into(),
+                };
+                println!(
+                    "| {name} | {:.3} | {} | {ratio} |",
+                    m.secs,
+                    m.rss_mb.map_or("-".into(), |r| format!("{r:.1}"))
+                );
+            }
+            Err(e) => println!("| {name} | n/a ({e}) | | |"),
+        }
+    }
+    if !o.keep {
+        let _ = fs::remove_dir_all(&dir);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Report
 
 fn fmt_row(r: &Row, bytes: u64, actions: u64, floor: Option<f64>) -> String {
@@ -518,6 +784,21 @@ fn main() {
                 jobs,
                 Box::new(move || measure_parse(files, jobs)),
             ));
+        }
+        // The check every edited text passes (issue 13), measured in this process: each
+        // file planned with and without it.
+        for (checked, name) in [
+            (true, "plan, edits checked"),
+            (false, "plan, edits unchecked"),
+        ] {
+            for jobs in [1, 2] {
+                let files = &files;
+                steps.push((
+                    name.into(),
+                    jobs,
+                    Box::new(move || measure_plan(files, jobs, checked)),
+                ));
+            }
         }
         let timeout = Duration::from_secs(120 + size / 1000);
         let cat_s = catalog.to_string_lossy().to_string();
@@ -634,6 +915,13 @@ fn main() {
             let _ = fs::remove_dir_all(&catalog);
             let _ = fs::remove_dir_all(&out);
         }
+    }
+
+    if o.long_line > 0 && bin_ok {
+        long_lines(&o);
+    }
+    if o.large_mb > 0 && bin_ok {
+        large_file(&o);
     }
 
     println!();

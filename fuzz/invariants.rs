@@ -12,12 +12,23 @@
 //!    per effect) and nothing else: the data equals the original plus the `effects` keys;
 //! 4. planning the edited text again yields no edits, the same actions in the same order,
 //!    each edited action now declaring what was planned and every other declaration
-//!    unchanged, and the same number of problems and notes.
+//!    unchanged, and the same number of problems and notes;
+//! 5. every route gets those bytes: the edited text the plan hands to `--write` and
+//!    `--branch` is exactly the original with the edits applied, and the patch rendered
+//!    from the plan, applied strictly line by line, gives it too (issue 13: the patch and
+//!    branch routes used to go unchecked). `tests/edit_properties.rs` commits generated
+//!    files with `--branch` and compares the tree with what `git apply` and `git add`
+//!    make, which covers git's filters.
+//!
+//! The options must keep texts (`keep_texts`), so the plan carries the edited text.
 
 use catalog_effects::diff::{self, Status};
 use catalog_effects::pipeline::{self, Options};
 use catalog_effects::view::Declared;
 use saphyr_parser::{Event, Parser, ScalarStyle};
+
+// The includer provides the oracle at its root (`fuzz/unified.rs`).
+use crate::unified;
 
 /// What one check found: whether the input planned, and how many edits it had.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -31,6 +42,15 @@ pub fn check(text: &str, opts: &Options) -> Result<Outcome, String> {
     let Ok(plan) = pipeline::plan(text, opts) else {
         return Ok(Outcome::default());
     };
+    // An edit the planner made and its own check refused is a planner bug: safe (nothing is
+    // emitted) but a finding all the same.
+    if let Some(p) = plan
+        .problems
+        .iter()
+        .find(|p| p.message.contains("failed the check"))
+    {
+        return Err(format!("the planner made an edit its check refused: {p}"));
+    }
 
     // 1. Insertions only, in order, in bounds.
     let mut prev = 0;
@@ -44,6 +64,23 @@ pub fn check(text: &str, opts: &Options) -> Result<Outcome, String> {
         prev = e.start;
     }
     let new = diff::apply(text, &plan.edits);
+
+    // 5. Every route gets these bytes.
+    let handed = plan.new_text.as_deref().unwrap_or(text);
+    if handed != new {
+        return Err(
+            "the edited text handed to --write and --branch is not the planned edit".into(),
+        );
+    }
+    if !plan.edits.is_empty() {
+        let mut patch = String::new();
+        diff::render_patch("f.yaml", text, &plan.edits, &mut patch);
+        match unified::apply_unified(text, &patch) {
+            Ok(applied) if applied == new => {}
+            Ok(_) => return Err(format!("the patch gives another text:\n{patch}")),
+            Err(e) => return Err(format!("the patch does not apply ({e}):\n{patch}")),
+        }
+    }
 
     // 2. Removing the inserted ranges restores the original.
     let mut inserted = Vec::with_capacity(plan.edits.len());

@@ -16,6 +16,14 @@ use crate::error::{Error, Result};
 const FALLBACK_NAME: &str = "catalog-effects";
 const FALLBACK_EMAIL: &str = "catalog-effects@localhost";
 
+/// A file's new contents, stored in the repository and ready for a commit.
+#[derive(Debug, Clone)]
+pub struct Blob {
+    path: String,
+    id: git2::Oid,
+    mode: FileMode,
+}
+
 /// A non-bare repository together with its canonical work-tree root, so that every path
 /// comparison is made between canonical paths (symlinked temp dirs, `..`, trailing '/').
 pub struct Repo {
@@ -79,15 +87,51 @@ impl Repo {
     /// files.
     ///
     /// Writing over such a file would mix the tool's edits with the user's, so deletions,
-    /// conflicts and type changes count as dirty too; ignored files and submodules do not.
-    /// Paths outside the work tree contribute nothing.
+    /// conflicts and type changes count as dirty too; ignored files do not. Files inside a
+    /// submodule are asked of the submodule's own repository (issue 13: the parent only
+    /// sees the submodule as one changed entry, and a dirty file in it was written without
+    /// `--allow-dirty`). Paths outside the work tree contribute nothing.
     pub fn dirty_files(&self, paths: &[PathBuf]) -> Result<BTreeSet<String>> {
         let prefixes: Vec<String> = paths.iter().filter_map(|p| self.relative(p)).collect();
-        if prefixes.is_empty() {
-            return Ok(BTreeSet::new());
-        }
-        let whole_tree = prefixes.iter().any(String::is_empty);
+        let mut dirty = BTreeSet::new();
+        self.dirty_under(&self.repo, "", &prefixes, &mut dirty, 0)?;
+        Ok(dirty)
+    }
 
+    /// The dirty files of `repo` (mounted at `mount` in this work tree) under `prefixes`
+    /// (relative to this work tree), submodules included.
+    fn dirty_under(
+        &self,
+        repo: &Repository,
+        mount: &str,
+        prefixes: &[String],
+        dirty: &mut BTreeSet<String>,
+        depth: usize,
+    ) -> Result<()> {
+        let join = |path: &str| {
+            if mount.is_empty() {
+                path.to_owned()
+            } else {
+                format!("{mount}/{path}")
+            }
+        };
+        // What of this repository the prefixes reach: the whole tree when one holds it.
+        let inside: Vec<String> = prefixes
+            .iter()
+            .filter_map(|p| {
+                if mount.is_empty() {
+                    Some(p.clone())
+                } else if is_under(mount, p) {
+                    Some(String::new())
+                } else {
+                    p.strip_prefix(&format!("{mount}/")).map(str::to_owned)
+                }
+            })
+            .collect();
+        if inside.is_empty() {
+            return Ok(());
+        }
+        let whole_tree = inside.iter().any(String::is_empty);
         let mut options = StatusOptions::new();
         options
             .include_untracked(true)
@@ -97,16 +141,13 @@ impl Repo {
             // Catalog file names are literal; a '*' or '[' in one must not turn into a glob.
             .disable_pathspec_match(true);
         if !whole_tree {
-            for prefix in &prefixes {
+            for prefix in &inside {
                 options.pathspec(prefix);
             }
         }
-        let statuses = self
-            .repo
+        let statuses = repo
             .statuses(Some(&mut options))
             .map_err(|e| self.error("cannot read the status of the work tree", &e))?;
-
-        let mut dirty = BTreeSet::new();
         for entry in statuses.iter() {
             let status = entry.status();
             if status.is_empty() || status.contains(Status::IGNORED) {
@@ -115,11 +156,27 @@ impl Repo {
             let path = String::from_utf8_lossy(entry.path_bytes()).into_owned();
             // The pathspec already narrows the walk; this check keeps the contract exact
             // whatever libgit2's matching rules are.
-            if whole_tree || prefixes.iter().any(|prefix| is_under(&path, prefix)) {
-                dirty.insert(path);
+            if whole_tree || inside.iter().any(|prefix| is_under(&path, prefix)) {
+                dirty.insert(join(&path));
             }
         }
-        Ok(dirty)
+        // Nested submodules are followed a few levels down, no more: a cycle of gitlinks
+        // is not possible, but a deep chain is not worth the time.
+        if depth < 8 {
+            for sm in repo.submodules().unwrap_or_default() {
+                let sub = join(&String::from_utf8_lossy(
+                    sm.path().as_os_str().as_encoded_bytes(),
+                ));
+                let wanted = prefixes
+                    .iter()
+                    .any(|p| is_under(&sub, p) || is_under(p, &sub));
+                // An uninitialised submodule has no files to write.
+                if let (true, Ok(inner)) = (wanted, sm.open()) {
+                    self.dirty_under(&inner, &sub, prefixes, dirty, depth + 1)?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Work-tree-relative paths of files changed between revision `rev` (any revspec: a
@@ -189,34 +246,24 @@ impl Repo {
         Some((short, full))
     }
 
-    /// Write one commit on a new branch `branch`, whose parent is HEAD and whose tree is
-    /// HEAD's tree with each (work-tree-relative path, new full contents) replaced. Does not
-    /// touch the work tree, the index or the current branch (HEAD keeps pointing where it
-    /// did). Refuses an existing branch unless `force` (then the branch is moved). Refuses a
-    /// repository with no commits. Refuses an invalid branch name. Keeps each file's mode
-    /// (executable bit) from HEAD's tree; new files are 100644. Returns the new commit's
-    /// full id. Author/committer: the repository's configured signature, falling back to
-    /// "catalog-effects <catalog-effects@localhost>" when none is configured.
-    ///
-    /// The backfill is meant to be reviewed as a branch/PR while the user keeps working, so
-    /// nothing the user is looking at may move: only objects and the one branch ref are
-    /// written. For the same reason the checked-out branch is refused even with `force`,
-    /// since moving it would make the work tree look as if it reverted the commit.
-    /// A path listed twice takes its last contents. Paths that are symlinks, directories or
-    /// submodules in HEAD are refused rather than silently changing their type.
-    pub fn commit_on_branch(
-        &self,
-        branch: &str,
-        files: &[(String, Vec<u8>)],
-        message: &str,
-        force: bool,
-    ) -> Result<String> {
-        if !git2::Branch::name_is_valid(branch).unwrap_or(false) {
-            return Err(Error::new(format!("invalid branch name '{branch}'")).in_file(&self.root));
+    /// Checks, before any work is done, that `branch` can be written: a name git accepts
+    /// and can be named by (not `@`, git's shorthand for HEAD), a repository with a
+    /// commit, a branch that does not exist yet (unless `force`) and, even with `force`,
+    /// one that no work tree has checked out: moving it would leave that work tree with a
+    /// staged revert of the commit (issue 13).
+    pub fn check_branch(&self, branch: &str, force: bool) -> Result<()> {
+        if branch == "@" || !git2::Branch::name_is_valid(branch).unwrap_or(false) {
+            let why = if branch == "@" {
+                "`@` means HEAD to git, so no command could name the branch"
+            } else {
+                "git does not accept it (`git check-ref-format --branch`)"
+            };
+            return Err(
+                Error::new(format!("invalid branch name '{branch}': {why}")).in_file(&self.root)
+            );
         }
-
-        let head = match self.repo.head() {
-            Ok(head) => head,
+        match self.repo.head() {
+            Ok(_) => {}
             Err(e) if matches!(e.code(), ErrorCode::UnbornBranch | ErrorCode::NotFound) => {
                 return Err(Error::new(format!(
                     "repository has no commits; commit something first, then create branch '{branch}'"
@@ -224,38 +271,141 @@ impl Repo {
                 .in_file(&self.root));
             }
             Err(e) => return Err(self.error("cannot read HEAD", &e)),
-        };
+        }
         let full_ref = format!("refs/heads/{branch}");
-        if head.is_branch() && head.name_bytes() == full_ref.as_bytes() {
+        if let Some(place) = self.checked_out(&full_ref) {
             return Err(Error::new(format!(
-                "branch '{branch}' is the checked-out branch; choose another branch name"
+                "branch '{branch}' is checked out in {}; choose another branch name",
+                place.display()
             ))
             .in_file(&self.root));
         }
         if !force && self.repo.find_branch(branch, BranchType::Local).is_ok() {
             return Err(self.branch_exists(branch));
         }
-        let parent = head
-            .peel_to_commit()
+        Ok(())
+    }
+
+    /// The work tree (this one, the main one or any linked one) whose HEAD is `full_ref`.
+    fn checked_out(&self, full_ref: &str) -> Option<PathBuf> {
+        let common = self.repo.commondir();
+        let head_of = |git_dir: &Path| {
+            std::fs::read_to_string(git_dir.join("HEAD"))
+                .ok()
+                .is_some_and(|h| h.trim_end().strip_prefix("ref: ") == Some(full_ref))
+        };
+        // The HEAD of the repository as opened (its own work tree), then the main work
+        // tree's and every linked one's, read where git keeps them, so a work tree whose
+        // folder is gone still counts, as it does for git.
+        if self
+            .repo
+            .head()
+            .is_ok_and(|h| h.name_bytes() == full_ref.as_bytes())
+        {
+            return Some(self.root.clone());
+        }
+        if head_of(common) {
+            let main = Repository::open(common).ok();
+            let dir = main.and_then(|r| r.workdir().map(Path::to_path_buf));
+            return Some(dir.unwrap_or_else(|| common.to_path_buf()));
+        }
+        let names = self.repo.worktrees().ok()?;
+        for name in names.iter().filter_map(|n| n.ok().flatten()) {
+            let git_dir = common.join("worktrees").join(name);
+            if head_of(&git_dir) {
+                let found = self.repo.find_worktree(name);
+                return Some(found.map_or(git_dir, |w| w.path().to_path_buf()));
+            }
+        }
+        None
+    }
+
+    /// Stores the new contents of work-tree-relative `path` as `git add` would: through
+    /// the repository's filters and attributes (`core.autocrlf`, `text`, `eol`, `ident`),
+    /// so a commit of a CRLF work tree differs from HEAD by the inserted lines only (issue
+    /// 13). A path whose `filter` driver is configured (LFS and the like) is refused: that
+    /// is an external program, which libgit2 does not run, and skipping it would commit the
+    /// wrong bytes. So is a path that HEAD holds as something other than a file, or inside
+    /// a submodule.
+    pub fn stage_blob(&self, path: &str, contents: &[u8]) -> Result<Blob> {
+        check_repo_path(path).map_err(|msg| Error::new(msg).in_file(&self.root))?;
+        let err = |what: &str, e: &git2::Error| {
+            Error::new(format!("{what}: {}", e.message())).in_file(self.root.join(path))
+        };
+        let base = self
+            .repo
+            .head()
+            .and_then(|h| h.peel_to_tree())
+            .map_err(|e| err("cannot read the tree of HEAD", &e))?;
+        let mode = self.mode_in(&base, path)?;
+        let filter = self
+            .repo
+            .get_attr(
+                Path::new(path),
+                "filter",
+                git2::AttrCheckFlags::FILE_THEN_INDEX,
+            )
+            .map_err(|e| err("cannot read its attributes", &e))?;
+        // `git add` runs a driver only when one is configured; without, it is no filter.
+        let configured = |driver: &str| {
+            self.repo.config().is_ok_and(|c| {
+                ["clean", "process"]
+                    .iter()
+                    .any(|k| c.get_string(&format!("filter.{driver}.{k}")).is_ok())
+            })
+        };
+        if let Some(driver) = filter.filter(|f| configured(f)) {
+            return Err(Error::new(format!(
+                "has the filter `{driver}` (.gitattributes): --branch cannot run filter programs, so it cannot commit what `git add` would; apply the patch instead"
+            ))
+            .in_file(self.root.join(path)));
+        }
+        let mut writer = self
+            .repo
+            .blob_writer(Some(Path::new(path)))
+            .map_err(|e| err("cannot store its contents", &e))?;
+        std::io::Write::write_all(&mut writer, contents)
+            .map_err(|e| Error::new(format!("cannot store its contents: {e}")).in_file(path))?;
+        let id = writer
+            .commit()
+            .map_err(|e| err("cannot store its contents", &e))?;
+        Ok(Blob {
+            path: path.to_owned(),
+            id,
+            mode,
+        })
+    }
+
+    /// Write one commit on branch `branch` (checked with [`Repo::check_branch`]), whose
+    /// parent is HEAD and whose tree is HEAD's tree with each staged blob in place. Does
+    /// not touch the work tree, the index or the current branch (HEAD keeps pointing where
+    /// it did). With `force` an existing branch is moved. Returns the new commit's full id.
+    /// Author/committer: the repository's configured signature, falling back to
+    /// "catalog-effects <catalog-effects@localhost>" when none is configured.
+    ///
+    /// The backfill is meant to be reviewed as a branch/PR while the user keeps working, so
+    /// nothing the user is looking at may move: only objects and the one branch ref are
+    /// written. A path staged twice takes its last contents.
+    pub fn commit_on_branch(
+        &self,
+        branch: &str,
+        blobs: &[Blob],
+        message: &str,
+        force: bool,
+    ) -> Result<String> {
+        self.check_branch(branch, force)?;
+        let parent = self
+            .repo
+            .head()
+            .and_then(|h| h.peel_to_commit())
             .map_err(|e| self.error("HEAD does not point to a commit", &e))?;
         let base = parent
             .tree()
             .map_err(|e| self.error("cannot read the tree of HEAD", &e))?;
-
-        let mut latest: BTreeMap<&str, &[u8]> = BTreeMap::new();
-        for (path, contents) in files {
-            check_repo_path(path).map_err(|msg| Error::new(msg).in_file(&self.root))?;
-            latest.insert(path.as_str(), contents.as_slice());
-        }
-
+        let latest: BTreeMap<&str, &Blob> = blobs.iter().map(|b| (b.path.as_str(), b)).collect();
         let mut updates = TreeUpdateBuilder::new();
-        for (path, contents) in &latest {
-            let mode = self.mode_in(&base, path)?;
-            let blob = self
-                .repo
-                .blob(contents)
-                .map_err(|e| self.error(&format!("cannot store the contents of '{path}'"), &e))?;
-            updates.upsert(*path, blob, mode);
+        for (path, blob) in &latest {
+            updates.upsert(*path, blob.id, blob.mode);
         }
         let tree_id = updates
             .create_updated(&self.repo, &base)
@@ -295,6 +445,28 @@ impl Repo {
     /// The mode `path` gets in the new tree: HEAD's blob mode when it exists there, so an
     /// executable script stays executable.
     fn mode_in(&self, base: &git2::Tree<'_>, path: &str) -> Result<FileMode> {
+        // A folder on the way that HEAD holds as a submodule (or a file) cannot take the
+        // path: libgit2 only says "D/F conflict", naming nothing (issue 13).
+        let mut prefix = String::new();
+        for part in path.split('/').take(path.matches('/').count()) {
+            if !prefix.is_empty() {
+                prefix.push('/');
+            }
+            prefix.push_str(part);
+            if let Ok(entry) = base.get_path(Path::new(&prefix))
+                && entry.filemode() != i32::from(FileMode::Tree)
+            {
+                let what = if entry.filemode() == i32::from(FileMode::Commit) {
+                    "a submodule: commit the change in the submodule's own repository"
+                } else {
+                    "not a folder in HEAD"
+                };
+                return Err(
+                    Error::new(format!("'{path}' is inside '{prefix}', which is {what}"))
+                        .in_file(&self.root),
+                );
+            }
+        }
         let entry = match base.get_path(Path::new(path)) {
             Ok(entry) => entry,
             Err(e) if e.code() == ErrorCode::NotFound => return Ok(FileMode::Blob),
@@ -426,6 +598,22 @@ fn check_repo_path(path: &str) -> std::result::Result<(), String> {
 
 #[cfg(test)]
 mod tests {
+    /// Stages then commits, as `backfill --branch` does.
+    fn commit_files(
+        repo: &Repo,
+        branch: &str,
+        files: &[(String, Vec<u8>)],
+        message: &str,
+        force: bool,
+    ) -> Result<String> {
+        repo.check_branch(branch, force)?;
+        let blobs = files
+            .iter()
+            .map(|(p, b)| repo.stage_blob(p, b))
+            .collect::<Result<Vec<_>>>()?;
+        repo.commit_on_branch(branch, &blobs, message, force)
+    }
+
     use super::*;
     use std::fs;
     use tempfile::TempDir;
@@ -743,17 +931,17 @@ mod tests {
         let index_before = index_snapshot(&git);
 
         let repo = open(&dir);
-        let id = repo
-            .commit_on_branch(
-                "effects/backfill",
-                &[(
-                    "catalog/a.yaml".to_owned(),
-                    b"a: 1\neffects: [read]\n".to_vec(),
-                )],
-                "Backfill effects",
-                false,
-            )
-            .unwrap();
+        let id = commit_files(
+            &repo,
+            "effects/backfill",
+            &[(
+                "catalog/a.yaml".to_owned(),
+                b"a: 1\neffects: [read]\n".to_vec(),
+            )],
+            "Backfill effects",
+            false,
+        )
+        .unwrap();
 
         let commit = git.find_commit(git2::Oid::from_str(&id).unwrap()).unwrap();
         assert_eq!(commit.parent_ids().collect::<Vec<_>>(), vec![head_id]);
@@ -801,9 +989,7 @@ mod tests {
             ("catalog/vendor/deep/a.yaml".to_owned(), b"a: 2\n".to_vec()),
             ("catalog/brand/new/x.yaml".to_owned(), b"x: 1\n".to_vec()),
         ];
-        let id = repo
-            .commit_on_branch("nested", &files, "msg", false)
-            .unwrap();
+        let id = commit_files(&repo, "nested", &files, "msg", false).unwrap();
         let tree = git
             .find_commit(git2::Oid::from_str(&id).unwrap())
             .unwrap()
@@ -843,7 +1029,7 @@ mod tests {
             ("tools/run.sh".to_owned(), b"#!/bin/sh\necho hi\n".to_vec()),
             ("tools/plain.yaml".to_owned(), b"p: 2\n".to_vec()),
         ];
-        let id = repo.commit_on_branch("exec", &files, "msg", false).unwrap();
+        let id = commit_files(&repo, "exec", &files, "msg", false).unwrap();
         let tree = git
             .find_commit(git2::Oid::from_str(&id).unwrap())
             .unwrap()
@@ -860,12 +1046,8 @@ mod tests {
         commit_all(&git, "base");
         let repo = open(&dir);
         let files = vec![("a.yaml".to_owned(), b"a: 2\n".to_vec())];
-        let first = repo
-            .commit_on_branch("backfill", &files, "one", false)
-            .unwrap();
-        let err = repo
-            .commit_on_branch("backfill", &files, "two", false)
-            .unwrap_err();
+        let first = commit_files(&repo, "backfill", &files, "one", false).unwrap();
+        let err = commit_files(&repo, "backfill", &files, "two", false).unwrap_err();
         assert!(err.message.contains("'backfill' already exists"), "{err}");
         let target = |git: &Repository| {
             git.find_branch("backfill", BranchType::Local)
@@ -876,9 +1058,7 @@ mod tests {
         };
         assert_eq!(target(&git).to_string(), first);
 
-        let second = repo
-            .commit_on_branch("backfill", &files, "two", true)
-            .unwrap();
+        let second = commit_files(&repo, "backfill", &files, "two", true).unwrap();
         assert_ne!(first, second);
         assert_eq!(target(&git).to_string(), second);
     }
@@ -891,9 +1071,7 @@ mod tests {
         let current = git.head().unwrap().shorthand().unwrap().to_owned();
         let repo = open(&dir);
         let files = vec![("a.yaml".to_owned(), b"a: 2\n".to_vec())];
-        let err = repo
-            .commit_on_branch(&current, &files, "msg", true)
-            .unwrap_err();
+        let err = commit_files(&repo, &current, &files, "msg", true).unwrap_err();
         assert!(err.message.contains(&current), "{err}");
         assert_eq!(git.head().unwrap().target(), Some(head_id));
     }
@@ -904,9 +1082,7 @@ mod tests {
         write(&dir, "a.yaml", "a: 1\n");
         let repo = open(&dir);
         let files = vec![("a.yaml".to_owned(), b"a: 2\n".to_vec())];
-        let err = repo
-            .commit_on_branch("backfill", &files, "msg", false)
-            .unwrap_err();
+        let err = commit_files(&repo, "backfill", &files, "msg", false).unwrap_err();
         assert!(
             err.message
                 .contains("has no commits; commit something first"),
@@ -923,9 +1099,7 @@ mod tests {
         let repo = open(&dir);
         let files = vec![("a.yaml".to_owned(), b"a: 2\n".to_vec())];
         for bad in ["", "a..b", "has space", "ends/", "-dash", "x.lock", "HEAD"] {
-            let err = repo
-                .commit_on_branch(bad, &files, "msg", false)
-                .unwrap_err();
+            let err = commit_files(&repo, bad, &files, "msg", false).unwrap_err();
             assert!(err.message.contains("invalid branch name"), "{bad}: {err}");
         }
         for bad in [
@@ -939,13 +1113,13 @@ mod tests {
         ] {
             let files = vec![(bad.to_owned(), b"x".to_vec())];
             assert!(
-                repo.commit_on_branch("ok", &files, "msg", false).is_err(),
+                commit_files(&repo, "ok", &files, "msg", false).is_err(),
                 "{bad:?}"
             );
         }
         // A file used as a directory.
         let files = vec![("a.yaml/inner.yaml".to_owned(), b"x".to_vec())];
-        assert!(repo.commit_on_branch("ok", &files, "msg", false).is_err());
+        assert!(commit_files(&repo, "ok", &files, "msg", false).is_err());
         assert!(git.find_branch("ok", BranchType::Local).is_err());
     }
 

@@ -18,10 +18,10 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
     match cli::dispatch(args) {
-        Ok(code) => ExitCode::from(code),
+        Ok(code) => ExitCode::from(cli::out::finish(code)),
         Err(e) => {
             cli::out::error(&e.to_string());
-            ExitCode::from(cli::EXIT_ERROR)
+            ExitCode::from(cli::out::finish(cli::EXIT_ERROR))
         }
     }
 }

@@ -41,10 +41,12 @@ pub struct Options {
     pub keep_views: bool,
     /// Keep the edited text of changed files (for `--write` and `--branch`).
     pub keep_texts: bool,
-    /// Only these files (relative to their catalog), when the run is restricted.
+    /// Check every edited text before it is used (on unless no edit leaves the run:
+    /// `check`, `lint` and `annotations` only count and read the actions).
+    pub check_edits: bool,
     /// Only these files, as (catalog index, path relative to that catalog), and the main
-    /// file (`*.connector.s1.yaml`) of each of their folders, so a partial's connector is
-    /// known.
+    /// file of each of their partials' folders (found by content, as a full run finds it),
+    /// so a partial's connector is known.
     pub only: Option<std::collections::BTreeSet<(usize, String)>>,
     pub progress: Option<Progress>,
     /// Render each file's CSV rows in the workers (for streaming writers).
@@ -60,6 +62,7 @@ impl Options {
             fix_conflicts: false,
             keep_views: false,
             keep_texts: false,
+            check_edits: true,
             only: None,
             progress: None,
             render_csv: false,
@@ -91,7 +94,9 @@ pub struct ActionResult {
     /// `info.key` of the file, else of the main file in its folder (read before the run),
     /// else the folder name.
     pub connector: String,
-    pub view: Option<ActionView>,
+    /// Boxed: most runs keep no view, and an empty one inline made every result 280 bytes
+    /// larger.
+    pub view: Option<Box<ActionView>>,
     /// The edit planned for this action, if any.
     pub edit: Option<Edit>,
 }
@@ -153,10 +158,39 @@ pub struct FileResult {
     pub csv: String,
     /// What the file's action names say about where their verbs are.
     pub group: Group,
-    /// The original text, kept with `keep_texts` when there are edits.
-    pub old_text: Option<String>,
     /// The edited text, with `keep_texts`, when there are edits.
     pub new_text: Option<String>,
+}
+
+impl FileResult {
+    /// The text the edits were planned on, had back from the edited one: it is not kept
+    /// beside it, so one large file is not held twice.
+    pub fn old_text(&self) -> Option<String> {
+        Some(self.old_pieces()?.concat())
+    }
+
+    /// [`FileResult::old_text`] as pieces of the edited text and of the rewritten lists,
+    /// for comparing without building it.
+    pub fn old_pieces(&self) -> Option<Vec<&str>> {
+        let new = self.new_text.as_deref()?;
+        let mut edits: Vec<&Edit> = self
+            .actions
+            .iter()
+            .filter_map(|a| a.edit.as_ref())
+            .collect();
+        edits.sort_by_key(|e| e.start);
+        let mut pieces = Vec::with_capacity(2 * edits.len() + 1);
+        let (mut pos, mut shift) = (0, 0isize);
+        for e in edits {
+            let at = (e.start as isize + shift) as usize;
+            pieces.push(&new[pos..at]);
+            pieces.push(e.old.as_str());
+            pos = at + e.text.len();
+            shift += e.text.len() as isize - (e.end - e.start) as isize;
+        }
+        pieces.push(&new[pos..]);
+        Some(pieces)
+    }
 }
 
 /// A catalog directory as the run saw it.
@@ -253,7 +287,7 @@ pub fn run_each(
     opts: &Options,
     sink: impl FnMut(&mut FileResult),
 ) -> RunMeta {
-    Walked::new(catalogs, opts).run(opts, sink)
+    Walked::new(catalogs).run(opts, sink)
 }
 
 /// The catalogs walked, before any connector file is read: a caller can refuse to run (and
@@ -283,8 +317,8 @@ struct Work {
 }
 
 impl Walked {
-    /// Walks every catalog and selects the files `opts.only` asks for.
-    pub fn new(catalogs: &[PathBuf], opts: &Options) -> Walked {
+    /// Walks every catalog; [`Walked::run`] selects the files `opts.only` asks for.
+    pub fn new(catalogs: &[PathBuf]) -> Walked {
         let cwd = std::env::current_dir().ok();
         let mut out = Walked::default();
         for (i, root) in catalogs.iter().enumerate() {
@@ -303,23 +337,11 @@ impl Walked {
                     }));
                     out.found.push(w.files.len());
                     out.unwalkable.push(None);
-                    let wanted = |f: &CatalogFile| match &opts.only {
-                        None => true,
-                        Some(only) => {
-                            only.contains(&(i, f.rel.clone()))
-                                || (f.rel.ends_with(".connector.s1.yaml")
-                                    && only.iter().any(|(c, rel)| {
-                                        *c == i
-                                            && rel.rsplit_once('/').map_or("", |(d, _)| d)
-                                                == f.folder
-                                    }))
-                        }
-                    };
                     let in_repo = catalog.repo.as_ref().and_then(|r| r.relative(root));
                     // A catalog above the current directory may hold files below it.
                     let above =
                         shown_root.starts_with("..") || Path::new(&shown_root).is_absolute();
-                    for f in w.files.into_iter().filter(|f| wanted(f)) {
+                    for f in w.files {
                         let shown = if above {
                             walk::shown(&f.path, cwd.as_deref())
                         } else if shown_root == "." {
@@ -400,6 +422,33 @@ impl Walked {
             work,
             ..
         } = self;
+        let wanted: Vec<bool> = work
+            .iter()
+            .map(|w| {
+                opts.only
+                    .as_ref()
+                    .is_none_or(|o| o.contains(&(w.catalog, w.file.rel.clone())))
+            })
+            .collect();
+        // The folders whose partials are processed need their main file's `info.key`, found
+        // by content as a full run finds it, whatever the main file is named (issue 13).
+        let partial_folders: std::collections::BTreeSet<(usize, &str)> = work
+            .iter()
+            .zip(&wanted)
+            .filter(|(w, keep)| **keep && w.file.rel.ends_with(".s1.partial.yaml"))
+            .map(|(w, _)| (w.catalog, w.file.folder.as_str()))
+            .collect();
+        let names = connector_names(&catalogs, &work, &partial_folders);
+        let work: Vec<&Work> = work
+            .iter()
+            .zip(&wanted)
+            .filter(|(w, keep)| {
+                **keep
+                    || (partial_folders.contains(&(w.catalog, w.file.folder.as_str()))
+                        && names.main_of(w.catalog, &w.file.folder) == Some(w.file.rel.as_str()))
+            })
+            .map(|(w, _)| w)
+            .collect();
         let mut meta = RunMeta {
             rules_used: vec![false; opts.rules.rules.len()],
             catalogs,
@@ -410,7 +459,6 @@ impl Walked {
         if let Some(p) = &opts.progress {
             (p.start)(work.len());
         }
-        let names = connector_names(&meta.catalogs, &work);
         let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<(usize, FileResult)>>(2);
         // What each worker is to free, handed back by the caller's thread.
         let spent: Vec<std::sync::Mutex<Vec<FileResult>>> = (0..rayon::current_num_threads())
@@ -458,41 +506,35 @@ fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// The connector of each folder: `info.key` of the main file that sits beside its
-/// partials (`*.connector.s1.yaml` first, then any other non-partial file with an `info`),
-/// read before the run so results can be streamed in path order.
-fn connector_names(catalogs: &[Catalog], work: &[Work]) -> Names {
-    let with_partials: std::collections::BTreeSet<(usize, &str)> = work
-        .iter()
-        .filter(|w| w.file.rel.ends_with(".s1.partial.yaml"))
-        .map(|w| (w.catalog, w.file.folder.as_str()))
-        .collect();
+/// The connector of each folder in `folders`: `info.key` of the main file that sits beside
+/// its partials (`*.connector.s1.yaml` first, then any other non-partial file with an
+/// `info`), read before the run so results can be streamed in path order.
+fn connector_names(
+    catalogs: &[Catalog],
+    work: &[Work],
+    folders: &std::collections::BTreeSet<(usize, &str)>,
+) -> Names {
     let candidates: Vec<(usize, &CatalogFile)> = work
         .iter()
         .filter(|w| {
             !w.file.rel.ends_with(".s1.partial.yaml")
-                && with_partials.contains(&(w.catalog, w.file.folder.as_str()))
+                && folders.contains(&(w.catalog, w.file.folder.as_str()))
         })
         .map(|w| (w.catalog, &w.file))
         .collect();
-    let found: Vec<(usize, String, bool, String)> = candidates
+    let found: Vec<(usize, &CatalogFile, String)> = candidates
         .par_iter()
         .filter_map(|(i, f)| {
             let text = read_text(&f.path).ok()?;
             let key = parse::info_key(&text)?;
-            Some((
-                *i,
-                f.folder.clone(),
-                f.rel.ends_with(".connector.s1.yaml"),
-                key,
-            ))
+            Some((*i, *f, key))
         })
         .collect();
-    let mut mains = BTreeMap::new();
-    for (i, folder, is_main, key) in found {
-        let slot = (i, folder);
-        if is_main || !mains.contains_key(&slot) {
-            mains.insert(slot, key);
+    let mut mains: BTreeMap<(usize, String), (String, String)> = BTreeMap::new();
+    for (i, f, key) in found {
+        let slot = (i, f.folder.clone());
+        if f.rel.ends_with(".connector.s1.yaml") || !mains.contains_key(&slot) {
+            mains.insert(slot, (key, f.rel.clone()));
         }
     }
     let roots = catalogs
@@ -510,7 +552,8 @@ fn connector_names(catalogs: &[Catalog], work: &[Work]) -> Names {
 
 /// Connector names known before the run.
 struct Names {
-    mains: BTreeMap<(usize, String), String>,
+    /// (catalog, folder) to the main file's `info.key` and path.
+    mains: BTreeMap<(usize, String), (String, String)>,
     /// The name of each catalog directory, for files at its root.
     roots: Vec<String>,
 }
@@ -522,13 +565,26 @@ impl Names {
             _ => self.roots[catalog].clone(),
         }
     }
+
+    /// The main file of a folder, relative to its catalog.
+    fn main_of(&self, catalog: usize, folder: &str) -> Option<&str> {
+        self.mains
+            .get(&(catalog, folder.to_owned()))
+            .map(|(_, rel)| rel.as_str())
+    }
 }
 
 /// Reads a connector file as text; a BOM stays in the text (it is part of the bytes the
 /// patch must preserve) and the YAML scanner skips it.
 pub fn read_text(path: &Path) -> Result<String, Error> {
-    let bytes =
-        std::fs::read(path).map_err(|e| Error::new(format!("cannot read: {e}")).in_file(path))?;
+    let err = |e: std::io::Error| Error::new(format!("cannot read: {e}")).in_file(path);
+    let mut file = std::fs::File::open(path).map_err(err)?;
+    let len = file.metadata().map_or(0, |m| m.len() as usize);
+    // Room for the inserted `effects` (a few percent of a file), so the text can become the
+    // edited text where it is: growing it elsewhere would leave the old buffer resident
+    // with the allocator while the edited one is checked.
+    let mut bytes = Vec::with_capacity(len + len / 16 + 64);
+    std::io::Read::read_to_end(&mut file, &mut bytes).map_err(err)?;
     String::from_utf8(bytes).map_err(|e| {
         let valid = e.utf8_error().valid_up_to();
         let bytes = e.as_bytes();
@@ -560,7 +616,6 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
         patch: String::new(),
         csv: String::new(),
         group: Group::single(),
-        old_text: None,
         new_text: None,
     };
     let text = match read_text(&file.path) {
@@ -570,7 +625,11 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
             return out;
         }
     };
-    let plan = match plan(&text, opts) {
+    let (path, patch) = (&out.patch_path, &mut out.patch);
+    let plan = match plan_owned(text, opts, &mut |old, edits| {
+        patch.clear();
+        diff::render_patch(path, old, edits, patch);
+    }) {
         Ok(p) => p,
         Err(e) => {
             out.error = Some(e.in_file(&w.shown));
@@ -591,7 +650,7 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
         .into_iter()
         .map(|e| e.in_file(&w.shown))
         .collect();
-    let edits = plan.edits;
+    let new_text = plan.new_text;
     for p in plan.actions {
         let (site, inference, status, edit) = (p.site, p.inference, p.status, p.edit);
         let confident = inference
@@ -626,7 +685,7 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
                 view.label.clone(),
                 view.declared.clone(),
                 view.annotations.clone(),
-                Some(view),
+                Some(Box::new(view)),
             )
         } else {
             (view.id, view.label, view.declared, view.annotations, None)
@@ -656,11 +715,7 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
     if opts.render_csv {
         out.csv = crate::emit::csv_rows(&out, &opts.rules);
     }
-    diff::render_patch(&out.patch_path, &text, &edits, &mut out.patch);
-    if opts.keep_texts && !edits.is_empty() {
-        out.new_text = Some(diff::apply(&text, &edits));
-        out.old_text = Some(text);
-    }
+    out.new_text = new_text;
     out
 }
 
@@ -673,7 +728,8 @@ pub struct Planned {
     pub edit: Option<Edit>,
 }
 
-/// A file's text, planned: everything the run needs, and the sorted edits.
+/// A file's text, planned and checked: everything the run needs, and the sorted edits,
+/// each of which passed [`check_edited`].
 #[derive(Debug, Clone)]
 pub struct Plan {
     pub shape: Shape,
@@ -684,88 +740,91 @@ pub struct Plan {
     pub notes: Vec<Error>,
     pub actions: Vec<Planned>,
     pub edits: Vec<Edit>,
+    /// The edited text, with `keep_texts` when there are edits.
+    pub new_text: Option<String>,
 }
 
-/// Parses, classifies and plans one file's text. Pure: the same text and options always
+/// Parses, classifies and plans one file's text, then checks the edited text before any
+/// route may use it (issue 13): it must parse, hold the original's data plus exactly the
+/// planned `effects`, and plan nothing more. An edit that fails is dropped and its action
+/// reported with why; the file's other edits go on. Pure: the same text and options always
 /// give the same plan, which is what makes a rerun after applying the patch empty.
 pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
-    let parsed = parse::parse_file(text)?;
-    let group = Group::of(
-        parsed
-            .actions
-            .iter()
-            .filter(|s| !s.nested)
-            .map(|s| s.view.id.as_str()),
-        &opts.rules.lexicon,
-    );
-    let mut actions = Vec::with_capacity(parsed.actions.len());
-    for site in parsed.actions {
-        let inference = infer_in(&site.view, &group, &opts.rules);
-        let status = diff::status(
-            &site.view.declared,
-            site.nested,
-            &inference,
-            opts.min_confidence,
-        );
-        let edit = match status {
-            Status::Added => Some(diff::plan_insert(
-                text,
-                &site,
-                site.seq_offset.unwrap_or(parsed.seq_offset),
-                inference.effects,
-            )),
-            Status::Conflict if opts.fix_conflicts => site
-                .effects
-                .as_ref()
-                .and_then(|e| diff::plan_rewrite(text, e, inference.effects)),
-            _ => None,
-        };
-        actions.push(Planned {
-            site,
-            inference,
-            status,
-            edit,
-        });
-    }
-    let mut notes = parsed.notes;
-    hold_back_inherited_edits(&mut actions, &mut notes);
-    let mut edits: Vec<Edit> = actions.iter().filter_map(|p| p.edit.clone()).collect();
-    edits.sort_by_key(|e| e.start);
-    Ok(Plan {
-        shape: parsed.shape,
-        group,
-        info_key: parsed.info_key,
-        info_title: parsed.info_title,
-        problems: parsed.problems,
-        notes,
-        actions,
-        edits,
-    })
+    plan_owned(text.to_owned(), opts, &mut |_, _| {})
 }
 
-/// An action whose mapping another action merges (`<<: *it`) passes its `effects` on: an
-/// edit there would make the inheritor declare effects nobody proposed for it. So the edit is
-/// held back (and the action listed for a human) unless every inheritor gets its own.
-fn hold_back_inherited_edits(actions: &mut [Planned], notes: &mut Vec<Error>) {
-    let has_own_edit: Vec<bool> = actions
+/// [`plan`], taking the text: it becomes the edited text in place while that is checked
+/// (one large file is never held twice then); `render` sees the original with the edits
+/// that passed.
+fn plan_owned(
+    text: String,
+    opts: &Options,
+    render: &mut dyn FnMut(&str, &[Edit]),
+) -> Result<Plan, Error> {
+    let tree = parse::parse_tree(&text)?;
+    let mut plan = plan_tree(&tree, opts, opts.keep_views)?;
+    if plan.edits.is_empty() || !opts.check_edits {
+        drop(tree);
+        render(&text, &plan.edits);
+        plan.new_text =
+            (opts.keep_texts && !plan.edits.is_empty()).then(|| diff::apply(&text, &plan.edits));
+        return Ok(plan);
+    }
+    // The original's digest is all the check needs of its tree: dropping it first keeps
+    // one large file from holding two trees at once, and the text becomes the edited text
+    // in place. The patch is rendered once the check is done, from the original had back.
+    let digest = diff::verify::original(&tree, &plan.edits);
+    let storage = tree.into_storage();
+    let new = diff::apply_owned(text, &plan.edits);
+    let checked = digest.and_then(|d| check_new(&new, d, &plan.edits, &plan, opts, storage));
+    let old = match checked {
+        Ok(()) if opts.keep_texts => {
+            let old = diff::unapply(&new, &plan.edits);
+            plan.new_text = Some(new);
+            old
+        }
+        Ok(()) => diff::unapply_owned(new, &plan.edits),
+        Err(why) => {
+            let old = diff::unapply_owned(new, &plan.edits);
+            salvage(&old, &mut plan, opts, &why)?;
+            old
+        }
+    };
+    render(&old, &plan.edits);
+    Ok(plan)
+}
+
+/// Plans a parsed file: reads its actions, classifies each as it is read (letting go of
+/// the text only rules read, unless `keep_views`), and plans the edits.
+fn plan_tree(tree: &parse::tree::Tree, opts: &Options, keep_views: bool) -> Result<Plan, Error> {
+    let group = Group::of(parse::action_ids(tree), &opts.rules.lexicon);
+    let mut actions = Vec::new();
+    let (facts, mut notes) = plan_actions(
+        tree,
+        opts,
+        Decide::Classify(&group),
+        &mut |mut p, layout| {
+            // Sized once: a plan grown by doubling leaves its outgrown buffers with the
+            // allocator, resident, for the rest of a large file's run.
+            if actions.is_empty() {
+                actions.reserve_exact(layout.items + 1);
+            }
+            if !keep_views {
+                p.site.view.description = None;
+                p.site.view.details = None;
+                p.site.view.inputs = Vec::new();
+            }
+            actions.push(p);
+        },
+    )?;
+    let edited: Vec<bool> = actions.iter().map(|p| p.edit.is_some()).collect();
+    let own: Vec<bool> = actions
         .iter()
         .map(|p| p.edit.is_some() && p.status == Status::Added)
         .collect();
-    for i in 0..actions.len() {
-        let Some(heir) = actions[i]
-            .site
-            .inheritors
-            .iter()
-            .copied()
-            .find(|&h| !has_own_edit[h])
-        else {
-            continue;
-        };
-        if actions[i].edit.is_none() {
-            continue;
-        }
+    for (source, heir) in held_back(&edited, &own, &facts.inheritance) {
         let heir_id = actions[heir].site.view.id.clone();
-        let p = &mut actions[i];
+        let p = &mut actions[source];
         p.edit = None;
         if p.status == Status::Added {
             p.status = Status::Unclassified;
@@ -778,44 +837,309 @@ fn hold_back_inherited_edits(actions: &mut [Planned], notes: &mut Vec<Error>) {
             .at(p.site.view.line, p.site.column),
         );
     }
+    let mut edits: Vec<Edit> = actions.iter().filter_map(|p| p.edit.clone()).collect();
+    edits.sort_by_key(|e| e.start);
+    Ok(Plan {
+        shape: facts.shape,
+        group,
+        info_key: facts.info_key,
+        info_title: facts.info_title,
+        problems: facts.problems,
+        notes,
+        actions,
+        edits,
+        new_text: None,
+    })
 }
 
-/// Checks an edit before it is trusted: the edited text parses, holds the same actions in
-/// the same order, each edited action now declares what was planned, and planning it again
-/// yields no edit.
-pub fn verify(expected: &[ActionResult], new_text: &str, opts: &Options) -> Result<(), String> {
-    let again = plan(new_text, opts).map_err(|e| format!("the edited text does not parse: {e}"))?;
-    if !again.edits.is_empty() {
-        return Err(format!(
-            "planning the edited text again gives {} more edit(s)",
-            again.edits.len()
-        ));
-    }
-    let mut after: Vec<&Planned> = again.actions.iter().collect();
-    after.sort_by_key(|p| (p.site.view.line, p.site.column));
-    if after.len() != expected.len() {
-        return Err("the edited text holds a different number of actions".into());
-    }
-    for (before, after) in expected.iter().zip(after) {
-        if before.id != after.site.view.id {
-            return Err(format!("action `{}` moved or changed its id", before.id));
+/// How [`plan_actions`] decides each action's effects.
+#[derive(Clone, Copy)]
+enum Decide<'a> {
+    /// Classify it, its name read among the file's names.
+    Classify(&'a Group),
+    /// Take the decision of a plan of the same data: only what the edits need is read.
+    Known(&'a [Planned]),
+}
+
+/// Reads, decides and plans each action of a parsed file, handing it to `each` at once;
+/// returns what the file says besides its actions, and the notes on edits not made.
+fn plan_actions(
+    tree: &parse::tree::Tree,
+    opts: &Options,
+    decide: Decide,
+    each: &mut dyn FnMut(Planned, parse::Layout),
+) -> Result<(parse::ParsedFile, Vec<Error>), Error> {
+    let text = tree.text();
+    let mut notes = Vec::new();
+    let mut k = 0;
+    let full = matches!(decide, Decide::Classify(_));
+    let facts = parse::read_actions(tree, full, &mut |site, layout| {
+        let inference = match decide {
+            Decide::Known(plan) => plan.get(k).map_or_else(Inference::default, |p| Inference {
+                effects: p.inference.effects,
+                confidence: p.inference.confidence,
+                ..Inference::default()
+            }),
+            Decide::Classify(group) => infer_in(&site.view, group, &opts.rules),
+        };
+        k += 1;
+        let mut status = diff::status(
+            &site.view.declared,
+            site.nested,
+            &inference,
+            opts.min_confidence,
+        );
+        let planned = match status {
+            Status::Added => Some(diff::plan_insert(
+                text,
+                &site,
+                site.seq_offset.unwrap_or(layout.seq_offset),
+                inference.effects,
+            )),
+            Status::Conflict if opts.fix_conflicts => site
+                .effects
+                .as_ref()
+                .map(|e| diff::plan_rewrite(text, e, site.map_start, inference.effects)),
+            _ => None,
+        };
+        let edit = match planned {
+            Some(Err(why)) => {
+                let verb = if status == Status::Added {
+                    "edited"
+                } else {
+                    "rewritten"
+                };
+                notes.push(
+                    Error::new(format!(
+                        "`{}` not {verb}: {why}; declare its effects by hand",
+                        site.view.id
+                    ))
+                    .at(site.view.line, site.column),
+                );
+                if status == Status::Added {
+                    status = Status::Unclassified;
+                }
+                None
+            }
+            Some(Ok(edit)) => Some(edit),
+            None => None,
+        };
+        each(
+            Planned {
+                site,
+                inference,
+                status,
+                edit,
+            },
+            layout,
+        );
+    })?;
+    let mut all = facts.notes.clone();
+    all.extend(notes);
+    Ok((facts, all))
+}
+
+/// An action whose mapping another action merges (`<<: *it`) passes its `effects` on: an
+/// edit there would make the inheritor declare effects nobody proposed for it. So the edit
+/// is held back (and the action listed for a human) unless every inheritor gets its own.
+/// Returns the (action, inheritor) pairs to hold back, given which actions have an edit and
+/// which have an added one of their own.
+fn held_back(edited: &[bool], own: &[bool], inheritance: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    let mut first = BTreeMap::new();
+    for &(source, heir) in inheritance {
+        if edited[source] && !own[heir] {
+            first.entry(source).or_insert(heir);
         }
-        if before.edit.is_some()
-            && after.site.view.declared != Declared::Valid(before.inference.effects)
-        {
+    }
+    first.into_iter().collect()
+}
+
+/// Checks `edits` (a subset of what `planned` planned, sorted) applied to `text`: the
+/// edited text parses, its digest equals the original's `digest` (same data, in the same
+/// places, plus exactly the planned `effects`), and planning it again finds the same
+/// actions and problems, each edited action declaring what was planned, and proposes
+/// nothing but the edits left out. Returns the edited text.
+pub fn check_edited(
+    text: &str,
+    digest: diff::verify::Digest,
+    edits: &[Edit],
+    planned: &Plan,
+    opts: &Options,
+) -> Result<String, String> {
+    let new = diff::apply(text, edits);
+    check_new(&new, digest, edits, planned, opts, Default::default())?;
+    Ok(new)
+}
+
+/// [`check_edited`] on the edited text itself. The second plan is checked action by action
+/// as it is read and kept no further: one large file does not hold two plans.
+fn check_new(
+    new: &str,
+    digest: diff::verify::Digest,
+    edits: &[Edit],
+    planned: &Plan,
+    opts: &Options,
+    storage: parse::tree::Storage,
+) -> Result<(), String> {
+    let tree = parse::parse_tree_in(new, storage)
+        .map_err(|e| format!("the edited text does not parse: {e}"))?;
+    if diff::verify::edited(&tree, edits)? != digest {
+        return Err("the edited text's data differs from the original's".into());
+    }
+    let actions = &planned.actions;
+    fn applied<'p>(before: &'p Planned, edits: &[Edit]) -> Option<&'p Edit> {
+        before.edit.as_ref().filter(|e| {
+            edits
+                .binary_search_by_key(&e.start, |x| x.start)
+                .is_ok_and(|i| edits[i] == **e)
+        })
+    }
+    let (mut edited, mut own) = (
+        Vec::with_capacity(actions.len()),
+        Vec::with_capacity(actions.len()),
+    );
+    let mut failure = None;
+    // The digests are equal: the actions hold the same data, so each keeps the decision
+    // the first plan made; what is planned again is where and what to edit.
+    let (facts, _) = plan_actions(&tree, opts, Decide::Known(actions), &mut |after, _| {
+        let Some(before) = actions.get(edited.len()) else {
+            failure.get_or_insert_with(|| "the edited text holds more actions".to_owned());
+            return;
+        };
+        let id = &before.site.view.id;
+        let want = match applied(before, edits) {
+            Some(e) => Declared::Valid(e.effects),
+            None => before.site.view.declared.clone(),
+        };
+        if *id != after.site.view.id || before.site.nested != after.site.nested {
+            failure.get_or_insert_with(|| format!("action `{id}` moved or changed its id"));
+        } else if after.site.view.declared != want {
+            failure.get_or_insert_with(|| {
+                format!("action `{id}` does not declare the planned effects after the edit")
+            });
+        }
+        edited.push(after.edit.is_some());
+        own.push(after.edit.is_some() && after.status == Status::Added);
+    })
+    .map_err(|e| format!("the edited text does not plan: {e}"))?;
+    if let Some(f) = failure {
+        return Err(f);
+    }
+    if edited.len() != actions.len() {
+        return Err("the edited text holds fewer actions".into());
+    }
+    let held: std::collections::BTreeSet<usize> = held_back(&edited, &own, &facts.inheritance)
+        .into_iter()
+        .map(|(source, _)| source)
+        .collect();
+    for (i, before) in actions.iter().enumerate() {
+        // What the second plan proposes must be exactly what was left out.
+        let proposes = edited[i] && !held.contains(&i);
+        if proposes != (before.edit.is_some() && applied(before, edits).is_none()) {
             return Err(format!(
-                "action `{}` does not declare the planned effects after the edit",
-                before.id
+                "planning the edited text again gives another edit for `{}`",
+                before.site.view.id
             ));
         }
     }
+    if facts.problems.len() != planned.problems.len() {
+        return Err("the edit changed the problems of the file".into());
+    }
+    Ok(())
+}
+
+/// Checks at most this many subsets of a file's edits to find those that fail: a file
+/// whose every edit fails would otherwise be parsed once per edit.
+const MAX_CHECKS: usize = 64;
+
+/// The slow path, taken only when the file's edits failed their check together: finds the
+/// edits that fail (halving the set), drops them, and reports each of their actions with
+/// why. The others are checked once more together and kept.
+fn salvage(text: &str, plan: &mut Plan, opts: &Options, why: &str) -> Result<(), Error> {
+    let tree = parse::parse_tree(text)?;
+    let checks = std::cell::Cell::new(0);
+    let check = |edits: &[Edit]| -> Result<String, String> {
+        checks.set(checks.get() + 1);
+        if checks.get() > MAX_CHECKS {
+            return Err("too many of the file's edits failed their check".into());
+        }
+        let digest = diff::verify::original(&tree, edits)?;
+        check_edited(text, digest, edits, plan, opts)
+    };
+    let mut failed: Vec<(Edit, String)> = Vec::new();
+    let mut pending = vec![plan.edits.clone()];
+    while let Some(set) = pending.pop() {
+        match check(&set) {
+            Ok(_) => {}
+            Err(e) if set.len() == 1 || checks.get() >= MAX_CHECKS => {
+                failed.extend(set.into_iter().map(|edit| (edit, e.clone())));
+            }
+            Err(_) => {
+                let (a, b) = set.split_at(set.len() / 2);
+                pending.push(b.to_vec());
+                pending.push(a.to_vec());
+            }
+        }
+    }
+    if failed.is_empty() {
+        // Each part passes alone, not all together.
+        failed = plan
+            .edits
+            .iter()
+            .map(|e| (e.clone(), why.to_owned()))
+            .collect();
+    }
+    let failing: std::collections::BTreeSet<usize> = failed.iter().map(|(e, _)| e.start).collect();
+    let mut kept: Vec<Edit> = plan
+        .edits
+        .iter()
+        .filter(|e| !failing.contains(&e.start))
+        .cloned()
+        .collect();
+    let together = if kept.is_empty() {
+        Ok(None)
+    } else {
+        check(&kept).map(Some)
+    };
+    let new = match together {
+        Ok(new) => new,
+        Err(e) => {
+            failed.extend(kept.drain(..).map(|edit| (edit, e.clone())));
+            None
+        }
+    };
+    let why_at: BTreeMap<usize, String> = failed.into_iter().map(|(e, w)| (e.start, w)).collect();
+    for p in &mut plan.actions {
+        let Some(why) = p.edit.as_ref().and_then(|e| why_at.get(&e.start)) else {
+            continue;
+        };
+        let verb = if p.status == Status::Added {
+            p.status = Status::Unclassified;
+            "edited"
+        } else {
+            "rewritten"
+        };
+        plan.problems.push(
+            Error::new(format!(
+                "`{}` not {verb}: its edit failed the check before writing ({why}); declare its effects by hand",
+                p.site.view.id
+            ))
+            .at(p.site.view.line, p.site.column),
+        );
+        p.edit = None;
+    }
+    plan.edits = kept;
+    plan.new_text = new.filter(|_| opts.keep_texts);
     Ok(())
 }
 
 /// A partial belongs to the connector whose main file sits in the same folder; a file with
 /// its own `info.key` names itself; without either, the folder name.
 fn resolve_connector(f: &mut FileResult, names: &Names) {
-    let main = names.mains.get(&(f.catalog, f.folder.clone())).cloned();
+    let main = names
+        .mains
+        .get(&(f.catalog, f.folder.clone()))
+        .map(|(key, _)| key.clone());
     let fallback = || names.folder_name(f.catalog, &f.folder);
     if f.info_key.is_none()
         && main.is_none()

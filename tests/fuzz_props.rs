@@ -17,7 +17,7 @@ mod common;
 #[path = "../fuzz/invariants.rs"]
 mod invariants;
 
-use common::Rng;
+use common::{Rng, unified};
 
 fn seed_files() -> Vec<(String, String)> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -161,7 +161,9 @@ fn mutate(text: &str, rng: &mut Rng) -> String {
 }
 
 fn options() -> Options {
-    Options::new(RuleSet::builtin().unwrap())
+    let mut opts = Options::new(RuleSet::builtin().unwrap());
+    opts.keep_texts = true;
+    opts
 }
 
 fn assert_holds(name: &str, text: &str, opts: &Options) -> invariants::Outcome {
@@ -311,10 +313,12 @@ fn mutated_seed_files_hold() {
             edited += usize::from(o.edits > 0);
         }
     }
-    // The mutations must keep most inputs parseable, or the edit path goes untested.
+    // The mutations must keep many inputs parseable, or the edit path goes untested. A
+    // duplicated line often duplicates a key, which is refused since issue 13, so about a
+    // quarter of the mutants get edits (736 of 3,000; 924 before).
     assert!(parsed * 3 > total, "only {parsed} of {total} mutants parse");
     assert!(
-        edited * 4 > total,
+        edited * 5 > total,
         "only {edited} of {total} mutants get edits"
     );
     eprintln!(

@@ -9,7 +9,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::{
-    Run, Sandbox, git, git_apply, git_ok, read_tree, run_backfill, run_in as run, snapshot,
+    Run, Sandbox, blob, git, git_apply, git_ok, read_tree, run_backfill, run_in as run, snapshot,
     write_file as write,
 };
 
@@ -53,13 +53,6 @@ fn state(repo: &Path) -> RepoState {
         index: git_ok(repo, &["ls-files", "--stage"]),
         files: read_tree(repo),
     }
-}
-
-/// The raw bytes of `rev:path`.
-fn blob(repo: &Path, rev: &str, path: &str) -> Vec<u8> {
-    let o = git(repo, &["cat-file", "blob", &format!("{rev}:{path}")]);
-    assert!(o.status.success(), "{rev}:{path}");
-    o.stdout
 }
 
 /// Asserts that the tree of `rev` holds exactly the files of `work` (a work tree, `.git`
@@ -217,7 +210,7 @@ fn backfill_branch_refuses_the_checked_out_branch() {
         &["--branch", current.trim(), "--force"],
     );
     assert_eq!(out.code, 2, "{}", out.stdout);
-    assert!(out.stderr.contains("checked-out branch"), "{}", out.stderr);
+    assert!(out.stderr.contains("is checked out in"), "{}", out.stderr);
     assert_eq!(state(&repo), before);
 }
 

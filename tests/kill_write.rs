@@ -98,6 +98,14 @@ fn killing_a_write_run_leaves_every_file_old_or_new() {
     let reference = dir.path().join("reference");
     let catalog = dir.path().join("catalog");
     make_catalog(&reference, 60);
+    // Owner-only files: a temporary file a kill leaves must be no more readable than the
+    // file it was to replace (issue 13: it was created 0644).
+    #[cfg(unix)]
+    for rel in files(&reference).keys() {
+        use std::os::unix::fs::PermissionsExt;
+        let p = reference.join(rel);
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
     copy_dir(&reference, &catalog);
     let old = files(&reference);
 
@@ -135,6 +143,15 @@ fn killing_a_write_run_leaves_every_file_old_or_new() {
         for (rel, bytes) in &now {
             if is_temp(rel) {
                 temps += 1;
+                #[cfg(unix)]
+                {
+                    use std::os::unix::fs::PermissionsExt;
+                    let mode = std::fs::metadata(catalog.join(rel))
+                        .unwrap()
+                        .permissions()
+                        .mode();
+                    assert_eq!(mode & 0o777, 0o600, "run {run}: {rel} is mode {mode:o}");
+                }
                 continue;
             }
             let (o, n) = (

@@ -8,100 +8,14 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::{Output, bin, git_apply, git_init, run_backfill};
-
-const GOOD: &str = "info:
-  key: good
-  title: Good
-actions:
-  - actionId: list_goods
-    label: List Goods
-    steps:
-      - stepId: s
-        stepFunction:
-          functionName: request
-          parameters:
-            url: /goods
-            method: get
-";
-
-/// A temporary directory with `catalog/good/good.connector.s1.yaml` and an `out` folder.
-struct Case {
-    dir: tempfile::TempDir,
-    catalog: PathBuf,
-    out: PathBuf,
-}
-
-impl Case {
-    fn new() -> Case {
-        let dir = tempfile::tempdir().unwrap();
-        let catalog = dir.path().join("catalog");
-        std::fs::create_dir_all(catalog.join("good")).unwrap();
-        std::fs::write(catalog.join("good/good.connector.s1.yaml"), GOOD).unwrap();
-        let out = dir.path().join("out");
-        std::fs::create_dir_all(&out).unwrap();
-        Case { dir, catalog, out }
-    }
-
-    /// Adds `bad/<name>` with `bytes`.
-    fn with(self, name: &str, bytes: impl AsRef<[u8]>) -> Case {
-        let path = self.catalog.join("bad").join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, bytes).unwrap();
-        self
-    }
-
-    fn root(&self) -> &Path {
-        self.dir.path()
-    }
-
-    fn backfill(&self, extra: &[&str]) -> Output {
-        run_backfill(&[&self.catalog], &self.out, self.root(), extra)
-    }
-}
-
-/// The good file was processed: its row in the CSV, its hunk in the patch.
-fn assert_good_processed(out: &Output) {
-    assert!(
-        out.csv.lines().any(
-            |l| l.starts_with("good,good/good.connector.s1.yaml,5,list_goods,")
-                && l.contains(",added,")
-        ),
-        "no row for the good file:\n{}\nstderr:\n{}",
-        out.csv,
-        out.stderr
-    );
-    assert!(
-        out.patch.contains(
-            "--- a/good/good.connector.s1.yaml\n+++ b/good/good.connector.s1.yaml\n@@ -3,6 +3,8 @@\n   title: Good\n actions:\n   - actionId: list_goods\n+    effects:\n+      - read\n"
-        ),
-        "no hunk for the good file:\n{}",
-        out.patch
-    );
-}
-
-/// The names in `dir`, sorted: what a run left there, temporary files included.
-fn names_in(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
-/// The good connector was written with its effects.
-fn assert_good_written(catalog: &Path) {
-    assert!(
-        std::fs::read_to_string(catalog.join("good/good.connector.s1.yaml"))
-            .unwrap()
-            .contains("effects:")
-    );
-}
+use common::{
+    Case, Output, assert_good_processed, assert_good_written, bin, git_apply, git_init, names_in,
+    open_to, run_as, run_backfill, unprivileged,
+};
 
 /// Runs a case and checks exit code, that stderr holds `message` (file, position, text),
 /// and that the good file was processed.
@@ -578,76 +492,6 @@ fn catalog_path_that_does_not_exist() {
     assert_eq!(names_in(&case.out), Vec::<String>::new());
 }
 
-/// How to run the binary without the power to read everything: directly when not root; as
-/// `nobody` through `setpriv` when root (root bypasses file permissions); `None` when
-/// neither works (the caller skips).
-fn unprivileged() -> Option<(Vec<String>, Option<u32>)> {
-    use std::os::unix::fs::MetadataExt;
-    let probe = tempfile::NamedTempFile::new().unwrap();
-    let uid = probe.as_file().metadata().unwrap().uid();
-    if uid != 0 {
-        return Some((Vec::new(), None));
-    }
-    let prefix: Vec<String> = [
-        "setpriv",
-        "--reuid=65534",
-        "--regid=65534",
-        "--clear-groups",
-    ]
-    .map(String::from)
-    .to_vec();
-    let works = Command::new(&prefix[0])
-        .args(&prefix[1..])
-        .arg("true")
-        .status()
-        .is_ok_and(|s| s.success());
-    works.then_some((prefix, Some(65534)))
-}
-
-fn run_as(prefix: &[String], case: &Case, extra: &[&str]) -> Output {
-    let patch = case.out.join("effects.patch");
-    let report = case.out.join("coverage.csv");
-    let mut cmd = if prefix.is_empty() {
-        Command::new(bin())
-    } else {
-        let mut c = Command::new(&prefix[0]);
-        c.args(&prefix[1..]).arg(bin());
-        c
-    };
-    let o = cmd
-        .arg("backfill")
-        .arg(&case.catalog)
-        .arg("--patch")
-        .arg(&patch)
-        .arg("--report")
-        .arg(&report)
-        .args(extra)
-        .current_dir(case.root())
-        .output()
-        .unwrap();
-    Output {
-        code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-        patch: std::fs::read_to_string(&patch).unwrap_or_default(),
-        csv: std::fs::read_to_string(&report).unwrap_or_default(),
-    }
-}
-
-/// Opens the case to another user: the tree readable, `out` and `writable` dirs theirs.
-fn open_to(case: &Case, uid: Option<u32>, writable: &[&Path]) {
-    use std::os::unix::fs::PermissionsExt;
-    let Some(uid) = uid else { return };
-    std::fs::set_permissions(case.root(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    std::os::unix::fs::chown(&case.out, Some(uid), Some(uid)).unwrap();
-    for p in writable {
-        std::os::unix::fs::chown(p, Some(uid), Some(uid)).unwrap();
-        for e in std::fs::read_dir(p).unwrap() {
-            std::os::unix::fs::chown(e.unwrap().path(), Some(uid), Some(uid)).unwrap();
-        }
-    }
-}
-
 #[test]
 fn unreadable_file_permission_denied() {
     use std::os::unix::fs::PermissionsExt;
@@ -773,7 +617,7 @@ fn replace_if_unchanged_refuses_a_changed_or_removed_file() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("a.s1.yaml");
     std::fs::write(&p, "changed by someone\n").unwrap();
-    let e = replace_if_unchanged(&p, "planned\n", "new\n").unwrap_err();
+    let e = replace_if_unchanged(&p, &["planned\n"], "new\n").unwrap_err();
     assert!(
         e.to_string()
             .contains("changed on disk since it was planned"),
@@ -781,7 +625,7 @@ fn replace_if_unchanged_refuses_a_changed_or_removed_file() {
     );
     assert_eq!(std::fs::read_to_string(&p).unwrap(), "changed by someone\n");
     std::fs::remove_file(&p).unwrap();
-    let e = replace_if_unchanged(&p, "planned\n", "new\n").unwrap_err();
+    let e = replace_if_unchanged(&p, &["planned\n"], "new\n").unwrap_err();
     assert!(
         e.to_string().contains("cannot re-read before writing"),
         "{e}"

@@ -11,10 +11,16 @@ use libfuzzer_sys::fuzz_target;
 
 #[path = "../invariants.rs"]
 mod invariants;
+#[path = "../unified.rs"]
+mod unified;
 
 fn options() -> &'static Options {
     static OPTS: OnceLock<Options> = OnceLock::new();
-    OPTS.get_or_init(|| Options::new(RuleSet::builtin().expect("built-in rules load")))
+    OPTS.get_or_init(|| {
+        let mut opts = Options::new(RuleSet::builtin().expect("built-in rules load"));
+        opts.keep_texts = true;
+        opts
+    })
 }
 
 fuzz_target!(|data: &[u8]| {

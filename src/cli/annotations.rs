@@ -39,8 +39,10 @@ pub struct AnnotationsArgs {
 
 pub fn run(mut args: AnnotationsArgs, config: &Config) -> Result<u8> {
     args.engine.apply(config);
-    let opts = args.engine.options()?;
-    let run = match super::walk_or_refuse(&super::catalogs(&args.catalogs, config), &opts) {
+    let mut opts = args.engine.options()?;
+    // Only the proposals are needed: no edit is made, so none is checked.
+    opts.check_edits = false;
+    let run = match super::walk_or_refuse(&super::catalogs(&args.catalogs, config)) {
         Ok(w) => w.collect(&opts),
         Err(code) => return Ok(code),
     };

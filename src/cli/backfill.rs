@@ -80,14 +80,33 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
         .or_else(|| config.report.clone())
         .unwrap_or_else(|| PathBuf::from(DEFAULT_REPORT));
     let quiet = args.engine.quiet;
+    let catalogs = super::catalogs(&args.catalogs, config);
+    let own: Vec<(&str, &Path)> = [
+        ("--patch", Some(args.patch.as_path())),
+        ("--report", Some(report_path.as_path())),
+        ("--review", args.review.as_deref()),
+    ]
+    .into_iter()
+    .filter_map(|(flag, p)| p.map(|p| (flag, p)))
+    .collect();
+    args.reports.check_outputs(&catalogs, &own)?;
     let mut opts = args.engine.options()?;
     opts.fix_conflicts = args.fix_conflicts;
     opts.keep_texts = args.write || args.branch.is_some();
     opts.render_csv = true;
-    let catalogs = super::catalogs(&args.catalogs, config);
-    let walked = match super::walk_or_refuse(&catalogs, &opts) {
+    let walked = match super::walk_or_refuse(&catalogs) {
         Ok(w) => w,
         Err(code) => return Ok(code),
+    };
+    // Whatever can refuse the run does so before any file is read or written.
+    let mut branch = match &args.branch {
+        Some(name) => Some(BranchRun::prepare(&catalogs, name, args.force)?),
+        None => None,
+    };
+    let dirty = if args.write && !args.allow_dirty {
+        dirty_files(&catalogs)?
+    } else {
+        BTreeSet::new()
     };
 
     // The patch and the report are streamed: memory does not grow with the catalog.
@@ -95,22 +114,17 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
     let mut report = super::open_output(&report_path)?;
     let io_err =
         |what: &Path, e: std::io::Error| Error::new(format!("cannot write: {e}")).in_file(what);
-    report
+    let mut failed_io = report
         .write_all(emit::csv_header().as_bytes())
-        .map_err(|e| io_err(&report_path, e))?;
+        .err()
+        .map(|e| io_err(&report_path, e));
     let mut summary = emit::Summary::default();
     let mut errors = 0;
     let mut warnings = 0;
-    let mut failed_io = None;
-    let mut changed: Vec<pipeline::FileResult> = Vec::new();
+    let mut kept: Vec<pipeline::FileResult> = Vec::new();
     let mut low = Vec::new();
     let mut checker = findings::Checker::default();
     let mut guide = (args.review.is_some() || args.branch.is_some()).then(Review::default);
-    let dirty = if args.write && !args.allow_dirty {
-        dirty_files(&catalogs)?
-    } else {
-        BTreeSet::new()
-    };
     let (mut written, mut failed) = (0, 0);
     let meta = walked.run(&opts, |f| {
         errors += super::report_file_errors(f, quiet);
@@ -142,7 +156,7 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
         }
         low.extend(low_confidence(f, &opts));
         if args.write && f.new_text.is_some() {
-            match write_one(f, &opts, &dirty) {
+            match write_one(f, &dirty) {
                 Ok(()) => written += 1,
                 Err(e) => {
                     out::error(&e.to_string());
@@ -150,23 +164,32 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
                 }
             }
         }
-        // Only `--branch` needs the edited texts afterwards, and `--html` the actions.
-        let keep_text = args.branch.is_some() && f.new_text.is_some();
-        if keep_text || args.reports.html.is_some() {
+        if let Some(b) = &mut branch {
+            b.stage(f);
+        }
+        // The edited texts are done with (the branch holds their blobs); `--html` keeps
+        // the actions.
+        if args.reports.html.is_some() {
             f.patch = String::new();
             f.csv = String::new();
-            if !keep_text {
-                f.old_text = None;
-                f.new_text = None;
-            }
-            changed.push(std::mem::take(f));
+            f.new_text = None;
+            kept.push(std::mem::take(f));
         }
     });
-    if let Some(e) = failed_io {
-        return Err(e);
+    // A report that could not be written is an error like any other: the files already
+    // edited are still counted and the summary still printed (issue 13: `--write --patch
+    // /dev/full` reported the patch only). The patch and the report of one run replace the
+    // previous ones together or not at all (issue 7).
+    let finished = match failed_io {
+        Some(e) => Err(e),
+        None => patch
+            .finish(&args.patch)
+            .and_then(|()| report.finish(&report_path)),
+    };
+    if let Err(e) = finished {
+        out::error(&e.to_string());
+        errors += 1;
     }
-    patch.finish(&args.patch)?;
-    report.finish(&report_path)?;
     for e in &meta.errors {
         out::error(&e.to_string());
     }
@@ -185,24 +208,35 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
     errors += meta.errors.len();
     summary.errors += meta.errors.len();
 
-    let run = meta.with_files(changed);
-    args.reports.history_and_page(
+    let run = meta.with_files(kept);
+    if let Err(e) = args.reports.history_and_page(
         &run,
         &summary,
         false,
         quiet,
         emit::html::Coverage::Projected,
         &opts.rules,
-    )?;
+    ) {
+        out::error(&e.to_string());
+        errors += 1;
+    }
     let mut notes: Vec<String> = Vec::new();
     errors += failed;
     let ctx = review_context(&args, &catalogs, &report_path, &opts);
-    if let (Some(path), Some(g)) = (&args.review, &mut guide) {
-        super::write_output(path, &g.markdown(&summary, &ctx))?;
+    if let (Some(path), Some(g)) = (&args.review, &mut guide)
+        && let Err(e) = super::write_output(path, &g.markdown(&summary, &ctx))
+    {
+        out::error(&e.to_string());
+        errors += 1;
     }
-    if let (Some(branch), Some(g)) = (&args.branch, &mut guide) {
-        let message = g.commit_message(&summary, &ctx);
-        notes.push(commit_branch(&run, branch, args.force, &message)?);
+    if let (Some(b), Some(g)) = (branch, &mut guide) {
+        match b.commit(&g.commit_message(&summary, &ctx)) {
+            Ok(note) => notes.push(note),
+            Err(e) => {
+                out::error(&e.to_string());
+                errors += 1;
+            }
+        }
     }
     let mut totals = format!(
         "files: {} read, {} changed by the patch; warnings: {warnings}, errors: {errors}",
@@ -223,12 +257,13 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
         SummaryFormat::Human if quiet => totals + "\n",
         SummaryFormat::Human => human(&summary, &report, &totals, &notes),
     };
-    // With the patch, the report or the guide on stdout, the summary goes to stderr so it
-    // stays clean.
+    // With the patch, the report, the guide or the page on stdout, the summary goes to
+    // stderr so it stays clean.
     Stream::beside([
         Some(args.patch.as_path()),
         Some(report_path.as_path()),
         args.review.as_deref(),
+        args.reports.html.as_deref(),
     ])
     .print(&text);
     Ok(if errors > 0 { EXIT_ERROR } else { EXIT_OK })
@@ -337,26 +372,19 @@ fn dirty_files(catalogs: &[PathBuf]) -> Result<BTreeSet<(usize, String)>> {
 }
 
 /// Writes one changed file in place, as the run goes, so memory does not grow with the
-/// catalog. Only if the file is clean in git (or `--allow-dirty`), the edit re-checks, and
-/// its content did not change since it was read.
-fn write_one(
-    f: &pipeline::FileResult,
-    opts: &pipeline::Options,
-    dirty: &BTreeSet<(usize, String)>,
-) -> Result<()> {
+/// catalog. Only if the file is clean in git (or `--allow-dirty`) and its content did not
+/// change since it was read; the edit itself was checked by the pipeline.
+fn write_one(f: &pipeline::FileResult, dirty: &BTreeSet<(usize, String)>) -> Result<()> {
     if dirty.contains(&(f.catalog, f.patch_path.clone())) {
         return Err(Error::new(
             "has uncommitted changes: not written (commit first, or pass --allow-dirty)",
         )
         .in_file(&f.shown));
     }
-    let (Some(old), Some(new)) = (&f.old_text, &f.new_text) else {
+    let (Some(old), Some(new)) = (f.old_pieces(), &f.new_text) else {
         return Ok(());
     };
-    pipeline::verify(&f.actions, new, opts).map_err(|e| {
-        Error::new(format!("edit failed its re-check, not written: {e}")).in_file(&f.shown)
-    })?;
-    replace_if_unchanged(&f.abs, old, new)
+    replace_if_unchanged(&f.abs, &old, new)
 }
 
 /// A short fingerprint of the rules in force, so a commit says which heuristics made it.
@@ -403,54 +431,84 @@ fn review_context(
     }
 }
 
-fn commit_branch(run: &pipeline::Run, branch: &str, force: bool, msg: &str) -> Result<String> {
-    let changed: Vec<&pipeline::FileResult> =
-        run.files.iter().filter(|f| f.new_text.is_some()).collect();
-    let Some(first) = run.catalogs.first() else {
-        return Err(Error::new("no catalog"));
-    };
-    let Some(repo) = &first.repo else {
-        return Err(
-            Error::new("--branch needs the catalog to be inside a git work tree")
-                .in_file(&first.root),
-        );
-    };
-    if run
-        .catalogs
-        .iter()
-        .any(|c| c.repo.as_ref().map(|r| r.workdir()) != Some(repo.workdir()))
-    {
-        return Err(Error::new(
-            "--branch needs every catalog in the same git repository",
-        ));
-    }
-    // The commit is HEAD plus the backfill; that equals the work tree plus the patch only
-    // when the catalog has no uncommitted changes.
-    let roots: Vec<PathBuf> = run.catalogs.iter().map(|c| c.root.clone()).collect();
-    // A repository without commits is refused by `commit_on_branch` with its own message.
-    let dirty = if repo.head().is_some() {
-        repo.dirty_files(&roots)?
-    } else {
-        Default::default()
-    };
-    if let Some(first) = dirty.iter().next() {
-        return Err(Error::new(format!(
-            "--branch: the catalog has uncommitted changes ({} file(s), e.g. {first}); commit or stash them first, since the branch is HEAD plus the backfill",
-            dirty.len()
-        ))
-        .in_file(repo.workdir()));
-    }
-    let files: Vec<(String, Vec<u8>)> = changed
-        .iter()
-        .filter_map(|f| {
-            f.new_text
-                .as_ref()
-                .map(|t| (f.patch_path.clone(), t.clone().into_bytes()))
+/// A `--branch` run: checked before the run, fed each edited file as the run goes (so
+/// memory does not grow with the catalog), committed at the end.
+struct BranchRun {
+    repo: catalog_effects::git::Repo,
+    name: String,
+    force: bool,
+    blobs: Vec<catalog_effects::git::Blob>,
+    failed: usize,
+}
+
+impl BranchRun {
+    /// The catalogs' one repository, with a branch name it accepts and a clean catalog:
+    /// the commit is HEAD plus the backfill, which equals the work tree plus the patch only
+    /// when the catalog has no uncommitted changes.
+    fn prepare(catalogs: &[PathBuf], name: &str, force: bool) -> Result<BranchRun> {
+        let mut repos = catalogs
+            .iter()
+            .map(|c| (c, catalog_effects::git::Repo::discover(c)));
+        let Some((first, Some(repo))) = repos.next() else {
+            let root = catalogs.first().cloned().unwrap_or_default();
+            return Err(
+                Error::new("--branch needs the catalog to be inside a git work tree").in_file(root),
+            );
+        };
+        if repos
+            .any(|(_, r)| r.map(|r| r.workdir().to_path_buf()).as_deref() != Some(repo.workdir()))
+        {
+            return Err(
+                Error::new("--branch needs every catalog in the same git repository")
+                    .in_file(first),
+            );
+        }
+        repo.check_branch(name, force)?;
+        let dirty = repo.dirty_files(catalogs)?;
+        if let Some(first) = dirty.iter().next() {
+            return Err(Error::new(format!(
+                "--branch: the catalog has uncommitted changes ({} file(s), e.g. {first}); commit or stash them first, since the branch is HEAD plus the backfill",
+                dirty.len()
+            ))
+            .in_file(repo.workdir()));
+        }
+        Ok(BranchRun {
+            repo,
+            name: name.to_owned(),
+            force,
+            blobs: Vec::new(),
+            failed: 0,
         })
-        .collect();
-    let id = repo.commit_on_branch(branch, &files, msg, force)?;
-    Ok(format!(
-        "branch {branch}: commit {id} ({} files)",
-        files.len()
-    ))
+    }
+
+    /// Stores one file's edited text as `git add` would; a file that cannot be stored is
+    /// reported and keeps the branch from being written.
+    fn stage(&mut self, f: &pipeline::FileResult) {
+        let Some(new) = &f.new_text else { return };
+        match self.repo.stage_blob(&f.patch_path, new.as_bytes()) {
+            Ok(blob) => self.blobs.push(blob),
+            Err(e) => {
+                out::error(&e.to_string());
+                self.failed += 1;
+            }
+        }
+    }
+
+    fn commit(self, msg: &str) -> Result<String> {
+        if self.failed > 0 {
+            return Err(Error::new(format!(
+                "--branch: branch '{}' not written: {} file(s) could not be committed (above)",
+                self.name, self.failed
+            ))
+            .in_file(self.repo.workdir()));
+        }
+        let id = self
+            .repo
+            .commit_on_branch(&self.name, &self.blobs, msg, self.force)?;
+        Ok(format!(
+            "branch {}: commit {id} ({} files)",
+            self.name,
+            self.blobs.len()
+        ))
+    }
 }

@@ -175,7 +175,17 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
     args.engine.apply(config);
     let plan = Plan::new(&args, config)?;
     let mut opts = args.engine.options()?;
+    // check writes nothing into the catalog, so its proposals' edits need no check.
+    opts.check_edits = false;
     let catalogs = super::catalogs(&args.catalogs, config);
+    let own: Vec<(&str, &Path)> = [
+        ("--report", plan.report.as_deref()),
+        ("--write-baseline", args.write_baseline.as_deref()),
+    ]
+    .into_iter()
+    .filter_map(|(flag, p)| p.map(|p| (flag, p)))
+    .collect();
+    args.reports.check_outputs(&catalogs, &own)?;
     if let Some(rev) = &args.since {
         let mut only = BTreeSet::new();
         for (i, c) in catalogs.iter().enumerate() {
@@ -184,7 +194,7 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
         opts.only = Some(only);
     }
     let baseline = plan.read_baseline(args.write_baseline.is_some())?;
-    let walked = match super::walk_or_refuse(&catalogs, &opts) {
+    let walked = match super::walk_or_refuse(&catalogs) {
         Ok(w) => w,
         Err(code) => return Ok(code),
     };

@@ -50,7 +50,7 @@ pub fn run(mut args: ExplainArgs, config: &Config) -> Result<u8> {
     args.engine.apply(config);
     let mut opts = args.engine.options()?;
     opts.keep_views = true;
-    let run = match super::walk_or_refuse(std::slice::from_ref(&args.catalog), &opts) {
+    let run = match super::walk_or_refuse(std::slice::from_ref(&args.catalog)) {
         Ok(w) => w.collect(&opts),
         Err(code) => return Ok(code),
     };

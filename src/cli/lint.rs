@@ -113,8 +113,9 @@ pub fn run(mut args: LintArgs, config: &Config) -> Result<u8> {
     } else {
         let mut opts = opts;
         opts.keep_views = true;
+        opts.check_edits = false;
         let catalogs = super::catalogs(&args.catalogs, config);
-        let run = match super::walk_or_refuse(&catalogs, &opts) {
+        let run = match super::walk_or_refuse(&catalogs) {
             Ok(w) => w.collect(&opts),
             Err(code) => return Ok(code),
         };

@@ -1,6 +1,7 @@
 //! Subcommands and the options they share.
 
 mod annotations;
+pub mod args;
 mod audit;
 mod backfill;
 mod check;
@@ -28,12 +29,10 @@ pub const EXIT_OK: u8 = 0;
 pub const EXIT_FINDINGS: u8 = 1;
 pub const EXIT_ERROR: u8 = 2;
 
-const DEFAULT_CATALOG: &str = "catalogs/demo";
-
 /// The exit-code policy, the same for every command (README, "Exit codes").
 const EXIT_CODES: &str = "Exit codes: 0 clean (or, for backfill, annotations and explain: done); \
 1 findings that fail the run (check: see --fail-on; lint: error-level findings; audit: an unsafe, \
-understated or malformed tool; annotations --strict: a declaration the evidence contradicts); 2 the tool could not do its job: a file it could not read or parse, bad arguments, bad \
+understated or malformed tool; annotations --strict: a declaration the evidence contradicts); 2 the tool could not do its job: a file it could not read, parse or write, an edit that failed its check, bad arguments, bad \
 configuration, a catalog that does not exist or holds no connector file. Findings and results go to \
 stdout; errors, warnings and progress to stderr (and the summary too when an output is `-`).";
 
@@ -173,7 +172,8 @@ pub struct EngineArgs {
     /// Which effects make destructiveHint true [default: delete].
     #[arg(long, value_enum)]
     pub destructive_policy: Option<PolicyArg>,
-    /// Worker threads (default: one per core). Output is identical for any value.
+    /// Worker threads (default, and at most: one per core). Output is identical for any
+    /// value.
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<usize>,
     /// Print only the totals line and errors.
@@ -193,7 +193,10 @@ impl EngineArgs {
 
     pub fn rules(&self) -> Result<RuleSet> {
         match &self.heuristics {
-            Some(dir) => RuleSet::with_user_dir(dir),
+            Some(dir) => {
+                args::heuristics_dir(dir)?;
+                RuleSet::with_user_dir(dir)
+            }
             None => RuleSet::builtin(),
         }
     }
@@ -216,10 +219,7 @@ impl EngineArgs {
     /// Sets up the thread pool and builds the pipeline options, with a progress bar on
     /// stderr only when it is a terminal.
     pub fn options(&self) -> Result<Options> {
-        if let Some(n) = self.jobs {
-            if n == 0 {
-                return Err(Error::new("--jobs must be at least 1"));
-            }
+        if let Some(n) = args::jobs(self.jobs)? {
             // Only the first build takes effect; a second call in one process is harmless.
             let _ = rayon::ThreadPoolBuilder::new()
                 .num_threads(n)
@@ -252,20 +252,20 @@ impl EngineArgs {
     }
 }
 
-/// The catalogs to run on: those given, else the configuration's, else the demo catalog.
+/// The catalogs to run on: those given, else the configuration's, else the demo catalog;
+/// each walked once.
 pub fn catalogs(given: &[PathBuf], config: &Config) -> Vec<PathBuf> {
     match (given, &config.catalogs) {
-        ([], Some(c)) if !c.is_empty() => c.clone(),
-        ([], _) => vec![PathBuf::from(DEFAULT_CATALOG)],
-        _ => given.to_vec(),
+        ([], Some(c)) if !c.is_empty() => args::catalogs(c),
+        _ => args::catalogs(given),
     }
 }
 
 /// Walks the catalogs, or refuses to run (each reason printed, exit 2) when one does not
 /// exist, is not a folder or holds no connector file: a check of nothing must not pass, and
 /// nothing is written yet, so every previous output stays as it was.
-pub fn walk_or_refuse(catalogs: &[PathBuf], opts: &Options) -> std::result::Result<Walked, u8> {
-    let walked = Walked::new(catalogs, opts);
+pub fn walk_or_refuse(catalogs: &[PathBuf]) -> std::result::Result<Walked, u8> {
+    let walked = Walked::new(catalogs);
     let unusable = walked.unusable();
     if unusable.is_empty() {
         return Ok(walked);
@@ -395,7 +395,14 @@ impl Output {
     pub fn finish(self, path: &Path) -> Result<()> {
         let err = |e: std::io::Error| Error::new(format!("cannot write: {e}")).in_file(path);
         match self {
-            Output::Stdout(mut s) => s.flush().map_err(err),
+            Output::Stdout(mut s) if !out::stopped() => match s.flush() {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                    out::stdout_failed(&e);
+                    Ok(())
+                }
+                other => other.map_err(err),
+            },
+            Output::Stdout(_) => Ok(()),
             Output::InPlace(mut f) => f.flush().map_err(err),
             Output::Staged(s) => s.commit(),
         }
@@ -410,23 +417,51 @@ impl Output {
             Output::Staged(s) => s,
         }
     }
+
+    /// Runs a write; on stdout a reader that went away stops the output quietly (the run
+    /// goes on), as [`out::print`] does.
+    fn guard(
+        &mut self,
+        write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        let stdout = matches!(self, Output::Stdout(_));
+        if stdout && out::stopped() {
+            return Ok(());
+        }
+        match write(self.inner()) {
+            Err(e) if stdout && e.kind() == std::io::ErrorKind::BrokenPipe => {
+                out::stdout_failed(&e);
+                Ok(())
+            }
+            other => other,
+        }
+    }
 }
 
 impl std::io::Write for Output {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.inner().write(buf)
+        self.guard(|w| w.write_all(buf)).map(|()| buf.len())
     }
 
     fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
-        self.inner().write_all(buf)
+        self.guard(|w| w.write_all(buf))
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
-        self.inner().flush()
+        self.guard(|w| w.flush())
     }
 }
 
 impl ReportArgs {
+    /// Refuses a run whose outputs (the command's own, `more`, and these) would overwrite a
+    /// connector file or each other ([`args::check_outputs`]).
+    pub fn check_outputs(&self, catalogs: &[PathBuf], more: &[(&str, &Path)]) -> Result<()> {
+        let mut outputs = more.to_vec();
+        outputs.extend(self.history.as_deref().map(|p| ("--history", p)));
+        outputs.extend(self.html.as_deref().map(|p| ("--html", p)));
+        args::check_outputs(catalogs, &outputs)
+    }
+
     /// Appends the run to the coverage history and writes the coverage page, as asked. A
     /// partial run is not appended: its counts cover only the files it looked at.
     pub fn history_and_page(

@@ -1,15 +1,51 @@
-//! Printing: stdout for results, stderr for diagnostics, and a closed pipe ends quietly.
+//! Printing: stdout for results, stderr for diagnostics. A reader that went away (`| head`)
+//! stops the output quietly and the run goes on, so its exit code still says whether there
+//! were findings; any other failure to write stdout (a full disk) is an error, reported
+//! once at the end with exit code 2 (issue 13: both were swallowed).
 
 use std::io::{self, IsTerminal, Write};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Writes to stdout; a reader that went away (`| head`) ends the process quietly, as
-/// command-line tools do.
+/// The reader of stdout has gone: nothing more is written there.
+static CLOSED: AtomicBool = AtomicBool::new(false);
+/// The first error writing stdout, other than a closed pipe.
+static FAILED: Mutex<Option<String>> = Mutex::new(None);
+
+/// Writes to stdout, unless it is closed or failed already.
 pub fn print(text: &str) {
+    if stopped() {
+        return;
+    }
     let mut out = io::stdout().lock();
-    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush())
-        && e.kind() == io::ErrorKind::BrokenPipe
-    {
-        std::process::exit(0);
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        stdout_failed(&e);
+    }
+}
+
+/// Whether stdout takes no more output.
+pub fn stopped() -> bool {
+    CLOSED.load(Ordering::Relaxed) || FAILED.lock().map_or(true, |f| f.is_some())
+}
+
+/// Records a failed write to stdout: a closed pipe quietly, anything else as an error.
+pub fn stdout_failed(e: &io::Error) {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        CLOSED.store(true, Ordering::Relaxed);
+    } else if let Ok(mut failed) = FAILED.lock() {
+        failed.get_or_insert_with(|| e.to_string());
+    }
+}
+
+/// The exit code once stdout is accounted for: a write that failed is an error (code 2),
+/// named on stderr.
+pub fn finish(code: u8) -> u8 {
+    match FAILED.lock().ok().and_then(|f| f.clone()) {
+        Some(e) => {
+            error(&format!("cannot write to standard output: {e}"));
+            code.max(super::EXIT_ERROR)
+        }
+        None => code,
     }
 }
 

@@ -1,147 +1,278 @@
 //! Writing edited files back: each file is replaced atomically, or left exactly as it was.
 //!
 //! The new text goes to a temporary file in the same directory (so the rename cannot cross
-//! file systems), is flushed to disk, takes the original's permissions, and replaces the
-//! original by rename. A file whose content changed since it was planned is not touched.
-//! Reports are streamed the same way ([`Staged`]), without the flush to disk.
+//! file systems), created with the original's permissions (and owner and group) before any
+//! byte is written, flushed to disk, and checked against the file once more right before
+//! it replaces it by rename. A file whose content changed since it was planned is not
+//! touched. Reports are streamed the same way ([`Staged`]), without the flush to disk.
 
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 
-/// Replaces `path` with `new` if its current content is still `expected`.
-pub fn replace_if_unchanged(path: &Path, expected: &str, new: &str) -> Result<()> {
-    let current = fs::read(path)
+/// Replaces `path` with `new` if its current content is still `expected` (the pieces one
+/// after the other: the original as the edited text's stretches between its edits, so it
+/// need not be built again), keeping its permissions, owner and group. Refused, and the file left as it was: a file with other
+/// hard links (a rename would split them from it, silently; writing it in place could
+/// leave all its names half-written if the run were killed), a file this user may not
+/// write, a file whose owner or group cannot be kept, and a file that changed.
+pub fn replace_if_unchanged(path: &Path, expected: &[&str], new: &str) -> Result<()> {
+    let err = |what: String| Error::new(format!("{what}; the file is unchanged")).in_file(path);
+    let meta = fs::symlink_metadata(path)
         .map_err(|e| Error::new(format!("cannot re-read before writing: {e}")).in_file(path))?;
-    if current != expected.as_bytes() {
-        return Err(
-            Error::new("changed on disk since it was planned: not overwritten; run again")
-                .in_file(path),
-        );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if meta.nlink() > 1 {
+            return Err(err(format!(
+                "has {} other hard link(s): replacing it would split them from it and writing it in place is not atomic, so it is not written (apply the patch instead)",
+                meta.nlink() - 1
+            )));
+        }
     }
     // A rename needs only the directory to be writable, so a file its owner made read-only
     // would be replaced anyway. Opening it for writing (no truncation, nothing written)
     // asks the system whether this user may write it (issue 7: an unwritable file fails).
-    fs::OpenOptions::new().write(true).open(path).map_err(|e| {
-        Error::new(format!("not writable: {e}; the file is unchanged")).in_file(path)
-    })?;
-    write_atomic(path, new.as_bytes())
+    fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(|e| err(format!("not writable: {e}")))?;
+    unchanged(path, expected)?;
+    let tmp = Temp::create(path, Some(&meta), true)?;
+    tmp.fill(new.as_bytes(), true)?;
+    // Checked again once the new text is on disk, right before the rename: a change made
+    // while it was written is kept (issue 13: on a 9 MB file the old check ran 25 ms too
+    // early, and a line appended then was lost).
+    unchanged(path, expected)?;
+    tmp.replace(false)
 }
 
-/// Writes `bytes` to `path` through a temporary file and a rename, keeping permissions.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let err = |what: &str, e: std::io::Error| {
-        Error::new(format!("{what}: {e}; the file is unchanged")).in_file(path)
+/// Fails unless the file at `path` holds exactly the pieces of `expected`, compared as it
+/// is read.
+fn unchanged(path: &Path, expected: &[&str]) -> Result<()> {
+    let changed = || {
+        Error::new("changed on disk since it was planned: not overwritten; run again").in_file(path)
     };
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let perms = fs::metadata(path).map(|m| m.permissions()).ok();
-    let tmp = temp_path(dir, path);
-    let result = (|| {
-        let mut f = fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-            .map_err(|e| err("cannot create a temporary file", e))?;
-        f.write_all(bytes).map_err(|e| err("cannot write", e))?;
-        f.sync_all().map_err(|e| err("cannot flush to disk", e))?;
-        if let Some(p) = perms {
-            fs::set_permissions(&tmp, p).map_err(|e| err("cannot keep permissions", e))?;
+    let reread =
+        |e: std::io::Error| Error::new(format!("cannot re-read before writing: {e}")).in_file(path);
+    let mut f = fs::File::open(path).map_err(reread)?;
+    let mut buf = vec![0u8; 1 << 16];
+    for piece in expected {
+        let mut want = piece.as_bytes();
+        while !want.is_empty() {
+            let n = f
+                .read(&mut buf[..want.len().min(1 << 16)])
+                .map_err(reread)?;
+            if n == 0 || want[..n] != buf[..n] {
+                return Err(changed());
+            }
+            want = &want[n..];
         }
-        fs::rename(&tmp, path).map_err(|e| err("cannot replace", e))?;
-        // The rename is durable only once the directory entry is.
-        if let Ok(d) = fs::File::open(dir) {
-            let _ = d.sync_all();
+    }
+    match f.read(&mut buf[..1]).map_err(reread)? {
+        0 => Ok(()),
+        _ => Err(changed()),
+    }
+}
+
+/// A temporary file beside its target, removed unless it replaced the target.
+struct Temp {
+    target: PathBuf,
+    path: PathBuf,
+    file: Option<fs::File>,
+}
+
+impl Temp {
+    /// Creates the temporary file for `target` with `like`'s permissions, owner and group
+    /// from the start, so its content is never more visible than the target's was (issue
+    /// 13: it was created 0644 and chmodded only once written). Unless `strict`, an owner
+    /// that cannot be kept is let go (a report, not a catalog file).
+    fn create(target: &Path, like: Option<&fs::Metadata>, strict: bool) -> Result<Temp> {
+        let err = |what: &str, e: std::io::Error| {
+            Error::new(format!("{what}: {e}; the file is unchanged")).in_file(target)
+        };
+        let dir = target
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        // Owner-only until it has the target's permissions; a new file gets what any new
+        // file gets (0666 less the umask).
+        let mode = if like.is_some() { 0o600 } else { 0o666 };
+        let (path, file) =
+            create_unique(dir, mode).map_err(|e| err("cannot create a temporary file", e))?;
+        let tmp = Temp {
+            target: target.to_path_buf(),
+            path,
+            file: Some(file),
+        };
+        if let (Some(like), Some(file)) = (like, &tmp.file) {
+            match keep_owner(file, like) {
+                Err(e) if strict => return Err(err("cannot keep its owner and group", e)),
+                _ => {}
+            }
+            file.set_permissions(like.permissions())
+                .map_err(|e| err("cannot keep its permissions", e))?;
+        }
+        Ok(tmp)
+    }
+
+    fn fill(&self, bytes: &[u8], sync: bool) -> Result<()> {
+        let err = |what: &str, e: std::io::Error| {
+            Error::new(format!("{what}: {e}; the file is unchanged")).in_file(&self.target)
+        };
+        let mut file = self.file.as_ref().expect("filled before it is replaced");
+        file.write_all(bytes).map_err(|e| err("cannot write", e))?;
+        if sync {
+            file.sync_all()
+                .map_err(|e| err("cannot flush to disk", e))?;
         }
         Ok(())
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
     }
-    result
+
+    /// Renames the temporary file over the target (after removing it first when
+    /// `remove_first`), and makes the rename durable.
+    fn replace(mut self, remove_first: bool) -> Result<()> {
+        let err = |what: &str, e: std::io::Error| {
+            Error::new(format!("{what}: {e}; the file is unchanged")).in_file(&self.target)
+        };
+        self.file = None;
+        if remove_first {
+            match fs::remove_file(&self.target) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(err("cannot replace", e));
+                }
+                _ => {}
+            }
+        }
+        fs::rename(&self.path, &self.target).map_err(|e| err("cannot replace", e))?;
+        // The rename is durable only once the directory entry is.
+        if let Some(dir) = self.target.parent()
+            && let Ok(d) = fs::File::open(if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            })
+        {
+            let _ = d.sync_all();
+        }
+        self.path = PathBuf::new();
+        Ok(())
+    }
+}
+
+impl Drop for Temp {
+    fn drop(&mut self) {
+        if !self.path.as_os_str().is_empty() {
+            let _ = fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// A new file in `dir` under a short name of its own: `.catalog-effects.<pid>.<n>.tmp`,
+/// whatever the length of the target's name (issue 13: a name of 205 bytes or more could
+/// not be written, the temporary name adding ~50 bytes past the 255 a name may have).
+/// Dot-files that do not end in `.s1.yaml`, so no walk ever reads one left by a kill.
+fn create_unique(dir: &Path, mode: u32) -> std::io::Result<(PathBuf, fs::File)> {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    loop {
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path = dir.join(format!(".catalog-effects.{}.{n}.tmp", std::process::id()));
+        let mut options = fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, mode);
+        #[cfg(not(unix))]
+        let _ = mode;
+        match options.open(&path) {
+            // Left by an earlier process with the same id (a kill, then pid reuse).
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            other => return other.map(|f| (path, f)),
+        }
+    }
+}
+
+/// Gives `file` the owner and group of `like` where they differ: as root, the owner; as
+/// anyone, a group they belong to. A replacement that could not keep them would hand the
+/// file to whoever ran the tool (issue 13: as root, the owner could then not read it).
+fn keep_owner(file: &fs::File, like: &fs::Metadata) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let now = file.metadata()?;
+        if (now.uid(), now.gid()) != (like.uid(), like.gid()) {
+            std::os::unix::fs::fchown(file, Some(like.uid()), Some(like.gid()))?;
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (file, like);
+    Ok(())
 }
 
 /// A streamed report that replaces the previous one only once it is whole: a run that fails
 /// or is killed halfway leaves the old report, never a truncated one. Dropped without
 /// [`Staged::commit`], it removes its temporary file.
-#[derive(Debug)]
 pub struct Staged {
-    path: PathBuf,
-    tmp: PathBuf,
-    perms: Option<fs::Permissions>,
+    tmp: Temp,
     out: Option<std::io::BufWriter<fs::File>>,
+}
+
+impl std::fmt::Debug for Staged {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Staged")
+            .field("path", &self.tmp.target)
+            .finish()
+    }
 }
 
 impl Staged {
     /// Starts a report at `path` (a regular file, or none yet): the bytes go to a temporary
     /// file beside it.
     pub fn create(path: &Path) -> Result<Staged> {
-        let err = |what: &str, e: std::io::Error| Error::new(format!("{what}: {e}")).in_file(path);
-        let perms = match fs::metadata(path) {
+        let meta = match fs::metadata(path) {
             Ok(m) => {
                 // Replacing needs only the folder to be writable; a report its owner made
                 // read-only fails as writing it in place would.
                 fs::OpenOptions::new()
                     .write(true)
                     .open(path)
-                    .map_err(|e| err("cannot write", e))?;
-                Some(m.permissions())
+                    .map_err(|e| Error::new(format!("cannot write: {e}")).in_file(path))?;
+                Some(m)
             }
             Err(_) => None,
         };
-        let dir = path
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        let tmp = temp_path(dir, path);
-        let file = fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-            .map_err(|e| err("cannot create a temporary file", e))?;
+        let mut tmp = Temp::create(path, meta.as_ref(), false)?;
+        let file = tmp.file.take().expect("a new temporary file");
         Ok(Staged {
-            path: path.to_path_buf(),
             tmp,
-            perms,
             out: Some(std::io::BufWriter::with_capacity(1 << 20, file)),
         })
     }
 
     /// Puts the finished report in place of the old one.
     pub fn commit(mut self) -> Result<()> {
-        let err =
-            |what: &str, e: std::io::Error| Error::new(format!("{what}: {e}")).in_file(&self.path);
+        let path = self.tmp.target.clone();
         let out = self
             .out
             .take()
             .expect("committed once: commit takes the report");
-        let result = (|| {
-            out.into_inner()
-                .map_err(|e| err("cannot write", e.into_error()))?;
-            if let Some(p) = self.perms.clone() {
-                fs::set_permissions(&self.tmp, p).map_err(|e| err("cannot keep permissions", e))?;
-            }
-            // ext4 starts writing a file out when it replaces another by rename, or is
-            // truncated and rewritten (`auto_da_alloc`): against removing the old report
-            // first, renaming over it cost 1.8% of a 100k-action backfill, truncating it
-            // 1.6% (same binary, medians of 13 runs). Removing it first leaves a moment with
-            // no report at all, never a partial one.
-            match fs::remove_file(&self.path) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                    return Err(err("cannot replace", e));
-                }
-                _ => {}
-            }
-            fs::rename(&self.tmp, &self.path).map_err(|e| err("cannot replace", e))
-        })();
-        if result.is_err() {
-            let _ = fs::remove_file(&self.tmp);
-        }
-        result
+        out.into_inner()
+            .map_err(|e| Error::new(format!("cannot write: {}", e.error())).in_file(&path))?;
+        // ext4 starts writing a file out when it replaces another by rename, or is
+        // truncated and rewritten (`auto_da_alloc`): against removing the old report
+        // first, renaming over it cost 1.8% of a 100k-action backfill, truncating it
+        // 1.6% (same binary, medians of 13 runs). Removing it first leaves a moment with
+        // no report at all, never a partial one.
+        let tmp = std::mem::replace(
+            &mut self.tmp,
+            Temp {
+                target: PathBuf::new(),
+                path: PathBuf::new(),
+                file: None,
+            },
+        );
+        tmp.replace(true)
     }
 
     fn out(&mut self) -> &mut std::io::BufWriter<fs::File> {
@@ -163,29 +294,6 @@ impl Write for Staged {
     }
 }
 
-impl Drop for Staged {
-    fn drop(&mut self) {
-        if self.out.take().is_some() {
-            let _ = fs::remove_file(&self.tmp);
-        }
-    }
-}
-
-fn temp_path(dir: &Path, path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let unique = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    dir.join(format!(
-        ".{name}.catalog-effects.{}.{unique}.tmp",
-        std::process::id()
-    ))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,7 +304,7 @@ mod tests {
         let p = dir.path().join("a.s1.yaml");
         fs::write(&p, "old\n").unwrap();
         set_mode(&p, 0o640);
-        replace_if_unchanged(&p, "old\n", "new\n").unwrap();
+        replace_if_unchanged(&p, &["old\n"], "new\n").unwrap();
         assert_eq!(fs::read_to_string(&p).unwrap(), "new\n");
         assert_mode(&p, 0o640);
         assert_alone(&p);
@@ -242,7 +350,7 @@ mod tests {
         if fs::OpenOptions::new().write(true).open(&p).is_ok() {
             return; // root writes any file: tests/robustness.rs checks this as `nobody`.
         }
-        let e = replace_if_unchanged(&p, "old\n", "new\n").unwrap_err();
+        let e = replace_if_unchanged(&p, &["old\n"], "new\n").unwrap_err();
         assert!(e.to_string().contains("not writable"), "{e}");
         assert_eq!(fs::read_to_string(&p).unwrap(), "old\n");
     }
@@ -252,7 +360,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("a.s1.yaml");
         fs::write(&p, "changed\n").unwrap();
-        let e = replace_if_unchanged(&p, "old\n", "new\n").unwrap_err();
+        let e = replace_if_unchanged(&p, &["old\n"], "new\n").unwrap_err();
         assert!(e.to_string().contains("changed on disk"));
         assert_eq!(fs::read_to_string(&p).unwrap(), "changed\n");
     }

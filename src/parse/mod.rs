@@ -8,7 +8,7 @@ use saphyr_parser::ScalarStyle;
 use crate::effects::{Effect, Effects, Hints};
 use crate::error::Error;
 use crate::view::{ActionView, Declared, Input, Step};
-use tree::{Kind, NodeId, Tree};
+use tree::{Kind, NodeId, Tree, opener};
 
 /// The file shapes of connector-format.md, decided by content, never by name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,6 +45,8 @@ pub enum Insert {
     Block { at: usize, indent: usize },
     /// Flow mapping: `, effects: [..]` at byte `at`, right after the `actionId` value.
     Flow { at: usize },
+    /// No key can be added here without rewriting what is written: why.
+    Unsafe(&'static str),
 }
 
 /// An existing `effects:` value, for rewriting a conflict in the style it was written.
@@ -60,6 +62,9 @@ pub struct EffectsSite {
     /// False when the value comes through a `<<` merge: rewriting it would change other
     /// actions too.
     pub own: bool,
+    /// Why the value cannot be rewritten in place, when it cannot (an alias, or an anchor
+    /// other nodes refer to).
+    pub unsafe_rewrite: Option<&'static str>,
 }
 
 /// One action item found in a file.
@@ -68,6 +73,8 @@ pub struct ActionSite {
     pub view: ActionView,
     /// 1-based column of the `actionId` key.
     pub column: usize,
+    /// Byte where the action's mapping starts: an inserted `effects` must land in it.
+    pub map_start: usize,
     /// The nested `refreshAuthentication.action`: reported as skipped, never patched.
     pub nested: bool,
     pub insert: Insert,
@@ -95,11 +102,32 @@ pub struct ParsedFile {
     pub notes: Vec<Error>,
     /// Columns from a key to the `-` of its block list, as this file writes them.
     pub seq_offset: usize,
+    /// (action, inheritor) pairs, as indices into the actions: the inheritor takes the
+    /// action's mapping through a `<<` merge and has no `effects` of its own.
+    pub inheritance: Vec<(usize, usize)>,
 }
 
 /// Parses one connector file. A YAML error fails the whole file; problems with single
 /// items are collected in [`ParsedFile::problems`].
 pub fn parse_file(text: &str) -> Result<ParsedFile, Error> {
+    let mut actions = Vec::new();
+    let mut parsed = read_actions(&parse_tree(text)?, true, &mut |site, _| actions.push(site))?;
+    for &(source, heir) in &parsed.inheritance {
+        actions[source].inheritors.push(heir);
+    }
+    parsed.actions = actions;
+    Ok(parsed)
+}
+
+/// Parses a connector file's text into its tree, refusing what YAML allows but a connector
+/// file must not hold: nothing at all, lone carriage returns, duplicate keys, a second
+/// document.
+pub fn parse_tree(text: &str) -> Result<Tree<'_>, Error> {
+    parse_tree_in(text, tree::Storage::default())
+}
+
+/// [`parse_tree`], building the tree in `storage` (see [`tree::Storage`]).
+pub fn parse_tree_in(text: &str, storage: tree::Storage) -> Result<Tree<'_>, Error> {
     // An empty connector file is valid YAML (a null document) but never intended: it is
     // what a truncated copy or a failed generator leaves, so it is an error (issue 7). A
     // file of comments only is deliberate (every action commented out) and stays valid.
@@ -119,79 +147,175 @@ pub fn parse_file(text: &str) -> Result<ParsedFile, Error> {
         && let Some(at) =
             (0..bytes.len()).find(|&i| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
     {
-        let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-        let column = text[line_start(bytes, at)..at].chars().count() + 1;
+        let lines = tree::Lines::new(text);
         return Err(Error::new(
             "a carriage return not followed by a line feed (a classic Mac line break): convert the file to LF or CRLF line endings",
         )
-        .at(line, column));
+        .at(lines.line(at), lines.column(at) + 1));
     }
-    let tree = tree::parse(text)?;
-    let mut out = ParsedFile {
-        shape: Shape::Other,
-        info_key: None,
-        info_title: None,
-        actions: Vec::new(),
-        problems: Vec::new(),
-        notes: Vec::new(),
-        seq_offset: 2,
+    let tree = tree::parse_in(text, storage)?;
+    // Later documents would be read by nothing: their actions would silently go without
+    // effects (issue 13), so a second document is refused where it starts.
+    if let Some(&second) = tree.roots.iter().filter(|&&r| !is_null(&tree, r)).nth(1) {
+        return Err(node_error(
+            &tree,
+            second,
+            "a second YAML document: a connector file holds one, and nothing would read this one's actions; split it into its own file".into(),
+        ));
+    }
+    check_duplicate_keys(&tree)?;
+    Ok(tree)
+}
+
+fn node_error(tree: &Tree, node: NodeId, message: String) -> Error {
+    let at = tree.node(node).start();
+    Error::new(message).at(tree.line(node), tree.column(at) + 1)
+}
+
+/// A mapping key written twice is an error: loaders disagree on which one wins (this tool
+/// took the first, most others take the last), so what the file declares is unclear (issue
+/// 13). Shape C is the exception the format defines: its `actions:` mapping repeats `$ref:`.
+fn check_duplicate_keys(tree: &Tree) -> Result<(), Error> {
+    let shape_c_refs = tree
+        .roots
+        .iter()
+        .filter_map(|&r| tree.own_entries(r))
+        .flat_map(|mut e| e.find(|&(k, _)| tree.scalar(k) == Some("actions")))
+        .map(|(_, v)| v)
+        .find(|&v| tree.node(v).kind() == Kind::Map);
+    // `1` and `'1'` are different keys (a number and a string); `a` and `'a'` are the same
+    // one. Only keys of equal text need that asked.
+    let typed = |k: NodeId| {
+        tree.scalar_text(k)
+            .is_some_and(|(v, style)| style == ScalarStyle::Plain && plain_type(v).is_some())
     };
-    let Some(&root) = tree.roots.iter().find(|r| !is_null(&tree, **r)) else {
+    let mut keys: Vec<(&str, NodeId)> = Vec::new();
+    for map in (0..tree.len()).filter(|&id| tree.node(id).kind() == Kind::Map) {
+        keys.clear();
+        keys.extend(
+            tree.own_entries(map)
+                .into_iter()
+                .flatten()
+                .filter_map(|(k, _)| tree.scalar_text(k).map(|(v, _)| (v, k))),
+        );
+        let exempt = |key: &str| Some(map) == shape_c_refs && key == "$ref";
+        let same = |a: &(&str, NodeId), b: &(&str, NodeId)| {
+            a.0 == b.0 && !exempt(a.0) && typed(a.1) == typed(b.1)
+        };
+        let mut dup = None;
+        // Most mappings hold a few keys: comparing them pairwise is cheaper than sorting.
+        if keys.len() <= 16 {
+            'outer: for (i, a) in keys.iter().enumerate() {
+                for b in &keys[i + 1..] {
+                    if same(a, b) {
+                        dup = Some((a.1, b.1));
+                        break 'outer;
+                    }
+                }
+            }
+        } else {
+            // Sorted by text, then by position: keys of equal text side by side, the first
+            // of them first.
+            keys.sort_unstable();
+            dup = keys
+                .chunk_by(|a, b| a.0 == b.0)
+                .filter_map(|run| {
+                    let again = run
+                        .iter()
+                        .skip(1)
+                        .find(|b| run.iter().any(|a| a.1 < b.1 && same(a, b)))?;
+                    let first = run.iter().find(|a| a.1 < again.1 && same(a, again))?;
+                    Some((first.1, again.1))
+                })
+                .min_by_key(|&(_, again)| again);
+        }
+        if let Some((first, again)) = dup {
+            let name = tree.scalar(again).unwrap_or_default();
+            return Err(node_error(
+                tree,
+                again,
+                format!(
+                    "duplicate key `{name}` (first at line {}): YAML loaders disagree on which one wins; keep one",
+                    tree.line(first)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// How a file lays out its actions, as [`read_actions`] hands them over.
+#[derive(Debug, Clone, Copy)]
+pub struct Layout {
+    /// Columns from a key to the `-` of its block list (see [`ParsedFile::seq_offset`]).
+    pub seq_offset: usize,
+    /// Items that may be actions: enough to size what holds them once.
+    pub items: usize,
+}
+
+impl ParsedFile {
+    fn empty() -> ParsedFile {
+        ParsedFile {
+            shape: Shape::Other,
+            info_key: None,
+            info_title: None,
+            actions: Vec::new(),
+            problems: Vec::new(),
+            notes: Vec::new(),
+            seq_offset: 2,
+            inheritance: Vec::new(),
+        }
+    }
+}
+
+/// Reads the shape and the actions of a parsed file. `each` is handed every action as soon
+/// as it is read, so a caller can classify it and keep only what it needs: the returned
+/// file holds no actions of its own. Unless `full`, an action's view holds only what its
+/// declarations and edits need (id, `effects`, `annotations`, line): not the text rules
+/// read.
+pub fn read_actions(
+    tree: &Tree,
+    full: bool,
+    each: &mut dyn FnMut(ActionSite, Layout),
+) -> Result<ParsedFile, Error> {
+    let text = tree.text();
+    let mut out = ParsedFile::empty();
+    let Some((root, items)) = action_items(tree, &mut out) else {
         return Ok(out);
     };
-    let mut items: Vec<NodeId> = Vec::new();
-    if let Some(seq) = tree.items(root) {
-        out.shape = Shape::A;
-        items.extend(seq);
-    } else if tree.is_map(root) {
-        if let Some(info) = tree.get(root, "info") {
-            out.info_key = tree.get_str(info, "key").map(str::to_owned);
-            out.info_title = tree.get_str(info, "title").map(str::to_owned);
-        }
-        match tree.get(root, "actions") {
-            Some(actions) if tree.items(actions).is_some() => {
-                out.shape = Shape::B;
-                items.extend(tree.items(actions).into_iter().flatten());
-            }
-            Some(actions) if tree.is_map(actions) => out.shape = Shape::C,
-            _ if tree.get(root, "$ref").is_some() => out.shape = Shape::D,
-            _ => {}
-        }
-    }
-    // Shape A/B only when items really are actions: an unrelated YAML list is left alone.
-    let any_action = items
-        .iter()
-        .any(|&i| own_entry(&tree, i, "actionId").is_some());
-    if !any_action && matches!(out.shape, Shape::A | Shape::B) {
-        out.shape = Shape::Other;
-        items.clear();
-    }
-    let ctx = Ctx { text, tree: &tree };
+    let ctx = Ctx { text, tree, full };
     // Every edit is placed from the parser's positions of `actionId`. Check they point at
     // it in the text: saphyr-parser's positions drift after a `%` directive line holding
     // non-ASCII characters (fuzzer crash d8ab7a41: `%é` put `effects` one line and one
     // column off, breaking the file). A drift refuses the whole file, never guesses.
     if let Some(&bad) = items.iter().find(|&&i| !ctx.action_id_located(i)) {
-        let n = tree.node(bad);
-        return Err(Error::new(
-            "the YAML parser's positions do not match the text here (a `%` directive with non-ASCII characters?): file not edited",
-        )
-        .at(n.line, ctx.column(n.start.min(text.len())) + 1));
+        return Err(node_error(
+            tree,
+            bad,
+            "the YAML parser's positions do not match the text here (a `%` directive with non-ASCII characters?): file not edited".into(),
+        ));
     }
     out.seq_offset = ctx.measure_seq_offset(&items).unwrap_or(2);
+    let layout = Layout {
+        seq_offset: out.seq_offset,
+        items: items.len(),
+    };
     // The mapping each site was read from, to find which actions merge which.
     let mut site_nodes: Vec<NodeId> = Vec::new();
     for &item in &items {
         match ctx.action(item, false, &mut out.problems) {
-            Ok(Some(site)) => {
-                out.actions.push(site);
+            Ok(Some(mut site)) => {
+                if full {
+                    site.view.connector_title.clone_from(&out.info_title);
+                }
+                each(site, layout);
                 site_nodes.push(item);
             }
             Ok(None) => {}
             // Only a merge-only item (its `actionId` comes through `<<`) is a note: an
             // item whose own `actionId` is a number, null or a mapping is an error (issue 7).
             Err(e)
-                if own_entry(&tree, item, "actionId").is_none()
+                if own_entry(tree, item, "actionId").is_none()
                     && tree.get(item, "actionId").is_some() =>
             {
                 out.notes.push(e)
@@ -202,26 +326,75 @@ pub fn parse_file(text: &str) -> Result<ParsedFile, Error> {
     if tree.is_map(root) {
         for nested in ctx.refresh_actions(root) {
             match ctx.action(nested, true, &mut out.problems) {
-                Ok(Some(site)) => out.actions.push(site),
+                Ok(Some(mut site)) => {
+                    if full {
+                        site.view.connector_title.clone_from(&out.info_title);
+                    }
+                    each(site, layout);
+                }
                 Ok(None) => {}
                 Err(e) => out.problems.push(e),
             }
         }
     }
     for (heir, &node) in site_nodes.iter().enumerate() {
-        if own_entry(&tree, node, "effects").is_some() {
+        if own_entry(tree, node, "effects").is_some() {
             continue;
         }
-        for source in merge_sources(&tree, node) {
-            if let Some(i) = site_nodes.iter().position(|&n| n == source) {
-                out.actions[i].inheritors.push(heir);
+        for source in merge_sources(tree, node) {
+            // Items come in document order, so their nodes are sorted.
+            if let Ok(i) = site_nodes.binary_search(&source) {
+                out.inheritance.push((i, heir));
             }
         }
     }
-    for site in &mut out.actions {
-        site.view.connector_title.clone_from(&out.info_title);
-    }
     Ok(out)
+}
+
+/// The items of a file that may be actions, with its root; sets the file's shape and
+/// `info`. Shape A/B only when items really are actions: an unrelated YAML list is left
+/// alone.
+fn action_items(tree: &Tree, file: &mut ParsedFile) -> Option<(NodeId, Vec<NodeId>)> {
+    let &root = tree.roots.iter().find(|r| !is_null(tree, **r))?;
+    let mut items: Vec<NodeId> = Vec::new();
+    if let Some(seq) = tree.items(root) {
+        file.shape = Shape::A;
+        items.extend(seq);
+    } else if tree.is_map(root) {
+        if let Some(info) = tree.get(root, "info") {
+            file.info_key = tree.get_str(info, "key").map(str::to_owned);
+            file.info_title = tree.get_str(info, "title").map(str::to_owned);
+        }
+        match tree.get(root, "actions") {
+            Some(actions) if tree.items(actions).is_some() => {
+                file.shape = Shape::B;
+                items.extend(tree.items(actions).into_iter().flatten());
+            }
+            Some(actions) if tree.is_map(actions) => file.shape = Shape::C,
+            _ if tree.get(root, "$ref").is_some() => file.shape = Shape::D,
+            _ => {}
+        }
+    }
+    let any_action = items
+        .iter()
+        .any(|&i| own_entry(tree, i, "actionId").is_some());
+    if !any_action && matches!(file.shape, Shape::A | Shape::B) {
+        file.shape = Shape::Other;
+        items.clear();
+    }
+    Some((root, items))
+}
+
+/// The `actionId` of each top-level action of a file, in order: the names an action's name
+/// is read among (a shared prefix, where the verb sits).
+pub fn action_ids<'t>(tree: &'t Tree) -> Vec<&'t str> {
+    let mut file = ParsedFile::empty();
+    action_items(tree, &mut file).map_or_else(Vec::new, |(_, items)| {
+        items
+            .into_iter()
+            .filter_map(|i| tree.get_str(i, "actionId"))
+            .collect()
+    })
 }
 
 /// `info.key` of a main file, without looking at its actions: read before the run so that
@@ -275,24 +448,22 @@ fn own_entry(tree: &Tree, map: NodeId, key: &str) -> Option<(NodeId, NodeId)> {
         .find(|&(k, _)| tree.scalar(k) == Some(key))
 }
 
-struct Ctx<'a> {
+struct Ctx<'a, 't> {
     text: &'a str,
-    tree: &'a Tree,
+    tree: &'a Tree<'t>,
+    /// Read the text rules read (labels, descriptions, steps, inputs), not only what
+    /// declarations and edits need.
+    full: bool,
 }
 
-impl Ctx<'_> {
-    /// 0-based column of a byte offset: characters since the line start, a BOM not
-    /// counted, a tab counted as one column (as the YAML scanner counts it).
+impl Ctx<'_, '_> {
+    /// 0-based column of a byte offset (see [`tree::Lines::column`]).
     fn column(&self, byte: usize) -> usize {
-        self.text[line_start(self.text.as_bytes(), byte)..byte]
-            .chars()
-            .filter(|&c| c != '\u{feff}')
-            .count()
+        self.tree.column(byte)
     }
 
     fn error(&self, node: NodeId, message: String) -> Error {
-        let n = self.tree.node(node);
-        Error::new(message).at(n.line, self.column(n.start) + 1)
+        node_error(self.tree, node, message)
     }
 
     /// How far this file indents a block list under its key: `key:\n- a` is 0,
@@ -306,10 +477,10 @@ impl Ctx<'_> {
     fn action_seq_offset(&self, action: NodeId) -> Option<usize> {
         self.tree.own_entries(action)?.find_map(|(k, v)| {
             let value = self.tree.node(v);
-            if !matches!(value.kind, Kind::Seq) || value.flow {
+            if value.kind() != Kind::Seq || value.flow() {
                 return None;
             }
-            let key_col = self.column(self.tree.node(k).start);
+            let key_col = self.column(self.tree.node(k).start());
             self.column(self.dash_before(self.tree.items(v)?.next()?)?)
                 .checked_sub(key_col)
         })
@@ -319,7 +490,7 @@ impl Ctx<'_> {
     /// anchor (`inputs: &paging`) or an indentless list starts elsewhere.
     fn dash_before(&self, item: NodeId) -> Option<usize> {
         let bytes = self.text.as_bytes();
-        let mut i = self.tree.node(item).start;
+        let mut i = self.tree.node(item).start();
         // Back over the gap between `-` and the item: spaces, tabs, and for an item that
         // starts on the next line, the line break and that line's indentation.
         while i > 0 && matches!(bytes[i - 1], b' ' | b'\t' | b'\n' | b'\r') {
@@ -330,21 +501,25 @@ impl Ctx<'_> {
 
     /// True unless `item` has its own `actionId` whose key or plain value is not where the
     /// parser says it is. Spans are compared by their ends: an anchor or a tag (`&a x`,
-    /// `!!str x`) starts the span before the text.
+    /// `!!str x`) starts the span before the text. An alias key (`*id: x`) has no text of
+    /// its own to compare, and a plain value folded over lines ends with its last line.
     fn action_id_located(&self, item: NodeId) -> bool {
         let Some((key, value)) = own_entry(self.tree, item, "actionId") else {
             return true;
         };
         let span = |id: NodeId| {
             let n = self.tree.node(id);
-            self.text.get(n.start..n.end).unwrap_or("")
+            self.text.get(n.start()..n.end()).unwrap_or("")
         };
         let k = span(key);
-        let at_key = ["actionId", "actionId\"", "actionId'"]
-            .iter()
-            .any(|form| k.ends_with(form));
+        let at_key = self.tree.node(key).kind() == Kind::Alias
+            || ["actionId", "actionId\"", "actionId'"]
+                .iter()
+                .any(|form| k.ends_with(form));
         let value_ok = match self.tree.scalar_text(value) {
-            Some((v, ScalarStyle::Plain)) => span(value).ends_with(v),
+            Some((v, ScalarStyle::Plain)) => {
+                span(value).ends_with(v.rsplit(' ').next().unwrap_or(v))
+            }
             _ => true,
         };
         at_key && value_ok
@@ -374,7 +549,7 @@ impl Ctx<'_> {
         problems: &mut Vec<Error>,
     ) -> Result<Option<ActionSite>, Error> {
         let tree = self.tree;
-        if matches!(tree.node(item).kind, Kind::Alias(_)) {
+        if tree.node(item).kind() == Kind::Alias {
             return Ok(None);
         }
         if !tree.is_map(item) {
@@ -395,12 +570,19 @@ impl Ctx<'_> {
         let key_node = tree.node(key);
         let value_node = tree.node(value);
         let map = tree.node(item);
-        let insert = if map.flow {
-            Insert::Flow { at: value_node.end }
+        let insert = if map.flow() {
+            Insert::Flow {
+                at: value_node.end(),
+            }
+        } else if map.in_flow() {
+            // `[actionId: x]`: a single-pair mapping, whose one pair is all it can hold.
+            Insert::Unsafe(
+                "it is a single-pair mapping inside a flow sequence (`[actionId: ...]`), which cannot take a second key",
+            )
         } else {
             Insert::Block {
-                at: self.line_end(value_node.end),
-                indent: self.column(key_node.start),
+                at: self.tree.lines.line_end(value_node.end()),
+                indent: self.key_indent(key_node.start()),
             }
         };
         let [
@@ -432,16 +614,21 @@ impl Ctx<'_> {
             problems.push(e);
             None
         });
-        let string = |v: Option<NodeId>| v.and_then(|v| tree.scalar(v)).map(str::to_owned);
+        let string = |v: Option<NodeId>| {
+            v.filter(|_| self.full)
+                .and_then(|v| tree.scalar(v))
+                .map(str::to_owned)
+        };
         let view = ActionView {
             id,
             label: string(label),
             description: string(description),
             details: string(details),
             action_type: string(action_type),
-            steps: self.steps(steps),
-            inputs: self.inputs(inputs),
+            steps: self.steps(steps.filter(|_| self.full)),
+            inputs: self.inputs(inputs.filter(|_| self.full)),
             scopes: scopes
+                .filter(|_| self.full)
                 .and_then(|v| tree.items(v))
                 .map(|items| {
                     items
@@ -452,13 +639,17 @@ impl Ctx<'_> {
                 .unwrap_or_default(),
             declared,
             annotations,
-            line: key_node.line,
-            id_comment: self.trailing_comment(value_node.end),
+            line: tree.line(key),
+            id_comment: self
+                .full
+                .then(|| self.trailing_comment(value_node.end()))
+                .flatten(),
             ..ActionView::default()
         };
         Ok(Some(ActionSite {
             view,
-            column: self.column(key_node.start) + 1,
+            column: self.column(key_node.start()) + 1,
+            map_start: map.start(),
             nested,
             insert,
             effects,
@@ -470,7 +661,7 @@ impl Ctx<'_> {
     fn action_id(&self, value: NodeId) -> Result<String, Error> {
         let resolved = self.tree.resolve(value);
         let found = match (
-            &self.tree.node(resolved).kind,
+            self.tree.node(resolved).kind(),
             self.tree.scalar_text(resolved),
         ) {
             (_, Some((v, ScalarStyle::Plain))) => match plain_type(v) {
@@ -478,27 +669,44 @@ impl Ctx<'_> {
                 Some(t) => t,
             },
             (_, Some((v, _))) if !v.is_empty() => return Ok(v.to_owned()),
-            (Kind::Scalar { .. }, _) => "an empty string",
+            (Kind::Scalar, _) => "an empty string",
             (Kind::Seq, _) => "a sequence",
             (Kind::Map, _) => "a mapping",
-            (Kind::Alias(_), _) => "an alias",
+            (Kind::Alias, _) => "an alias",
         };
         Err(self.error(value, format!("actionId must be a string, found {found}")))
     }
 
-    fn line_end(&self, byte: usize) -> usize {
-        line_end(self.text.as_bytes(), byte)
+    /// The column new keys of a block mapping take: that of the `actionId` key, or of the
+    /// `?` that introduces it as an explicit key (`? actionId\n: x`), whose content sits two
+    /// columns further right than the mapping's keys (issue 13).
+    fn key_indent(&self, key_start: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        let mut i = key_start;
+        while i > 0 && matches!(bytes[i - 1], b' ' | b'\t') {
+            i -= 1;
+        }
+        let at = if i > 0 && bytes[i - 1] == b'?' && i < key_start {
+            i - 1
+        } else {
+            key_start
+        };
+        self.column(at)
     }
 
-    /// The comment after a value on its own line, without `#`.
+    /// The comment after a value on its own line, without `#`. Only the bytes up to the
+    /// `#` are looked at, so a long line is not scanned once per action on it.
     fn trailing_comment(&self, value_end: usize) -> Option<String> {
-        let end = self.line_end(value_end);
-        let rest = self.text[value_end..end].trim_end_matches(['\n', '\r']);
-        let hash = rest.find('#')?;
-        rest[..hash]
-            .trim()
-            .is_empty()
-            .then(|| rest[hash + 1..].trim().to_owned())
+        let bytes = self.text.as_bytes();
+        let mut i = value_end;
+        while i < bytes.len() && matches!(bytes[i], b' ' | b'\t') {
+            i += 1;
+        }
+        if bytes.get(i) != Some(&b'#') {
+            return None;
+        }
+        let end = self.tree.lines.line_end(i);
+        Some(self.text[i + 1..end].trim().to_owned())
     }
 
     fn steps(&self, steps: Option<NodeId>) -> Vec<Step> {
@@ -567,14 +775,6 @@ impl Ctx<'_> {
             return (Declared::None, None);
         };
         let own = own_entry(tree, action, "effects").is_some();
-        let node = tree.node(value);
-        let site = |start: usize, end: usize, flow: bool| EffectsSite {
-            start,
-            end,
-            flow,
-            item_indent: self.column(start),
-            own,
-        };
         let Some(items) = tree.items(value) else {
             let what = match tree.scalar(value) {
                 Some(v) => format!("a scalar `{v}`, not a list"),
@@ -590,12 +790,40 @@ impl Ctx<'_> {
                 None => unknown.push(tree.scalar(item).unwrap_or("(not a scalar)").to_owned()),
             }
         }
-        let end = items.last().map_or(node.end, |last| tree.node(last).end);
-        let site = Some(site(
-            node.start,
-            if node.flow { node.end } else { end },
-            node.flow,
-        ));
+        let node = tree.node(value);
+        // What a rewrite replaces: the list itself, past its anchor or tag (they stay), and
+        // for a block list from its first `-`, wherever the parser starts it (an anchor on
+        // the line before, or the first item of an indentless list; issue 13).
+        let (start, end) = if node.flow() {
+            let open = opener(self.text, node.start()).map_or(node.start(), |(at, _)| at);
+            (open, node.end())
+        } else {
+            let first = items.clone().next();
+            let start = first
+                .and_then(|i| self.dash_before(i))
+                .unwrap_or(node.start());
+            (
+                start,
+                items.last().map_or(node.end(), |l| tree.node(l).end()),
+            )
+        };
+        let unsafe_rewrite = if node.kind() == Kind::Alias {
+            Some("its effects are an alias (`*name`) of a list declared elsewhere")
+        } else if node.anchored() && self.is_aliased(value) {
+            Some(
+                "its effects list is anchored (`&name`) and used elsewhere through an alias, which would change too",
+            )
+        } else {
+            None
+        };
+        let site = Some(EffectsSite {
+            start,
+            end,
+            flow: node.flow(),
+            item_indent: self.column(start),
+            own,
+            unsafe_rewrite,
+        });
         let declared = if !unknown.is_empty() {
             Declared::Invalid(format!("unknown effect(s): {}", unknown.join(", ")))
         } else if set.is_empty() {
@@ -604,6 +832,11 @@ impl Ctx<'_> {
             Declared::Valid(set)
         };
         (declared, site)
+    }
+
+    /// True when an alias anywhere in the file stands for `node`.
+    fn is_aliased(&self, node: NodeId) -> bool {
+        (0..self.tree.len()).any(|id| self.tree.alias_target(id) == Some(node))
     }
 
     fn annotations(&self, value: Option<NodeId>) -> Result<Option<Hints>, Error> {

@@ -1,8 +1,10 @@
-//! A light, span-aware YAML tree built from the event parser.
+//! A compact, span-aware YAML tree built from the event parser.
 //!
 //! Only what locating and editing actions needs: mappings, sequences, scalars and aliases
-//! with byte offsets into the original text. Built iteratively, so nesting depth cannot
-//! overflow the stack.
+//! with byte offsets into the original text. Nodes are 16 bytes, stored in document order
+//! (a preorder), each collection followed by its descendants: one large file costs about
+//! its own size again, not a dozen times it (issue 13). Built iteratively, so nesting depth
+//! cannot overflow the stack.
 
 use saphyr_parser::{Event, Parser, ScalarStyle};
 
@@ -10,81 +12,282 @@ use crate::error::Error;
 
 pub type NodeId = usize;
 
-/// No node: the end of a child list.
+/// No value: an anchor not (yet) defined, an unset index.
 const NONE: u32 = u32::MAX;
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Kind {
-    /// A scalar; its value is [`Tree::scalar_text`]. Values are copied into one pool per
-    /// tree and the parser's own string dropped at once, as the bare event parse does:
-    /// keeping a string per scalar until the tree went away made freeing them cost more
-    /// than building the tree.
-    Scalar { value: Text, style: ScalarStyle },
-    /// Children are linked through `first_child` / `next`, so building a tree allocates
-    /// nothing per collection and parsing stays close to the event parser's own cost.
+    Scalar,
     Seq,
     /// Children alternate key, value.
     Map,
-    /// An alias; the target is resolved at build time (`None` cannot happen for valid YAML).
-    Alias(Option<NodeId>),
+    Alias,
 }
 
-/// Where a scalar's value sits in [`Tree::pool`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Text {
-    at: usize,
-    len: usize,
-}
+/// `{...}` or `[...]`.
+const FLOW: u8 = 1;
+const ANCHORED: u8 = 2;
+const TAGGED: u8 = 4;
+/// Inside a flow collection (a single-pair mapping `[a: b]` is one without being `{...}`).
+const IN_FLOW: u8 = 8;
+/// A scalar whose value is the text right before its end (less a closing quote): most
+/// scalars, so most values cost nothing to keep.
+const SLICED: u8 = 16;
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub struct Node {
-    pub kind: Kind,
-    /// Byte offset where the node starts. Block mappings start at their first key, block
-    /// sequences at their first `-`, block scalars at their content.
-    pub start: usize,
+    start: u32,
+    end: u32,
+    /// Collections: the number of descendants. A sliced scalar: its value's length; any
+    /// other scalar: its index in `values`. An alias: its anchor id.
+    aux: u32,
+    kind: Kind,
+    style: u8,
+    flags: u8,
+}
+
+impl Node {
+    /// Byte offset where the node starts. Block mappings start at their first key (or `?`),
+    /// block sequences at their first `-` (an indentless one at its first item), block
+    /// scalars at their content; an anchor or a tag starts the span of what it marks.
+    pub fn start(&self) -> usize {
+        self.start as usize
+    }
+
     /// Byte offset where the node ends. Reliable for scalars and flow collections only:
     /// block collections end at the next token, after comments and blank lines.
-    pub end: usize,
-    /// 1-based line of `start`.
-    pub line: usize,
+    pub fn end(&self) -> usize {
+        self.end as usize
+    }
+
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
     /// True for `{...}` and `[...]` collections.
-    pub flow: bool,
+    pub fn flow(&self) -> bool {
+        self.flags & FLOW != 0
+    }
+
+    /// True inside a flow collection.
+    pub fn in_flow(&self) -> bool {
+        self.flags & IN_FLOW != 0
+    }
+
     /// True when the node carries an anchor (`&name`).
-    pub anchored: bool,
-    first_child: u32,
-    last_child: u32,
-    next: u32,
+    pub fn anchored(&self) -> bool {
+        self.flags & ANCHORED != 0
+    }
+
+    pub fn tagged(&self) -> bool {
+        self.flags & TAGGED != 0
+    }
+
+    pub fn style(&self) -> ScalarStyle {
+        style_from(self.style)
+    }
+
+    fn is_collection(&self) -> bool {
+        matches!(self.kind, Kind::Seq | Kind::Map)
+    }
 }
 
-/// The parsed file: every node in document order, and one root per document.
-#[derive(Debug, Default)]
-pub struct Tree {
-    pub nodes: Vec<Node>,
-    pub roots: Vec<NodeId>,
-    /// Every scalar value, back to back.
-    pool: String,
+/// The closing quote a scalar's span ends with.
+fn quote_len(s: ScalarStyle) -> usize {
+    usize::from(matches!(
+        s,
+        ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted
+    ))
 }
 
-/// Converts saphyr's character offsets to byte offsets. Only multi-byte characters are
-/// recorded (with the extra bytes counted up to and including each), so an ASCII file needs
-/// nothing and a file with a few accents needs a few entries; a lookup is a binary search.
+fn style_code(s: ScalarStyle) -> u8 {
+    match s {
+        ScalarStyle::Plain => 0,
+        ScalarStyle::SingleQuoted => 1,
+        ScalarStyle::DoubleQuoted => 2,
+        ScalarStyle::Literal => 3,
+        ScalarStyle::Folded => 4,
+    }
+}
+
+fn style_from(code: u8) -> ScalarStyle {
+    match code {
+        1 => ScalarStyle::SingleQuoted,
+        2 => ScalarStyle::DoubleQuoted,
+        3 => ScalarStyle::Literal,
+        4 => ScalarStyle::Folded,
+        _ => ScalarStyle::Plain,
+    }
+}
+
+/// Lines and columns of a text. A column is counted back to the line start when that is
+/// near, as it is on any line written by hand; on a long line, and for line numbers, a
+/// cursor walks from the previous answer (readers ask in text order, so the file is walked
+/// about once). Counting from the line start made every lookup on a one-line file of 20,000
+/// flow actions as long as the file (issue 13: 56 s instead of 0.3 s); an index of every
+/// line costs a pass and four bytes a line up front.
+#[derive(Debug)]
+pub struct Lines<'a> {
+    bytes: &'a [u8],
+    ascii: bool,
+    bom: bool,
+    /// Where the last line lookup left off: (byte, its 1-based line, that line's start).
+    at: std::cell::Cell<(usize, usize, usize)>,
+    /// Where the last character count on a long line left off: (byte, characters before
+    /// it), and (line start, characters before it) of that line.
+    chars: std::cell::Cell<((usize, usize), (usize, usize))>,
+}
+
+/// How far back a column is counted directly before the cursor is asked.
+const NEAR: usize = 1024;
+
+impl<'a> Lines<'a> {
+    pub fn new(text: &'a str) -> Lines<'a> {
+        Lines {
+            bytes: text.as_bytes(),
+            ascii: text.is_ascii(),
+            bom: text.starts_with('\u{feff}'),
+            at: std::cell::Cell::new((0, 1, 0)),
+            chars: std::cell::Cell::new(((0, 0), (0, 0))),
+        }
+    }
+
+    fn chars(&self, from: usize, to: usize) -> usize {
+        if self.ascii {
+            to - from
+        } else {
+            char_count(&self.bytes[from..to])
+        }
+    }
+
+    /// (line, line start) of byte `at`.
+    fn seek(&self, at: usize) -> (usize, usize) {
+        let b = self.bytes;
+        let at = at.min(b.len());
+        let (from, mut line, mut start) = self.at.get();
+        if at >= from {
+            let nl = newlines(&b[from..at]);
+            if nl > 0 {
+                let last = b[from..at].iter().rposition(|&c| c == b'\n').unwrap_or(0);
+                line += nl;
+                start = from + last + 1;
+            }
+        } else if at < start {
+            line -= newlines(&b[at..start]);
+            start = b[..at]
+                .iter()
+                .rposition(|&c| c == b'\n')
+                .map_or(0, |i| i + 1);
+        }
+        self.at.set((at, line, start));
+        (line, start)
+    }
+
+    /// Characters before byte `at`, walking from the previous count.
+    fn chars_before(&self, at: usize) -> usize {
+        let ((from, n), line) = self.chars.get();
+        let n = if at >= from {
+            n + self.chars(from, at)
+        } else {
+            n - self.chars(at, from)
+        };
+        self.chars.set(((at, n), line));
+        n
+    }
+
+    /// 1-based line of byte `at`.
+    pub fn line(&self, at: usize) -> usize {
+        self.seek(at).0
+    }
+
+    /// Start of the line holding byte `at`.
+    pub fn line_start(&self, at: usize) -> usize {
+        let lo = at.saturating_sub(NEAR);
+        match self.bytes[lo..at].iter().rposition(|&c| c == b'\n') {
+            Some(i) => lo + i + 1,
+            None if lo == 0 => 0,
+            None => self.seek(at).1,
+        }
+    }
+
+    /// Byte just past the line holding byte `at` (its terminator included), or the end of a
+    /// text without a final newline. Searched forward from `at`: callers ask from the end
+    /// of a value, where at most a comment is left on the line.
+    pub fn line_end(&self, at: usize) -> usize {
+        self.bytes[at..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(self.bytes.len(), |i| at + i + 1)
+    }
+
+    /// 0-based column of byte `at` (a character boundary): characters since the line
+    /// start, a BOM not counted, a tab counted as one column (as the YAML scanner counts
+    /// them).
+    pub fn column(&self, at: usize) -> usize {
+        let start = self.line_start(at);
+        let bom = usize::from(self.bom && start == 0 && at > 0);
+        if at - start <= NEAR || self.ascii {
+            return self.chars(start, at) - bom;
+        }
+        let (_, (cached, before)) = self.chars.get();
+        let before = if cached == start {
+            before
+        } else {
+            self.chars_before(start)
+        };
+        let n = self.chars_before(at);
+        let (pos, _) = self.chars.get();
+        self.chars.set((pos, (start, before)));
+        n - before - bom
+    }
+}
+
+/// Line feeds in `bytes`: fixed 32-byte blocks summed in a `u8` (at most 32) compile to a
+/// vector loop, where a plain filter-count goes a byte at a time.
+pub(crate) fn newlines(bytes: &[u8]) -> usize {
+    count(bytes, |b| b == b'\n')
+}
+
+/// Characters in UTF-8 bytes: every byte but continuation bytes (`0b10xxxxxx`).
+fn char_count(bytes: &[u8]) -> usize {
+    count(bytes, |b| (b as i8) >= -0x40)
+}
+
+fn count(bytes: &[u8], hit: impl Fn(u8) -> bool) -> usize {
+    let mut blocks = bytes.chunks_exact(32);
+    let mut n = 0;
+    for block in &mut blocks {
+        n += block.iter().map(|&b| u8::from(hit(b))).sum::<u8>() as usize;
+    }
+    n + blocks.remainder().iter().filter(|&&b| hit(b)).count()
+}
+
+/// Converts saphyr's character offsets to byte offsets. A text with a few multi-byte
+/// characters records them (char index, extra bytes up to and including it) and looks an
+/// offset up from where the previous one was; a text with many (CJK, where a table would
+/// cost more than the text) walks from the previous answer instead. Events arrive in text
+/// order, so both are about one pass. An ASCII text needs nothing.
 struct CharCursor<'a> {
-    text: &'a str,
-    /// (char index, extra bytes of every multi-byte char up to and including this one).
-    marks: Vec<(usize, usize)>,
-    /// How many marks the previous lookup was past: events arrive in text order, so the
-    /// next answer is almost always at or just after it.
+    bytes: &'a [u8],
+    ascii: bool,
+    marks: Option<Vec<(u32, u32)>>,
+    /// Marks at or before the previous lookup.
     hint: usize,
+    char_at: usize,
+    byte_at: usize,
 }
 
 impl<'a> CharCursor<'a> {
     fn new(text: &'a str) -> Self {
-        let mut marks = Vec::new();
-        if !text.is_ascii() {
-            let bytes = text.as_bytes();
-            let mut extra = 0;
+        let bytes = text.as_bytes();
+        let ascii = text.is_ascii();
+        let mut marks = (!ascii).then(Vec::new);
+        if let Some(m) = &mut marks {
+            let limit = bytes.len() / 32;
+            let mut extra = 0usize;
             // Whole ASCII blocks are skipped with a word-at-a-time check.
-            for (k, block) in bytes.chunks(64).enumerate() {
+            'blocks: for (k, block) in bytes.chunks(64).enumerate() {
                 if block.is_ascii() {
                     continue;
                 }
@@ -92,36 +295,65 @@ impl<'a> CharCursor<'a> {
                     // A lead byte of a multi-byte character (continuations are 0b10xxxxxx).
                     if byte >= 0xC0 {
                         let width = utf8_width(byte);
-                        marks.push((k * 64 + j - extra, extra + width - 1));
+                        m.push(((k * 64 + j - extra) as u32, (extra + width - 1) as u32));
                         extra += width - 1;
+                        if m.len() > limit {
+                            marks = None;
+                            break 'blocks;
+                        }
                     }
                 }
             }
         }
         CharCursor {
-            text,
+            bytes,
+            ascii,
             marks,
             hint: 0,
+            char_at: 0,
+            byte_at: 0,
         }
     }
 
     fn byte(&mut self, char_index: usize) -> usize {
-        let marks = &self.marks;
-        let mut before = self.hint;
-        if before > 0 && marks[before - 1].0 >= char_index {
-            before = marks.partition_point(|&(c, _)| c < char_index);
-        } else {
-            while before < marks.len() && marks[before].0 < char_index {
-                before += 1;
-            }
+        if self.ascii {
+            return char_index.min(self.bytes.len());
         }
-        self.hint = before;
-        let extra = if before == 0 {
-            0
-        } else {
-            self.marks[before - 1].1
-        };
-        (char_index + extra).min(self.text.len())
+        match &self.marks {
+            Some(marks) => {
+                let mut before = self.hint;
+                if before > 0 && marks[before - 1].0 as usize >= char_index {
+                    before = marks.partition_point(|&(c, _)| (c as usize) < char_index);
+                } else {
+                    while before < marks.len() && (marks[before].0 as usize) < char_index {
+                        before += 1;
+                    }
+                }
+                self.hint = before;
+                let extra = before.checked_sub(1).map_or(0, |b| marks[b].1 as usize);
+                (char_index + extra).min(self.bytes.len())
+            }
+            None => self.walk(char_index),
+        }
+    }
+
+    fn walk(&mut self, char_index: usize) -> usize {
+        let b = self.bytes;
+        while self.char_at > char_index {
+            self.byte_at -= 1;
+            while self.byte_at > 0 && (b[self.byte_at] as i8) < -0x40 {
+                self.byte_at -= 1;
+            }
+            self.char_at -= 1;
+        }
+        while self.char_at < char_index && self.byte_at < b.len() {
+            self.byte_at += 1;
+            while self.byte_at < b.len() && (b[self.byte_at] as i8) < -0x40 {
+                self.byte_at += 1;
+            }
+            self.char_at += 1;
+        }
+        self.byte_at
     }
 }
 
@@ -137,7 +369,7 @@ fn utf8_width(first: u8) -> usize {
 /// The first byte of a collection that starts at `start`, past its properties: the span of
 /// `&a {x: 1}` or `!!map {x: 1}` starts at the anchor or tag, not at the brace (fuzzer crash
 /// ee4b7845: an anchored flow mapping taken for a block one got block lines inserted).
-fn opener(text: &str, start: usize) -> Option<u8> {
+pub fn opener(text: &str, start: usize) -> Option<(usize, u8)> {
     let bytes = text.as_bytes();
     let mut i = start;
     loop {
@@ -153,25 +385,76 @@ fn opener(text: &str, start: usize) -> Option<u8> {
                     i += 1;
                 }
             }
-            &b => return Some(b),
+            &b => return Some((i, b)),
         }
     }
 }
 
+/// The parsed file: every node in document order, and one root per document.
+#[derive(Debug)]
+pub struct Tree<'a> {
+    text: &'a str,
+    nodes: Vec<Node>,
+    pub roots: Vec<NodeId>,
+    /// Values that are not a slice of the text (escapes, folded lines, block scalars), and
+    /// tags, back to back.
+    pool: String,
+    /// (offset, length) in `pool` of each unsliced scalar value.
+    values: Vec<(u32, u32)>,
+    /// The node each anchor id names (`NONE` for id 0 and anchors not seen).
+    anchors: Vec<u32>,
+    /// (node, offset, length in `pool`) of each tag, in node order.
+    tags: Vec<(u32, u32, u32)>,
+    pub lines: Lines<'a>,
+}
+
+/// The storage of a tree, to build another in: the tree of an edited text is about the
+/// size of the original's, and a fresh one beside the freed one would leave both resident
+/// while the allocator keeps what was freed.
+#[derive(Debug, Default)]
+pub struct Storage {
+    nodes: Vec<Node>,
+    pool: String,
+}
+
 /// Parses `text` into a [`Tree`]. Errors carry 1-based line and column.
-pub fn parse(text: &str) -> Result<Tree, Error> {
+pub fn parse(text: &str) -> Result<Tree<'_>, Error> {
+    parse_in(text, Storage::default())
+}
+
+/// [`parse`], building the tree in `storage`.
+pub fn parse_in(text: &str, storage: Storage) -> Result<Tree<'_>, Error> {
+    if text.len() >= NONE as usize {
+        return Err(Error::new(
+            "file too large: 4 GiB or more (offsets are kept in 32 bits)",
+        ));
+    }
+    let Storage {
+        mut nodes,
+        mut pool,
+    } = storage;
+    nodes.clear();
+    pool.clear();
     // About one node per 12 bytes in connector files: reserving avoids regrowing the
-    // arena, which costs as much as building it.
+    // arena, which costs as much as building it. Storage handed over keeps its size: the
+    // edited text's tree is about the original's, and growing it would move it.
+    if nodes.capacity() == 0 {
+        nodes.reserve(text.len() / 12 + 16);
+    }
     let mut tree = Tree {
-        nodes: Vec::with_capacity(text.len() / 12 + 16),
+        text,
+        nodes,
         roots: Vec::new(),
-        pool: String::with_capacity(text.len() / 2),
+        pool,
+        values: Vec::new(),
+        anchors: Vec::new(),
+        tags: Vec::new(),
+        lines: Lines::new(text),
     };
+    let bytes = text.as_bytes();
     let mut cursor = CharCursor::new(text);
-    // Open collections.
-    let mut stack: Vec<NodeId> = Vec::new();
-    // Anchor ids are small integers handed out in order; aliases refer back to them.
-    let mut anchors: Vec<Option<NodeId>> = Vec::new();
+    // Open collections, each with its flow context.
+    let mut stack: Vec<(NodeId, bool)> = Vec::new();
 
     for item in Parser::new_from_str(text) {
         let (event, span) = item.map_err(|e| {
@@ -179,70 +462,75 @@ pub fn parse(text: &str) -> Result<Tree, Error> {
             Error::new(format!("invalid YAML: {}", e.info())).at(m.line(), m.col() + 1)
         })?;
         let start = cursor.byte(span.start.index());
-        let (kind, anchor, flow) = match event {
-            Event::Scalar(value, style, anchor, _) => {
-                let at = tree.pool.len();
-                tree.pool.push_str(&value);
-                let value = Text {
-                    at,
-                    len: value.len(),
+        let id = tree.nodes.len();
+        let (kind, anchor, tag) = match event {
+            Event::Scalar(value, style, anchor, tag) => {
+                let end = cursor.byte(span.end.index()).max(start);
+                let quote = quote_len(style);
+                let sliced = end >= start + quote + value.len()
+                    && bytes[end - quote - value.len()..end - quote] == *value.as_bytes();
+                let aux = if sliced {
+                    value.len() as u32
+                } else {
+                    tree.values
+                        .push((tree.pool.len() as u32, value.len() as u32));
+                    tree.pool.push_str(&value);
+                    (tree.values.len() - 1) as u32
                 };
-                (Kind::Scalar { value, style }, anchor, false)
+                let flags = if sliced { SLICED } else { 0 };
+                tree.push(Kind::Scalar, start, end, aux, style_code(style), flags);
+                (Kind::Scalar, anchor, tag)
             }
-            Event::SequenceStart(anchor, _) => {
-                (Kind::Seq, anchor, opener(text, start) == Some(b'['))
+            Event::SequenceStart(anchor, tag) => {
+                let flow = opener(text, start).is_some_and(|(_, b)| b == b'[');
+                let flags = if flow { FLOW } else { 0 };
+                tree.push(Kind::Seq, start, start, 0, 0, flags);
+                (Kind::Seq, anchor, tag)
             }
-            Event::MappingStart(anchor, _) => {
-                (Kind::Map, anchor, opener(text, start) == Some(b'{'))
+            Event::MappingStart(anchor, tag) => {
+                let flow = opener(text, start).is_some_and(|(_, b)| b == b'{');
+                let flags = if flow { FLOW } else { 0 };
+                tree.push(Kind::Map, start, start, 0, 0, flags);
+                (Kind::Map, anchor, tag)
             }
-            Event::Alias(id) => (Kind::Alias(anchors.get(id).copied().flatten()), 0, false),
+            Event::Alias(anchor_id) => {
+                let end = cursor.byte(span.end.index()).max(start);
+                tree.push(Kind::Alias, start, end, anchor_id as u32, 0, 0);
+                (Kind::Alias, 0, None)
+            }
             Event::SequenceEnd | Event::MappingEnd => {
-                if let Some(id) = stack.pop() {
-                    tree.nodes[id].end = cursor.byte(span.end.index());
+                if let Some((open, _)) = stack.pop() {
+                    let n = &mut tree.nodes[open];
+                    n.end = cursor.byte(span.end.index()) as u32;
+                    n.aux = (id - open - 1) as u32;
                 }
                 continue;
             }
             _ => continue,
         };
-        let id = tree.nodes.len();
-        let is_container = matches!(kind, Kind::Seq | Kind::Map);
-        let end = if is_container {
-            start
-        } else {
-            cursor.byte(span.end.index()).max(start)
-        };
-        tree.nodes.push(Node {
-            kind,
-            start,
-            end,
-            line: span.start.line(),
-            flow,
-            anchored: anchor > 0,
-            first_child: NONE,
-            last_child: NONE,
-            next: NONE,
-        });
+        let node = &mut tree.nodes[id];
         if anchor > 0 {
-            if anchors.len() <= anchor {
-                anchors.resize(anchor + 1, None);
+            node.flags |= ANCHORED;
+            if tree.anchors.len() <= anchor {
+                tree.anchors.resize(anchor + 1, NONE);
             }
-            anchors[anchor] = Some(id);
+            tree.anchors[anchor] = id as u32;
+        }
+        if let Some(tag) = tag {
+            node.flags |= TAGGED;
+            let at = tree.pool.len() as u32;
+            tree.pool.push_str(&tag.handle);
+            tree.pool.push_str(&tag.suffix);
+            tree.tags.push((id as u32, at, tree.pool.len() as u32 - at));
         }
         match stack.last() {
-            Some(&parent) => {
-                let p = &mut tree.nodes[parent];
-                let last = p.last_child;
-                p.last_child = id as u32;
-                if last == NONE {
-                    p.first_child = id as u32;
-                } else {
-                    tree.nodes[last as usize].next = id as u32;
-                }
-            }
+            Some(&(_, in_flow)) if in_flow => tree.nodes[id].flags |= IN_FLOW,
+            Some(_) => {}
             None => tree.roots.push(id),
         }
-        if is_container {
-            stack.push(id);
+        if matches!(kind, Kind::Seq | Kind::Map) {
+            let flow = tree.nodes[id].flow() || tree.nodes[id].in_flow();
+            stack.push((id, flow));
         }
     }
     Ok(tree)
@@ -251,19 +539,21 @@ pub fn parse(text: &str) -> Result<Tree, Error> {
 /// The children of a collection, in order.
 #[derive(Clone)]
 pub struct Children<'t> {
-    tree: &'t Tree,
-    next: u32,
+    nodes: &'t [Node],
+    next: usize,
+    end: usize,
 }
 
 impl Iterator for Children<'_> {
     type Item = NodeId;
 
     fn next(&mut self) -> Option<NodeId> {
-        if self.next == NONE {
+        if self.next >= self.end {
             return None;
         }
-        let id = self.next as usize;
-        self.next = self.tree.nodes[id].next;
+        let id = self.next;
+        let n = &self.nodes[id];
+        self.next = id + 1 + if n.is_collection() { n.aux as usize } else { 0 };
         Some(id)
     }
 }
@@ -282,65 +572,169 @@ impl Iterator for Entries<'_> {
     }
 }
 
-impl Tree {
+impl<'a> Tree<'a> {
+    /// Lets go of the tree, keeping its storage for the next one.
+    pub fn into_storage(self) -> Storage {
+        Storage {
+            nodes: self.nodes,
+            pool: self.pool,
+        }
+    }
+
+    fn push(&mut self, kind: Kind, start: usize, end: usize, aux: u32, style: u8, flags: u8) {
+        self.nodes.push(Node {
+            start: start as u32,
+            end: end as u32,
+            aux,
+            kind,
+            style,
+            flags,
+        });
+    }
+
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
     pub fn node(&self, id: NodeId) -> &Node {
         &self.nodes[id]
+    }
+
+    /// 1-based line where node `id` starts.
+    pub fn line(&self, id: NodeId) -> usize {
+        self.lines.line(self.nodes[id].start())
+    }
+
+    /// 0-based column of byte `at`.
+    pub fn column(&self, at: usize) -> usize {
+        self.lines.column(at)
+    }
+
+    /// Descendants of a collection (0 for anything else).
+    pub fn descendants(&self, id: NodeId) -> usize {
+        let n = &self.nodes[id];
+        if n.is_collection() { n.aux as usize } else { 0 }
+    }
+
+    /// The anchor id of an anchored node (ids count anchors in document order).
+    pub fn anchor_id(&self, id: NodeId) -> Option<usize> {
+        if !self.nodes[id].anchored() {
+            return None;
+        }
+        // Ids are handed out in document order (a redefined name gets a new one), so past
+        // the unused slot 0 the table is sorted.
+        let rest = self.anchors.get(1..)?;
+        match rest.binary_search(&(id as u32)) {
+            Ok(i) => Some(i + 1),
+            Err(_) => self.anchors.iter().position(|&n| n as usize == id),
+        }
+    }
+
+    /// The anchor id an alias refers to.
+    pub fn alias_id(&self, id: NodeId) -> Option<usize> {
+        let n = &self.nodes[id];
+        (n.kind == Kind::Alias).then_some(n.aux as usize)
+    }
+
+    /// The node an alias stands for, if its anchor was defined before it.
+    pub fn alias_target(&self, id: NodeId) -> Option<NodeId> {
+        let target = *self.anchors.get(self.alias_id(id)?)?;
+        (target != NONE).then_some(target as usize)
+    }
+
+    /// The tag of a tagged node, handle and suffix together (`!!str`).
+    pub fn tag(&self, id: NodeId) -> Option<&str> {
+        if !self.nodes[id].tagged() {
+            return None;
+        }
+        let i = self.tags.partition_point(|&(n, _, _)| (n as usize) < id);
+        let &(_, at, len) = self.tags.get(i)?;
+        Some(&self.pool[at as usize..(at + len) as usize])
+    }
+
+    /// Byte length of a sliced scalar's value (0 for anything else).
+    pub fn sliced_len(&self, id: NodeId) -> usize {
+        let n = &self.nodes[id];
+        if n.kind == Kind::Scalar && n.flags & SLICED != 0 {
+            n.aux as usize
+        } else {
+            0
+        }
+    }
+
+    /// True when the scalar's value is stored apart from the text (escapes, folding, block
+    /// scalars).
+    pub fn pooled(&self, id: NodeId) -> bool {
+        let n = &self.nodes[id];
+        n.kind == Kind::Scalar && n.flags & SLICED == 0
     }
 
     /// Follows aliases to the node they stand for. Bounded, so a malformed chain cannot
     /// loop.
     pub fn resolve(&self, mut id: NodeId) -> NodeId {
         for _ in 0..16 {
-            match self.nodes[id].kind {
-                Kind::Alias(Some(target)) => id = target,
-                _ => break,
+            match self.alias_target(id) {
+                Some(target) => id = target,
+                None => break,
             }
         }
         id
     }
 
-    fn text(&self, t: Text) -> &str {
-        &self.pool[t.at..t.at + t.len]
-    }
-
     /// The value and style of a scalar node itself (no alias resolution).
     pub fn scalar_text(&self, id: NodeId) -> Option<(&str, ScalarStyle)> {
-        match self.nodes[id].kind {
-            Kind::Scalar { value, style } => Some((self.text(value), style)),
-            _ => None,
+        let n = &self.nodes[id];
+        if n.kind != Kind::Scalar {
+            return None;
+        }
+        Some((self.value(n), n.style()))
+    }
+
+    fn value(&self, n: &Node) -> &str {
+        if n.flags & SLICED != 0 {
+            let end = n.end() - quote_len(n.style());
+            &self.text[end - n.aux as usize..end]
+        } else {
+            let (at, len) = self.values[n.aux as usize];
+            &self.pool[at as usize..(at + len) as usize]
         }
     }
 
     /// The scalar text of a node (after alias resolution), if it is a scalar.
     pub fn scalar(&self, id: NodeId) -> Option<&str> {
-        match &self.nodes[self.resolve(id)].kind {
-            Kind::Scalar { value, .. } => Some(self.text(*value)),
-            _ => None,
-        }
+        self.scalar_text(self.resolve(id)).map(|(v, _)| v)
     }
 
     fn children(&self, id: NodeId) -> Children<'_> {
         Children {
-            tree: self,
-            next: self.nodes[id].first_child,
+            nodes: &self.nodes,
+            next: id + 1,
+            end: id + 1 + self.descendants(id),
         }
     }
 
     /// The items of a sequence (after alias resolution).
     pub fn items(&self, id: NodeId) -> Option<Children<'_>> {
         let id = self.resolve(id);
-        matches!(self.nodes[id].kind, Kind::Seq).then(|| self.children(id))
+        (self.nodes[id].kind == Kind::Seq).then(|| self.children(id))
     }
 
     /// The entries of a mapping (after alias resolution).
     pub fn entries(&self, id: NodeId) -> Option<Entries<'_>> {
-        let id = self.resolve(id);
-        matches!(self.nodes[id].kind, Kind::Map).then(|| Entries(self.children(id)))
+        self.own_entries(self.resolve(id))
     }
 
     /// The entries of the mapping itself, without alias resolution or merges.
     pub fn own_entries(&self, id: NodeId) -> Option<Entries<'_>> {
-        matches!(self.nodes[id].kind, Kind::Map).then(|| Entries(self.children(id)))
+        (self.nodes[id].kind == Kind::Map).then(|| Entries(self.children(id)))
     }
 
     /// The entry with a scalar key `key`: own keys first, then `<<` merge sources, as YAML
@@ -418,23 +812,97 @@ mod tests {
         let root = tree.roots[0];
         let b = tree.get(root, "b").unwrap();
         let n = tree.node(b);
-        assert_eq!(&text[n.start..n.end], "x");
-        assert_eq!(n.line, 2);
+        assert_eq!(&text[n.start()..n.end()], "x");
+        assert_eq!(tree.line(b), 2);
+        assert_eq!(tree.get_str(root, "a"), Some("é日本"));
+    }
+
+    #[test]
+    fn values_are_slices_unless_the_parser_rewrote_them() {
+        let text = "a: plain\nb: 'q''d'\nc: \"esc\\n\"\nd: &x !!str tagged\ne: |\n  two\n  lines\nf: 'ok'\n";
+        let tree = parse(text).unwrap();
+        let root = tree.roots[0];
+        let get = |k: &str| tree.get(root, k).unwrap();
+        for (k, v, pooled) in [
+            ("a", "plain", false),
+            ("b", "q'd", true),
+            ("c", "esc\n", true),
+            ("d", "tagged", false),
+            ("e", "two\nlines\n", true),
+            ("f", "ok", false),
+        ] {
+            assert_eq!(tree.scalar(get(k)), Some(v), "{k}");
+            assert_eq!(tree.pooled(get(k)), pooled, "{k}");
+        }
+        assert_eq!(tree.tag(get("d")), Some("tag:yaml.org,2002:str"));
+        assert_eq!(tree.anchor_id(get("d")), Some(1));
     }
 
     #[test]
     fn flow_and_block_are_told_apart() {
         let tree = parse("a: [1]\nb:\n  - 1\nc: {x: 1}\n").unwrap();
         let root = tree.roots[0];
-        assert!(tree.node(tree.get(root, "a").unwrap()).flow);
-        assert!(!tree.node(tree.get(root, "b").unwrap()).flow);
-        assert!(tree.node(tree.get(root, "c").unwrap()).flow);
+        assert!(tree.node(tree.get(root, "a").unwrap()).flow());
+        assert!(!tree.node(tree.get(root, "b").unwrap()).flow());
+        assert!(tree.node(tree.get(root, "c").unwrap()).flow());
         // Behind an anchor or a tag (spans start at the property, not at the bracket).
         let tree =
             parse("a: &x [1]\nb: &y\n  - 1\nc: !!map {x: 1}\nd: &z # c\n  {x: 1}\n").unwrap();
         let root = tree.roots[0];
-        let flow = |k: &str| tree.node(tree.get(root, k).unwrap()).flow;
+        let flow = |k: &str| tree.node(tree.get(root, k).unwrap()).flow();
         assert!(flow("a") && !flow("b") && flow("c") && flow("d"));
+        // A single pair in a flow sequence is a mapping without braces, inside a flow.
+        let tree = parse("a: [k: v]\n").unwrap();
+        let pair = tree
+            .items(tree.get(tree.roots[0], "a").unwrap())
+            .unwrap()
+            .next()
+            .unwrap();
+        assert!(!tree.node(pair).flow() && tree.node(pair).in_flow());
+    }
+
+    #[test]
+    fn lines_and_columns_are_found_in_any_order() {
+        let text = "\u{feff}ab\ncé日x\n\nlast";
+        let lines = Lines::new(text);
+        let at = |s: &str| text.find(s).unwrap();
+        // Forward, backward on the same line, back across lines, and forward again.
+        for (p, line, col) in [
+            (at("x"), 2, 3),
+            (at("c"), 2, 0),
+            (at("b"), 1, 1),
+            (at("last"), 4, 0),
+            (at("日"), 2, 2),
+            (at("a"), 1, 0),
+            (text.len(), 4, 4),
+        ] {
+            assert_eq!((lines.line(p), lines.column(p)), (line, col), "byte {p}");
+        }
+        assert_eq!(lines.line_start(at("x")), at("c"));
+        assert_eq!(lines.line_end(at("b")), at("c"));
+        assert_eq!(lines.line_end(at("last")), text.len());
+        // A long line is counted through the cursor, forward and back.
+        let long = format!("a\n{}x{}y\n", "é".repeat(3000), "日".repeat(2000));
+        let lines = Lines::new(&long);
+        let (x, y) = (long.find('x').unwrap(), long.find('y').unwrap());
+        for (p, col) in [(y, 5001), (x, 3000), (y, 5001), (2, 0)] {
+            assert_eq!((lines.line(p), lines.column(p)), (2, col), "byte {p}");
+        }
+    }
+
+    #[test]
+    fn char_offsets_become_byte_offsets_both_ways() {
+        // A few accents (a table of them) and mostly CJK (a walk).
+        let sparse = format!("é{} and ü", "ascii ".repeat(20));
+        for text in [sparse.as_str(), "é日本語のテキスト and more then ü"] {
+            let mut c = CharCursor::new(text);
+            assert_eq!(c.marks.is_some(), text == sparse, "{text}");
+            let bytes: Vec<usize> = text.char_indices().map(|(b, _)| b).collect();
+            for i in [0, 5, 3, 20, 1, bytes.len() - 1, 2] {
+                assert_eq!(c.byte(i), bytes[i], "char {i} of {text}");
+            }
+            assert_eq!(c.byte(bytes.len()), text.len());
+        }
     }
 
     #[test]

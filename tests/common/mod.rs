@@ -5,6 +5,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+#[path = "../../fuzz/unified.rs"]
+pub mod unified;
+#[allow(unused_imports)]
+pub use unified::apply_unified;
+
 /// Every fixture scenario, one folder each under `tests/fixtures`.
 pub const SCENARIOS: [&str; 21] = [
     "shape-a",
@@ -121,6 +126,165 @@ impl Sandbox {
     pub fn file(&self, rel: &str) -> Vec<u8> {
         std::fs::read(self.catalog.join(rel)).unwrap()
     }
+}
+
+pub const GOOD: &str = "info:
+  key: good
+  title: Good
+actions:
+  - actionId: list_goods
+    label: List Goods
+    steps:
+      - stepId: s
+        stepFunction:
+          functionName: request
+          parameters:
+            url: /goods
+            method: get
+";
+
+/// A temporary directory with `catalog/good/good.connector.s1.yaml` and an `out` folder.
+pub struct Case {
+    pub dir: tempfile::TempDir,
+    pub catalog: PathBuf,
+    pub out: PathBuf,
+}
+
+impl Case {
+    pub fn new() -> Case {
+        let dir = tempfile::tempdir().unwrap();
+        let catalog = dir.path().join("catalog");
+        std::fs::create_dir_all(catalog.join("good")).unwrap();
+        std::fs::write(catalog.join("good/good.connector.s1.yaml"), GOOD).unwrap();
+        let out = dir.path().join("out");
+        std::fs::create_dir_all(&out).unwrap();
+        Case { dir, catalog, out }
+    }
+
+    /// Adds `bad/<name>` with `bytes`.
+    pub fn with(self, name: &str, bytes: impl AsRef<[u8]>) -> Case {
+        let path = self.catalog.join("bad").join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+        self
+    }
+
+    pub fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn backfill(&self, extra: &[&str]) -> Output {
+        run_backfill(&[&self.catalog], &self.out, self.root(), extra)
+    }
+}
+
+/// The good file was processed: its row in the CSV, its hunk in the patch.
+pub fn assert_good_processed(out: &Output) {
+    assert!(
+        out.csv.lines().any(
+            |l| l.starts_with("good,good/good.connector.s1.yaml,5,list_goods,")
+                && l.contains(",added,")
+        ),
+        "no row for the good file:\n{}\nstderr:\n{}",
+        out.csv,
+        out.stderr
+    );
+    assert!(
+        out.patch.contains(
+            "--- a/good/good.connector.s1.yaml\n+++ b/good/good.connector.s1.yaml\n@@ -3,6 +3,8 @@\n   title: Good\n actions:\n   - actionId: list_goods\n+    effects:\n+      - read\n"
+        ),
+        "no hunk for the good file:\n{}",
+        out.patch
+    );
+}
+
+/// The names in `dir`, sorted: what a run left there, temporary files included.
+pub fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// How to run the binary without the power to read everything: directly when not root; as
+/// `nobody` through `setpriv` when root (root bypasses file permissions); `None` when
+/// neither works (the caller skips).
+pub fn unprivileged() -> Option<(Vec<String>, Option<u32>)> {
+    use std::os::unix::fs::MetadataExt;
+    let probe = tempfile::NamedTempFile::new().unwrap();
+    let uid = probe.as_file().metadata().unwrap().uid();
+    if uid != 0 {
+        return Some((Vec::new(), None));
+    }
+    let prefix: Vec<String> = [
+        "setpriv",
+        "--reuid=65534",
+        "--regid=65534",
+        "--clear-groups",
+    ]
+    .map(String::from)
+    .to_vec();
+    let works = Command::new(&prefix[0])
+        .args(&prefix[1..])
+        .arg("true")
+        .status()
+        .is_ok_and(|s| s.success());
+    works.then_some((prefix, Some(65534)))
+}
+
+pub fn run_as(prefix: &[String], case: &Case, extra: &[&str]) -> Output {
+    let patch = case.out.join("effects.patch");
+    let report = case.out.join("coverage.csv");
+    let mut cmd = if prefix.is_empty() {
+        Command::new(bin())
+    } else {
+        let mut c = Command::new(&prefix[0]);
+        c.args(&prefix[1..]).arg(bin());
+        c
+    };
+    let o = cmd
+        .arg("backfill")
+        .arg(&case.catalog)
+        .arg("--patch")
+        .arg(&patch)
+        .arg("--report")
+        .arg(&report)
+        .args(extra)
+        .current_dir(case.root())
+        .output()
+        .unwrap();
+    Output {
+        code: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+        patch: std::fs::read_to_string(&patch).unwrap_or_default(),
+        csv: std::fs::read_to_string(&report).unwrap_or_default(),
+    }
+}
+
+/// Opens the case to another user: the tree readable, `out` and `writable` dirs theirs.
+pub fn open_to(case: &Case, uid: Option<u32>, writable: &[&Path]) {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(uid) = uid else { return };
+    std::fs::set_permissions(case.root(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::os::unix::fs::chown(&case.out, Some(uid), Some(uid)).unwrap();
+    for p in writable {
+        std::os::unix::fs::chown(p, Some(uid), Some(uid)).unwrap();
+        for e in std::fs::read_dir(p).unwrap() {
+            std::os::unix::fs::chown(e.unwrap().path(), Some(uid), Some(uid)).unwrap();
+        }
+    }
+}
+
+/// The good connector was written with its effects.
+pub fn assert_good_written(catalog: &Path) {
+    assert!(
+        std::fs::read_to_string(catalog.join("good/good.connector.s1.yaml"))
+            .unwrap()
+            .contains("effects:")
+    );
 }
 
 /// What one run of the binary produced.
@@ -324,6 +488,143 @@ pub fn git_ok(dir: &Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
+/// The raw bytes of `rev:path`.
+pub fn blob(repo: &Path, rev: &str, path: &str) -> Vec<u8> {
+    let o = git(repo, &["cat-file", "blob", &format!("{rev}:{path}")]);
+    assert!(o.status.success(), "{rev}:{path}");
+    o.stdout
+}
+
+/// What each route made of one catalog (`repo/catalog` in a fresh repository): the runs,
+/// and the catalog's files after `git apply` of the patch, after `--write`, and in the
+/// `--branch` commit.
+pub struct Routes {
+    pub patch: Output,
+    pub write: Output,
+    pub branch: Output,
+    pub applied: Vec<(String, Vec<u8>)>,
+    pub written: Vec<(String, Vec<u8>)>,
+    pub committed: Vec<(String, Vec<u8>)>,
+}
+
+impl Routes {
+    /// Runs `backfill` with `extra` on `files` through all three routes.
+    pub fn run(files: &[(&str, &str)], extra: &[&str]) -> Routes {
+        let fresh = || {
+            let dir = tempfile::tempdir().unwrap();
+            let repo = dir.path().join("repo");
+            for (rel, text) in files {
+                write_file(&repo.join("catalog"), rel, text);
+            }
+            git_init(&repo);
+            std::fs::create_dir_all(dir.path().join("out")).unwrap();
+            (dir, repo)
+        };
+        let with = |route: &[&str]| -> Vec<String> {
+            route.iter().chain(extra).map(|s| s.to_string()).collect()
+        };
+        let run = |dir: &tempfile::TempDir, repo: &Path, args: Vec<String>| {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            run_backfill(
+                &[&repo.join("catalog")],
+                &dir.path().join("out"),
+                dir.path(),
+                &args,
+            )
+        };
+        let (d1, r1) = fresh();
+        let patch = run(&d1, &r1, with(&[]));
+        if !patch.patch.is_empty() {
+            let p = d1.path().join("out/effects.patch");
+            git_apply(&r1, &p, false).unwrap_or_else(|e| {
+                panic!(
+                    "git apply: {e}
+{}",
+                    patch.patch
+                )
+            });
+        }
+        let applied = read_tree(&r1.join("catalog"));
+        let (d2, r2) = fresh();
+        let write = run(&d2, &r2, with(&["--write"]));
+        let written = read_tree(&r2.join("catalog"));
+        let (d3, r3) = fresh();
+        let branch = run(&d3, &r3, with(&["--branch", "effects"]));
+        let made = git(
+            &r3,
+            &["rev-parse", "--verify", "--quiet", "refs/heads/effects"],
+        )
+        .status
+        .success();
+        let rev = if made { "effects" } else { "HEAD" };
+        let committed = read_tree(&r3.join("catalog"))
+            .into_iter()
+            .map(|(rel, _)| {
+                let bytes = blob(&r3, rev, &format!("catalog/{rel}"));
+                (rel, bytes)
+            })
+            .collect();
+        Routes {
+            patch,
+            write,
+            branch,
+            applied,
+            written,
+            committed,
+        }
+    }
+
+    /// All three routes made the same files; returns them.
+    pub fn agree(&self) -> &[(String, Vec<u8>)] {
+        assert_eq!(
+            self.applied, self.written,
+            "--write differs from the patch\n{}",
+            self.write.stderr
+        );
+        assert_eq!(
+            self.applied, self.committed,
+            "--branch differs from the patch\n{}",
+            self.branch.stderr
+        );
+        &self.applied
+    }
+}
+
+/// `--branch` must commit what applying the patch and `git add` would: the same tree.
+pub fn branch_equals_git_add(dir: &tempfile::TempDir, repo: &Path, git_config: &[&str]) {
+    let out = run_backfill(
+        &[&repo.join("catalog")],
+        &dir.path().join("out"),
+        repo,
+        &["--branch", "effects"],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // Each committed file is HEAD's plus inserted `effects` only, as git stores both.
+    let changed = git_ok(repo, &["diff", "--name-only", "HEAD", "effects"]);
+    assert!(!changed.is_empty(), "the branch changes nothing");
+    for path in changed.lines() {
+        let (old, new) = (blob(repo, "HEAD", path), blob(repo, "effects", path));
+        let (old, new) = (
+            String::from_utf8(old).unwrap(),
+            String::from_utf8(new).unwrap(),
+        );
+        check_only_inserted(&old, &new).unwrap_or_else(|e| panic!("{path}: {e}\n{new}"));
+    }
+    git_apply(repo, &dir.path().join("out/effects.patch"), false).unwrap();
+    let mut add = git_config.to_vec();
+    add.extend(["add", "-A"]);
+    git_ok(repo, &add);
+    let mut write_tree = git_config.to_vec();
+    write_tree.push("write-tree");
+    let added = git_ok(repo, &write_tree);
+    let branch = git_ok(repo, &["rev-parse", "effects^{tree}"]);
+    assert_eq!(
+        added.trim(),
+        branch.trim(),
+        "the branch's tree is what `git add` stores"
+    );
+}
+
 /// `git init` in `dir` and one commit of everything in it.
 pub fn git_init(dir: &Path) {
     git_ok(dir, &["init", "-q"]);
@@ -461,115 +762,6 @@ pub fn check_only_inserted(old: &str, new: &str) -> Result<usize, String> {
         return Err("the final-newline state changed".into());
     }
     Ok(inserted)
-}
-
-/// A hunk header's four numbers and its body lines (sign, text with its real terminator).
-type Hunk = (usize, usize, usize, usize, Vec<(char, String)>);
-type Header = Option<(usize, usize, usize, usize)>;
-
-/// Applies the unified diff sections of `patch` for one file to `old`, strictly: every hunk
-/// header must count its lines, every context and removed line must match `old` exactly
-/// (terminators included), and `\ No newline at end of file` must follow a line that has none.
-pub fn apply_unified(old: &str, patch: &str) -> Result<String, String> {
-    let old_lines: Vec<&str> = old.split_inclusive('\n').collect();
-    let mut out = String::new();
-    let mut pos = 0; // next old line to copy
-    let mut lines = patch.split_inclusive('\n').peekable();
-    let mut headers = 0;
-    // Reads one body line: its sign and its text with the terminator it really has.
-    let mut body: Vec<(char, String)> = Vec::new();
-    let mut hunks: Vec<Hunk> = Vec::new();
-    let mut header: Header = None;
-    let flush = |header: &mut Header, body: &mut Vec<(char, String)>, hunks: &mut Vec<Hunk>| {
-        if let Some((a, b, c, d)) = header.take() {
-            hunks.push((a, b, c, d, std::mem::take(body)));
-        }
-    };
-    while let Some(line) = lines.next() {
-        if line.starts_with("diff --git ") || line.starts_with("--- ") || line.starts_with("+++ ") {
-            flush(&mut header, &mut body, &mut hunks);
-            headers += 1;
-            continue;
-        }
-        if let Some(h) = line.strip_prefix("@@ -") {
-            flush(&mut header, &mut body, &mut hunks);
-            let h = h.trim_end().trim_end_matches(" @@");
-            let (o, n) = h
-                .split_once(" +")
-                .ok_or(format!("bad hunk header {line:?}"))?;
-            let range = |r: &str| -> Result<(usize, usize), String> {
-                let (s, c) = r.split_once(',').unwrap_or((r, "1"));
-                Ok((
-                    s.parse().map_err(|_| format!("bad range {r:?}"))?,
-                    c.parse().map_err(|_| format!("bad range {r:?}"))?,
-                ))
-            };
-            let ((a, b), (c, d)) = (range(o)?, range(n)?);
-            header = Some((a, b, c, d));
-            continue;
-        }
-        let sign = line.chars().next().ok_or("empty line in patch")?;
-        if !matches!(sign, ' ' | '-' | '+') {
-            return Err(format!("unexpected patch line {line:?}"));
-        }
-        let mut text = line[1..].to_owned();
-        if lines
-            .peek()
-            .is_some_and(|l| l.starts_with("\\ No newline at end of file"))
-        {
-            lines.next();
-            text = text
-                .strip_suffix('\n')
-                .ok_or("no-newline marker after a line without newline")?
-                .to_owned();
-        }
-        body.push((sign, text));
-    }
-    flush(&mut header, &mut body, &mut hunks);
-    if headers != 3 {
-        return Err(format!(
-            "expected one diff --git/---/+++ header, found {headers} lines"
-        ));
-    }
-    let mut delta: isize = 0;
-    for (a, b, c, d, body) in hunks {
-        let start = if b == 0 { a } else { a - 1 };
-        let new_start = if d == 0 { c } else { c - 1 };
-        if new_start as isize != start as isize + delta {
-            return Err(format!("hunk -{a},{b} +{c},{d}: new start does not follow"));
-        }
-        if start < pos {
-            return Err(format!("hunk -{a},{b} overlaps the previous one"));
-        }
-        out.extend(old_lines[pos..start].iter().copied());
-        pos = start;
-        let (mut olds, mut news) = (0, 0);
-        for (sign, text) in body {
-            if sign != '+' {
-                if old_lines.get(pos).copied() != Some(text.as_str()) {
-                    return Err(format!(
-                        "hunk -{a},{b}: {sign}{text:?} does not match old line {} {:?}",
-                        pos + 1,
-                        old_lines.get(pos)
-                    ));
-                }
-                pos += 1;
-                olds += 1;
-            }
-            if sign != '-' {
-                out.push_str(&text);
-                news += 1;
-            }
-        }
-        if (olds, news) != (b, d) {
-            return Err(format!(
-                "hunk -{a},{b} +{c},{d} holds {olds} old and {news} new lines"
-            ));
-        }
-        delta += d as isize - b as isize;
-    }
-    out.extend(old_lines[pos..].iter().copied());
-    Ok(out)
 }
 
 /// xorshift64*, seeded: the same cases (and delays) on every run.

@@ -3,12 +3,15 @@
 //!
 //! Edits only insert or replace the `effects` value; every other byte stays as it was. The
 //! diff is rendered straight from the edits (no whole-file diffing), and a test checks it
-//! against `similar`'s rendering.
+//! against `similar`'s rendering. [`verify`] checks an edited text before it is trusted.
+
+pub mod verify;
 
 use std::fmt::Write as _;
 
 use crate::classify::{Confidence, Inference};
 use crate::effects::Effects;
+use crate::parse::tree::newlines;
 use crate::parse::{ActionSite, EffectsSite, Insert, line_end, line_start};
 use crate::view::Declared;
 
@@ -64,12 +67,19 @@ pub fn status(declared: &Declared, nested: bool, inference: &Inference, min: Con
     }
 }
 
-/// Replace `start..end` with `text`. Edits of one file never overlap.
+/// Replace `start..end` with `text`. Edits of one file never overlap. An insertion
+/// (`start == end`) adds an `effects` key to the mapping that starts at `map`; a
+/// replacement rewrites an `effects` list, and keeps what it replaces in `old`, so the
+/// original can be had back from the edited text. Either way the result declares
+/// `effects`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Edit {
     pub start: usize,
     pub end: usize,
     pub text: String,
+    pub effects: Effects,
+    pub map: usize,
+    pub old: String,
 }
 
 /// The terminator of the last line that ends at or before `at`, else the file's first one.
@@ -91,14 +101,24 @@ fn flow_list(effects: Effects) -> String {
     format!("[{}]", effects.joined(", "))
 }
 
-/// The edit that adds `effects` to an action that declares none.
-pub fn plan_insert(text: &str, site: &ActionSite, seq_offset: usize, effects: Effects) -> Edit {
+/// The edit that adds `effects` to an action that declares none, or why none can be made.
+pub fn plan_insert(
+    text: &str,
+    site: &ActionSite,
+    seq_offset: usize,
+    effects: Effects,
+) -> Result<Edit, &'static str> {
+    let edit = |at: usize, new: String| Edit {
+        start: at,
+        end: at,
+        text: new,
+        effects,
+        map: site.map_start,
+        old: String::new(),
+    };
     match site.insert {
-        Insert::Flow { at } => Edit {
-            start: at,
-            end: at,
-            text: format!(", effects: {}", flow_list(effects)),
-        },
+        Insert::Unsafe(why) => Err(why),
+        Insert::Flow { at } => Ok(edit(at, format!(", effects: {}", flow_list(effects)))),
         Insert::Block { at, indent } => {
             let eol = eol_before(text, at);
             // A file without a final newline keeps that state: the new lines go after a
@@ -119,11 +139,7 @@ pub fn plan_insert(text: &str, site: &ActionSite, seq_offset: usize, effects: Ef
             if !unterminated {
                 new.push_str(eol);
             }
-            Edit {
-                start: at,
-                end: at,
-                text: new,
-            }
+            Ok(edit(at, new))
         }
     }
 }
@@ -133,10 +149,18 @@ fn push_spaces(out: &mut String, n: usize) {
 }
 
 /// The edit that rewrites a conflicting `effects` value in the style it was written, or
-/// `None` when it cannot be rewritten without touching other actions (a merged value).
-pub fn plan_rewrite(text: &str, site: &EffectsSite, effects: Effects) -> Option<Edit> {
+/// why it cannot be rewritten without changing other actions too.
+pub fn plan_rewrite(
+    text: &str,
+    site: &EffectsSite,
+    map: usize,
+    effects: Effects,
+) -> Result<Edit, &'static str> {
     if !site.own {
-        return None;
+        return Err("its effects come through a `<<` merge, which other actions may share");
+    }
+    if let Some(why) = site.unsafe_rewrite {
+        return Err(why);
     }
     let new = if site.flow {
         flow_list(effects)
@@ -149,11 +173,79 @@ pub fn plan_rewrite(text: &str, site: &EffectsSite, effects: Effects) -> Option<
             .collect::<Vec<_>>()
             .join(&sep)
     };
-    Some(Edit {
+    Ok(Edit {
         start: site.start,
         end: site.end,
         text: new,
+        effects,
+        map,
+        old: text[site.start..site.end].to_owned(),
     })
+}
+
+/// Applies sorted, non-overlapping edits in place when they only insert (the text's own
+/// buffer grows into the edited text, so one large file is not held twice), else into a
+/// new string.
+pub fn apply_owned(text: String, edits: &[Edit]) -> String {
+    if edits.iter().any(|e| e.start != e.end) {
+        return apply(&text, edits);
+    }
+    let old_len = text.len();
+    let mut bytes = text.into_bytes();
+    let mut shift: usize = edits.iter().map(|e| e.text.len()).sum();
+    // Exactly: growing by doubling would make a large file's buffer twice its size.
+    bytes.reserve_exact(shift);
+    bytes.resize(old_len + shift, 0);
+    // From the last edit back, each stretch of the original moves right by the bytes
+    // inserted before it, then the insertion goes in front of it.
+    let mut end = old_len;
+    for e in edits.iter().rev() {
+        bytes.copy_within(e.start..end, e.start + shift);
+        shift -= e.text.len();
+        bytes[e.start + shift..e.start + shift + e.text.len()].copy_from_slice(e.text.as_bytes());
+        end = e.start;
+    }
+    // Only whole UTF-8 strings were moved and inserted at character boundaries.
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// The original of a text `edits` were applied to, in the edited text's own buffer when
+/// the edits only inserted.
+pub fn unapply_owned(edited: String, edits: &[Edit]) -> String {
+    if edits.iter().any(|e| e.start != e.end) {
+        return unapply(&edited, edits);
+    }
+    let mut bytes = edited.into_bytes();
+    // From the first edit on, each stretch after an insertion moves left over it.
+    let (mut to, mut from) = (0, 0);
+    let mut shift = 0;
+    for e in edits {
+        let at = e.start + shift;
+        bytes.copy_within(from..at, to);
+        to += at - from;
+        from = at + e.text.len();
+        shift += e.text.len();
+    }
+    let len = bytes.len();
+    bytes.copy_within(from..len, to);
+    bytes.truncate(to + len - from);
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// The original of a text `edits` were applied to.
+pub fn unapply(edited: &str, edits: &[Edit]) -> String {
+    let mut out = String::with_capacity(edited.len());
+    let mut pos = 0;
+    let mut shift = 0isize;
+    for e in edits {
+        let at = (e.start as isize + shift) as usize;
+        out.push_str(&edited[pos..at]);
+        out.push_str(&e.old);
+        pos = at + e.text.len();
+        shift += e.text.len() as isize - (e.end - e.start) as isize;
+    }
+    out.push_str(&edited[pos..]);
+    out
 }
 
 /// Applies sorted, non-overlapping edits.
@@ -203,18 +295,6 @@ pub fn git_quote(path: &str) -> String {
 
 fn header_path(prefix: &str, path: &str) -> String {
     git_quote(&format!("{prefix}{path}"))
-}
-
-/// Newlines in `bytes`. The patch counts its way through every changed file, so this is
-/// most of its work: fixed 32-byte blocks summed in a `u8` (at most 32) compile to a
-/// vector loop, where a plain filter-count goes a byte at a time.
-fn newlines(bytes: &[u8]) -> usize {
-    let mut blocks = bytes.chunks_exact(32);
-    let mut n = 0;
-    for block in &mut blocks {
-        n += block.iter().map(|&b| u8::from(b == b'\n')).sum::<u8>() as usize;
-    }
-    n + blocks.remainder().iter().filter(|&&b| b == b'\n').count()
 }
 
 /// Lines in `bytes[from..to]`, where `from` starts a line and `to` ends one (or the text).
@@ -269,7 +349,11 @@ fn changes(text: &str, edits: &[Edit]) -> Vec<Change> {
         // too.
         let unterminated_end = |to: usize| to == text.len() && !text.ends_with('\n');
         while j < edits.len() && (edits[j].start < to || unterminated_end(to)) {
-            to = to.max(line_end(bytes, last_byte(&edits[j])));
+            // Only an edit that reaches past `to` can move it: looking for the line end of
+            // every edit on a long line made a one-line file quadratic (issue 13).
+            if last_byte(&edits[j]) >= to {
+                to = line_end(bytes, last_byte(&edits[j]));
+            }
             j += 1;
         }
         let old_start = line_of(from);
@@ -278,7 +362,7 @@ fn changes(text: &str, edits: &[Edit]) -> Vec<Change> {
             .map(|e| Edit {
                 start: e.start - from,
                 end: e.end - from,
-                text: e.text.clone(),
+                ..e.clone()
             })
             .collect();
         out.push(Change {
@@ -417,11 +501,35 @@ mod tests {
     }
 
     fn ins(at: usize, text: &str) -> Edit {
+        replace(at, at, text)
+    }
+
+    fn replace(start: usize, end: usize, text: &str) -> Edit {
         Edit {
-            start: at,
-            end: at,
+            start,
+            end,
             text: text.into(),
+            effects: Effects::EMPTY,
+            map: 0,
+            old: String::new(),
         }
+    }
+
+    #[test]
+    fn edits_apply_in_place_and_come_off_again() {
+        let old = "a\nbé\nc\n".to_owned();
+        let mut edits = vec![ins(0, "x\n"), ins(2, "y\n"), ins(old.len(), "z")];
+        let new = apply_owned(old.clone(), &edits);
+        assert_eq!(new, apply(&old, &edits));
+        assert_eq!(new, "x\na\ny\nbé\nc\nz");
+        assert_eq!(unapply_owned(new, &edits), old);
+        let mut rewrite = replace(2, 5, "rewritten");
+        rewrite.old = old[2..5].to_owned();
+        edits.insert(2, rewrite);
+        let new = apply_owned(old.clone(), &edits);
+        assert_eq!(new, apply(&old, &edits));
+        assert_eq!(unapply(&new, &edits), old);
+        assert_eq!(unapply_owned(new, &edits), old);
     }
 
     #[test]
@@ -440,11 +548,7 @@ mod tests {
             vec![ins(at(5), "a\n"), ins(at(20), "b\n")],
             vec![ins(at(39), "end\n")],
             vec![ins(old.len(), "tail\n")],
-            vec![Edit {
-                start: at(3) + 2,
-                end: at(3) + 4,
-                text: "XY".into(),
-            }],
+            vec![replace(at(3) + 2, at(3) + 4, "XY")],
             vec![ins(at(2) + 3, ", z"), ins(at(3), "q\n")],
         ];
         for edits in cases {
@@ -508,11 +612,9 @@ mod tests {
                 let edit = match next(3) {
                     0 => ins(at, &format!("new {k}{eol}")),
                     1 => ins(content_end, &format!(", z{k}")),
-                    _ if content_end > at + 2 => Edit {
-                        start: at + 1,
-                        end: content_end - 1,
-                        text: format!("XY{k}"),
-                    },
+                    _ if content_end > at + 2 => {
+                        replace(at + 1, content_end - 1, &format!("XY{k}"))
+                    }
                     _ => ins(at, &format!("new {k}{eol}")),
                 };
                 pos = edit.end.max(edit.start) + 1;
