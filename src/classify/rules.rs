@@ -295,16 +295,56 @@ fn typed<T: serde::de::DeserializeOwned>(
                 .get("id")
                 .and_then(|v| v.as_str())
                 .map_or_else(|| format!("#{}", i + 1), |s| format!("`{s}`"));
-            yaml_serde::from_value(value).map_err(|e| err(format!("{what} {name}: {e}")))
+            yaml_serde::from_value(value)
+                .map_err(|e| err(format!("{what} {name}: {}", without_values(&e.to_string()))))
         })
         .collect()
+}
+
+/// A serde message without the values it quotes (`invalid type: string "...", expected
+/// ...`): a file that is not a mapping at all would otherwise be printed whole, and the
+/// file may be anything a path or link names (`/etc/passwd` was printed). The kind and the
+/// position stay.
+fn without_values(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find(" \"") {
+        out.push_str(&rest[..at]);
+        let quoted = &rest[at + 2..];
+        // The value is printed as a Rust string literal: it ends at the first quote no
+        // backslash escapes.
+        let mut escaped = false;
+        let end = quoted.char_indices().find_map(|(i, c)| {
+            let closes = c == '"' && !escaped;
+            escaped = c == '\\' && !escaped;
+            closes.then_some(i)
+        });
+        match end {
+            Some(end) => rest = &quoted[end + 1..],
+            None => {
+                rest = "";
+                break;
+            }
+        }
+    }
+    out.push_str(rest);
+    // serde names the type it wanted by its Rust name.
+    out.replace("struct RawFile", "a mapping of `rules` and word lists")
+        .replace(
+            "struct RawRule",
+            "a rule (a mapping with `id`, `effect`, ...)",
+        )
 }
 
 /// Parses one heuristics file into its rules and its word lists.
 pub(crate) fn parse_file(text: &str, file: &str) -> Result<(Vec<Rule>, Part)> {
     let err = |msg: String| Error::new(msg).in_file(file);
-    let raw: RawFile =
-        yaml_serde::from_str(text).map_err(|e| err(format!("invalid heuristics file: {e}")))?;
+    let raw: RawFile = yaml_serde::from_str(text).map_err(|e| {
+        err(format!(
+            "invalid heuristics file: {}",
+            without_values(&e.to_string())
+        ))
+    })?;
     let mut out = Vec::new();
     for r in typed::<RawRule>(raw.rules, "rule", &err)? {
         let name = format!("`{}`", r.id);
@@ -874,6 +914,24 @@ mod tests {
     }
 
     const GOOD: &str = "rules:\n- id: x-read\n  effect: read\n  weight: strong\n  why: because\n  when: {method: [get]}\n  examples:\n    match: [{method: get}]\n    no_match: [{method: post}]\n";
+
+    #[test]
+    fn an_error_never_quotes_the_files_content() {
+        let secret =
+            "root:x:0:0:root:/root:/bin/bash \\\" quoted\ndaemon:x:1:1::/usr/sbin:/bin/sh\n";
+        let e = load(secret).unwrap_err().to_string();
+        assert!(
+            e.starts_with("user.yaml: invalid heuristics file: invalid type: string"),
+            "{e}"
+        );
+        assert!(!e.contains("root") && !e.contains("daemon"), "{e}");
+        let e = load("rules: [\"root:x:0:0\"]\n").unwrap_err().to_string();
+        assert!(
+            e.contains("rule #1: invalid type: string, expected a rule (a mapping"),
+            "{e}"
+        );
+        assert!(!e.contains("root"), "{e}");
+    }
 
     #[test]
     fn a_good_rule_loads() {
