@@ -1159,3 +1159,22 @@ fn resolve_connector(f: &mut FileResult, names: &Names) {
         a.connector.clone_from(&connector);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names a file's actions are read among are its actions' names: an alias item, a
+    /// merge-only item or an id that is no string must not make a prefix of their own.
+    #[test]
+    fn a_files_name_group_is_read_from_its_actions_only() {
+        let text = "- &one\n  actionId: acme_contact_get\n- actionId: acme_deal_list\n- <<: *one\n- *one\n- actionId: 1\n- actionId: true\n";
+        let opts = Options::new(RuleSet::builtin().unwrap());
+        let parsed = parse::parse_file(text).unwrap();
+        let ids: Vec<&str> = parsed.actions.iter().map(|s| s.view.id.as_str()).collect();
+        assert_eq!(ids, ["acme_contact_get", "acme_deal_list"]);
+        let group = plan(text, &opts).unwrap().group;
+        assert_eq!(group, Group::of(ids, &opts.rules.lexicon));
+        assert_eq!(group.prefix, None, "two names make no prefix");
+    }
+}

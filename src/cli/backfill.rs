@@ -246,6 +246,8 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
         totals.push_str(&format!("; files written: {written}, failed: {failed}"));
     }
 
+    // The JSON summary counts what the totals line counts: the run's own errors too.
+    summary.errors = errors;
     let report = Report {
         path: &report_path,
         wrote: wrote(&args, &report_path),

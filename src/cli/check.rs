@@ -79,7 +79,7 @@ pub struct CheckArgs {
 }
 
 /// The files of `catalog` changed since `rev`, relative to the catalog. The run adds the
-/// main file of each one's folder.
+/// main file (found by content) of each changed partial's folder.
 fn changed_files(catalog: &Path, rev: &str) -> Result<BTreeSet<String>> {
     let repo = catalog_effects::git::Repo::discover(catalog).ok_or_else(|| {
         Error::new("--since needs the catalog to be inside a git work tree").in_file(catalog)

@@ -386,13 +386,16 @@ fn action_items(tree: &Tree, file: &mut ParsedFile) -> Option<(NodeId, Vec<NodeI
 }
 
 /// The `actionId` of each top-level action of a file, in order: the names an action's name
-/// is read among (a shared prefix, where the verb sits).
+/// is read among (a shared prefix, where the verb sits). The same items [`read_actions`]
+/// takes as actions: an alias item, a merge-only item or an id that is no string is none.
 pub fn action_ids<'t>(tree: &'t Tree) -> Vec<&'t str> {
     let mut file = ParsedFile::empty();
     action_items(tree, &mut file).map_or_else(Vec::new, |(_, items)| {
         items
             .into_iter()
-            .filter_map(|i| tree.get_str(i, "actionId"))
+            .filter(|&i| tree.node(i).kind() != Kind::Alias)
+            .filter_map(|i| own_entry(tree, i, "actionId"))
+            .filter_map(|(_, v)| string_id(tree, v).ok())
             .collect()
     })
 }
@@ -440,6 +443,24 @@ fn merge_sources(tree: &Tree, map: NodeId) -> Vec<NodeId> {
         None => vec![merge],
     };
     targets.into_iter().map(|t| tree.resolve(t)).collect()
+}
+
+/// An `actionId` value that is a string, or what it is instead ("a number", "a mapping").
+fn string_id<'t>(tree: &'t Tree, value: NodeId) -> Result<&'t str, &'static str> {
+    let resolved = tree.resolve(value);
+    Err(
+        match (tree.node(resolved).kind(), tree.scalar_text(resolved)) {
+            (_, Some((v, ScalarStyle::Plain))) => match plain_type(v) {
+                None => return Ok(v),
+                Some(t) => t,
+            },
+            (_, Some((v, _))) if !v.is_empty() => return Ok(v),
+            (Kind::Scalar, _) => "an empty string",
+            (Kind::Seq, _) => "a sequence",
+            (Kind::Map, _) => "a mapping",
+            (Kind::Alias, _) => "an alias",
+        },
+    )
 }
 
 /// An entry of the mapping itself, not inherited through `<<`.
@@ -659,22 +680,9 @@ impl Ctx<'_, '_> {
     }
 
     fn action_id(&self, value: NodeId) -> Result<String, Error> {
-        let resolved = self.tree.resolve(value);
-        let found = match (
-            self.tree.node(resolved).kind(),
-            self.tree.scalar_text(resolved),
-        ) {
-            (_, Some((v, ScalarStyle::Plain))) => match plain_type(v) {
-                None => return Ok(v.to_owned()),
-                Some(t) => t,
-            },
-            (_, Some((v, _))) if !v.is_empty() => return Ok(v.to_owned()),
-            (Kind::Scalar, _) => "an empty string",
-            (Kind::Seq, _) => "a sequence",
-            (Kind::Map, _) => "a mapping",
-            (Kind::Alias, _) => "an alias",
-        };
-        Err(self.error(value, format!("actionId must be a string, found {found}")))
+        string_id(self.tree, value)
+            .map(str::to_owned)
+            .map_err(|found| self.error(value, format!("actionId must be a string, found {found}")))
     }
 
     /// The column new keys of a block mapping take: that of the `actionId` key, or of the
