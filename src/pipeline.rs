@@ -179,17 +179,7 @@ impl FileResult {
             .filter_map(|a| a.edit.as_ref())
             .collect();
         edits.sort_by_key(|e| e.start);
-        let mut pieces = Vec::with_capacity(2 * edits.len() + 1);
-        let (mut pos, mut shift) = (0, 0isize);
-        for e in edits {
-            let at = (e.start as isize + shift) as usize;
-            pieces.push(&new[pos..at]);
-            pieces.push(e.old.as_str());
-            pos = at + e.text.len();
-            shift += e.text.len() as isize - (e.end - e.start) as isize;
-        }
-        pieces.push(&new[pos..]);
-        Some(pieces)
+        Some(diff::unapplied(new, edits))
     }
 }
 
@@ -276,8 +266,7 @@ const CHUNK: usize = 512;
 
 /// Runs the pipeline over every catalog and collects every file's result.
 pub fn run(catalogs: &[PathBuf], opts: &Options) -> Run {
-    let mut files = Vec::new();
-    run_each(catalogs, opts, |f| files.push(std::mem::take(f))).with_files(files)
+    Walked::new(catalogs).collect(opts)
 }
 
 /// Runs the pipeline and hands each file's result to `sink`, in catalog then path order,
@@ -627,7 +616,6 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
     };
     let (path, patch) = (&out.patch_path, &mut out.patch);
     let plan = match plan_owned(text, opts, &mut |old, edits| {
-        patch.clear();
         diff::render_patch(path, old, edits, patch);
     }) {
         Ok(p) => p,
@@ -797,12 +785,12 @@ fn plan_owned(
 /// Plans a parsed file: reads its actions, classifies each as it is read (letting go of
 /// the text only rules read, unless `keep_views`), and plans the edits.
 fn plan_tree(tree: &parse::tree::Tree, opts: &Options, keep_views: bool) -> Result<Plan, Error> {
-    let group = Group::of(parse::action_ids(tree), &opts.rules.lexicon);
+    let mut group = None;
     let mut actions = Vec::new();
     let (facts, mut notes) = plan_actions(
         tree,
         opts,
-        Decide::Classify(&group),
+        Decide::Classify(&mut group),
         &mut |mut p, layout| {
             // Sized once: a plan grown by doubling leaves its outgrown buffers with the
             // allocator, resident, for the rest of a large file's run.
@@ -841,7 +829,7 @@ fn plan_tree(tree: &parse::tree::Tree, opts: &Options, keep_views: bool) -> Resu
     edits.sort_by_key(|e| e.start);
     Ok(Plan {
         shape: facts.shape,
-        group,
+        group: group.unwrap_or_default(),
         info_key: facts.info_key,
         info_title: facts.info_title,
         problems: facts.problems,
@@ -853,10 +841,10 @@ fn plan_tree(tree: &parse::tree::Tree, opts: &Options, keep_views: bool) -> Resu
 }
 
 /// How [`plan_actions`] decides each action's effects.
-#[derive(Clone, Copy)]
 enum Decide<'a> {
-    /// Classify it, its name read among the file's names.
-    Classify(&'a Group),
+    /// Classify it, its name read among the file's names (their group, set from the
+    /// first action's [`parse::Layout`]).
+    Classify(&'a mut Option<Group>),
     /// Take the decision of a plan of the same data: only what the edits need is read.
     Known(&'a [Planned]),
 }
@@ -866,21 +854,26 @@ enum Decide<'a> {
 fn plan_actions(
     tree: &parse::tree::Tree,
     opts: &Options,
-    decide: Decide,
-    each: &mut dyn FnMut(Planned, parse::Layout),
+    mut decide: Decide,
+    each: &mut dyn FnMut(Planned, parse::Layout<'_>),
 ) -> Result<(parse::ParsedFile, Vec<Error>), Error> {
     let text = tree.text();
     let mut notes = Vec::new();
     let mut k = 0;
     let full = matches!(decide, Decide::Classify(_));
-    let facts = parse::read_actions(tree, full, &mut |site, layout| {
-        let inference = match decide {
+    let mut facts = parse::read_actions(tree, full, &mut |site, layout| {
+        let inference = match &mut decide {
             Decide::Known(plan) => plan.get(k).map_or_else(Inference::default, |p| Inference {
                 effects: p.inference.effects,
                 confidence: p.inference.confidence,
                 ..Inference::default()
             }),
-            Decide::Classify(group) => infer_in(&site.view, group, &opts.rules),
+            Decide::Classify(group) => {
+                let group = group.get_or_insert_with(|| {
+                    Group::of(layout.names.iter().copied(), &opts.rules.lexicon)
+                });
+                infer_in(&site.view, group, &opts.rules)
+            }
         };
         k += 1;
         let mut status = diff::status(
@@ -934,7 +927,7 @@ fn plan_actions(
             layout,
         );
     })?;
-    let mut all = facts.notes.clone();
+    let mut all = std::mem::take(&mut facts.notes);
     all.extend(notes);
     Ok((facts, all))
 }
@@ -959,7 +952,7 @@ fn held_back(edited: &[bool], own: &[bool], inheritance: &[(usize, usize)]) -> V
 /// places, plus exactly the planned `effects`), and planning it again finds the same
 /// actions and problems, each edited action declaring what was planned, and proposes
 /// nothing but the edits left out. Returns the edited text.
-pub fn check_edited(
+fn check_edited(
     text: &str,
     digest: diff::verify::Digest,
     edits: &[Edit],

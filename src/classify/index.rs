@@ -136,18 +136,6 @@ impl WordMap {
     }
 }
 
-impl std::ops::Index<&str> for WordMap {
-    type Output = Sym;
-
-    /// The number of a word known to be there.
-    fn index(&self, w: &str) -> &Sym {
-        match self.find(w) {
-            Some(i) => &self.values[i],
-            None => panic!("`{w}` is not in the vocabulary"),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -164,7 +164,7 @@ impl Lexicon {
                 }
             }
             for raw in &part.senses {
-                let effect = parse_effect(&raw.effect)
+                let effect = Effect::parse(&raw.effect)
                     .ok_or_else(|| err("sense", &raw.id, unknown_effect("effect", &raw.effect)))?;
                 check_entry(&raw.id, &raw.why, &raw.words, &raw.examples)
                     .map_err(|m| err("sense", &raw.id, m))?;
@@ -186,7 +186,7 @@ impl Lexicon {
                 }
             }
             for raw in &part.objects {
-                let implies = parse_effect(&raw.implies).ok_or_else(|| {
+                let implies = Effect::parse(&raw.implies).ok_or_else(|| {
                     err("object", &raw.id, unknown_effect("implies", &raw.implies))
                 })?;
                 check_entry(&raw.id, &raw.why, &raw.words, &raw.examples)
@@ -328,10 +328,6 @@ impl Lexicon {
     pub fn described_objects(&self) -> u32 {
         self.described
     }
-}
-
-fn parse_effect(s: &str) -> Option<Effect> {
-    Effect::parse(s)
 }
 
 fn unknown_effect(field: &str, s: &str) -> String {

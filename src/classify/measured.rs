@@ -106,6 +106,11 @@ impl Count {
         self.of - self.held
     }
 
+    /// Wrong often enough, and surely enough, to make what it is part of `low`.
+    fn demotes(self) -> bool {
+        self.errors() >= ERRORS_LOW && self.bounds().2 < MEDIUM
+    }
+
     /// The share that held, with its one-sided 95% Wilson bounds.
     pub fn bounds(self) -> (f64, f64, f64) {
         wilson(self.held, self.of)
@@ -302,10 +307,6 @@ impl Measured {
         self.counts.get(k).copied().unwrap_or_default()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.counts.is_empty()
-    }
-
     /// The confidence `chain` earns, as the module documentation says.
     pub fn judge(&self, chain: &[Key]) -> Judgement {
         let mut counts = [Count::default(); 6];
@@ -327,7 +328,7 @@ impl Measured {
         };
         let low = first_seen(JUDGES_LOW).unwrap_or(last);
         let c = counts[low];
-        if c.errors() >= ERRORS_LOW && c.bounds().2 < MEDIUM {
+        if c.demotes() {
             return Judgement {
                 confidence: Confidence::Low,
                 key: chain[low],
@@ -635,12 +636,8 @@ impl Tally {
             }
         }
         let unreliable = |m: &Measured, keys: &[Key]| {
-            keys.iter().any(|k| {
-                matches!(k, Key::Word { first: None, .. }) && {
-                    let c = m.get(k);
-                    c.errors() >= ERRORS_LOW && c.bounds().2 < MEDIUM
-                }
-            })
+            keys.iter()
+                .any(|k| matches!(k, Key::Word { first: None, .. }) && m.get(k).demotes())
         };
         let contexts: Vec<(Key, bool)> = self
             .rows

@@ -271,35 +271,28 @@ pub fn infer_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inference {
     }
 }
 
-/// `parts` joined: one allocation, once per action.
-fn concat(parts: &[&str]) -> String {
-    let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum());
-    for p in parts {
-        out.push_str(p);
-    }
-    out
-}
-
 fn reason(d: &Decision, j: &Judgement, set: &RuleSet) -> String {
     use decide::Basis;
     let lex = &set.lexicon;
     let what = match (d.basis, d.verb) {
-        (Basis::Rule(i), _) => concat(&["rule `", &set.rules[i].id, "`"]),
-        (Basis::Veto(v), Some((_, verb))) => concat(&[
+        (Basis::Rule(i), _) => ["rule `", &set.rules[i].id, "`"].concat(),
+        (Basis::Veto(v), Some((_, verb))) => [
             "the verb `",
             lex.word(verb.sym),
             "` reads, but a change in the ",
             v.name(),
             " overrules it",
-        ]),
-        (Basis::Verb(s), Some((_, verb))) => concat(&[
+        ]
+        .concat(),
+        (Basis::Verb(s), Some((_, verb))) => [
             "the verb `",
             lex.word(verb.sym),
             "` (",
             &lex.sense(verb.sense).id,
             ") of the ",
             s.name(),
-        ]),
+        ]
+        .concat(),
         _ => String::from("the evidence"),
     };
     let how = match d.agreement {
@@ -316,7 +309,7 @@ fn reason(d: &Decision, j: &Judgement, set: &RuleSet) -> String {
             "; low: such evidence held less than 98% of the time on the labelled sets"
         }
     };
-    concat(&[&what, how, sure])
+    [&what, how, sure].concat()
 }
 
 #[cfg(test)]

@@ -12,7 +12,9 @@
 
 use super::index::Sym;
 use super::lexicon::{Lexicon, WordInfo};
-use super::signals::{each_stem, each_token, lower, raw_words, sentence_end, sentence_head};
+use super::signals::{
+    each_stem, each_token, first_sentence, lower, raw_words, sentence_end, sentence_head,
+};
 
 /// Where a word sits among a name's words (modifiers such as `batch` not counted).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -21,16 +23,6 @@ pub enum Position {
     First,
     Middle,
     Last,
-}
-
-impl Position {
-    pub fn name(self) -> &'static str {
-        match self {
-            Position::First => "first",
-            Position::Middle => "middle",
-            Position::Last => "last",
-        }
-    }
 }
 
 /// What the names around an action say about how to read its name.
@@ -105,9 +97,7 @@ impl Words {
     pub fn read_sentence(&mut self, text: &str, lex: &Lexicon, limit: usize) {
         self.text.clear();
         self.words.clear();
-        let head = sentence_head(text);
-        let head = &head[..sentence_end(head)];
-        for w in raw_words(head).take(limit) {
+        for w in raw_words(first_sentence(text)).take(limit) {
             let w = lower(w, &mut self.tok);
             let start = self.text.len() as u32;
             self.text.push_str(w);

@@ -867,8 +867,9 @@ impl Facts {
                 if w.len() < iw.shortest || w.len() > iw.longest {
                     continue;
                 }
-                if let Some(s) = m.sym(ascii_lower(w, &mut buf))
-                    && iw.get(ascii_lower(w, &mut buf)).is_some()
+                let w = ascii_lower(w, &mut buf);
+                if let Some(s) = m.sym(w)
+                    && iw.get(w).is_some()
                 {
                     self.input_words.push(s);
                 }

@@ -69,12 +69,6 @@ pub(crate) fn each_token(s: &str, cur: &mut String, mut f: impl FnMut(&str)) {
     }
 }
 
-/// Lower-case words of prose: split on anything but letters and digits, never inside a
-/// word (`TypeScript` stays one word).
-pub fn words(s: &str) -> Vec<String> {
-    raw_words(s).map(str::to_lowercase).collect()
-}
-
 /// `word` lower-cased as `str::to_lowercase` would; copied into `buf` only when that
 /// changes it.
 pub(crate) fn lower<'a>(word: &'a str, buf: &'a mut String) -> &'a str {
@@ -152,6 +146,7 @@ impl<'a> Iterator for RawWords<'a> {
     }
 }
 
+#[cfg(test)]
 /// The forms a word may take in the lexicon: `lists` -> `list`, `queries` -> `query`,
 /// `deleted` -> `delete`, `syncing` -> `sync`.
 pub fn stems(word: &str) -> impl Iterator<Item = String> + '_ {
@@ -209,6 +204,7 @@ pub(crate) fn each_stem(word: &str, buf: &mut String, mut f: impl FnMut(&str) ->
     false
 }
 
+#[cfg(test)]
 /// One literal path: segments without parameters, and what its end says.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PathShape {
@@ -251,6 +247,7 @@ pub(crate) trait PathSink {
     fn dispatch(&mut self);
 }
 
+#[cfg(test)]
 impl PathSink for PathShape {
     fn segment(&mut self, lower: &str) {
         self.segments.push(lower.to_owned());
@@ -272,6 +269,7 @@ impl PathSink for PathShape {
     }
 }
 
+#[cfg(test)]
 /// Reads the shape of a templated URL. Hosts and schemes are skipped; parameters in any of
 /// the template styles seen in catalogs (`:id`, `{id}`, `${inputs.id}`, `{{x}}`) count as
 /// parameters.

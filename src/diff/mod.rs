@@ -234,18 +234,23 @@ pub fn unapply_owned(edited: String, edits: &[Edit]) -> String {
 
 /// The original of a text `edits` were applied to.
 pub fn unapply(edited: &str, edits: &[Edit]) -> String {
-    let mut out = String::with_capacity(edited.len());
-    let mut pos = 0;
-    let mut shift = 0isize;
+    unapplied(edited, edits).concat()
+}
+
+/// [`unapply`] as pieces of the edited text and of the replaced text, for comparing
+/// without building the original. `edits` come sorted by start.
+pub fn unapplied<'a>(edited: &'a str, edits: impl IntoIterator<Item = &'a Edit>) -> Vec<&'a str> {
+    let mut pieces = Vec::new();
+    let (mut pos, mut shift) = (0, 0isize);
     for e in edits {
         let at = (e.start as isize + shift) as usize;
-        out.push_str(&edited[pos..at]);
-        out.push_str(&e.old);
+        pieces.push(&edited[pos..at]);
+        pieces.push(e.old.as_str());
         pos = at + e.text.len();
         shift += e.text.len() as isize - (e.end - e.start) as isize;
     }
-    out.push_str(&edited[pos..]);
-    out
+    pieces.push(&edited[pos..]);
+    pieces
 }
 
 /// Applies sorted, non-overlapping edits.

@@ -81,10 +81,6 @@ pub struct ActionSite {
     pub effects: Option<EffectsSite>,
     /// How this action indents its own block lists, when it has one.
     pub seq_offset: Option<usize>,
-    /// Other actions (indices into [`ParsedFile::actions`]) that take this action's mapping
-    /// through a `<<` merge and have no `effects` of their own: they would inherit whatever
-    /// is inserted here.
-    pub inheritors: Vec<usize>,
 }
 
 /// Everything the later stages need from one file.
@@ -112,9 +108,6 @@ pub struct ParsedFile {
 pub fn parse_file(text: &str) -> Result<ParsedFile, Error> {
     let mut actions = Vec::new();
     let mut parsed = read_actions(&parse_tree(text)?, true, &mut |site, _| actions.push(site))?;
-    for &(source, heir) in &parsed.inheritance {
-        actions[source].inheritors.push(heir);
-    }
     parsed.actions = actions;
     Ok(parsed)
 }
@@ -246,11 +239,14 @@ fn check_duplicate_keys(tree: &Tree) -> Result<(), Error> {
 
 /// How a file lays out its actions, as [`read_actions`] hands them over.
 #[derive(Debug, Clone, Copy)]
-pub struct Layout {
+pub struct Layout<'a> {
     /// Columns from a key to the `-` of its block list (see [`ParsedFile::seq_offset`]).
     pub seq_offset: usize,
     /// Items that may be actions: enough to size what holds them once.
     pub items: usize,
+    /// With `full`, the `actionId` of each top-level action, in order: the names an
+    /// action's name is read among (a shared prefix, where the verb sits).
+    pub names: &'a [&'a str],
 }
 
 impl ParsedFile {
@@ -276,7 +272,7 @@ impl ParsedFile {
 pub fn read_actions(
     tree: &Tree,
     full: bool,
-    each: &mut dyn FnMut(ActionSite, Layout),
+    each: &mut dyn FnMut(ActionSite, Layout<'_>),
 ) -> Result<ParsedFile, Error> {
     let text = tree.text();
     let mut out = ParsedFile::empty();
@@ -296,9 +292,22 @@ pub fn read_actions(
         ));
     }
     out.seq_offset = ctx.measure_seq_offset(&items).unwrap_or(2);
+    // The items `ctx.action` takes as actions: an alias item, a merge-only item or an id
+    // that is no string is none.
+    let names: Vec<&str> = if full {
+        items
+            .iter()
+            .filter(|&&i| tree.node(i).kind() != Kind::Alias)
+            .filter_map(|&i| own_entry(tree, i, "actionId"))
+            .filter_map(|(_, v)| string_id(tree, v).ok())
+            .collect()
+    } else {
+        Vec::new()
+    };
     let layout = Layout {
         seq_offset: out.seq_offset,
         items: items.len(),
+        names: &names,
     };
     // The mapping each site was read from, to find which actions merge which.
     let mut site_nodes: Vec<NodeId> = Vec::new();
@@ -383,21 +392,6 @@ fn action_items(tree: &Tree, file: &mut ParsedFile) -> Option<(NodeId, Vec<NodeI
         items.clear();
     }
     Some((root, items))
-}
-
-/// The `actionId` of each top-level action of a file, in order: the names an action's name
-/// is read among (a shared prefix, where the verb sits). The same items [`read_actions`]
-/// takes as actions: an alias item, a merge-only item or an id that is no string is none.
-pub fn action_ids<'t>(tree: &'t Tree) -> Vec<&'t str> {
-    let mut file = ParsedFile::empty();
-    action_items(tree, &mut file).map_or_else(Vec::new, |(_, items)| {
-        items
-            .into_iter()
-            .filter(|&i| tree.node(i).kind() != Kind::Alias)
-            .filter_map(|i| own_entry(tree, i, "actionId"))
-            .filter_map(|(_, v)| string_id(tree, v).ok())
-            .collect()
-    })
 }
 
 /// `info.key` of a main file, without looking at its actions: read before the run so that
@@ -675,7 +669,6 @@ impl Ctx<'_, '_> {
             insert,
             effects,
             seq_offset: self.action_seq_offset(item),
-            inheritors: Vec::new(),
         }))
     }
 

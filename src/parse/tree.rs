@@ -215,10 +215,7 @@ impl<'a> Lines<'a> {
     /// text without a final newline. Searched forward from `at`: callers ask from the end
     /// of a value, where at most a comment is left on the line.
     pub fn line_end(&self, at: usize) -> usize {
-        self.bytes[at..]
-            .iter()
-            .position(|&c| c == b'\n')
-            .map_or(self.bytes.len(), |i| at + i + 1)
+        super::line_end(self.bytes, at)
     }
 
     /// 0-based column of byte `at` (a character boundary): characters since the line
