@@ -45,6 +45,18 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// Where it is, as printed: `file:line:col`, what of it is known, else the tool.
+    pub fn location(&self) -> String {
+        match (&self.file, self.line, self.column) {
+            (Some(file), Some(line), Some(col)) => format!("{file}:{line}:{col}"),
+            (Some(file), Some(line), None) => format!("{file}:{line}"),
+            (Some(file), None, _) => file.clone(),
+            _ => self.tool.clone().unwrap_or_default(),
+        }
+    }
+}
+
+impl Finding {
     /// The path SARIF and GitHub annotations use.
     pub fn ci_file(&self) -> Option<&str> {
         self.ci_file.as_deref().or(self.file.as_deref())

@@ -1048,10 +1048,7 @@ fn audit_min_confidence_high_counts_a_medium_guess_as_unclassified() {
         .as_str()
         .unwrap_or("")
         .to_owned();
-    if conf != "medium" {
-        eprintln!("`widget` is inferred with {conf:?} confidence, not medium: skipped");
-        return;
-    }
+    assert_eq!(conf, "medium", "the case needs a medium-confidence create");
     assert_eq!(medium.code, 1, "{}", medium.stdout);
     let high = run(
         dir.path(),

@@ -1,7 +1,7 @@
 //! Issue 13: the defects a hostile trial found, each as a regression test that fails on the
 //! code before the issue and passes after. Every route (the patch, `--write`, `--branch`)
 //! must give the same file, or leave it alone with a message naming the action.
-//! `reports/ROBUSTNESS.md` lists every case with its outcome.
+//! `docs/robustness.md` lists every case with its outcome.
 
 mod common;
 

@@ -322,8 +322,9 @@ fn demo_pages_render_honestly_in_a_browser() {
         }
     }
     let Some(browser) = chromium() else {
-        println!(
-            "skipped: the browser checks need Chromium (Debian's `chromium` package), not found on PATH or in $CHROMIUM"
+        common::skip_without(
+            "chromium",
+            "the browser checks need Chromium (Debian's `chromium` package), not found on PATH or in $CHROMIUM",
         );
         return;
     };
@@ -331,7 +332,7 @@ fn demo_pages_render_honestly_in_a_browser() {
         let html_path = sb.root().join(rel).canonicalize().unwrap();
         let png = sb.out.join(format!("{kind}.png"));
         if let Err(e) = screenshot(&browser, &html_path, &png) {
-            println!("skipped: {e}");
+            common::skip_without("chromium", &e);
             return;
         }
         let html = std::fs::read_to_string(&html_path).unwrap();

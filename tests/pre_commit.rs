@@ -29,7 +29,10 @@ fn the_hook_fails_a_commit_that_adds_an_action_without_effects() {
         .output()
         .is_err()
     {
-        eprintln!("skipped: `pre-commit` is not on PATH (pip install pre-commit)");
+        common::skip_without(
+            "pre-commit",
+            "`pre-commit` is not on PATH (pip install pre-commit)",
+        );
         return;
     }
     let repo = tmp.path().join("catalog");

@@ -133,12 +133,13 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
         // the patch leaves them alone, the run completes, and `check` fails on them.
         for bad in checker.bad_input(f, &opts.rules) {
             if matches!(bad.code.as_str(), "invalid-effects" | "duplicate-action-id") {
-                let at = match (bad.line, bad.column) {
-                    (Some(l), Some(c)) => format!("{}:{l}:{c}", f.shown),
-                    _ => f.shown.clone(),
-                };
                 if !quiet {
-                    out::warning(&format!("{at}: {} [{}]", bad.message, bad.code));
+                    out::warning(&format!(
+                        "{}: {} [{}]",
+                        bad.location(),
+                        bad.message,
+                        bad.code
+                    ));
                 }
                 warnings += 1;
             }

@@ -428,7 +428,7 @@ impl Reporter<'_> {
                     let mark = if new.is_some() { " [new]" } else { "" };
                     self.to.print(&format!(
                         "{}: {} [{}]{mark}: {}\n",
-                        location(&f),
+                        f.location(),
                         f.level.name(),
                         f.code,
                         f.message
@@ -496,15 +496,6 @@ impl Reporter<'_> {
                 ..Finding::default()
             })
             .collect()
-    }
-}
-
-fn location(f: &Finding) -> String {
-    match (&f.file, f.line, f.column) {
-        (Some(file), Some(line), Some(col)) => format!("{file}:{line}:{col}"),
-        (Some(file), Some(line), None) => format!("{file}:{line}"),
-        (Some(file), None, _) => file.clone(),
-        _ => f.tool.clone().unwrap_or_default(),
     }
 }
 

@@ -154,10 +154,7 @@ pub fn run(mut args: LintArgs, config: &Config) -> Result<u8> {
             let mut s: String = found
                 .iter()
                 .map(|f| {
-                    let loc = match (&f.file, f.line, f.column) {
-                        (Some(file), Some(line), Some(col)) => format!("{file}:{line}:{col}"),
-                        _ => f.tool.clone().unwrap_or_default(),
-                    };
+                    let loc = f.location();
                     format!("{loc}: {} [{}]: {}\n", f.level.name(), f.code, f.message)
                 })
                 .collect();

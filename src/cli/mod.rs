@@ -84,11 +84,11 @@ pub fn dispatch(cli: Cli) -> Result<u8> {
     // A bad configuration fails every command that could read it, before anything runs.
     let config = Config::load(cli.config.as_deref())?;
     match cli.command {
+        Command::ExplainCode(_) => unreachable!("explain-code is handled before the config"),
         Command::Backfill(a) => backfill::run(a, &config),
         Command::Check(a) => check::run(a, &config),
         Command::Annotations(a) => annotations::run(a, &config),
         Command::Explain(a) => explain::run(a, &config),
-        Command::ExplainCode(a) => explain::run_code(a),
         Command::Lint(a) => lint::run(a, &config),
         Command::Audit(a) => audit::run(a, &config),
     }
@@ -294,10 +294,7 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// `1 error`, `2 errors`.
-pub fn plural(n: usize, word: &str) -> String {
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
-}
+pub use catalog_effects::emit::plural;
 
 /// The line a catalog command ends with, and all `--quiet` prints besides errors: findings
 /// by severity, what the baseline says of them, what fails the run, and what could not be

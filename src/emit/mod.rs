@@ -329,6 +329,11 @@ pub fn summary_json(s: &Summary) -> String {
     serde_json::to_string_pretty(&v).unwrap_or_default()
 }
 
+/// `1 error`, `2 errors`.
+pub fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -327,7 +327,7 @@ impl Review {
             let _ = writeln!(
                 s,
                 "- **{}**: no proposal reached `--min-confidence {}`; they need a human (a low proposal is shown where there is one).",
-                counted(t.unclassified, "unclassified action"),
+                super::plural(t.unclassified, "unclassified action"),
                 ctx.min_confidence
             );
         }
@@ -335,21 +335,21 @@ impl Review {
             let _ = writeln!(
                 s,
                 "- **{}**: `effects` is not a list of known effects; never fixed silently.",
-                counted(t.invalid, "invalid declaration")
+                super::plural(t.invalid, "invalid declaration")
             );
         }
         if self.error_count > 0 {
             let _ = writeln!(
                 s,
                 "- **{}**: files or items that could not be read; their actions are not in the patch.",
-                counted(self.error_count, "error")
+                super::plural(self.error_count, "error")
             );
         }
         if t.skipped > 0 {
             let _ = writeln!(
                 s,
                 "- {}: not tools, never patched.",
-                counted(t.skipped, "nested refresh action")
+                super::plural(t.skipped, "nested refresh action")
             );
         }
         s.push('\n');
@@ -476,15 +476,6 @@ fn current_coverage(s: &Summary) -> f64 {
     let mut now = s.total.clone();
     now.with_effects = now.agrees + now.conflict;
     now.coverage()
-}
-
-/// `1 error`, `2 errors`.
-fn counted(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
-    }
 }
 
 fn chars(s: &str) -> usize {

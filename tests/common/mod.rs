@@ -875,3 +875,16 @@ pub fn run_on_path(dir: &Path, program: &str, args: &[&str], env: &[(&str, &str)
         stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
     }
 }
+
+/// A test that needs a program this machine may lack (`pre-commit`, `chromium`) skips with
+/// `why`, unless `CATALOG_EFFECTS_REQUIRE` names the program: `.ci/run` names each one it
+/// found, so a CI run never passes on a skipped check.
+pub fn skip_without(program: &str, why: &str) {
+    let required = std::env::var("CATALOG_EFFECTS_REQUIRE")
+        .is_ok_and(|v| v.split_whitespace().any(|p| p == program));
+    assert!(
+        !required,
+        "{why}, and CATALOG_EFFECTS_REQUIRE names `{program}`"
+    );
+    eprintln!("skipped: {why}");
+}
