@@ -324,7 +324,9 @@ impl Group {
         // By name: its first word (hashed) when that could be a prefix, and where its first
         // plain verb sits with and without that word. One reading per name.
         let mut rows: Vec<(Option<u64>, Option<Position>, Option<Position>)> = Vec::new();
-        let mut example: Vec<(u64, &str)> = Vec::new();
+        // One name per first word, to spell the prefix: a map, as a file may hold
+        // thousands of names.
+        let mut example: std::collections::HashMap<u64, &str> = Default::default();
         for name in names {
             words.read_name(name, lex, None);
             let vote = |w: &Words, cands: &mut Vec<(usize, Position)>| {
@@ -337,9 +339,7 @@ impl Group {
             let full = vote(&words, &mut cands);
             let first = (words.len() > 1 && !words.info(0).is_verb()).then(|| fnv(words.get(0)));
             let stripped = first.and_then(|h| {
-                if !example.iter().any(|e| e.0 == h) {
-                    example.push((h, name));
-                }
+                example.entry(h).or_insert(name);
                 words.words.remove(0);
                 vote(&words, &mut cands)
             });
@@ -355,7 +355,7 @@ impl Group {
         }
         let best = best.filter(|_| rows.len() >= 3 && count * 10 >= rows.len() * 6);
         let prefix = best.and_then(|h| {
-            let name = example.iter().find(|e| e.0 == h)?.1;
+            let name = example.get(&h)?;
             words.read_name(name, lex, None);
             Some(Box::<str>::from(words.get(0)))
         });

@@ -810,7 +810,7 @@ impl Ctx<'_, '_> {
         };
         let unsafe_rewrite = if node.kind() == Kind::Alias {
             Some("its effects are an alias (`*name`) of a list declared elsewhere")
-        } else if node.anchored() && self.is_aliased(value) {
+        } else if node.aliased() {
             Some(
                 "its effects list is anchored (`&name`) and used elsewhere through an alias, which would change too",
             )
@@ -833,11 +833,6 @@ impl Ctx<'_, '_> {
             Declared::Valid(set)
         };
         (declared, site)
-    }
-
-    /// True when an alias anywhere in the file stands for `node`.
-    fn is_aliased(&self, node: NodeId) -> bool {
-        (0..self.tree.len()).any(|id| self.tree.alias_target(id) == Some(node))
     }
 
     fn annotations(&self, value: Option<NodeId>) -> Result<Option<Hints>, Error> {

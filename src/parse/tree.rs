@@ -34,6 +34,9 @@ const IN_FLOW: u8 = 8;
 /// A scalar whose value is the text right before its end (less a closing quote): most
 /// scalars, so most values cost nothing to keep.
 const SLICED: u8 = 16;
+/// An anchored node some alias stands for: set when the alias is read, so asking costs
+/// nothing (scanning the tree for aliases once per anchored node was quadratic).
+const ALIASED: u8 = 32;
 
 #[derive(Debug, Clone, Copy)]
 pub struct Node {
@@ -78,6 +81,11 @@ impl Node {
     /// True when the node carries an anchor (`&name`).
     pub fn anchored(&self) -> bool {
         self.flags & ANCHORED != 0
+    }
+
+    /// True when an alias anywhere in the file stands for this (anchored) node.
+    pub fn aliased(&self) -> bool {
+        self.flags & ALIASED != 0
     }
 
     pub fn tagged(&self) -> bool {
@@ -491,6 +499,11 @@ pub fn parse_in(text: &str, storage: Storage) -> Result<Tree<'_>, Error> {
                 (Kind::Map, anchor, tag)
             }
             Event::Alias(anchor_id) => {
+                if let Some(&target) = tree.anchors.get(anchor_id)
+                    && target != NONE
+                {
+                    tree.nodes[target as usize].flags |= ALIASED;
+                }
                 let end = cursor.byte(span.end.index()).max(start);
                 tree.push(Kind::Alias, start, end, anchor_id as u32, 0, 0);
                 (Kind::Alias, 0, None)
