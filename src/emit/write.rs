@@ -14,8 +14,8 @@ use crate::error::{Error, Result};
 
 /// Replaces `path` with `new` if its current content is still `expected` (the pieces one
 /// after the other: the original as the edited text's stretches between its edits, so it
-/// need not be built again), keeping its permissions, owner and group. Refused, and the file left as it was: a file with other
-/// hard links (a rename would split them from it, silently; writing it in place could
+/// need not be built again), keeping its permissions, owner and group. Refused, and the
+/// file left as it was: a file with other hard links (a rename would split them from it, silently; writing it in place could
 /// leave all its names half-written if the run were killed), a file this user may not
 /// write, a file whose owner or group cannot be kept, and a file that changed.
 pub fn replace_if_unchanged(path: &Path, expected: &[&str], new: &str) -> Result<()> {
@@ -39,12 +39,12 @@ pub fn replace_if_unchanged(path: &Path, expected: &[&str], new: &str) -> Result
         .write(true)
         .open(path)
         .map_err(|e| err(format!("not writable: {e}")))?;
-    unchanged(path, expected)?;
     let tmp = Temp::create(path, Some(&meta), true)?;
     tmp.fill(new.as_bytes(), true)?;
-    // Checked again once the new text is on disk, right before the rename: a change made
-    // while it was written is kept (issue 13: on a 9 MB file the old check ran 25 ms too
-    // early, and a line appended then was lost).
+    // Checked once the new text is on disk, right before the rename, and only then: a
+    // change made while it was written is kept (issue 13: on a 9 MB file a check before
+    // writing ran 25 ms too early, and a line appended then was lost). A changed file
+    // costs a temporary file, removed when `tmp` drops.
     unchanged(path, expected)?;
     tmp.replace(false)
 }
