@@ -864,6 +864,29 @@ fn a_patch_that_cannot_be_written_still_leaves_the_summary() {
     common::assert_good_written(&case.catalog);
 }
 
+#[test]
+fn a_report_that_cannot_be_written_still_leaves_checks_findings() {
+    let case = common::Case::new();
+    let args = [
+        "check",
+        case.catalog.to_str().unwrap(),
+        "--report",
+        "/dev/full",
+    ];
+    let common::Run {
+        code,
+        stdout,
+        stderr,
+    } = common::run_in(case.root(), &args);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("error: /dev/full: cannot write: No space left on device"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("[missing-effects]"), "{stdout}");
+    assert!(stdout.contains("check: "), "{stdout}");
+}
+
 // --- 12. check --since ------------------------------------------------------------------
 
 #[test]

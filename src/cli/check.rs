@@ -274,22 +274,36 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
         *g = gone.len();
     }
 
-    if let Some(e) = failed_io {
-        return Err(e);
+    // An output that could not be written fails the run (exit 2), but the findings are
+    // still printed, as backfill still prints its summary (issue 13).
+    let mut failed_outputs = false;
+    let mut failed = |e: Error| {
+        out::error(&e.to_string());
+        failed_outputs = true;
+    };
+    let written = match failed_io {
+        Some(e) => Err(e),
+        None => finish_csv(csv_outputs, args.write_baseline.as_ref(), summary.errors),
     }
-    let written = finish_csv(csv_outputs, args.write_baseline.as_ref(), summary.errors)?;
+    .unwrap_or_else(|e| {
+        failed(e);
+        None
+    });
     let run = meta.with_files(kept);
-    args.reports.history_and_page(
+    if let Err(e) = args.reports.history_and_page(
         &run,
         &summary,
         partial.is_some(),
         quiet,
         emit::html::Coverage::Current,
         &opts.rules,
-    )?;
+    ) {
+        failed(e);
+    }
 
     let totals = &reporter.totals;
     let code = match (totals.exit_code(), &written) {
+        _ if failed_outputs => EXIT_ERROR,
         (EXIT_ERROR, _) => EXIT_ERROR,
         (_, Some(_)) => EXIT_OK,
         (code, None) => code,
