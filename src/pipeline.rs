@@ -716,6 +716,22 @@ pub struct Planned {
     pub edit: Option<Edit>,
 }
 
+impl Planned {
+    /// Leaves the action unedited, `why` said of it: an added proposal then counts as
+    /// unclassified (it is listed for a human), a conflict stays one.
+    fn refuse(&mut self, why: &str) -> Error {
+        let verb = if self.status == Status::Added {
+            self.status = Status::Unclassified;
+            "edited"
+        } else {
+            "rewritten"
+        };
+        self.edit = None;
+        Error::new(format!("`{}` not {verb}: {why}", self.site.view.id))
+            .at(self.site.view.line, self.site.column)
+    }
+}
+
 /// A file's text, planned and checked: everything the run needs, and the sorted edits,
 /// each of which passed [`check_edited`].
 #[derive(Debug, Clone)]
@@ -812,18 +828,9 @@ fn plan_tree(tree: &parse::tree::Tree, opts: &Options, keep_views: bool) -> Resu
         .collect();
     for (source, heir) in held_back(&edited, &own, &facts.inheritance) {
         let heir_id = actions[heir].site.view.id.clone();
-        let p = &mut actions[source];
-        p.edit = None;
-        if p.status == Status::Added {
-            p.status = Status::Unclassified;
-        }
-        notes.push(
-            Error::new(format!(
-                "`{}` not edited: `{heir_id}` merges it (`<<`) and would inherit its effects; declare both by hand",
-                p.site.view.id
-            ))
-            .at(p.site.view.line, p.site.column),
-        );
+        notes.push(actions[source].refuse(&format!(
+            "`{heir_id}` merges it (`<<`) and would inherit its effects; declare both by hand"
+        )));
     }
     let mut edits: Vec<Edit> = actions.iter().filter_map(|p| p.edit.clone()).collect();
     edits.sort_by_key(|e| e.start);
@@ -876,7 +883,7 @@ fn plan_actions(
             }
         };
         k += 1;
-        let mut status = diff::status(
+        let status = diff::status(
             &site.view.declared,
             site.nested,
             &inference,
@@ -895,37 +902,21 @@ fn plan_actions(
                 .map(|e| diff::plan_rewrite(text, e, site.map_start, inference.effects)),
             _ => None,
         };
-        let edit = match planned {
-            Some(Err(why)) => {
-                let verb = if status == Status::Added {
-                    "edited"
-                } else {
-                    "rewritten"
-                };
-                notes.push(
-                    Error::new(format!(
-                        "`{}` not {verb}: {why}; declare its effects by hand",
-                        site.view.id
-                    ))
-                    .at(site.view.line, site.column),
-                );
-                if status == Status::Added {
-                    status = Status::Unclassified;
-                }
-                None
-            }
-            Some(Ok(edit)) => Some(edit),
-            None => None,
+        let (edit, why) = match planned {
+            Some(Ok(edit)) => (Some(edit), None),
+            Some(Err(why)) => (None, Some(why)),
+            None => (None, None),
         };
-        each(
-            Planned {
-                site,
-                inference,
-                status,
-                edit,
-            },
-            layout,
-        );
+        let mut p = Planned {
+            site,
+            inference,
+            status,
+            edit,
+        };
+        if let Some(why) = why {
+            notes.push(p.refuse(&format!("{why}; declare its effects by hand")));
+        }
+        each(p, layout);
     })?;
     let mut all = std::mem::take(&mut facts.notes);
     all.extend(notes);
@@ -1106,20 +1097,10 @@ fn salvage(text: &str, plan: &mut Plan, opts: &Options, why: &str) -> Result<(),
         let Some(why) = p.edit.as_ref().and_then(|e| why_at.get(&e.start)) else {
             continue;
         };
-        let verb = if p.status == Status::Added {
-            p.status = Status::Unclassified;
-            "edited"
-        } else {
-            "rewritten"
-        };
-        plan.problems.push(
-            Error::new(format!(
-                "`{}` not {verb}: its edit failed the check before writing ({why}); declare its effects by hand",
-                p.site.view.id
-            ))
-            .at(p.site.view.line, p.site.column),
+        let why = format!(
+            "its edit failed the check before writing ({why}); declare its effects by hand"
         );
-        p.edit = None;
+        plan.problems.push(p.refuse(&why));
     }
     plan.edits = kept;
     plan.new_text = new.filter(|_| opts.keep_texts);
