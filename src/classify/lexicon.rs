@@ -18,6 +18,9 @@ pub struct Sense {
     pub effect: Effect,
     /// A write that replaces or modifies existing data.
     pub overwrite: bool,
+    /// Derives a result from what it is given (calculate, compare): a name that opens with
+    /// such a verb may carry its real verb later (`compare_and_merge`).
+    pub derives: bool,
     pub why: String,
     pub words: Vec<String>,
     pub examples: Examples,
@@ -90,6 +93,8 @@ pub struct RawSense {
     pub effect: String,
     #[serde(default)]
     pub overwrite: bool,
+    #[serde(default)]
+    pub derives: bool,
     pub why: String,
     pub words: Vec<String>,
     pub examples: Examples,
@@ -175,6 +180,7 @@ impl Lexicon {
                     id: raw.id.clone(),
                     effect,
                     overwrite: raw.overwrite,
+                    derives: raw.derives,
                     why: raw.why.clone(),
                     words: raw.words.clone(),
                     examples: raw.examples.clone(),

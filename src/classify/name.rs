@@ -196,7 +196,7 @@ impl Words {
         let opens_with_derivation = self
             .info(first.0)
             .sense
-            .is_some_and(|s| lex.sense(s).id == "verb-compute");
+            .is_some_and(|s| lex.sense(s).derives);
         if !(style == Position::First && opens_with_derivation) {
             let mut plains = ps.iter().filter(plain);
             let c = if style == Position::Last {
