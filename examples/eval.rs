@@ -87,7 +87,7 @@ fn real_main() -> Result<(), String> {
         println!(
             "wrote {} ({} keys)",
             path.display(),
-            tsv.lines().count() - 3
+            tsv.lines().filter(|l| !l.starts_with('#')).count()
         );
         return Ok(());
     }
