@@ -29,12 +29,6 @@ fn read(path: &Path) -> Vec<u8> {
     std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-fn append(path: &Path, text: &str) {
-    let mut now = std::fs::read_to_string(path).unwrap();
-    now.push_str(text);
-    std::fs::write(path, now).unwrap();
-}
-
 fn lines_with<'a>(text: &'a str, part: &str) -> Vec<&'a str> {
     text.lines().filter(|l| l.contains(part)).collect()
 }
@@ -53,7 +47,7 @@ fn a_check_never_rewrites_the_baseline_it_compares_with() {
     );
     assert_eq!(first.code, 1, "{}", first.stderr);
     let kept = read(&base);
-    append(
+    common::append(
         &cat.join(PARTIAL),
         &action("delete_group", "delete", "/groups/:id", None),
     );
@@ -287,7 +281,7 @@ fn pull_request() -> (tempfile::TempDir, PathBuf) {
     assert_eq!(b.code, 1, "{}", b.stderr);
     git_ok(&repo, &["add", "-A"]);
     git_ok(&repo, &["commit", "-q", "-m", "baseline"]);
-    append(
+    common::append(
         &cat.join(PARTIAL),
         &action("delete_group", "delete", "/groups/:id", None),
     );
@@ -443,7 +437,7 @@ fn the_summary_counts_a_file_that_could_not_be_written_as_an_error() {
     );
     git_init(tmp.path());
     // An uncommitted change: `--write` must leave that file alone.
-    append(&cat.join(PARTIAL), "# a local edit\n");
+    common::append(&cat.join(PARTIAL), "# a local edit\n");
     let r = run(
         tmp.path(),
         &[
@@ -630,7 +624,7 @@ fn the_configuration_is_found_upward_and_flags_override_it() {
     let adopt = run(repo, &["check", "--write-baseline", "reports/b.csv"]);
     assert_eq!(adopt.code, 0, "{}{}", adopt.stdout, adopt.stderr);
     assert!(repo.join("reports/coverage.csv").is_file());
-    append(
+    common::append(
         &cat.join(PARTIAL),
         &action("delete_group", "delete", "/groups/:id", None),
     );

@@ -326,12 +326,6 @@ fn csv_files(csv: &str) -> Vec<String> {
     files
 }
 
-fn append(path: &Path, text: &str) {
-    let mut old = std::fs::read_to_string(path).unwrap();
-    old.push_str(text);
-    std::fs::write(path, old).unwrap();
-}
-
 #[test]
 fn check_since_processes_exactly_the_changed_files() {
     let (dir, repo) = since_repo();
@@ -340,14 +334,14 @@ fn check_since_processes_exactly_the_changed_files() {
     let c = repo.join("connectors");
     // A changed partial (alpha), a changed main file (beta), a new untracked partial (gamma),
     // a staged change outside the catalog; delta untouched.
-    append(&c.join("alpha/alpha.items.s1.partial.yaml"), "# edited\n");
-    append(&c.join("beta/beta.connector.s1.yaml"), "# edited\n");
+    common::append(&c.join("alpha/alpha.items.s1.partial.yaml"), "# edited\n");
+    common::append(&c.join("beta/beta.connector.s1.yaml"), "# edited\n");
     write(
         &c,
         "gamma/gamma.extra.s1.partial.yaml",
         &partial("list_gamma_extras"),
     );
-    append(&repo.join("README.md"), "more\n");
+    common::append(&repo.join("README.md"), "more\n");
     git_ok(&repo, &["add", "README.md"]);
 
     let report = dir.path().join("out/c.csv");
@@ -438,7 +432,7 @@ fn check_since_with_a_baseline_reports_nothing_as_disappeared() {
         &["check", "connectors", "--report", base.to_str().unwrap()],
     );
     assert_eq!(full.code, 1);
-    append(
+    common::append(
         &repo.join("connectors/alpha/alpha.items.s1.partial.yaml"),
         "# edited\n",
     );
@@ -544,7 +538,7 @@ fn check_since_with_two_catalogs_selects_only_the_changed_catalogs_files() {
     common::copy_dir(&repo.join("connectors"), &repo.join("other"));
     git_ok(&repo, &["add", "-A"]);
     git_ok(&repo, &["commit", "-q", "-m", "other"]);
-    append(
+    common::append(
         &repo.join("connectors/alpha/alpha.items.s1.partial.yaml"),
         "# edited\n",
     );

@@ -387,6 +387,13 @@ pub fn acme_catalog(root: &Path, name: &str, actions: &[String]) -> PathBuf {
 }
 
 /// Writes `text` to `dir/rel`, creating folders.
+/// Appends `text` to the file at `path`.
+pub fn append(path: &Path, text: &str) {
+    let mut now = std::fs::read_to_string(path).unwrap();
+    now.push_str(text);
+    std::fs::write(path, now).unwrap();
+}
+
 pub fn write_file(dir: &Path, rel: &str, text: &str) {
     let path = dir.join(rel);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
