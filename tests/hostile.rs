@@ -836,13 +836,30 @@ fn a_closed_pipe_stops_output_quietly_and_the_code_still_reports_findings() {
     );
 }
 
+/// Runs `args` in `case`, where one output is `/dev/full`: the run fails (exit 2) naming it,
+/// and what it prints on stdout is returned.
+fn run_with_a_full_output(case: &common::Case, args: &[&str]) -> String {
+    let common::Run {
+        code,
+        stdout,
+        stderr,
+    } = common::run_in(case.root(), args);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("error: /dev/full: cannot write: No space left on device"),
+        "{stderr}"
+    );
+    stdout
+}
+
 #[test]
 fn a_patch_that_cannot_be_written_still_leaves_the_summary() {
     let case = common::Case::new();
     let report = case.out.join("c.csv");
+    let catalog = case.catalog.to_str().unwrap();
     let args = [
         "backfill",
-        case.catalog.to_str().unwrap(),
+        catalog,
         "--write",
         "--allow-dirty",
         "--patch",
@@ -850,16 +867,7 @@ fn a_patch_that_cannot_be_written_still_leaves_the_summary() {
         "--report",
         report.to_str().unwrap(),
     ];
-    let common::Run {
-        code,
-        stdout,
-        stderr,
-    } = common::run_in(case.root(), &args);
-    assert_eq!(code, 2, "{stderr}");
-    assert!(
-        stderr.contains("error: /dev/full: cannot write: No space left on device"),
-        "{stderr}"
-    );
+    let stdout = run_with_a_full_output(&case, &args);
     assert!(stdout.contains("files written: 1, failed: 0"), "{stdout}");
     common::assert_good_written(&case.catalog);
 }
@@ -867,22 +875,8 @@ fn a_patch_that_cannot_be_written_still_leaves_the_summary() {
 #[test]
 fn a_report_that_cannot_be_written_still_leaves_checks_findings() {
     let case = common::Case::new();
-    let args = [
-        "check",
-        case.catalog.to_str().unwrap(),
-        "--report",
-        "/dev/full",
-    ];
-    let common::Run {
-        code,
-        stdout,
-        stderr,
-    } = common::run_in(case.root(), &args);
-    assert_eq!(code, 2, "{stderr}");
-    assert!(
-        stderr.contains("error: /dev/full: cannot write: No space left on device"),
-        "{stderr}"
-    );
+    let catalog = case.catalog.to_str().unwrap();
+    let stdout = run_with_a_full_output(&case, &["check", catalog, "--report", "/dev/full"]);
     assert!(stdout.contains("[missing-effects]"), "{stdout}");
     assert!(stdout.contains("check: "), "{stdout}");
 }
