@@ -192,7 +192,7 @@ fn print_misses(outcomes: &[Outcome<'_>], rules: &RuleSet) {
             },
             inf.confidence.map_or("-", Confidence::name),
             if inf.deciding.is_empty() {
-                inf.reason.clone()
+                inf.reason(rules)
             } else {
                 inf.deciding_ids(rules).join(",")
             }

@@ -154,15 +154,22 @@ fn audit_one(
     let kept = inf.confidence.is_some_and(|c| c >= min_confidence);
     let (effects, confidence, fired, reason) = if kept {
         let ids = inf.deciding_ids(rules).into_iter().map(str::to_owned);
-        (inf.effects, inf.confidence, ids.collect(), inf.reason)
+        (
+            inf.effects,
+            inf.confidence,
+            ids.collect(),
+            inf.reason(rules),
+        )
     } else if let Some(c) = inf.confidence {
         let reason = format!(
             "{} confidence is below the threshold ({}): counted as unclassified ({})",
-            c, min_confidence, inf.reason
+            c,
+            min_confidence,
+            inf.reason(rules)
         );
         (Effects::EMPTY, None, Vec::new(), reason)
     } else {
-        (Effects::EMPTY, None, Vec::new(), inf.reason)
+        (Effects::EMPTY, None, Vec::new(), inf.reason(rules))
     };
     let inferred = derive_hints(effects, tool.label.as_deref(), None, policy, inf.overwrites);
     let mut row = AuditRow {

@@ -305,7 +305,8 @@ fn status_message(a: &ActionResult, rules: &RuleSet) -> String {
         ),
         (Status::Unclassified, _) if a.inference.effects.is_empty() => format!(
             "`{}` declares no effects and no rule classifies it: {}",
-            a.id, a.inference.reason
+            a.id,
+            a.inference.reason(rules)
         ),
         (Status::Unclassified, _) => format!(
             "`{}` declares no effects; only a {conf} confidence proposal: [{}]",

@@ -639,66 +639,76 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
         .map(|e| e.in_file(&w.shown))
         .collect();
     let new_text = plan.new_text;
-    for p in plan.actions {
-        let (site, inference, status, edit) = (p.site, p.inference, p.status, p.edit);
-        let confident = inference
-            .confidence
-            .is_some_and(|c| c >= opts.min_confidence);
-        let (effects, declared_source) = match (&site.view.declared, status) {
-            (_, Status::Skipped) => (Effects::EMPTY, false),
-            (Declared::Valid(_), Status::Conflict) if edit.is_some() => (inference.effects, false),
-            (Declared::Valid(d), _) => (*d, true),
-            _ if confident => (inference.effects, false),
-            _ => (Effects::EMPTY, false),
-        };
-        let hints = derive_hints(
-            effects,
-            site.view.label.as_deref(),
-            site.view.annotations.as_ref(),
-            opts.policy,
-            inference.overwrites,
-        );
-        let view_line = site.view.line;
-        let view = site.view;
-        let methods = view
-            .methods()
-            .iter()
-            .map(|m| m.to_ascii_uppercase())
-            .collect();
-        let paths = view.urls().map(str::to_owned).collect();
-        // The view's fields are moved, not copied, unless the caller keeps the view too.
-        let (id, label, declared, annotations, view) = if opts.keep_views {
-            (
-                view.id.clone(),
-                view.label.clone(),
-                view.declared.clone(),
-                view.annotations.clone(),
-                Some(Box::new(view)),
-            )
-        } else {
-            (view.id, view.label, view.declared, view.annotations, None)
-        };
-        out.actions.push(ActionResult {
-            id,
-            label,
-            line: view_line,
-            column: site.column,
-            nested: site.nested,
-            methods,
-            paths,
-            declared,
-            annotations,
-            inference,
-            status,
-            effects,
-            declared_source,
-            hints,
-            connector: String::new(),
-            edit,
-            view,
-        });
-    }
-    out.actions.sort_by_key(|a| (a.line, a.column));
+    // Mapped in place: the results take the plan's buffer, which on one large file is
+    // the biggest allocation after the text and the tree (issue 13's memory target).
+    out.actions = plan
+        .actions
+        .into_iter()
+        .map(|p| {
+            let (site, inference, status, edit) = (p.site, p.inference, p.status, p.edit);
+            let confident = inference
+                .confidence
+                .is_some_and(|c| c >= opts.min_confidence);
+            let (effects, declared_source) = match (&site.view.declared, status) {
+                (_, Status::Skipped) => (Effects::EMPTY, false),
+                (Declared::Valid(_), Status::Conflict) if edit.is_some() => {
+                    (inference.effects, false)
+                }
+                (Declared::Valid(d), _) => (*d, true),
+                _ if confident => (inference.effects, false),
+                _ => (Effects::EMPTY, false),
+            };
+            let hints = derive_hints(
+                effects,
+                site.view.label.as_deref(),
+                site.view.annotations.as_ref(),
+                opts.policy,
+                inference.overwrites,
+            );
+            let view_line = site.view.line;
+            let view = site.view;
+            let methods = view
+                .methods()
+                .iter()
+                .map(|m| m.to_ascii_uppercase())
+                .collect();
+            let paths = view.urls().map(str::to_owned).collect();
+            // The view's fields are moved, not copied, unless the caller keeps the view too.
+            let (id, label, declared, annotations, view) = if opts.keep_views {
+                (
+                    view.id.clone(),
+                    view.label.clone(),
+                    view.declared.clone(),
+                    view.annotations.clone(),
+                    Some(Box::new(view)),
+                )
+            } else {
+                (view.id, view.label, view.declared, view.annotations, None)
+            };
+            ActionResult {
+                id,
+                label,
+                line: view_line,
+                column: site.column,
+                nested: site.nested,
+                methods,
+                paths,
+                declared,
+                annotations,
+                inference,
+                status,
+                effects,
+                declared_source,
+                hints,
+                connector: String::new(),
+                edit,
+                view,
+            }
+        })
+        .collect();
+    // (line, column) is unique to an action: the unstable sort gives the stable order
+    // without the stable sort's scratch buffer.
+    out.actions.sort_unstable_by_key(|a| (a.line, a.column));
     resolve_connector(&mut out, names);
     if opts.render_csv {
         out.csv = crate::emit::csv_rows(&out, &opts.rules);
@@ -781,20 +791,16 @@ fn plan_owned(
     let storage = tree.into_storage();
     let new = diff::apply_owned(text, &plan.edits);
     let checked = digest.and_then(|d| check_new(&new, d, &plan.edits, &plan, opts, storage));
-    let old = match checked {
-        Ok(()) if opts.keep_texts => {
-            let old = diff::unapply(&new, &plan.edits);
-            plan.new_text = Some(new);
-            old
-        }
-        Ok(()) => diff::unapply_owned(new, &plan.edits),
-        Err(why) => {
-            let old = diff::unapply_owned(new, &plan.edits);
-            salvage(&old, &mut plan, opts, &why)?;
-            old
-        }
-    };
+    let old = diff::unapply_owned(new, &plan.edits);
+    if let Err(why) = checked {
+        salvage(&old, &mut plan, opts, &why)?;
+    }
     render(&old, &plan.edits);
+    // Edited again in the same buffer rather than kept beside the original: one large
+    // file is never held twice.
+    if plan.new_text.is_none() && opts.keep_texts && !plan.edits.is_empty() {
+        plan.new_text = Some(diff::apply_owned(old, &plan.edits));
+    }
     Ok(plan)
 }
 
@@ -833,7 +839,9 @@ fn plan_tree(tree: &parse::tree::Tree, opts: &Options, keep_views: bool) -> Resu
         )));
     }
     let mut edits: Vec<Edit> = actions.iter().filter_map(|p| p.edit.clone()).collect();
-    edits.sort_by_key(|e| e.start);
+    // Each action's edit lies in its own mapping: (start, mapping) orders them fully, so
+    // the unstable sort is exact, without the stable one's scratch copy.
+    edits.sort_unstable_by_key(|e| (e.start, e.map));
     Ok(Plan {
         shape: facts.shape,
         group: group.unwrap_or_default(),

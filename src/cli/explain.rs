@@ -96,7 +96,7 @@ fn explain_one(f: &FileResult, a: &ActionResult, opts: &pipeline::Options) -> St
     }
     confidence_section(&mut s, a, &opts.rules);
     let inf = &a.inference;
-    let _ = writeln!(s, "\ndecision: {}", inf.reason);
+    let _ = writeln!(s, "\ndecision: {}", inf.reason(&opts.rules));
     let _ = writeln!(
         s,
         "inferred: [{}], confidence {}{}",

@@ -602,11 +602,12 @@ fn unclassified(h: &mut String, run: &Run, rules: &RuleSet) {
             .as_deref()
             .map(|l| format!("<div>{}</div>", cut_text(l, MAX_CHARS / 2)))
             .unwrap_or_default();
+        let why = inf.reason(rules);
         let rules = inf.deciding_ids(rules);
         let why = if rules.is_empty() {
-            inf.reason.clone()
+            why
         } else {
-            format!("{} ({})", inf.reason, rules.join(", "))
+            format!("{why} ({})", rules.join(", "))
         };
         let _ = writeln!(
             h,

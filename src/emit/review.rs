@@ -595,7 +595,7 @@ fn item(f: &FileResult, a: &ActionResult, rules: &RuleSet) -> Item {
         flags.push(Flag::MultiStep);
     }
     let evidence = if inf.deciding.is_empty() {
-        inf.reason.clone()
+        inf.reason(rules)
     } else {
         let mut e = format!("decided by {}", ref_list(&inf.deciding, rules));
         if !against.is_empty() {

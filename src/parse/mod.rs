@@ -716,23 +716,25 @@ impl Ctx<'_, '_> {
             return Vec::new();
         };
         let string = |v: Option<NodeId>| v.and_then(|v| tree.scalar(v)).map(str::to_owned);
-        items
-            .map(|step| {
-                let func = tree.get(step, "stepFunction");
-                let [name, params] = func.map_or([None; 2], |f| {
-                    tree.fields(f, ["functionName", "parameters"])
-                });
-                let [method, url, soap] = params.map_or([None; 3], |p| {
-                    tree.fields(p, ["method", "url", "soapOperation"])
-                });
-                Step {
-                    function: string(name),
-                    method: string(method).map(|m| m.to_ascii_lowercase()),
-                    url: string(url),
-                    soap_operation: string(soap),
-                }
-            })
-            .collect()
+        // Sized to the items: collected from an iterator of unknown length, the list of
+        // one step would hold four (a quarter of one large file's plan).
+        let mut out = Vec::with_capacity(items.clone().count());
+        out.extend(items.map(|step| {
+            let func = tree.get(step, "stepFunction");
+            let [name, params] = func.map_or([None; 2], |f| {
+                tree.fields(f, ["functionName", "parameters"])
+            });
+            let [method, url, soap] = params.map_or([None; 3], |p| {
+                tree.fields(p, ["method", "url", "soapOperation"])
+            });
+            Step {
+                function: string(name),
+                method: string(method).map(|m| m.to_ascii_lowercase()),
+                url: string(url),
+                soap_operation: string(soap),
+            }
+        }));
+        out
     }
 
     fn inputs(&self, inputs: Option<NodeId>) -> Vec<Input> {
@@ -879,5 +881,27 @@ fn plain_type(v: &str) -> Option<&'static str> {
             Some("a number")
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Held for every action of a file while it is checked: a list of one step that kept
+    /// room for four was a quarter of one large file's plan (issue 13's memory target).
+    #[test]
+    fn an_actions_steps_take_no_more_room_than_they_need() {
+        let step = "{stepId: s, stepFunction: {functionName: request, parameters: {url: /u, method: get}}}";
+        let text = format!(
+            "- actionId: one\n  steps: [{step}]\n- actionId: two\n  steps: [{step}, {step}]\n"
+        );
+        let parsed = parse_file(&text).unwrap();
+        let caps: Vec<(usize, usize)> = parsed
+            .actions
+            .iter()
+            .map(|a| (a.view.steps.len(), a.view.steps.capacity()))
+            .collect();
+        assert_eq!(caps, [(1, 1), (2, 2)]);
     }
 }
