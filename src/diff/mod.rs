@@ -422,9 +422,8 @@ pub fn render_patch(path: &str, text: &str, edits: &[Edit], out: &mut String) {
     } else {
         ""
     };
-    let _ = write!(out, "diff --git {a} {b}\n--- {a}{tab}\n+++ {b}{tab}\n");
-    let mut delta: isize = 0;
-    let mut body = String::new();
+    // The hunks first: (first change, last change, start, end, lines of context before).
+    let mut hunks = Vec::new();
     let mut k = 0;
     while k < changes.len() {
         let mut last = k;
@@ -446,6 +445,27 @@ pub fn render_patch(path: &str, text: &str, edits: &[Edit], out: &mut String) {
             h_to = line_end(bytes, h_to);
             after += 1;
         }
+        hunks.push((k, last, h_from, h_to, before));
+        k = last + 1;
+    }
+    // Room for all of it at once: on one large file, a patch grown by doubling left its
+    // outgrown buffers resident beside it (issue 13). Each line gains a prefix and may
+    // gain a line end; a hunk header holds four numbers, the file header four paths.
+    let lines = |s: &str| s.len() + 2 * (s.bytes().filter(|&b| b == b'\n').count() + 1);
+    let room: usize = hunks
+        .iter()
+        .map(|&(k, last, h_from, h_to, _)| {
+            let added: usize = changes[k..=last].iter().map(|c| lines(&c.new)).sum();
+            lines(&text[h_from..h_to]) + added + 96
+        })
+        .sum();
+    let room = room + 2 * (a.len() + b.len()) + 32;
+    let ceiling = out.len() + room;
+    out.reserve(room);
+    let _ = write!(out, "diff --git {a} {b}\n--- {a}{tab}\n+++ {b}{tab}\n");
+    let mut delta: isize = 0;
+    let mut body = String::new();
+    for (k, last, h_from, h_to, before) in hunks {
         body.clear();
         let (mut old_count, mut new_count) = (0, 0);
         let mut pos = h_from;
@@ -471,8 +491,9 @@ pub fn render_patch(path: &str, text: &str, edits: &[Edit], out: &mut String) {
         out.push_str(" @@\n");
         out.push_str(&body);
         delta += new_count as isize - old_count as isize;
-        k = last + 1;
     }
+    // Every test that renders a patch (the property tests among them) checks the room.
+    debug_assert!(out.len() <= ceiling, "patch outgrew its room");
 }
 
 #[cfg(test)]
