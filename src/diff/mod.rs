@@ -450,13 +450,14 @@ pub fn render_patch(path: &str, text: &str, edits: &[Edit], out: &mut String) {
     }
     // Room for all of it at once: on one large file, a patch grown by doubling left its
     // outgrown buffers resident beside it (issue 13). Each line gains a prefix and may
-    // gain a line end; a hunk header holds four numbers, the file header four paths.
+    // gain a line end; a hunk header holds four numbers and at most two `\ No newline`
+    // markers, the file header four paths.
     let lines = |s: &str| s.len() + 2 * (s.bytes().filter(|&b| b == b'\n').count() + 1);
     let room: usize = hunks
         .iter()
         .map(|&(k, last, h_from, h_to, _)| {
             let added: usize = changes[k..=last].iter().map(|c| lines(&c.new)).sum();
-            lines(&text[h_from..h_to]) + added + 96
+            lines(&text[h_from..h_to]) + added + 160
         })
         .sum();
     let room = room + 2 * (a.len() + b.len()) + 32;
