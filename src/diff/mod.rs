@@ -7,6 +7,7 @@
 
 pub mod verify;
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use crate::classify::{Confidence, Inference};
@@ -308,17 +309,19 @@ fn lines_between(bytes: &[u8], from: usize, to: usize) -> usize {
 }
 
 /// One changed region: old lines `old_start..old_end`, bytes `from..to`, become `new`.
-struct Change {
+struct Change<'e> {
     old_start: usize,
     old_end: usize,
     from: usize,
     to: usize,
-    new: String,
+    /// Borrowed from the edit when it inserts between lines (most do): a copy of every
+    /// insertion of one large file would be held while its patch is rendered.
+    new: Cow<'e, str>,
 }
 
 /// The edits grouped into whole-line changes. Line numbers are counted as the text is
 /// passed (edits are sorted), never indexed for the whole file.
-fn changes(text: &str, edits: &[Edit]) -> Vec<Change> {
+fn changes<'e>(text: &str, edits: &'e [Edit]) -> Vec<Change<'e>> {
     let bytes = text.as_bytes();
     // Newlines before `counted`, for the next line number.
     let (mut counted, mut line) = (0, 0);
@@ -327,7 +330,7 @@ fn changes(text: &str, edits: &[Edit]) -> Vec<Change> {
         counted = at;
         line
     };
-    let mut out: Vec<Change> = Vec::new();
+    let mut out: Vec<Change> = Vec::with_capacity(edits.len());
     let mut i = 0;
     while i < edits.len() {
         let first = &edits[i];
@@ -340,7 +343,7 @@ fn changes(text: &str, edits: &[Edit]) -> Vec<Change> {
                 old_end: at,
                 from: first.start,
                 to: first.start,
-                new: first.text.clone(),
+                new: Cow::Borrowed(&first.text),
             });
             i += 1;
             continue;
@@ -375,7 +378,7 @@ fn changes(text: &str, edits: &[Edit]) -> Vec<Change> {
             old_end: old_start + lines_between(bytes, from, to),
             from,
             to,
-            new: apply(&text[from..to], &local),
+            new: Cow::Owned(apply(&text[from..to], &local)),
         });
         i = j;
     }
