@@ -191,7 +191,7 @@ fn print_misses(outcomes: &[Outcome<'_>], rules: &RuleSet) {
                 inf.effects.joined("|")
             },
             inf.confidence.map_or("-", Confidence::name),
-            if inf.deciding.is_empty() {
+            if inf.deciding().is_empty() {
                 inf.reason(rules)
             } else {
                 inf.deciding_ids(rules).join(",")

@@ -135,8 +135,7 @@ pub struct Decision {
     pub verb: Option<(Source, Verb)>,
     /// An object beside that verb (whether it overruled it or not).
     pub object: Option<ObjectHit>,
-    /// What a report lists as deciding, most important first (moved to
-    /// [`super::Inference::deciding`] once inferred).
+    /// What a report lists as deciding, most important first.
     pub deciding: Vec<Ref>,
 }
 

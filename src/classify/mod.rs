@@ -221,8 +221,6 @@ pub struct Inference {
     pub overwrites: bool,
     /// The rules that held, by index: for the `unused-heuristic` note.
     pub fired: Vec<usize>,
-    /// What decided, most important first.
-    pub deciding: Vec<Ref>,
     /// The decision and what it rests on; `None` when unclassified.
     pub decision: Option<Decision>,
     /// What the measured counts said of it.
@@ -230,9 +228,14 @@ pub struct Inference {
 }
 
 impl Inference {
+    /// What decided, most important first (kept in the decision alone).
+    pub fn deciding(&self) -> &[Ref] {
+        self.decision.as_ref().map_or(&[], |d| &d.deciding)
+    }
+
     /// Ids of what decided, most important first.
     pub fn deciding_ids<'a>(&self, set: &'a RuleSet) -> Vec<&'a str> {
-        self.deciding.iter().map(|&r| set.ref_id(r)).collect()
+        self.deciding().iter().map(|&r| set.ref_id(r)).collect()
     }
 
     /// One sentence on what decided and how sure it is. Made when asked, from what the
@@ -266,14 +269,12 @@ pub fn infer_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inference {
             ..Inference::default()
         };
     };
-    let mut d = d;
     let judgement = set.measured.judge(&measured::chain(&d));
     Inference {
         effects: d.effects,
         confidence: Some(judgement.confidence),
         overwrites: d.overwrites,
         fired: ev.fired,
-        deciding: std::mem::take(&mut d.deciding),
         decision: Some(d),
         judgement: Some(judgement),
     }

@@ -129,7 +129,7 @@ fn write_row(
     out.push(',');
     out.push_str(a.inference.confidence.map_or("", |c| c.name()));
     out.push(',');
-    let deciding = &mut a.inference.deciding.iter().map(|&r| rules.ref_id(r));
+    let deciding = &mut a.inference.deciding().iter().map(|&r| rules.ref_id(r));
     push_joined(out, cell, deciding, '|');
     for hint in hint_cells(a) {
         out.push(',');

@@ -594,10 +594,10 @@ fn item(f: &FileResult, a: &ActionResult, rules: &RuleSet) -> Item {
     if steps > 1 {
         flags.push(Flag::MultiStep);
     }
-    let evidence = if inf.deciding.is_empty() {
+    let evidence = if inf.deciding().is_empty() {
         inf.reason(rules)
     } else {
-        let mut e = format!("decided by {}", ref_list(&inf.deciding, rules));
+        let mut e = format!("decided by {}", ref_list(inf.deciding(), rules));
         if !against.is_empty() {
             let _ = write!(e, " against {}", rule_list(&against, rules));
         }
