@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use super::RuleSet;
 use super::index::Sym;
 use super::name::{Group, Position, Verb, Words, sentence_verb};
-use super::rules::Facts;
+use super::rules::{self, Facts};
 use super::signals::PathSink;
 use crate::view::ActionView;
 
@@ -224,6 +224,7 @@ fn gather_with(
     s.name.read_name(&view.id, lex, group.prefix.as_deref());
     s.path.clear();
     s.facts.fill(view, s.name.iter(), &set.matcher, &mut s.path);
+    s.facts.scopes = rules::scope_grant(&view.scopes, lex);
     set.matcher.fire(&s.facts, &mut ev.fired);
 
     let name = s.name.pick_verb(group.style, lex, &mut s.cands);

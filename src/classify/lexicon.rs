@@ -55,6 +55,10 @@ pub struct WordInfo {
     pub lead_in: bool,
     /// A noun that names a read only as the last word of a name (`users_info`).
     pub last_only: bool,
+    /// A word of an OAuth scope's name that says it reads (`read` in `channels:read`).
+    pub scope_read: bool,
+    /// A word of a scope's name that says it writes or grants more (`manage`, `full`).
+    pub scope_write: bool,
     /// A bit per object (index into [`Lexicon::objects`]) that names this word.
     pub objects: u32,
     /// A bit per object whose `after` lists this word.
@@ -125,6 +129,8 @@ pub struct Part {
     pub conjunctions: Vec<String>,
     pub lead_ins: Vec<String>,
     pub last_only: Vec<String>,
+    pub scope_read: Vec<String>,
+    pub scope_write: Vec<String>,
     pub objects: Vec<RawObject>,
 }
 
@@ -219,13 +225,15 @@ impl Lexicon {
                     None => objects.push(object),
                 }
             }
-            let lists: [(&[String], &str, Flag); 6] = [
+            let lists: [(&[String], &str, Flag); 8] = [
                 (&part.last_only, "last_only", |i| i.last_only = true),
                 (&part.noun_too, "noun_too", |i| i.noun = true),
                 (&part.modifiers, "modifiers", |i| i.modifier = true),
                 (&part.prepositions, "prepositions", |i| i.preposition = true),
                 (&part.conjunctions, "conjunctions", |i| i.conjunction = true),
                 (&part.lead_ins, "lead_ins", |i| i.lead_in = true),
+                (&part.scope_read, "scope_read", |i| i.scope_read = true),
+                (&part.scope_write, "scope_write", |i| i.scope_write = true),
             ];
             for (list, name, set) in lists {
                 if let Some(bad) = list.iter().find(|w| !is_word(w)) {

@@ -357,6 +357,24 @@ mod tests {
         assert_eq!(infer(&view, &set).effects.joined("|"), "read");
     }
 
+    /// The words of scope names are data: a user file's `scope_read` words make its scopes
+    /// read-only, as the built-in ones do.
+    #[test]
+    fn a_user_file_adds_words_that_make_a_scope_read_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let view = ActionView {
+            id: "mitarbeiter".into(),
+            scopes: vec!["mitarbeiter:lesen".into()],
+            ..ActionView::default()
+        };
+        assert_eq!(infer(&view, &set()).effects.joined("|"), "write");
+        std::fs::write(dir.path().join("ours.yaml"), "scope_read: [lesen]\n").unwrap();
+        let set = RuleSet::with_user_dir(dir.path()).unwrap();
+        let inf = infer(&view, &set);
+        assert_eq!(inf.effects.joined("|"), "read");
+        assert_eq!(inf.deciding_ids(&set), ["scopes-read-only"]);
+    }
+
     fn one(id: &str, description: &str, method: Option<&str>, path: &str) -> Inference {
         let view = ActionView {
             id: id.into(),

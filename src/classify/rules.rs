@@ -13,7 +13,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::index::{Sym, WordMap};
-use super::lexicon::{Part, RawObject, RawSense};
+use super::lexicon::{Lexicon, Part, RawObject, RawSense};
 use super::signals::{PathSink, ascii_lower, raw_words, walk_path};
 use crate::effects::Effect;
 use crate::error::{Error, Result};
@@ -268,6 +268,10 @@ struct RawFile {
     #[serde(default)]
     last_only: Vec<String>,
     #[serde(default)]
+    scope_read: Vec<String>,
+    #[serde(default)]
+    scope_write: Vec<String>,
+    #[serde(default)]
     objects: Vec<yaml_serde::Value>,
 }
 
@@ -385,6 +389,8 @@ pub(crate) fn parse_file(text: &str, file: &str) -> Result<(Vec<Rule>, Part)> {
         conjunctions: raw.conjunctions,
         lead_ins: raw.lead_ins,
         last_only: raw.last_only,
+        scope_read: raw.scope_read,
+        scope_write: raw.scope_write,
         objects: typed::<RawObject>(raw.objects, "object", &err)?,
     };
     Ok((out, part))
@@ -875,7 +881,6 @@ impl Facts {
                 }
             }
         }
-        self.scopes = scope_grant(&view.scopes);
         self.buf = buf;
     }
 }
@@ -884,18 +889,19 @@ impl Facts {
 /// word of it says read (`channels:read`, `read:org`, `user-read-private`, `drive.readonly`);
 /// it writes when a word says write, manage, admin or full, or when it names a resource
 /// without saying read (a full-access scope such as `.../auth/drive`). `None`: no scopes.
-pub fn scope_grant(scopes: &[String]) -> Option<ScopeGrant> {
+/// The words are the lexicon's `scope_read` and `scope_write` (heuristics/words.yaml).
+pub fn scope_grant(scopes: &[String], lex: &Lexicon) -> Option<ScopeGrant> {
     if scopes.is_empty() {
         return None;
     }
-    let reads = |s: &str| {
-        let mut read = false;
-        let mut write = false;
-        super::signals::each_token(s, &mut String::new(), |w| match w {
-            "read" | "readonly" | "reader" | "view" | "viewer" | "get" | "list" => read = true,
-            "write" | "writer" | "manage" | "admin" | "full" | "delete" | "create" | "update"
-            | "modify" | "edit" | "send" | "owner" => write = true,
-            _ => {}
+    let mut buf = String::new();
+    let mut reads = |s: &str| {
+        let (mut read, mut write) = (false, false);
+        super::signals::each_token(s, &mut buf, |w| {
+            if let Some((_, info)) = lex.lookup(w) {
+                read |= info.scope_read;
+                write |= info.scope_write;
+            }
         });
         read && !write
     };
@@ -963,7 +969,11 @@ mod tests {
 
     #[test]
     fn scope_names_say_what_they_grant() {
-        let s = |v: &[&str]| scope_grant(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        let set = super::super::RuleSet::builtin().unwrap();
+        let s = |v: &[&str]| {
+            let scopes: Vec<String> = v.iter().map(|s| s.to_string()).collect();
+            scope_grant(&scopes, &set.lexicon)
+        };
         assert_eq!(s(&[]), None);
         assert_eq!(s(&["employees:read"]), Some(ScopeGrant::ReadOnly));
         assert_eq!(
