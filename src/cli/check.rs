@@ -221,7 +221,6 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
     let mut kept = Vec::new();
     let mut reporter = Reporter {
         format: args.format,
-        fail_on: plan.fail_on,
         quiet,
         to,
         baseline: baseline.as_ref(),
@@ -386,7 +385,6 @@ fn sarif(reporter: &Reporter) -> String {
 /// are kept.
 struct Reporter<'a> {
     format: FindingFormat,
-    fail_on: FailOn,
     quiet: bool,
     to: Stream,
     baseline: Option<&'a Baseline>,
@@ -422,7 +420,7 @@ impl Reporter<'_> {
             // fails the run; the documents carry it too, for the pull request.
             let unreadable = f.code == "parse-error";
             let new = self.baseline.map(|b| unreadable || !b.contains(&f));
-            let fails = !unreadable && self.fail_on.fails(f.level, new.unwrap_or(true));
+            let fails = !unreadable && self.totals.fail_on.fails(f.level, new.unwrap_or(true));
             if !unreadable {
                 self.totals.count(f.level);
                 self.totals.failing += usize::from(fails);
@@ -450,7 +448,7 @@ impl Reporter<'_> {
                 }
                 // On a pull request only what is new is worth an annotation, and GitHub caps
                 // how many it shows: the old ones could hide it.
-                FindingFormat::Github if self.fail_on != FailOn::New || listed => {
+                FindingFormat::Github if self.totals.fail_on != FailOn::New || listed => {
                     let level = if fails || unreadable {
                         Level::Error
                     } else {
