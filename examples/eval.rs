@@ -191,7 +191,11 @@ fn print_misses(outcomes: &[Outcome<'_>], rules: &RuleSet) {
                 inf.effects.joined("|")
             },
             inf.confidence.map_or("-", Confidence::name),
-            if inf.deciding().is_empty() {
+            // An inference read back from the tool's CSV or JSON keeps no decision to
+            // tell the reason from: nothing is printed for it, as before.
+            if inf.decision.is_none() {
+                String::new()
+            } else if inf.deciding().is_empty() {
                 inf.reason(rules)
             } else {
                 inf.deciding_ids(rules).join(",")

@@ -639,8 +639,8 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
         .map(|e| e.in_file(&w.shown))
         .collect();
     let new_text = plan.new_text;
-    // Mapped in place: the results take the plan's buffer, which on one large file is
-    // the biggest allocation after the text and the tree (issue 13's memory target).
+    // Mapped in place: the results take the plan's buffer (shrunk where it lies), which on
+    // one large file is the biggest allocation after the text and the tree (issue 13).
     out.actions = plan
         .actions
         .into_iter()
@@ -706,8 +706,9 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
             }
         })
         .collect();
-    // (line, column) is unique to an action: the unstable sort gives the stable order
-    // without the stable sort's scratch buffer.
+    // (line, column) tells actions apart; two results share it only when an alias reads
+    // one nested action twice, and then they are the same. So the unstable sort gives the
+    // stable order, without the stable sort's scratch buffer.
     out.actions.sort_unstable_by_key(|a| (a.line, a.column));
     resolve_connector(&mut out, names);
     if opts.render_csv {
@@ -797,7 +798,7 @@ fn plan_owned(
     }
     render(&old, &plan.edits);
     // Edited again in the same buffer rather than kept beside the original: one large
-    // file is never held twice.
+    // file is not held twice (a rewrite by --fix-conflicts still copies it).
     if plan.new_text.is_none() && opts.keep_texts && !plan.edits.is_empty() {
         plan.new_text = Some(diff::apply_owned(old, &plan.edits));
     }
