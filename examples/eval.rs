@@ -191,15 +191,9 @@ fn print_misses(outcomes: &[Outcome<'_>], rules: &RuleSet) {
                 inf.effects.joined("|")
             },
             inf.confidence.map_or("-", Confidence::name),
-            // An inference read back from the tool's CSV or JSON keeps no decision to
-            // tell the reason from: nothing is printed for it, as before.
-            if inf.decision.is_none() {
-                String::new()
-            } else if inf.deciding().is_empty() {
-                inf.reason(rules)
-            } else {
-                inf.deciding_ids(rules).join(",")
-            }
+            // A decision always names what decided; an inference read back from the
+            // tool's CSV or JSON keeps none, and nothing is printed for it.
+            inf.deciding_ids(rules).join(",")
         );
     }
 }

@@ -151,7 +151,7 @@ fn audit_one(
 ) -> AuditRow {
     let inf = infer_in(tool, group, rules);
     let declared = tool.annotations.clone().unwrap_or_default();
-    let kept = inf.confidence.is_some_and(|c| c >= min_confidence);
+    let kept = inf.confident(min_confidence);
     let (effects, confidence, fired, reason) = if kept {
         let ids = inf.deciding_ids(rules).into_iter().map(str::to_owned);
         (

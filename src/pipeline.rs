@@ -646,9 +646,7 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
         .into_iter()
         .map(|p| {
             let (site, inference, status, edit) = (p.site, p.inference, p.status, p.edit);
-            let confident = inference
-                .confidence
-                .is_some_and(|c| c >= opts.min_confidence);
+            let confident = inference.confident(opts.min_confidence);
             let (effects, declared_source) = match (&site.view.declared, status) {
                 (_, Status::Skipped) => (Effects::EMPTY, false),
                 (Declared::Valid(_), Status::Conflict) if edit.is_some() => {

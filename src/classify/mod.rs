@@ -144,10 +144,6 @@ impl RuleSet {
         Ok(set)
     }
 
-    pub fn get(&self, id: &str) -> Option<&Rule> {
-        self.rules.iter().find(|r| r.id == id)
-    }
-
     /// The id a report shows for something that decided.
     pub fn ref_id(&self, r: Ref) -> &str {
         match r {
@@ -231,6 +227,12 @@ impl Inference {
     /// What decided, most important first (kept in the decision alone).
     pub fn deciding(&self) -> &[Ref] {
         self.decision.as_ref().map_or(&[], |d| &d.deciding)
+    }
+
+    /// Whether the proposal is at least as sure as `min`: below it, a proposal is listed
+    /// for a human, not used.
+    pub fn confident(&self, min: Confidence) -> bool {
+        self.confidence.is_some_and(|c| c >= min)
     }
 
     /// Ids of what decided, most important first.
@@ -440,7 +442,8 @@ mod tests {
         let inf = one("widget_config", "Widget configuration.", None, "");
         assert!(inf.effects.is_empty());
         assert!(inf.confidence.is_none());
-        assert!(!inf.reason(&set()).is_empty());
+        assert!(inf.decision.is_none());
+        assert!(inf.reason(&set()).starts_with("no verb in the name"));
     }
 
     #[test]

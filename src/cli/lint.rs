@@ -97,8 +97,7 @@ pub fn run(mut args: LintArgs, config: &Config) -> Result<u8> {
                 .unwrap_or_default();
             let effects = if declared.is_empty() {
                 let inf = infer(t, &opts.rules);
-                let confident = inf.confidence.is_some_and(|c| c >= opts.min_confidence);
-                if confident {
+                if inf.confident(opts.min_confidence) {
                     inf.effects
                 } else {
                     Effects::EMPTY

@@ -57,7 +57,7 @@ impl Status {
 
 /// The proposal counts only at or above `min`; below it, it is listed for a human instead.
 pub fn status(declared: &Declared, nested: bool, inference: &Inference, min: Confidence) -> Status {
-    let confident = !inference.effects.is_empty() && inference.confidence.is_some_and(|c| c >= min);
+    let confident = !inference.effects.is_empty() && inference.confident(min);
     match declared {
         _ if nested => Status::Skipped,
         Declared::Invalid(_) => Status::Invalid,
