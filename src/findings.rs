@@ -342,12 +342,6 @@ pub struct Baseline {
     pub actions: BTreeMap<(String, String), BaselineRow>,
 }
 
-impl Baseline {
-    pub fn contains(&self, f: &Finding) -> bool {
-        self.findings.contains_key(&f.identity())
-    }
-}
-
 /// Reads a previous CSV report (`check --write-baseline`, or any `--report`).
 pub fn baseline(csv_text: &str) -> Result<Baseline, String> {
     let mut reader = csv::Reader::from_reader(csv_text.as_bytes());

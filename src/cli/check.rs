@@ -391,10 +391,12 @@ struct Reporter<'a> {
     /// A `--since` run: it only looked at the changed files.
     partial: bool,
     totals: Totals,
-    /// With a baseline: the identities found, the actions seen and the files looked at
-    /// (relative to their catalog, as the baseline has them), to tell what went.
-    seen: BTreeSet<(String, String, String)>,
-    actions: BTreeSet<(String, String)>,
+    /// With a baseline: its findings and actions the run has too, and the files looked at
+    /// (relative to their catalog, as the baseline has them), to tell what went. Only the
+    /// baseline's own keys are kept: a copy of every action's key of a million-action
+    /// catalog would grow with it.
+    seen: BTreeSet<&'a (String, String, String)>,
+    actions: BTreeSet<&'a (String, String)>,
     files: BTreeSet<String>,
     /// Each finding and, with a baseline, whether it is new.
     kept: Vec<(Finding, Option<bool>)>,
@@ -403,14 +405,14 @@ struct Reporter<'a> {
 impl Reporter<'_> {
     /// Notes what a file holds, for what the baseline has and the run does not.
     fn file(&mut self, f: &pipeline::FileResult) {
-        if self.baseline.is_some() {
+        if let Some(base) = self.baseline {
             self.files.insert(f.rel.clone());
-            self.actions.extend(
-                f.actions
-                    .iter()
-                    .filter(|a| !a.nested)
-                    .map(|a| (a.connector.clone(), a.id.clone())),
-            );
+            for a in f.actions.iter().filter(|a| !a.nested) {
+                let key = (a.connector.clone(), a.id.clone());
+                if let Some((key, _)) = base.actions.get_key_value(&key) {
+                    self.actions.insert(key);
+                }
+            }
         }
     }
 
@@ -419,13 +421,18 @@ impl Reporter<'_> {
             // A file the tool could not read is an error on stderr and exit 2, whatever
             // fails the run; the documents carry it too, for the pull request.
             let unreadable = f.code == "parse-error";
-            let new = self.baseline.map(|b| unreadable || !b.contains(&f));
+            let known = self
+                .baseline
+                .filter(|_| !unreadable)
+                .and_then(|b| b.findings.get_key_value(&f.identity()))
+                .map(|(key, _)| key);
+            let new = self.baseline.map(|_| unreadable || known.is_none());
             let fails = !unreadable && self.totals.fail_on.fails(f.level, new.unwrap_or(true));
             if !unreadable {
                 self.totals.count(f.level);
                 self.totals.failing += usize::from(fails);
                 if let Some(new) = new.filter(|_| f.level != Level::Note) {
-                    self.seen.insert(f.identity());
+                    self.seen.extend(known);
                     let counts = self.totals.baseline.get_or_insert((0, 0, 0));
                     if new {
                         counts.0 += 1;
