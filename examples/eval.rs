@@ -1,4 +1,4 @@
-//! Measures inference against the labelled sets of `../shared/eval`, through the real
+//! Measures inference against the labelled sets of `heuristics/labelled`, through the real
 //! commands, beside three peer rules computed in the same run.
 //!
 //! ```text
@@ -7,7 +7,7 @@
 //! cargo run --release --example eval -- --misses     # ... and every miss at the default level
 //! cargo run --release --example eval -- --measure    # regenerate heuristics/measured.tsv
 //! cargo run --release --example eval -- --cv         # ... and confidence measured without each server
-//! options: --dir ../shared/eval  --bin target/release/catalog-effects  --keep DIR  --library
+//! options: --dir heuristics/labelled  --bin target/release/catalog-effects  --keep DIR  --library
 //! ```
 //!
 //! Each labelled row becomes a connector action (method, path, title as label, description,
@@ -50,7 +50,7 @@ struct Args {
 fn args() -> Result<Args, String> {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut a = Args {
-        dir: manifest.join("../shared/eval"),
+        dir: manifest.join("heuristics/labelled"),
         bin: manifest.join("target/release/catalog-effects"),
         keep: None,
         measure: false,

@@ -1,6 +1,6 @@
 //! Lint the labelled MCP tools of `mcp-dev.tsv` as a tool list, for hand-checking precision.
 //!
-//! `cargo run --example lint_sample -- ../shared/eval/mcp-dev.tsv`
+//! `cargo run --example lint_sample -- heuristics/labelled/mcp-dev.tsv`
 //!
 //! Each row becomes an action view (description = the first sentence; one step from the HTTP
 //! method and path when traced; annotations from the hint columns) and is linted with the

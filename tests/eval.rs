@@ -1,5 +1,5 @@
 //! The inference quality regression test: the measurement of `examples/eval.rs`, through
-//! the library (no binary needed), on every labelled set of `../shared/eval` and both routes.
+//! the library (no binary needed), on every labelled set of `heuristics/labelled` and both routes.
 //!
 //! Thresholds are the targets where reached, otherwise the figures reached so far:
 //! tighten them as inference improves, never loosen them. `cargo test --test eval --
@@ -12,7 +12,7 @@ mod labelled;
 use catalog_effects::classify::{Confidence, RuleSet};
 use labelled::{Report, Route, Set};
 
-const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/eval");
+const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/heuristics/labelled");
 
 fn run() -> (Vec<labelled::Row>, RuleSet) {
     // CI has the files: a missing file must fail, not skip, or the regression test is void.

@@ -1,4 +1,4 @@
-//! The labelled sets of `../shared/eval`, the two forms the evaluation feeds them to the tool
+//! The labelled sets of `heuristics/labelled`, the two forms the evaluation feeds them to the tool
 //! in (a connector catalog for `backfill`, an MCP `tools/list` for `audit`), the peer rules
 //! it is compared with, and the figures. Shared by `examples/eval.rs` (which runs the real
 //! binary) and `tests/eval.rs` (which calls the library), so both measure the same thing.

@@ -270,7 +270,7 @@ fn confidence_section(s: &mut String, a: &ActionResult, set: &RuleSet) {
     };
     let _ = writeln!(
         s,
-        "\nconfidence {} from the labelled operations of ../shared/eval (* set it):",
+        "\nconfidence {} from the labelled operations of heuristics/labelled (* set it):",
         j.confidence
     );
     for key in measured::chain(d) {
