@@ -6,8 +6,7 @@
 //! cargo run --release --example eval                 # every set, both routes, the tables
 //! cargo run --release --example eval -- --misses     # ... and every miss at the default level
 //! cargo run --release --example eval -- --measure    # regenerate heuristics/measured.tsv
-//! cargo run --release --example eval -- --cv         # ... and confidence measured without each server
-//! options: --dir heuristics/labelled  --bin target/release/catalog-effects  --keep DIR  --library
+//! options: --dump FILE (every row, held out, as TSV)  --dir heuristics/labelled  --bin target/release/catalog-effects  --keep DIR  --library
 //! ```
 //!
 //! Each labelled row becomes a connector action (method, path, title as label, description,
@@ -43,7 +42,7 @@ struct Args {
     keep: Option<PathBuf>,
     measure: bool,
     misses: bool,
-    cv: bool,
+    dump: Option<PathBuf>,
     library: bool,
 }
 
@@ -55,7 +54,7 @@ fn args() -> Result<Args, String> {
         keep: None,
         measure: false,
         misses: false,
-        cv: false,
+        dump: None,
         library: false,
     };
     let mut it = std::env::args().skip(1);
@@ -67,7 +66,7 @@ fn args() -> Result<Args, String> {
             "--keep" => a.keep = Some(value()?.into()),
             "--measure" => a.measure = true,
             "--misses" => a.misses = true,
-            "--cv" => a.cv = true,
+            "--dump" => a.dump = Some(value()?.into()),
             "--library" => a.library = true,
             other => return Err(format!("unknown argument `{other}`")),
         }
@@ -133,12 +132,20 @@ fn real_main() -> Result<(), String> {
     };
     let report = Report::of(&outcomes);
     print!("{}", report.render());
-    println!("\ntargets at the default patch level:");
+    // What the targets read: each provider scored with counts measured without it, which is
+    // what an API the tool has never seen gets.
+    let held_out = labelled::cross_validated(&lib);
+    let lopo = Report::of(&held_out);
+    println!(
+        "\nleave-one-provider-out: each provider's confidence read from counts measured without it"
+    );
+    print!("{}", lopo.render());
+    println!("\ntargets at the default patch level, leave-one-provider-out:");
     for (set, route, max_unsafe, max_friction, min_coverage) in TARGETS {
-        let f = &report.engine[&(set, route, Confidence::Medium)];
+        let f = &lopo.engine[&(set, route, Confidence::Medium)];
         let ok = |b: bool| if b { "met" } else { "NOT MET" };
         println!(
-            "  {} through {}: unsafe {:.2}% (at most {:.1}%: {}), friction {:.2}% (at most {:.0}%: {}), coverage {:.1}% (at least {:.0}%: {})",
+            "  {} through {}: unsafe {:.2}% (at most {:.1}%: {}), friction {:.2}% (at most {:.1}%: {}), coverage {:.1}% (at least {:.0}%: {})",
             set.name(),
             route.name(),
             100.0 * f.unsafe_rate(),
@@ -152,19 +159,17 @@ fn real_main() -> Result<(), String> {
             ok(f.coverage() >= min_coverage),
         );
     }
-    if a.cv {
-        println!(
-            "\nleave-one-server-out: each server's confidence read from counts measured without it"
-        );
-        print!("{}", Report::of(&labelled::cross_validated(&lib)).render());
+    if let Some(path) = &a.dump {
+        std::fs::write(path, dump(&held_out, &rules))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
     }
     if a.misses {
-        print_misses(&outcomes, &rules);
+        print_misses(&held_out, &rules);
     }
     Ok(())
 }
 
-/// Every row the default patch level gets wrong, and what decided it.
+/// Every row the default patch level gets wrong, leave-one-provider-out, and what decided it.
 fn print_misses(outcomes: &[Outcome<'_>], rules: &RuleSet) {
     println!(
         "\nmisses at the default patch level (set, route, kind, server, tool, proposal, confidence, what decided):"
@@ -196,6 +201,39 @@ fn print_misses(outcomes: &[Outcome<'_>], rules: &RuleSet) {
             inf.deciding_ids(rules).join(",")
         );
     }
+}
+
+/// Every row, leave-one-provider-out, as TSV: what it is, its label, what was proposed and
+/// what decided, for analysis outside this program.
+fn dump(outcomes: &[Outcome<'_>], rules: &RuleSet) -> String {
+    let mut out = String::from(
+        "set\troute\tserver\tname\tmethod\tpath\ttitle\tdescription\tread_only\teffects\tconfidence\tdeciding\tjudged_by\tcount\n",
+    );
+    let clean = |s: &str| s.replace(['\t', '\n'], " ");
+    for o in outcomes {
+        let inf = &o.inference;
+        out.push_str(
+            &[
+                o.row.set.name(),
+                o.route.name(),
+                &clean(&o.row.server),
+                &clean(&o.row.name),
+                &o.row.method,
+                &clean(&o.row.path),
+                &clean(&o.row.title),
+                &clean(&o.row.description),
+                o.row.truth.map_or("", |t| if t { "true" } else { "false" }),
+                &inf.effects.joined("|"),
+                inf.confidence.map_or("-", Confidence::name),
+                &inf.deciding_ids(rules).join(","),
+                &inf.judgement.map_or(String::new(), |j| j.key.text(rules)),
+                &inf.judgement.map_or(String::new(), |j| format!("{}/{}", j.count.held, j.count.of)),
+            ]
+            .join("\t"),
+        );
+        out.push('\n');
+    }
+    out
 }
 
 fn truncate(s: &str, n: usize) -> String {

@@ -16,31 +16,31 @@ use catalog_effects::effects::{DestructivePolicy, Hints};
 use catalog_effects::mcp::parse_tools;
 use catalog_effects::parse::parse_file;
 
-/// One of the three dev sets.
+/// One of the five dev sets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Set {
     Openapi,
     Google,
+    Graph,
+    Azure,
     Mcp,
 }
 
 impl Set {
-    pub const ALL: [Set; 3] = [Set::Openapi, Set::Google, Set::Mcp];
+    pub const ALL: [Set; 5] = [Set::Openapi, Set::Google, Set::Graph, Set::Azure, Set::Mcp];
 
     pub fn name(self) -> &'static str {
         match self {
             Set::Openapi => "openapi-scopes-dev",
             Set::Google => "google-dev",
+            Set::Graph => "graph-dev",
+            Set::Azure => "azure-dev",
             Set::Mcp => "mcp-dev",
         }
     }
 
-    pub fn file(self) -> &'static str {
-        match self {
-            Set::Openapi => "openapi-scopes-dev.tsv",
-            Set::Google => "google-dev.tsv",
-            Set::Mcp => "mcp-dev.tsv",
-        }
+    pub fn file(self) -> String {
+        format!("{}.tsv", self.name())
     }
 }
 
@@ -83,6 +83,12 @@ pub struct Row {
 }
 
 impl Row {
+    /// The provider the counts tell apart: the set's server (an API, an MCP server, a Graph
+    /// area, an Azure namespace).
+    pub fn provider(&self) -> String {
+        format!("{}:{}", self.set.name(), self.server)
+    }
+
     /// Whether the row can be rendered as a connector action (it has a method and a path).
     pub fn has_http(&self) -> bool {
         !self.method.is_empty() && !self.path.is_empty()
@@ -358,11 +364,21 @@ pub fn classify_all<'a>(rows: &'a [Row], set: &RuleSet) -> Result<Vec<Outcome<'a
 pub fn measure(outcomes: &[Outcome<'_>]) -> Measured {
     let mut tally = Tally::default();
     for o in outcomes {
-        if let (Some(d), Some(truth)) = (&o.inference.decision, o.row.truth) {
-            tally.add(d, truth);
-        }
+        add(&mut tally, o);
     }
     tally.finish()
+}
+
+/// One outcome into the counts: its decision, and on the backfill route the HTTP method
+/// alone.
+fn add(tally: &mut Tally, o: &Outcome<'_>) {
+    let Some(truth) = o.row.truth else { return };
+    if let Some(d) = &o.inference.decision {
+        tally.add(d, truth, &o.row.provider());
+    }
+    if o.route == Route::Backfill && !matches!(o.row.method.as_str(), "" | "get" | "head") {
+        tally.method(truth, &o.row.provider());
+    }
 }
 
 /// The outcomes with each server's confidence re-read from counts measured without that
@@ -383,9 +399,7 @@ pub fn cross_validated<'a>(outcomes: &[Outcome<'a>]) -> Vec<Outcome<'a>> {
             .iter()
             .filter(|o| !(o.row.set == set && o.row.server == server))
         {
-            if let (Some(d), Some(truth)) = (&o.inference.decision, o.row.truth) {
-                tally.add(d, truth);
-            }
+            add(&mut tally, o);
         }
         let m = tally.finish();
         for o in out
@@ -696,8 +710,10 @@ impl Report {
 
 /// The targets at the default patch level: (set, route, unsafe at most, friction at
 /// most, coverage at least).
-pub const TARGETS: [(Set, Route, f64, f64, f64); 3] = [
-    (Set::Openapi, Route::Backfill, 0.003, 0.02, 0.97),
-    (Set::Google, Route::Backfill, 0.009, 0.05, 0.97),
-    (Set::Mcp, Route::Audit, 0.005, 0.06, 0.97),
+pub const TARGETS: [(Set, Route, f64, f64, f64); 5] = [
+    (Set::Openapi, Route::Backfill, 0.003, 0.025, 0.97),
+    (Set::Google, Route::Backfill, 0.009, 0.06, 0.96),
+    (Set::Graph, Route::Backfill, 0.002, 0.05, 0.97),
+    (Set::Azure, Route::Audit, 0.015, 0.04, 0.95),
+    (Set::Mcp, Route::Audit, 0.008, 0.12, 0.95),
 ];

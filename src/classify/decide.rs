@@ -88,10 +88,21 @@ pub enum Veto {
     Conjunction,
     Operation,
     Path,
+    /// A change verb elsewhere in the name (`mark_chat_read_for_user`).
+    Name,
+    /// A label that opens with a change verb.
+    Label,
 }
 
 impl Veto {
-    pub const ALL: [Veto; 4] = [Veto::Object, Veto::Conjunction, Veto::Operation, Veto::Path];
+    pub const ALL: [Veto; 6] = [
+        Veto::Object,
+        Veto::Conjunction,
+        Veto::Operation,
+        Veto::Path,
+        Veto::Name,
+        Veto::Label,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -99,6 +110,8 @@ impl Veto {
             Veto::Conjunction => "conjunction",
             Veto::Operation => "operation",
             Veto::Path => "path",
+            Veto::Name => "name",
+            Veto::Label => "label",
         }
     }
 }
@@ -137,6 +150,9 @@ pub struct Decision {
     pub object: Option<ObjectHit>,
     /// What a report lists as deciding, most important first.
     pub deciding: Vec<Ref>,
+    /// How many other independent pieces of evidence say the same claim: verbs read in other
+    /// places, rules that are not the method restated.
+    pub support: u8,
 }
 
 /// The proposal `ev` supports, or `None` when nothing speaks.
@@ -165,6 +181,7 @@ pub fn decide(ev: &Evidence, set: &RuleSet) -> Option<Decision> {
             .object
             .filter(|_| verb.is_some_and(|(s, _)| s == Source::Name)),
         deciding: Vec::new(),
+        support: 0,
     };
 
     let strong: Vec<usize> = fired_at(Weight::Strong, false).collect();
@@ -183,7 +200,7 @@ pub fn decide(ev: &Evidence, set: &RuleSet) -> Option<Decision> {
             d.effects.insert(Effect::Delete);
         }
         d.overwrites |= strong.iter().any(|&i| rules[i].overwrite);
-        return Some(finish(d, ev));
+        return Some(finish(d, ev, set));
     }
     if let Some(first) = fired_at(Weight::Strong, true).next() {
         return Some(by_rule(d, ev, set, first));
@@ -198,7 +215,7 @@ pub fn decide(ev: &Evidence, set: &RuleSet) -> Option<Decision> {
             d.basis = Basis::Veto(veto);
             d.effects = Effects::single(effect);
             d.deciding.insert(0, r);
-            return Some(finish(d, ev));
+            return Some(finish(d, ev, set));
         }
         if let Some(o) = d.object {
             d.deciding.push(Ref::Object(o.object));
@@ -206,7 +223,7 @@ pub fn decide(ev: &Evidence, set: &RuleSet) -> Option<Decision> {
         d.basis = Basis::Verb(source);
         d.effects = Effects::single(effect);
         d.overwrites = lex.sense(v.sense).overwrite;
-        return Some(finish(d, ev));
+        return Some(finish(d, ev, set));
     }
 
     for w in [Weight::Medium, Weight::Weak] {
@@ -222,7 +239,7 @@ pub fn decide(ev: &Evidence, set: &RuleSet) -> Option<Decision> {
     d.deciding.push(Ref::Sense(v.sense));
     d.basis = Basis::Verb(Source::Name);
     d.effects = Effects::single(effect_of(&v));
-    Some(finish(d, ev))
+    Some(finish(d, ev, set))
 }
 
 fn by_rule(mut d: Decision, ev: &Evidence, set: &RuleSet, rule: usize) -> Decision {
@@ -231,13 +248,43 @@ fn by_rule(mut d: Decision, ev: &Evidence, set: &RuleSet, rule: usize) -> Decisi
     d.effects = Effects::single(r.effect);
     d.overwrites = r.overwrite;
     d.deciding.push(Ref::Rule(rule));
-    finish(d, ev)
+    finish(d, ev, set)
 }
 
-fn finish(mut d: Decision, ev: &Evidence) -> Decision {
+fn finish(mut d: Decision, ev: &Evidence, set: &RuleSet) -> Decision {
     d.claim = Claim::of(d.effects);
     d.agreement = Agreement::of(d.claim, ev);
+    d.support = support(&d, ev, set);
     d
+}
+
+/// The independent pieces of evidence, other than what decided, that say `d`'s claim: a verb
+/// read in another place, a rule that is not the method restated (the method is counted
+/// apart, as the agreement).
+fn support(d: &Decision, ev: &Evidence, set: &RuleSet) -> u8 {
+    let lex = &set.lexicon;
+    let read = d.claim == Claim::Read;
+    let deciding_source = match d.basis {
+        Basis::Verb(s) => Some(s),
+        _ => None,
+    };
+    let verbs = Source::ALL
+        .into_iter()
+        .filter(|&s| Some(s) != deciding_source)
+        .filter_map(|s| ev.verb(s))
+        .filter(|v| lex.sense(v.sense).effect.is_read_only() == read)
+        .count();
+    let rules = ev
+        .fired
+        .iter()
+        .filter(|&&i| {
+            let r = &set.rules[i];
+            r.weight != Weight::Weak
+                && d.basis != Basis::Rule(i)
+                && r.effect.is_read_only() == read
+        })
+        .count();
+    (verbs + rules).min(usize::from(u8::MAX)) as u8
 }
 
 /// What overrules a read verb read from `source`: the change it implies and what to name.
@@ -273,6 +320,19 @@ fn veto(ev: &Evidence, set: &RuleSet, source: Source) -> Option<(Veto, Effect, R
         {
             return Some((veto, lex.sense(v.sense).effect, Ref::Sense(v.sense)));
         }
+    }
+    // No read at medium while another word says change: a change verb elsewhere in the
+    // name, or a label that opens with one.
+    if let Some(v) = ev.name_change {
+        return Some((Veto::Name, lex.sense(v.sense).effect, Ref::Sense(v.sense)));
+    }
+    if source != Source::Label
+        && let Some(v) = ev.verb(Source::Label)
+        && !v.noun
+        && !v.inflected
+        && !lex.sense(v.sense).effect.is_read_only()
+    {
+        return Some((Veto::Label, lex.sense(v.sense).effect, Ref::Sense(v.sense)));
     }
     None
 }

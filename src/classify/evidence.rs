@@ -98,6 +98,8 @@ pub struct Evidence {
     pub object: Option<ObjectHit>,
     /// A plain verb after `and`/`or`/`then` in the name (`get_or_create`).
     pub conjoined: Option<Verb>,
+    /// A plain verb of a change elsewhere in the name than its verb.
+    pub name_change: Option<Verb>,
     /// The rules that hold, by index, in rule order.
     pub fired: Vec<usize>,
 }
@@ -255,6 +257,7 @@ fn gather_with(
         .name
         .conjoined_verb()
         .filter(|v| !lex.sense(v.sense).effect.is_read_only());
+    ev.name_change = name.and_then(|v| s.name.change_verb(lex, v.index));
 
     // The operation a call names, and the last literal segment of its path: only the last
     // call counts, since earlier steps of a multi-step action usually read what it needs.
@@ -295,13 +298,13 @@ fn gather_with(
         s.text.read_name(&p.last, lex, None);
         ev.verbs[Source::Path as usize] = path_verb(&s.text, lex);
     }
-    // Prose is read last and only when needed: a label or description is long, and the
-    // name's or operation's verb decides before it.
-    let needed = all || (ev.verb(Source::Name).is_none() && ev.verb(Source::Operation).is_none());
-    if needed && let Some(label) = &view.label {
+    // Prose is read too when the name or operation has a verb: a label that says change
+    // overrules a read, and a label or description that agrees is support.
+    let _ = all;
+    if let Some(label) = &view.label {
         ev.verbs[Source::Label as usize] = sentence_verb(label, lex);
     }
-    if needed && let Some(d) = &view.description {
+    if let Some(d) = &view.description {
         ev.verbs[Source::Description as usize] = sentence_verb(d, lex);
     }
     ev

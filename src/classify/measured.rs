@@ -92,13 +92,33 @@ pub enum Key {
         veto: Veto,
         agreement: Agreement,
     },
+    /// The HTTP method alone: how often a call whose method is not GET changed something.
+    /// A change claim less reliable than that is worth a person's look.
+    Method,
+    /// Any claim with this much agreeing evidence: how the method sits, and how many other
+    /// independent pieces (verbs read elsewhere, rules) say the same (2: two or more). What a
+    /// piece seen in too few providers to speak for itself is worth beside them.
+    Support {
+        claim: Claim,
+        agreement: Agreement,
+        others: u8,
+    },
 }
 
-/// How often a piece of evidence held.
+/// How often a piece of evidence held: in rows, and in providers (the servers, APIs or
+/// areas of the labelled sets), since a word one provider uses a thousand times is still one
+/// provider's habit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Count {
     pub held: u32,
     pub of: u32,
+    /// Providers in which it was seen, and those in which it held on most of their rows.
+    pub providers: u32,
+    pub providers_held: u32,
+    /// The rows of the provider that has the most: the record is judged without them, so no
+    /// one provider can make a piece of evidence high or low.
+    pub top_held: u32,
+    pub top_of: u32,
 }
 
 impl Count {
@@ -106,9 +126,32 @@ impl Count {
         self.of - self.held
     }
 
-    /// Wrong often enough, and surely enough, to make what it is part of `low`.
-    fn demotes(self) -> bool {
-        self.errors() >= ERRORS_LOW && self.bounds().2 < MEDIUM
+    /// The rows without the provider that has the most.
+    fn broad(self) -> Count {
+        Count {
+            held: self.held - self.top_held,
+            of: self.of - self.top_of,
+            ..Count::default()
+        }
+    }
+
+    /// Seen in enough providers to speak for itself.
+    pub fn speaks(self) -> bool {
+        self.providers >= PROVIDERS
+    }
+
+    /// Wrong often enough, and surely enough (below `floor` with 95% confidence), to make
+    /// what it is part of `low`, and so without its largest provider too.
+    fn demotes(self, floor: f64) -> bool {
+        let broad = self.broad();
+        broad.errors() >= ERRORS_LOW && broad.bounds().2 < floor
+    }
+
+    /// Right often enough, and surely enough, to make a proposal `high`, without its largest
+    /// provider too.
+    fn promotes(self) -> bool {
+        let broad = self.broad();
+        self.speaks() && broad.of >= JUDGES_HIGH && broad.bounds().1 >= HIGH
     }
 
     /// The share that held, with its one-sided 95% Wilson bounds.
@@ -122,11 +165,14 @@ const Z: f64 = 1.645;
 pub const MEDIUM: f64 = 0.98;
 /// The floor a `high` piece must clear with 95% confidence.
 pub const HIGH: f64 = 0.985;
-/// Seen this often, a piece can demote; a single wrong label never does.
-const JUDGES_LOW: u32 = 3;
+/// A single wrong label never demotes.
 const ERRORS_LOW: u32 = 2;
-/// Seen this often, a piece can promote.
+/// Seen this often (without its largest provider), a piece can promote.
 const JUDGES_HIGH: u32 = 10;
+/// Seen in this many providers, a piece speaks for itself; below it, it reaches `medium` only
+/// with other evidence that agrees (the issue's floor: one or two providers are a habit, not
+/// a measurement).
+pub const PROVIDERS: u32 = 3;
 
 /// `(share, lower, upper)`: the observed share of `held` in `of` and its one-sided 95%
 /// Wilson score bounds (both 0..1; an empty count is `(0, 0, 1)`).
@@ -185,41 +231,70 @@ pub struct Judgement {
     pub count: Count,
 }
 
-/// The pieces a decision rests on, most specific first (at most six: no allocation, since
-/// every action has one).
+/// The pieces a decision rests on: the evidence's own records, most specific first; then
+/// the records it is pooled into (its sense, its claim), which may lower it but never raise
+/// it; last, the record of the support it has. At most eight keys: no allocation, since
+/// every action has one.
 #[derive(Debug, Clone, Copy)]
 pub struct Chain {
-    keys: [Key; 6],
-    len: usize,
+    keys: [Key; 8],
+    len: u8,
+    own: u8,
 }
 
 impl std::ops::Deref for Chain {
     type Target = [Key];
     fn deref(&self) -> &[Key] {
-        &self.keys[..self.len]
+        &self.keys[..usize::from(self.len)]
     }
 }
 
 impl Chain {
-    fn of(keys: &[Key]) -> Chain {
+    fn of(own: &[Key], pooled: &[Key], support: Key) -> Chain {
         let mut c = Chain {
-            keys: [keys[keys.len() - 1]; 6],
-            len: keys.len(),
+            keys: [support; 8],
+            len: (own.len() + pooled.len() + 1) as u8,
+            own: own.len() as u8,
         };
-        c.keys[..keys.len()].copy_from_slice(keys);
+        c.keys[..own.len()].copy_from_slice(own);
+        c.keys[own.len()..own.len() + pooled.len()].copy_from_slice(pooled);
         c
+    }
+
+    /// The evidence's own records, most specific first.
+    pub fn own(&self) -> &[Key] {
+        &self.keys[..usize::from(self.own)]
+    }
+
+    /// The records it is pooled into.
+    pub fn pooled(&self) -> &[Key] {
+        &self.keys[usize::from(self.own)..usize::from(self.len) - 1]
+    }
+
+    /// The record of its support.
+    pub fn support(&self) -> Key {
+        self.keys[usize::from(self.len) - 1]
+    }
+
+    /// The claim it rests on.
+    pub fn claim(&self) -> Claim {
+        match self.support() {
+            Key::Support { claim, .. } => claim,
+            _ => Claim::Change,
+        }
     }
 }
 
 impl IntoIterator for Chain {
     type Item = Key;
-    type IntoIter = std::iter::Take<std::array::IntoIter<Key, 6>>;
+    type IntoIter = std::iter::Take<std::array::IntoIter<Key, 8>>;
     fn into_iter(self) -> Self::IntoIter {
-        self.keys.into_iter().take(self.len)
+        let len = usize::from(self.len);
+        self.keys.into_iter().take(len)
     }
 }
 
-/// The pieces a decision rests on, most specific first.
+/// The pieces a decision rests on, as [`Chain`] orders them.
 pub fn chain(d: &Decision) -> Chain {
     let (claim, agreement) = (d.claim, d.agreement);
     let any = Key::Context {
@@ -229,13 +304,18 @@ pub fn chain(d: &Decision) -> Chain {
         first: None,
         agreement,
     };
+    let support = Key::Support {
+        claim,
+        agreement,
+        others: d.support.min(2),
+    };
     match d.basis {
         Basis::Verb(source) => {
             let Some((_, v)) = d.verb else {
-                return Chain::of(&[any]);
+                return Chain::of(&[], &[any], support);
             };
             if let Some(o) = d.object {
-                return object_keys(o, false);
+                return object_keys(o, false, support);
             }
             let prose = matches!(source, Source::Label | Source::Description);
             let place = if v.inflected && source == Source::Name {
@@ -251,55 +331,57 @@ pub fn chain(d: &Decision) -> Chain {
                 first,
                 agreement,
             };
-            Chain::of(&[
-                Key::Word {
-                    prose,
-                    word: v.sym,
-                    first,
-                    agreement,
-                },
-                Key::Word {
-                    prose,
-                    word: v.sym,
-                    first: None,
-                    agreement,
-                },
-                context(Some(place), first),
-                context(Some(place), None),
-                context(None, None),
-                any,
-            ])
+            let word = |first| Key::Word {
+                prose,
+                word: v.sym,
+                first,
+                agreement,
+            };
+            Chain::of(
+                &[word(first), word(None)],
+                &[
+                    context(Some(place), first),
+                    context(Some(place), None),
+                    context(None, None),
+                    any,
+                ],
+                support,
+            )
         }
         Basis::Veto(Veto::Object) => match d.object {
-            Some(o) => object_keys(o, true),
-            None => Chain::of(&[any]),
+            Some(o) => object_keys(o, true, support),
+            None => Chain::of(&[], &[any], support),
         },
-        Basis::Veto(veto) => Chain::of(&[
-            Key::Veto {
+        Basis::Veto(veto) => Chain::of(
+            &[Key::Veto {
                 claim,
                 veto,
                 agreement,
-            },
-            any,
-        ]),
-        // A rule is its own evidence: the record of verbs says nothing about it, so a rule
-        // never measured (a scope, a user's rule) stays medium.
-        Basis::Rule(rule) => Chain::of(&[Key::Rule {
-            claim,
-            rule,
-            agreement,
-        }]),
+            }],
+            &[any],
+            support,
+        ),
+        // A rule is its own evidence: the record of verbs says nothing about it.
+        Basis::Rule(rule) => Chain::of(
+            &[Key::Rule {
+                claim,
+                rule,
+                agreement,
+            }],
+            &[],
+            support,
+        ),
     }
 }
 
 /// An object is its own evidence, as a rule is: the verbs' record says nothing about it.
-fn object_keys(o: ObjectHit, overruled: bool) -> Chain {
+fn object_keys(o: ObjectHit, overruled: bool, support: Key) -> Chain {
     let key = |word| Key::Object {
         object: o.object,
         word,
         overruled,
     };
-    Chain::of(&[key(Some(o.word)), key(None)])
+    Chain::of(&[key(Some(o.word)), key(None)], &[], support)
 }
 
 impl Measured {
@@ -307,47 +389,78 @@ impl Measured {
         self.counts.get(k).copied().unwrap_or_default()
     }
 
-    /// The confidence `chain` earns, as the module documentation says.
-    pub fn judge(&self, chain: &[Key]) -> Judgement {
-        let mut counts = [Count::default(); 6];
-        for (c, k) in counts.iter_mut().zip(chain) {
-            *c = self.get(k);
+    /// The share a claim's evidence must reach to be patched: for a read, the issue's 98%
+    /// (a wrong read runs unattended); for a change, what the HTTP method alone achieves on
+    /// the labelled sets (a wrong change asks a person to approve a read, as the method
+    /// table would, so evidence is worth a look only when it does worse than that).
+    pub fn floor(&self, claim: Claim) -> f64 {
+        let method = self.get(&Key::Method);
+        match claim {
+            Claim::Change if method.of > 0 => method.bounds().0,
+            _ => MEDIUM,
         }
-        let counts = &counts[..chain.len().min(6)];
-        let first_seen = |n: u32| counts.iter().position(|c| c.of >= n);
-        let Some(last) = counts.len().checked_sub(1) else {
-            return Judgement {
-                confidence: Confidence::Medium,
-                key: Key::Object {
-                    object: 0,
-                    word: None,
-                    overruled: false,
-                },
-                count: Count::default(),
-            };
+    }
+
+    /// The confidence `chain` earns, as the module documentation says.
+    pub fn judge(&self, chain: &Chain) -> Judgement {
+        let floor = self.floor(chain.claim());
+        let at = |k: Key| Judgement {
+            confidence: Confidence::Medium,
+            key: k,
+            count: self.get(&k),
         };
-        let low = first_seen(JUDGES_LOW).unwrap_or(last);
-        let c = counts[low];
-        if c.demotes() {
+        let own = chain.own();
+        let counts: Vec<Count> = own.iter().map(|k| self.get(k)).collect();
+        if let Some(i) = counts.iter().position(|c| c.speaks()) {
+            let c = counts[i];
+            // A general record does not vouch for evidence that has been wrong on its own.
+            let contradicted = counts[..i].iter().any(|c| c.errors() > 0);
+            let confidence = if c.demotes(floor) {
+                Confidence::Low
+            } else if c.promotes() && !contradicted {
+                Confidence::High
+            } else {
+                Confidence::Medium
+            };
+            return Judgement {
+                confidence,
+                ..at(own[i])
+            };
+        }
+        // A rule never measured (a scope, a user's rule) is a declaration of the catalog's or
+        // the user's: it stays medium.
+        if matches!(own, [Key::Rule { .. }]) && counts[0].of == 0 {
+            return at(own[0]);
+        }
+        // Too few providers to speak for itself: what its kind was worth where it was pooled
+        // may lower it, and it reaches medium only beside other evidence that agrees.
+        if let Some(&k) = chain
+            .pooled()
+            .iter()
+            .find(|k| self.get(k).speaks() && self.get(k).demotes(floor))
+        {
             return Judgement {
                 confidence: Confidence::Low,
-                key: chain[low],
-                count: c,
+                ..at(k)
             };
         }
-        let high = first_seen(JUDGES_HIGH).unwrap_or(low);
-        let c = counts[high];
-        // A general record does not vouch for evidence that has been wrong on its own.
-        let contradicted = counts[..high].iter().any(|c| c.errors() > 0);
-        let confidence = if c.of > 0 && !contradicted && c.bounds().1 >= HIGH {
-            Confidence::High
-        } else {
-            Confidence::Medium
-        };
+        let support = chain.support();
+        let alone = matches!(
+            support,
+            Key::Support {
+                others: 0,
+                agreement: Agreement::Neutral | Agreement::Disagrees,
+                ..
+            }
+        );
+        let c = self.get(&support);
         Judgement {
-            confidence,
-            key: chain[high],
-            count: c,
+            confidence: if alone || c.demotes(floor) {
+                Confidence::Low
+            } else {
+                Confidence::Medium
+            },
+            ..at(support)
         }
     }
 
@@ -360,14 +473,23 @@ impl Measured {
                 continue;
             }
             let mut cols = line.split('\t');
-            let (Some(key), Some(held), Some(of)) = (cols.next(), cols.next(), cols.next()) else {
-                continue;
-            };
-            let (Ok(held), Ok(of)) = (held.parse(), of.parse()) else {
+            let Some(key) = cols.next() else { continue };
+            let n: Vec<u32> = cols.filter_map(|c| c.parse().ok()).collect();
+            let &[held, of, providers_held, providers, top_held, top_of] = n.as_slice() else {
                 continue;
             };
             if let Some(k) = Key::parse(key, set) {
-                m.counts.insert(k, Count { held, of });
+                m.counts.insert(
+                    k,
+                    Count {
+                        held,
+                        of,
+                        providers,
+                        providers_held,
+                        top_held,
+                        top_of,
+                    },
+                );
             }
         }
         m
@@ -381,7 +503,11 @@ impl Measured {
         }
         let mut out = String::from(HEADER);
         for (k, c) in rows {
-            let _ = writeln!(out, "{k}\t{}\t{}", c.held, c.of);
+            let _ = writeln!(
+                out,
+                "{k}\t{}\t{}\t{}\t{}\t{}\t{}",
+                c.held, c.of, c.providers_held, c.providers, c.top_held, c.top_of
+            );
         }
         out
     }
@@ -389,7 +515,10 @@ impl Measured {
 
 const HEADER: &str = "# How often each piece of evidence held on the labelled operations of heuristics/labelled.\n\
 # Generated by `cargo run --release --example eval -- --measure`; do not edit (a test compares).\n\
-# key\theld\tof\n";
+# key: the piece of evidence; held/of: rows where the claim resting on it was right, of the rows\n\
+# where it decided; providers_held/providers: providers where it held on most of their rows, of\n\
+# those where it decided; top_held/top_of: the rows of the provider with the most.\n\
+# key\theld\tof\tproviders_held\tproviders\ttop_held\ttop_of\n";
 
 fn agreement(s: &str) -> Option<Agreement> {
     Agreement::ALL.into_iter().find(|a| a.name() == s)
@@ -474,6 +603,12 @@ impl Key {
                 veto,
                 agreement,
             } => format!("veto {} {} {}", claim.name(), veto.name(), agreement.name()),
+            Key::Support {
+                claim,
+                agreement,
+                others,
+            } => format!("support {} {} {others}", claim.name(), agreement.name()),
+            Key::Method => "method change".to_owned(),
         }
     }
 
@@ -525,6 +660,12 @@ impl Key {
                 claim: claim(c)?,
                 veto: Veto::ALL.into_iter().find(|x| x.name() == *v)?,
                 agreement: agreement(a)?,
+            },
+            ["method", "change"] => Key::Method,
+            ["support", c, a, n] => Key::Support {
+                claim: claim(c)?,
+                agreement: agreement(a)?,
+                others: n.parse().ok().filter(|n| *n <= 2)?,
             },
             _ => return None,
         })
@@ -603,54 +744,112 @@ impl Key {
                 veto.name(),
                 how(agreement)
             ),
+            Key::Method => "any call whose HTTP method is not GET (change claims)".to_owned(),
+            Key::Support {
+                claim,
+                agreement,
+                others,
+            } => format!(
+                "any {} claim {} and {} other piece{} of evidence that agree{}",
+                claim.name(),
+                how(agreement),
+                match others {
+                    0 => "no",
+                    1 => "one",
+                    _ => "two or more",
+                },
+                if others == 1 { "" } else { "s" },
+                if others == 1 { "s" } else { "" },
+            ),
         }
     }
 }
 
-/// Collects decisions with their labels and counts them into a [`Measured`].
+/// Collects decisions with their labels and providers, and counts them into a
+/// [`Measured`].
 #[derive(Debug, Default)]
 pub struct Tally {
-    rows: Vec<(Vec<Key>, bool)>,
+    rows: Vec<(Chain, bool, u32)>,
+    methods: Vec<(bool, u32)>,
+    providers: HashMap<String, u32>,
 }
 
 impl Tally {
-    /// One labelled action: the decision made, and whether it really is read-only.
-    pub fn add(&mut self, d: &Decision, read_only: bool) {
+    /// One labelled action of `provider`: the decision made, and whether it really is
+    /// read-only.
+    pub fn add(&mut self, d: &Decision, read_only: bool, provider: &str) {
+        let n = self.providers.len() as u32;
+        let p = *self.providers.entry(provider.to_owned()).or_insert(n);
         self.rows
-            .push((chain(d).to_vec(), (d.claim == Claim::Read) == read_only));
+            .push((chain(d), (d.claim == Claim::Read) == read_only, p));
+    }
+
+    /// One labelled call of `provider` whose HTTP method is not GET: the record a change
+    /// claim is compared with.
+    pub fn method(&mut self, read_only: bool, provider: &str) {
+        let n = self.providers.len() as u32;
+        let p = *self.providers.entry(provider.to_owned()).or_insert(n);
+        self.methods.push((!read_only, p));
     }
 
     /// Every key counts every row it covers, except that a sense's or claim's context leaves
     /// out the verbs measured unreliable on their own: they are judged by their own counts,
     /// and an unseen verb should not inherit their record.
     pub fn finish(&self) -> Measured {
-        let mut m = Measured::default();
-        let add = |m: &mut Measured, k: &Key, ok: bool| {
-            let c = m.counts.entry(*k).or_default();
-            c.of += 1;
-            c.held += u32::from(ok);
+        // By key and provider: rows held, of.
+        let mut by: HashMap<(Key, u32), (u32, u32), BuildHasherDefault<Fx>> = HashMap::default();
+        let add = |by: &mut HashMap<(Key, u32), (u32, u32), BuildHasherDefault<Fx>>,
+                   k: &Key,
+                   p: u32,
+                   ok: bool| {
+            let c = by.entry((*k, p)).or_default();
+            c.0 += u32::from(ok);
+            c.1 += 1;
         };
-        for (keys, ok) in &self.rows {
+        for (keys, ok, p) in &self.rows {
             for k in keys.iter().filter(|k| !matches!(k, Key::Context { .. })) {
-                add(&mut m, k, *ok);
+                add(&mut by, k, *p, *ok);
             }
         }
-        let unreliable = |m: &Measured, keys: &[Key]| {
-            keys.iter()
-                .any(|k| matches!(k, Key::Word { first: None, .. }) && m.get(k).demotes())
+        for &(ok, p) in &self.methods {
+            add(&mut by, &Key::Method, p, ok);
+        }
+        let m = Self::gather(&by);
+        let unreliable = |keys: &Chain| {
+            let floor = m.floor(keys.claim());
+            keys.iter().any(|k| {
+                matches!(k, Key::Word { first: None, .. }) && m.get(k).demotes(floor)
+            })
         };
-        let contexts: Vec<(Key, bool)> = self
+        let contexts: Vec<(Key, u32, bool)> = self
             .rows
             .iter()
-            .filter(|(keys, _)| !unreliable(&m, keys))
-            .flat_map(|(keys, ok)| {
+            .filter(|(keys, _, _)| !unreliable(keys))
+            .flat_map(|(keys, ok, p)| {
                 keys.iter()
                     .filter(|k| matches!(k, Key::Context { .. }))
-                    .map(move |k| (*k, *ok))
+                    .map(move |k| (*k, *p, *ok))
             })
             .collect();
-        for (k, ok) in contexts {
-            add(&mut m, &k, ok);
+        for (k, p, ok) in contexts {
+            add(&mut by, &k, p, ok);
+        }
+        Self::gather(&by)
+    }
+
+    fn gather(by: &HashMap<(Key, u32), (u32, u32), BuildHasherDefault<Fx>>) -> Measured {
+        let mut m = Measured::default();
+        for (&(k, _), &(held, of)) in by {
+            let c = m.counts.entry(k).or_default();
+            c.held += held;
+            c.of += of;
+            c.providers += 1;
+            c.providers_held += u32::from(2 * held > of);
+            // Ties go to the fewer held, so the count does not depend on the map's order.
+            if (of, std::cmp::Reverse(held)) > (c.top_of, std::cmp::Reverse(c.top_held)) {
+                c.top_held = held;
+                c.top_of = of;
+            }
         }
         m
     }

@@ -252,6 +252,20 @@ impl Words {
         })
     }
 
+    /// A plain verb of a change anywhere in the name but at `skip` (`mark` in
+    /// `mark_chat_read_for_user`, `reset` in `access_reviews_reset_decisions`): a read
+    /// proposed for such a name would rest on one word while another says change.
+    pub fn change_verb(&self, lex: &Lexicon, skip: usize) -> Option<Verb> {
+        (0..self.words.len()).find_map(|i| {
+            let info = self.info(i);
+            (i != skip
+                && !info.modifier
+                && info.is_plain_verb()
+                && !lex.sense(info.sense?).effect.is_read_only())
+            .then(|| self.verb_at((i, Position::Middle)))
+        })
+    }
+
     /// A plain verb right after a conjunction (`get_or_create`, `find_and_delete`).
     pub fn conjoined_verb(&self) -> Option<Verb> {
         (1..self.words.len()).find_map(|i| {
