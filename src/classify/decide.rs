@@ -57,16 +57,26 @@ pub enum Agreement {
     Neutral,
     /// POST for a read elsewhere; GET for a change.
     Disagrees,
+    /// POST to a URL whose last segment names the operation (`/candidates/search`,
+    /// `/users/{id}/getMemberGroups`): the method is how such calls are made, read or not,
+    /// so each verb's record under it is measured apart.
+    Named,
 }
 
 impl Agreement {
-    pub const ALL: [Agreement; 3] = [Agreement::Agrees, Agreement::Neutral, Agreement::Disagrees];
+    pub const ALL: [Agreement; 4] = [
+        Agreement::Agrees,
+        Agreement::Neutral,
+        Agreement::Disagrees,
+        Agreement::Named,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Agreement::Agrees => "agrees",
             Agreement::Neutral => "neutral",
             Agreement::Disagrees => "disagrees",
+            Agreement::Named => "named",
         }
     }
 
@@ -74,6 +84,7 @@ impl Agreement {
         match (claim, ev.method) {
             (_, Method::None) => Agreement::Neutral,
             (_, Method::Post) if ev.rpc_style => Agreement::Neutral,
+            (_, Method::Post) if ev.named => Agreement::Named,
             (Claim::Read, Method::Get) => Agreement::Agrees,
             (Claim::Read, _) | (Claim::Change, Method::Get) => Agreement::Disagrees,
             (Claim::Change, _) => Agreement::Agrees,

@@ -92,6 +92,10 @@ pub struct Evidence {
     /// The call is RPC-style: every call is POST and the URL or SOAP operation names it (one
     /// path for every call, `/users.list`, SOAP, `/rpc`, `/graphql`).
     pub rpc_style: bool,
+    /// A POST to a URL whose last literal segment names the operation: a verb
+    /// (`/candidates/search`, `/jobs/{id}/cancel`), or the name's last words run together
+    /// (`/users/{id}/getMemberGroups` of `users_get_member_groups`).
+    pub named: bool,
     /// The name's verb was `post`, the HTTP method restated (`post_users`): no verb of its
     /// own, so it only speaks when nothing else does.
     pub method_word: Option<Verb>,
@@ -296,8 +300,10 @@ fn gather_with(
         || (view.urls().next().is_some() && p.segments == 0);
     if !p.item && p.custom.is_empty() && !p.last.is_empty() {
         s.text.read_name(&p.last, lex, None);
-        ev.verbs[Source::Path as usize] = path_verb(&s.text, lex);
+        ev.verbs[Source::Path as usize] =
+            path_verb(&s.text, lex).or_else(|| run_together_verb(&s.name, &p.last, lex));
     }
+    ev.named = ev.method == Method::Post && !ev.rpc_style && ev.verb(Source::Path).is_some();
     // Prose is read too when the name or operation has a verb: a label that says change
     // overrules a read, and a label or description that agrees is support.
     let _ = all;
@@ -308,6 +314,42 @@ fn gather_with(
         ev.verbs[Source::Description as usize] = sentence_verb(d, lex);
     }
     ev
+}
+
+/// The verb of a path segment that runs the name's last words together (`getmembergroups`
+/// of `users_get_member_groups`, `resettosystemdefault`): the first plain verb of those
+/// words. A generator made both from one operation id, so the segment names the operation.
+fn run_together_verb(name: &Words, segment: &str, lex: &super::lexicon::Lexicon) -> Option<Verb> {
+    let segment: String = segment
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .collect();
+    if segment.is_empty() {
+        return None;
+    }
+    let n = name.len();
+    let mut joined = String::new();
+    for k in 1..=n.min(6) {
+        joined.insert_str(0, name.get(n - k));
+        if joined.len() > segment.len() {
+            return None;
+        }
+        if joined == segment {
+            return (n - k..n).find_map(|i| {
+                let (sym, info) = lex.lookup(name.get(i))?;
+                let sense = info.sense.filter(|_| info.is_plain_verb())?;
+                Some(Verb {
+                    sym,
+                    sense,
+                    position: Position::First,
+                    noun: false,
+                    inflected: false,
+                    index: i,
+                })
+            });
+        }
+    }
+    None
 }
 
 /// The verb a path's last segment is (`archive`, `batch-retrieve`, `_search`): its last word,

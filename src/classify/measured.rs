@@ -141,10 +141,10 @@ impl Count {
     }
 
     /// Wrong often enough, and surely enough (below `floor` with 95% confidence), to make
-    /// what it is part of `low`, and so without its largest provider too.
+    /// what it is part of `low`. All its rows count: one provider that contradicts it is
+    /// reason enough for a person to look.
     fn demotes(self, floor: f64) -> bool {
-        let broad = self.broad();
-        broad.errors() >= ERRORS_LOW && broad.bounds().2 < floor
+        self.errors() >= ERRORS_LOW && self.bounds().2 < floor
     }
 
     /// Right often enough, and surely enough, to make a proposal `high`, without its largest
@@ -437,7 +437,8 @@ impl Measured {
         if let Some(&k) = chain
             .pooled()
             .iter()
-            .find(|k| self.get(k).speaks() && self.get(k).demotes(floor))
+            .find(|k| self.get(k).speaks())
+            .filter(|k| self.get(k).demotes(floor))
         {
             return Judgement {
                 confidence: Confidence::Low,
@@ -680,6 +681,7 @@ impl Key {
                 "with no method that says anything (no HTTP call, or POST on an RPC-style API)"
             }
             Agreement::Disagrees => "with a method that disagrees",
+            Agreement::Named => "over a POST whose URL ends in the operation's name",
         };
         let at = |f: Option<bool>| match f {
             Some(true) => " as the first word",

@@ -310,6 +310,7 @@ fn reason(d: &Decision, j: &Judgement, set: &RuleSet) -> String {
         decide::Agreement::Agrees => "; the HTTP method agrees",
         decide::Agreement::Neutral => "; no HTTP method to go by",
         decide::Agreement::Disagrees => "; the HTTP method disagrees",
+        decide::Agreement::Named => "; a POST to a URL that names the operation",
     };
     let sure = match j.confidence {
         Confidence::High => {
