@@ -233,7 +233,20 @@ fn gather_with(
     s.facts.scopes = rules::scope_grant(&view.scopes, lex);
     set.matcher.fire(&s.facts, &mut ev.fired);
 
-    let name = s.name.pick_verb(group.style, lex, &mut s.cands);
+    let mut name = s.name.pick_verb(group.style, lex, &mut s.cands);
+    // Over GET, which HTTP defines as safe, the name's change word yields: to a read verb
+    // elsewhere in the name (`device_management_list_exchange_connectors`), or, when it is
+    // as often a noun or only an inflection (`users_id_blocking`, `team_integration_logs`),
+    // to the rest of the evidence.
+    if ev.method == Method::Get
+        && let Some(v) = name
+        && !lex.sense(v.sense).effect.is_read_only()
+    {
+        name = s
+            .name
+            .read_verb(lex)
+            .or(Some(v).filter(|v| !v.noun && !v.inflected));
+    }
     if let Some(v) = name {
         if lex.word(v.sym) == "post" && matches!(ev.method, Method::Post | Method::None) {
             ev.method_word = Some(v);

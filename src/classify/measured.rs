@@ -140,11 +140,11 @@ impl Count {
         self.providers >= PROVIDERS
     }
 
-    /// Wrong often enough, and surely enough (below `floor` with 95% confidence), to make
-    /// what it is part of `low`. All its rows count: one provider that contradicts it is
-    /// reason enough for a person to look.
-    fn demotes(self, floor: f64) -> bool {
-        self.errors() >= ERRORS_LOW && self.bounds().2 < floor
+    /// Wrong often enough, and surely enough (below the floor's share with 95% confidence),
+    /// to make what it is part of `low`. All its rows count: one provider that contradicts
+    /// it is reason enough for a person to look.
+    fn demotes(self, floor: Floor) -> bool {
+        self.errors() >= floor.errors && self.bounds().2 < floor.share
     }
 
     /// Right often enough, and surely enough, to make a proposal `high`, without its largest
@@ -165,8 +165,13 @@ const Z: f64 = 1.645;
 pub const MEDIUM: f64 = 0.98;
 /// The floor a `high` piece must clear with 95% confidence.
 pub const HIGH: f64 = 0.985;
-/// A single wrong label never demotes.
-const ERRORS_LOW: u32 = 2;
+/// What a claim's record must clear to be patched.
+#[derive(Debug, Clone, Copy)]
+pub struct Floor {
+    pub share: f64,
+    /// Fewer errors than this never demote.
+    pub errors: u32,
+}
 /// Seen this often (without its largest provider), a piece can promote.
 const JUDGES_HIGH: u32 = 10;
 /// Seen in this many providers, a piece speaks for itself; below it, it reaches `medium` only
@@ -389,15 +394,26 @@ impl Measured {
         self.counts.get(k).copied().unwrap_or_default()
     }
 
-    /// The share a claim's evidence must reach to be patched: for a read, the issue's 98%
-    /// (a wrong read runs unattended); for a change, what the HTTP method alone achieves on
-    /// the labelled sets (a wrong change asks a person to approve a read, as the method
-    /// table would, so evidence is worth a look only when it does worse than that).
-    pub fn floor(&self, claim: Claim) -> f64 {
+    /// What a claim's evidence must clear to be patched. For a read, the issue's 98%, and
+    /// a single error in a record too thin to be sure of that demotes it (a wrong read runs
+    /// unattended). For a change, what the HTTP method alone achieves on the labelled sets,
+    /// and two errors at least (a wrong change asks a person to approve a read, as the method
+    /// table would, so evidence is worth a look only when it surely does worse than that).
+    pub fn floor(&self, claim: Claim) -> Floor {
         let method = self.get(&Key::Method);
         match claim {
-            Claim::Change if method.of > 0 => method.bounds().0,
-            _ => MEDIUM,
+            Claim::Change if method.of > 0 => Floor {
+                share: method.bounds().0,
+                errors: 2,
+            },
+            Claim::Change => Floor {
+                share: MEDIUM,
+                errors: 2,
+            },
+            Claim::Read => Floor {
+                share: MEDIUM,
+                errors: 1,
+            },
         }
     }
 
@@ -794,47 +810,25 @@ impl Tally {
         self.methods.push((!read_only, p));
     }
 
-    /// Every key counts every row it covers, except that a sense's or claim's context leaves
-    /// out the verbs measured unreliable on their own: they are judged by their own counts,
-    /// and an unseen verb should not inherit their record.
+    /// Every key counts every row it covers. A sense's pooled record keeps its unreliable
+    /// words: a verb seen too rarely to speak for itself is judged by what its sense is
+    /// worth, all of it (the issue: run-like verbs pooled without their failures looked
+    /// measured).
     pub fn finish(&self) -> Measured {
         // By key and provider: rows held, of.
         let mut by: HashMap<(Key, u32), (u32, u32), BuildHasherDefault<Fx>> = HashMap::default();
-        let add = |by: &mut HashMap<(Key, u32), (u32, u32), BuildHasherDefault<Fx>>,
-                   k: &Key,
-                   p: u32,
-                   ok: bool| {
+        let mut add = |k: &Key, p: u32, ok: bool| {
             let c = by.entry((*k, p)).or_default();
             c.0 += u32::from(ok);
             c.1 += 1;
         };
         for (keys, ok, p) in &self.rows {
-            for k in keys.iter().filter(|k| !matches!(k, Key::Context { .. })) {
-                add(&mut by, k, *p, *ok);
+            for k in keys.iter() {
+                add(k, *p, *ok);
             }
         }
         for &(ok, p) in &self.methods {
-            add(&mut by, &Key::Method, p, ok);
-        }
-        let m = Self::gather(&by);
-        let unreliable = |keys: &Chain| {
-            let floor = m.floor(keys.claim());
-            keys.iter().any(|k| {
-                matches!(k, Key::Word { first: None, .. }) && m.get(k).demotes(floor)
-            })
-        };
-        let contexts: Vec<(Key, u32, bool)> = self
-            .rows
-            .iter()
-            .filter(|(keys, _, _)| !unreliable(keys))
-            .flat_map(|(keys, ok, p)| {
-                keys.iter()
-                    .filter(|k| matches!(k, Key::Context { .. }))
-                    .map(move |k| (*k, *p, *ok))
-            })
-            .collect();
-        for (k, p, ok) in contexts {
-            add(&mut by, &k, p, ok);
+            add(&Key::Method, p, ok);
         }
         Self::gather(&by)
     }

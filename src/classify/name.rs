@@ -271,6 +271,17 @@ impl Words {
         })
     }
 
+    /// The first plain verb of the name that reads or searches.
+    pub fn read_verb(&self, lex: &Lexicon) -> Option<Verb> {
+        (0..self.words.len()).find_map(|i| {
+            let info = self.info(i);
+            (!info.modifier
+                && info.is_plain_verb()
+                && lex.sense(info.sense?).effect.is_read_only())
+            .then(|| self.verb_at((i, Position::First)))
+        })
+    }
+
     /// A plain verb right after a conjunction (`get_or_create`, `find_and_delete`).
     pub fn conjoined_verb(&self) -> Option<Verb> {
         (1..self.words.len()).find_map(|i| {
