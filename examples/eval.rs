@@ -134,7 +134,7 @@ fn real_main() -> Result<(), String> {
     print!("{}", report.render());
     // What the targets read: each provider scored with counts measured without it, which is
     // what an API the tool has never seen gets.
-    let held_out = labelled::cross_validated(&lib);
+    let held_out = labelled::cross_validated(&rows, &lib, &rules)?;
     let lopo = Report::of(&held_out);
     println!(
         "\nleave-one-provider-out: each provider's confidence read from counts measured without it"

@@ -323,39 +323,50 @@ pub fn classify_all<'a>(rows: &'a [Row], set: &RuleSet) -> Result<Vec<Outcome<'a
     let mut out = Vec::new();
     for s in Set::ALL {
         for (server, list) in by_server(rows, s) {
-            let http: Vec<&Row> = list.iter().copied().filter(|r| r.has_http()).collect();
-            if !http.is_empty() {
-                let text = connector_yaml(&snake(&slug(server)), server, &http);
-                let parsed = parse_file(&text).map_err(|e| format!("{server}: {e}"))?;
-                if parsed.actions.len() != http.len() {
-                    return Err(format!(
-                        "{server}: {} actions parsed of {}",
-                        parsed.actions.len(),
-                        http.len()
-                    ));
-                }
-                let group = Group::of(
-                    parsed.actions.iter().map(|a| a.view.id.as_str()),
-                    &set.lexicon,
-                );
-                for (site, row) in parsed.actions.iter().zip(&http) {
-                    out.push(Outcome {
-                        row,
-                        route: Route::Backfill,
-                        inference: infer_in(&site.view, &group, set),
-                    });
-                }
-            }
-            let tools = parse_tools(&tools_json(&list), server).map_err(|e| e.to_string())?;
-            let group = Group::of(tools.iter().map(|t| t.id.as_str()), &set.lexicon);
-            for (tool, row) in tools.iter().zip(&list) {
-                out.push(Outcome {
-                    row,
-                    route: Route::Audit,
-                    inference: infer_in(tool, &group, set),
-                });
-            }
+            out.extend(classify_server(server, &list, set)?);
         }
+    }
+    Ok(out)
+}
+
+/// One server's rows on both routes: its backfill rows, then its audit rows.
+fn classify_server<'a>(
+    server: &str,
+    list: &[&'a Row],
+    set: &RuleSet,
+) -> Result<Vec<Outcome<'a>>, String> {
+    let mut out = Vec::new();
+    let http: Vec<&Row> = list.iter().copied().filter(|r| r.has_http()).collect();
+    if !http.is_empty() {
+        let text = connector_yaml(&snake(&slug(server)), server, &http);
+        let parsed = parse_file(&text).map_err(|e| format!("{server}: {e}"))?;
+        if parsed.actions.len() != http.len() {
+            return Err(format!(
+                "{server}: {} actions parsed of {}",
+                parsed.actions.len(),
+                http.len()
+            ));
+        }
+        let group = Group::of(
+            parsed.actions.iter().map(|a| a.view.id.as_str()),
+            &set.lexicon,
+        );
+        for (site, row) in parsed.actions.iter().zip(&http) {
+            out.push(Outcome {
+                row,
+                route: Route::Backfill,
+                inference: infer_in(&site.view, &group, set),
+            });
+        }
+    }
+    let tools = parse_tools(&tools_json(list), server).map_err(|e| e.to_string())?;
+    let group = Group::of(tools.iter().map(|t| t.id.as_str()), &set.lexicon);
+    for (tool, row) in tools.iter().zip(list) {
+        out.push(Outcome {
+            row,
+            route: Route::Audit,
+            inference: infer_in(tool, &group, set),
+        });
     }
     Ok(out)
 }
@@ -373,7 +384,8 @@ pub fn measure(outcomes: &[Outcome<'_>]) -> Measured {
 /// alone.
 fn add(tally: &mut Tally, o: &Outcome<'_>) {
     let Some(truth) = o.row.truth else { return };
-    if let Some(d) = &o.inference.decision {
+    tally.base(truth, &o.row.provider());
+    for d in o.inference.decision.iter().chain(o.inference.overruled.as_deref()) {
         tally.add(d, truth, &o.row.provider());
     }
     if o.route == Route::Backfill && !matches!(o.row.method.as_str(), "" | "get" | "head") {
@@ -381,39 +393,29 @@ fn add(tally: &mut Tally, o: &Outcome<'_>) {
     }
 }
 
-/// The outcomes with each server's confidence re-read from counts measured without that
-/// server (leave-one-server-out): what the confidence levels are worth on APIs the counts
-/// have never seen, which is what held-out sets measure.
-pub fn cross_validated<'a>(outcomes: &[Outcome<'a>]) -> Vec<Outcome<'a>> {
-    use catalog_effects::classify::measured::chain;
-    let mut servers: Vec<(Set, &str)> = outcomes
-        .iter()
-        .map(|o| (o.row.set, o.row.server.as_str()))
-        .collect();
-    servers.sort();
-    servers.dedup();
-    let mut out = outcomes.to_vec();
-    for (set, server) in servers {
-        let mut tally = Tally::default();
-        for o in outcomes
-            .iter()
-            .filter(|o| !(o.row.set == set && o.row.server == server))
-        {
-            add(&mut tally, o);
-        }
-        let m = tally.finish();
-        for o in out
-            .iter_mut()
-            .filter(|o| o.row.set == set && o.row.server == server)
-        {
-            if let Some(d) = &o.inference.decision {
-                let j = m.judge(&chain(d));
-                o.inference.confidence = Some(j.confidence);
-                o.inference.judgement = Some(j);
+/// Every row classified again with the counts measured without its provider
+/// (leave-one-provider-out): what the proposals are worth on APIs the counts have never
+/// seen, which is what held-out sets measure. `outcomes` are [`classify_all`]'s, whose
+/// order this keeps.
+pub fn cross_validated<'a>(
+    rows: &'a [Row],
+    outcomes: &[Outcome<'a>],
+    set: &RuleSet,
+) -> Result<Vec<Outcome<'a>>, String> {
+    let mut held_out = set.clone();
+    let mut out = Vec::with_capacity(outcomes.len());
+    for s in Set::ALL {
+        for (server, list) in by_server(rows, s) {
+            let provider = list[0].provider();
+            let mut tally = Tally::default();
+            for o in outcomes.iter().filter(|o| o.row.provider() != provider) {
+                add(&mut tally, o);
             }
+            held_out.measured = tally.finish();
+            out.extend(classify_server(server, &list, &held_out)?);
         }
     }
-    out
+    Ok(out)
 }
 
 /// The audit route through the library as `audit` runs it, for one server: a check that

@@ -103,16 +103,20 @@ pub enum Veto {
     Name,
     /// A label that opens with a change verb.
     Label,
+    /// A POST that says change, beside a read verb whose record is too poor to stand
+    /// against it.
+    Method,
 }
 
 impl Veto {
-    pub const ALL: [Veto; 6] = [
+    pub const ALL: [Veto; 7] = [
         Veto::Object,
         Veto::Conjunction,
         Veto::Operation,
         Veto::Path,
         Veto::Name,
         Veto::Label,
+        Veto::Method,
     ];
 
     pub fn name(self) -> &'static str {
@@ -123,6 +127,7 @@ impl Veto {
             Veto::Path => "path",
             Veto::Name => "name",
             Veto::Label => "label",
+            Veto::Method => "method",
         }
     }
 }
@@ -251,6 +256,26 @@ pub fn decide(ev: &Evidence, set: &RuleSet) -> Option<Decision> {
     d.basis = Basis::Verb(Source::Name);
     d.effects = Effects::single(effect_of(&v));
     Some(finish(d, ev, set))
+}
+
+/// The change a POST says, for a read proposal whose own record is too poor to stand against
+/// it (`low`): the read verb stays named, overruled.
+pub fn method_change(read: &Decision, ev: &Evidence, set: &RuleSet) -> Option<Decision> {
+    if read.claim != Claim::Read || ev.method != Method::Post || ev.rpc_style {
+        return None;
+    }
+    let rules = &set.rules;
+    let i = ev
+        .fired
+        .iter()
+        .copied()
+        .find(|&i| rules[i].weight == Weight::Weak && !rules[i].effect.is_read_only())?;
+    let mut d = by_rule(read.clone(), ev, set, i);
+    d.basis = Basis::Veto(Veto::Method);
+    d.deciding.retain(|r| *r != Ref::Rule(i));
+    d.deciding.insert(0, Ref::Rule(i));
+    d.object = None;
+    Some(d)
 }
 
 fn by_rule(mut d: Decision, ev: &Evidence, set: &RuleSet, rule: usize) -> Decision {

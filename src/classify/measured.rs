@@ -95,6 +95,9 @@ pub enum Key {
     /// The HTTP method alone: how often a call whose method is not GET changed something.
     /// A change claim less reliable than that is worth a person's look.
     Method,
+    /// How often any labelled operation changed something: what a change claim with no
+    /// method beside it is compared with.
+    Base,
     /// Any claim with this much agreeing evidence: how the method sits, and how many other
     /// independent pieces (verbs read elsewhere, rules) say the same (2: two or more). What a
     /// piece seen in too few providers to speak for itself is worth beside them.
@@ -288,6 +291,14 @@ impl Chain {
             _ => Claim::Change,
         }
     }
+
+    /// How the method sits with the claim.
+    pub fn agreement(&self) -> Agreement {
+        match self.support() {
+            Key::Support { agreement, .. } => agreement,
+            _ => Agreement::Neutral,
+        }
+    }
 }
 
 impl IntoIterator for Chain {
@@ -396,18 +407,19 @@ impl Measured {
 
     /// What a claim's evidence must clear to be patched. For a read, the 98%, and
     /// a single error in a record too thin to be sure of that demotes it (a wrong read runs
-    /// unattended). For a change, what the HTTP method alone achieves on the labelled sets,
-    /// and two errors at least (a wrong change asks a person to approve a read, as the method
-    /// table would, so evidence is worth a look only when it surely does worse than that).
-    pub fn floor(&self, claim: Claim) -> Floor {
-        let method = self.get(&Key::Method);
+    /// unattended). For a change, two errors at least and what a simple rule achieves: a
+    /// wrong change only asks a person to approve a read, as that rule would, so the evidence
+    /// is worth a look when it surely does worse than the HTTP method alone (where a method
+    /// agrees) or than calling everything a change (where none does).
+    pub fn floor(&self, claim: Claim, agreement: Agreement) -> Floor {
+        let baseline = match agreement {
+            Agreement::Agrees | Agreement::Named => Key::Method,
+            Agreement::Neutral | Agreement::Disagrees => Key::Base,
+        };
+        let c = self.get(&baseline);
         match claim {
-            Claim::Change if method.of > 0 => Floor {
-                share: method.bounds().0,
-                errors: 2,
-            },
             Claim::Change => Floor {
-                share: MEDIUM,
+                share: if c.of > 0 { c.bounds().0 } else { MEDIUM },
                 errors: 2,
             },
             Claim::Read => Floor {
@@ -419,7 +431,7 @@ impl Measured {
 
     /// The confidence `chain` earns, as the module documentation says.
     pub fn judge(&self, chain: &Chain) -> Judgement {
-        let floor = self.floor(chain.claim());
+        let floor = self.floor(chain.claim(), chain.agreement());
         let at = |k: Key| Judgement {
             confidence: Confidence::Medium,
             key: k,
@@ -626,6 +638,7 @@ impl Key {
                 others,
             } => format!("support {} {} {others}", claim.name(), agreement.name()),
             Key::Method => "method change".to_owned(),
+            Key::Base => "base change".to_owned(),
         }
     }
 
@@ -679,6 +692,7 @@ impl Key {
                 agreement: agreement(a)?,
             },
             ["method", "change"] => Key::Method,
+            ["base", "change"] => Key::Base,
             ["support", c, a, n] => Key::Support {
                 claim: claim(c)?,
                 agreement: agreement(a)?,
@@ -763,6 +777,7 @@ impl Key {
                 how(agreement)
             ),
             Key::Method => "any call whose HTTP method is not GET (change claims)".to_owned(),
+            Key::Base => "any labelled operation (change claims)".to_owned(),
             Key::Support {
                 claim,
                 agreement,
@@ -789,6 +804,7 @@ impl Key {
 pub struct Tally {
     rows: Vec<(Chain, bool, u32)>,
     methods: Vec<(bool, u32)>,
+    bases: Vec<(bool, u32)>,
     providers: HashMap<String, u32>,
 }
 
@@ -800,6 +816,13 @@ impl Tally {
         let p = *self.providers.entry(provider.to_owned()).or_insert(n);
         self.rows
             .push((chain(d), (d.claim == Claim::Read) == read_only, p));
+    }
+
+    /// One labelled operation of `provider`, whatever was decided: the base rate.
+    pub fn base(&mut self, read_only: bool, provider: &str) {
+        let n = self.providers.len() as u32;
+        let p = *self.providers.entry(provider.to_owned()).or_insert(n);
+        self.bases.push((!read_only, p));
     }
 
     /// One labelled call of `provider` whose HTTP method is not GET: the record a change
@@ -829,6 +852,9 @@ impl Tally {
         }
         for &(ok, p) in &self.methods {
             add(&Key::Method, p, ok);
+        }
+        for &(ok, p) in &self.bases {
+            add(&Key::Base, p, ok);
         }
         Self::gather(&by)
     }

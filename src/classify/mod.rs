@@ -221,6 +221,9 @@ pub struct Inference {
     pub decision: Option<Decision>,
     /// What the measured counts said of it.
     pub judgement: Option<Judgement>,
+    /// A read proposal too poor to stand against the POST that says change, which this
+    /// inference's change overruled: kept so the counts measure the read as it was made.
+    pub overruled: Option<Box<Decision>>,
 }
 
 impl Inference {
@@ -265,13 +268,25 @@ pub fn infer(view: &ActionView, set: &RuleSet) -> Inference {
 #[inline(never)]
 pub fn infer_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inference {
     let ev = evidence::gather(view, group, set);
-    let Some(d) = decide::decide(&ev, set) else {
+    let Some(mut d) = decide::decide(&ev, set) else {
         return Inference {
             fired: ev.fired,
             ..Inference::default()
         };
     };
-    let judgement = set.measured.judge(&measured::chain(&d));
+    let mut judgement = set.measured.judge(&measured::chain(&d));
+    let mut overruled = None;
+    // A read too poor to patch, beside a POST that says change: the change is proposed,
+    // with the read named as what it overrules.
+    if judgement.confidence == Confidence::Low
+        && let Some(change) = decide::method_change(&d, &ev, set)
+    {
+        let j = set.measured.judge(&measured::chain(&change));
+        if j.confidence > Confidence::Low {
+            overruled = Some(Box::new(std::mem::replace(&mut d, change)));
+            judgement = j;
+        }
+    }
     Inference {
         effects: d.effects,
         confidence: Some(judgement.confidence),
@@ -279,6 +294,7 @@ pub fn infer_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inference {
         fired: ev.fired,
         decision: Some(d),
         judgement: Some(judgement),
+        overruled,
     }
 }
 
