@@ -92,6 +92,45 @@ impl Words {
                 self.words.drain(..n);
             }
         }
+        self.opening_inflection(lex);
+    }
+
+    /// A name that opens with a plain verb's third-person or gerund form
+    /// (`gets_dns_record_set`, `creating_backup`, display names made into ids) opens with
+    /// that verb. Only a plain verb (`messages_send` opens with a noun) and only there: a
+    /// later `completed` or `updates` qualifies a noun more often than it acts.
+    fn opening_inflection(&mut self, lex: &Lexicon) {
+        let Some(first) = self.words.first() else {
+            return;
+        };
+        if first.info.is_verb() {
+            return;
+        }
+        let word = &self.text[first.start as usize..first.end as usize];
+        if word.len() < 4 || word.ends_with("ss") {
+            return;
+        }
+        let mut stems = [None, None, None];
+        if let Some(w) = word.strip_suffix("ies") {
+            stems[0] = Some([w, "y"].concat());
+        } else if let Some(w) = word.strip_suffix("es") {
+            stems[0] = Some(w.to_owned());
+            stems[1] = Some([w, "e"].concat());
+        } else if let Some(w) = word.strip_suffix('s') {
+            stems[0] = Some(w.to_owned());
+        } else if let Some(w) = word.strip_suffix("ing") {
+            stems[0] = Some(w.to_owned());
+            stems[1] = Some([w, "e"].concat());
+        }
+        let found = stems
+            .iter()
+            .flatten()
+            .find_map(|stem| lex.lookup(stem).filter(|(_, info)| info.is_plain_verb()));
+        if let Some((sym, info)) = found {
+            let w = &mut self.words[0];
+            w.sym = Some(sym);
+            w.info = info;
+        }
     }
 
     /// Reads the first sentence of `text` (at most its first `limit` words).
