@@ -418,6 +418,18 @@ impl Reporter<'_> {
 
     fn take(&mut self, found: Vec<Finding>) {
         for f in found {
+            // Silenced: a reviewer's decision kept in the catalog. Counted, never listed or
+            // failing; a baseline entry it matches stays seen, not absent.
+            if f.silenced {
+                self.totals.silenced += 1;
+                if let Some((key, _)) = self
+                    .baseline
+                    .and_then(|b| b.findings.get_key_value(&f.identity()))
+                {
+                    self.seen.insert(key);
+                }
+                continue;
+            }
             // A file the tool could not read is an error on stderr and exit 2, whatever
             // fails the run; the documents carry it too, for the pull request.
             let unreadable = f.code == "parse-error";
@@ -570,6 +582,7 @@ fn json(
         "partial": partial,
         "failing": reporter.totals.failing,
         "fail_on": reporter.totals.fail_on.name(),
+        "silenced": reporter.totals.silenced,
     });
     serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
 }
