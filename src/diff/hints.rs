@@ -149,7 +149,7 @@ impl HintReview {
             (Verdict::Override, HintKey::Title) => "differs from the label".into(),
             (Verdict::Override, _) if n.key == HintKey::ReadOnly && self.read_only_override() => {
                 format!(
-                    "makes {} look read-only: clients would run it unattended (`check` reports it as an error, read-only-override)",
+                    "makes {} look read-only, so clients would run it unattended; `check` reports it as an error, read-only-override",
                     self.effects_phrase()
                 )
             }
