@@ -209,21 +209,29 @@ pub fn status_code(status: Status, declared_none: bool) -> Option<&'static str> 
 /// override that makes a change look read-only (an error).
 fn hint_findings(f: &FileResult, a: &ActionResult, out: &mut Vec<Finding>) {
     let Some(h) = &a.hint_review else { return };
-    let redundant: Vec<String> = h
+    let derived: Vec<String> = h
         .redundant()
-        .map(|n| match n.key {
-            HintKey::Title => "a title equal to the label".to_owned(),
-            k => format!("{}: {}", k.name(), n.value),
-        })
+        .filter(|n| n.key != HintKey::Title)
+        .map(|n| format!("{}: {}", n.key.name(), n.value))
         .collect();
-    if !redundant.is_empty() {
+    let mut parts = Vec::new();
+    if !derived.is_empty() {
+        parts.push(format!(
+            "{} restate{} what its effects {} derive",
+            derived.join(", "),
+            if derived.len() == 1 { "s" } else { "" },
+            h.effects_phrase()
+        ));
+    }
+    if h.redundant().any(|n| n.key == HintKey::Title) {
+        parts.push("its title restates its label".to_owned());
+    }
+    if !parts.is_empty() {
         let message = format!(
-            "`{}`: {} restate{} what its effects {} and label derive; `backfill --migrate-hints` removes {}",
+            "`{}`: {}; `backfill --migrate-hints` removes {}",
             a.id,
-            redundant.join(", "),
-            if redundant.len() == 1 { "s" } else { "" },
-            h.effects_phrase(),
-            if redundant.len() == 1 { "it" } else { "them" }
+            parts.join("; "),
+            if h.redundant().count() == 1 { "it" } else { "them" }
         );
         out.push(action_finding(f, a, "redundant-hint", message));
     }
