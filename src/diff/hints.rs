@@ -256,7 +256,7 @@ pub fn plan_removals(
             .redundant()
             .any(|n| n.key.name() == name && HintKey::parse(name).is_some())
     };
-    if !site.entries.iter().any(|e| redundant(&e.key)) {
+    if review.redundant().next().is_none() {
         return Ok(Vec::new());
     }
     if let Some(why) = site.unsafe_why {
@@ -384,4 +384,104 @@ pub fn plan_removals(
             removes,
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classify::RuleSet;
+    use crate::diff::{apply, verify};
+    use crate::parse::parse_tree;
+    use crate::pipeline::{Options, plan};
+
+    const TEXT: &str = "- actionId: list_users\n  label: List Users\n  annotations:\n    readOnlyHint: true\n    idempotentHint: true\n    destructiveHint: true\n  steps:\n    - stepId: s\n      stepFunction: {functionName: request, parameters: {url: /users, method: get}}\n";
+
+    fn planned() -> Vec<Edit> {
+        let mut opts = Options::new(RuleSet::builtin().unwrap());
+        opts.migrate_hints = true;
+        plan(TEXT, &opts).unwrap().edits
+    }
+
+    /// The digests of the original and of the edited text, as the check compares them.
+    fn digests(edits: &[Edit]) -> Result<(verify::Digest, verify::Digest), String> {
+        let old = verify::original(&parse_tree(TEXT).map_err(|e| e.message)?, edits)?;
+        let new_text = apply(TEXT, edits);
+        let new = verify::edited(&parse_tree(&new_text).map_err(|e| e.message)?, edits)?;
+        Ok((old, new))
+    }
+
+    #[test]
+    fn a_planned_removal_passes_the_check() {
+        let edits = planned();
+        assert_eq!(edits.len(), 2, "{edits:?}");
+        assert_eq!(edits[1].old, "    readOnlyHint: true\n");
+        assert_eq!(edits[1].removes, HintKey::ReadOnly.bit());
+        let (old, new) = digests(&edits).unwrap();
+        assert_eq!(old, new);
+    }
+
+    /// A removal that takes a key it was not planned for, or part of an entry, fails.
+    #[test]
+    fn a_removal_that_takes_more_than_planned_fails_the_check() {
+        let mut edits = planned();
+        let at = edits[1].end;
+        let next = at + TEXT[at..].find('\n').unwrap() + 1;
+        edits[1].end = next;
+        edits[1].old = TEXT[edits[1].start..next].to_owned();
+        let err = digests(&edits).unwrap_err();
+        assert!(err.contains("takes more than the planned keys"), "{err}");
+        // Said to remove `idempotentHint` too, it passes: the check reads what was planned.
+        edits[1].removes |= HintKey::Idempotent.bit();
+        let (old, new) = digests(&edits).unwrap();
+        assert_eq!(old, new);
+        // Half a line: the key goes, its value stays.
+        let mut edits = planned();
+        edits[1].end = edits[1].start + "    readOnlyHint:".len();
+        edits[1].old = TEXT[edits[1].start..edits[1].end].to_owned();
+        assert!(digests(&edits).map_or(true, |(o, n)| o != n));
+    }
+
+    #[test]
+    fn redundant_overrides_and_never_derived_hints() {
+        let hints = Hints {
+            title: Some("List Users".into()),
+            read_only: Some(true),
+            destructive: Some(true),
+            idempotent: Some(true),
+            open_world: None,
+        };
+        let r = review(
+            Some(&hints),
+            Some("List Users"),
+            Some((Effects::single(crate::effects::Effect::Read), EffectsFrom::Declared)),
+            DestructivePolicy::Delete,
+            false,
+        )
+        .unwrap();
+        let verdicts: Vec<(HintKey, Verdict)> = r.notes.iter().map(|n| (n.key, n.verdict)).collect();
+        assert_eq!(
+            verdicts,
+            [
+                (HintKey::Title, Verdict::Redundant),
+                (HintKey::ReadOnly, Verdict::Redundant),
+                (HintKey::Destructive, Verdict::Override),
+                (HintKey::Idempotent, Verdict::NeverDerived),
+            ]
+        );
+        assert!(!r.read_only_override());
+        // Without effects nothing derives, but the title still comes from the label.
+        let none = review(Some(&hints), Some("List Users"), None, DestructivePolicy::Delete, false)
+            .unwrap();
+        assert_eq!(none.redundant().map(|n| n.key).collect::<Vec<_>>(), [HintKey::Title]);
+        // readOnlyHint: true on a write is the override `check` fails on.
+        let write = review(
+            Some(&hints),
+            None,
+            Some((Effects::single(crate::effects::Effect::Write), EffectsFrom::Proposed)),
+            DestructivePolicy::Delete,
+            false,
+        )
+        .unwrap();
+        assert!(write.read_only_override());
+    }
 }

@@ -792,8 +792,16 @@ impl Ctx<'_, '_> {
                 }
             })
             .collect();
+        // A flow mapping's end can lie past its `}`, after a comment on its line: its
+        // `}` is found after the last value instead. Anything else in between (a comment)
+        // leaves the parser's end, and the removal finds the comment and refuses.
         let end = if m.flow() {
-            m.end()
+            let bytes = self.text.as_bytes();
+            let mut at = entries.last().map_or(m.start(), |e| e.value_end);
+            while at < bytes.len() && matches!(bytes[at], b' ' | b'\t' | b'\r' | b'\n' | b',') {
+                at += 1;
+            }
+            if bytes.get(at) == Some(&b'}') { at + 1 } else { m.end() }
         } else {
             entries.last().map_or(m.start(), |e| e.value_end)
         };
