@@ -231,7 +231,11 @@ fn hint_findings(f: &FileResult, a: &ActionResult, out: &mut Vec<Finding>) {
             "`{}`: {}; `backfill --migrate-hints` removes {}",
             a.id,
             parts.join("; "),
-            if h.redundant().count() == 1 { "it" } else { "them" }
+            if h.redundant().count() == 1 {
+                "it"
+            } else {
+                "them"
+            }
         );
         out.push(action_finding(f, a, "redundant-hint", message));
     }
@@ -366,7 +370,8 @@ fn silence(f: &FileResult, out: &mut Vec<Finding>) {
     }
     let mut used_file: BTreeSet<&str> = BTreeSet::new();
     let mut used_action: BTreeSet<(usize, usize, &str)> = BTreeSet::new();
-    let silenceable = |code: &str| !matches!(code, "parse-error" | "unused-heuristic" | "unused-silence");
+    let silenceable =
+        |code: &str| !matches!(code, "parse-error" | "unused-heuristic" | "unused-silence");
     for finding in out.iter_mut() {
         let (Some(line), Some(column)) = (finding.line, finding.column) else {
             continue;
@@ -386,9 +391,7 @@ fn silence(f: &FileResult, out: &mut Vec<Finding>) {
             finding.silenced = true;
         }
     }
-    let known = |code: &str| {
-        explain_check_code(code).is_some() || crate::lint::is_lint_code(code)
-    };
+    let known = |code: &str| explain_check_code(code).is_some() || crate::lint::is_lint_code(code);
     let unused = |code: &str, used: bool| -> Option<String> {
         if explain_check_code(code).is_some() {
             (!used).then(|| format!("the silence of `{code}` matches no finding"))
@@ -407,7 +410,12 @@ fn silence(f: &FileResult, out: &mut Vec<Finding>) {
         for code in codes {
             let used = used_action.contains(&(a.line, a.column, code.as_str()));
             if let Some(message) = unused(code, used) {
-                found.push(action_finding(f, a, "unused-silence", format!("`{}`: {message}", a.id)));
+                found.push(action_finding(
+                    f,
+                    a,
+                    "unused-silence",
+                    format!("`{}`: {message}", a.id),
+                ));
             }
         }
     }
@@ -429,10 +437,7 @@ fn silence(f: &FileResult, out: &mut Vec<Finding>) {
 
 /// The `'static` name of a `check` code.
 fn check_code_name(code: &str) -> &'static str {
-    CHECK_CODES
-        .iter()
-        .find(|c| c.0 == code)
-        .map_or("", |c| c.0)
+    CHECK_CODES.iter().find(|c| c.0 == code).map_or("", |c| c.0)
 }
 
 fn parse_error(file: Option<String>, e: &Error) -> Finding {

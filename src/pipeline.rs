@@ -774,8 +774,17 @@ impl Planned {
             return;
         };
         review.migrate = opts.migrate_hints;
-        if let Some(site) = self.site.annotations.as_deref().filter(|_| opts.migrate_hints) {
-            let insert_at = self.edit.as_ref().filter(|e| e.start == e.end).map(|e| e.start);
+        if let Some(site) = self
+            .site
+            .annotations
+            .as_deref()
+            .filter(|_| opts.migrate_hints)
+        {
+            let insert_at = self
+                .edit
+                .as_ref()
+                .filter(|e| e.start == e.end)
+                .map(|e| e.start);
             match hints::plan_removals(text, site, &review, self.site.map_start, insert_at) {
                 Ok(edits) => review.edits = edits,
                 Err(why) => {
@@ -1220,7 +1229,9 @@ fn salvage(text: &str, plan: &mut Plan, opts: &Options, why: &str) -> Result<(),
     };
     let why_at: BTreeMap<usize, String> = failed.into_iter().collect();
     for p in &mut plan.actions {
-        let Some(why) = why_at.get(&p.site.map_start).filter(|_| p.edits().next().is_some())
+        let Some(why) = why_at
+            .get(&p.site.map_start)
+            .filter(|_| p.edits().next().is_some())
         else {
             continue;
         };

@@ -135,7 +135,10 @@ fn flow_keys_go_with_their_separators_first_middle_and_last() {
             "{idempotentHint: true}",
         ),
         // The first, a kept key after it.
-        ("{openWorldHint: true, idempotentHint: true}", "{idempotentHint: true}"),
+        (
+            "{openWorldHint: true, idempotentHint: true}",
+            "{idempotentHint: true}",
+        ),
         // The middle one, over several lines.
         (
             "{\n    idempotentHint: true,\n    readOnlyHint: true,\n    title: Users\n  }",
@@ -143,9 +146,8 @@ fn flow_keys_go_with_their_separators_first_middle_and_last() {
         ),
     ];
     for (before, after) in cases {
-        let text = format!(
-            "- actionId: list_users\n  label: List Users\n  annotations: {before}\n{get}"
-        );
+        let text =
+            format!("- actionId: list_users\n  label: List Users\n  annotations: {before}\n{get}");
         let (edited, _) = migrate(&text);
         assert_eq!(
             edited,
@@ -222,8 +224,9 @@ fn a_file_without_a_final_newline_keeps_that_state() {
 #[test]
 fn declared_effects_make_their_hints_redundant_too() {
     let get = step("get", "/users");
-    let text =
-        format!("- actionId: list_users\n  effects: [read]\n  annotations: {{readOnlyHint: true}}\n{get}");
+    let text = format!(
+        "- actionId: list_users\n  effects: [read]\n  annotations: {{readOnlyHint: true}}\n{get}"
+    );
     let (edited, _) = migrate(&text);
     assert_eq!(
         edited,
@@ -234,9 +237,8 @@ fn declared_effects_make_their_hints_redundant_too() {
 #[test]
 fn an_anchor_nothing_else_uses_is_removed_with_its_mapping() {
     let get = step("get", "/users");
-    let text = format!(
-        "- actionId: list_users\n  annotations: &hints\n    readOnlyHint: true\n{get}"
-    );
+    let text =
+        format!("- actionId: list_users\n  annotations: &hints\n    readOnlyHint: true\n{get}");
     let (edited, _) = migrate(&text);
     assert_eq!(
         edited,
@@ -288,7 +290,8 @@ fn what_cannot_be_removed_in_place_is_refused_with_why() {
         let r = backfill(root);
         assert_eq!(r.code, 0, "{}", r.stderr);
         assert!(
-            r.stderr.contains("`list_users`: redundant hints not removed: ")
+            r.stderr
+                .contains("`list_users`: redundant hints not removed: ")
                 && r.stderr.contains(why)
                 && r.stderr.contains("c/acme/acme.users.s1.partial.yaml:"),
             "{why}:\n{}",
@@ -296,11 +299,20 @@ fn what_cannot_be_removed_in_place_is_refused_with_why() {
         );
         let patch = std::fs::read_to_string(root.join("out/effects.patch")).unwrap();
         assert!(
-            patch.lines().all(|l| !l.starts_with('-') || l.starts_with("---")),
+            patch
+                .lines()
+                .all(|l| !l.starts_with('-') || l.starts_with("---")),
             "nothing removed:\n{patch}"
         );
-        assert!(patch.contains("+  effects:"), "still gets its effects:\n{patch}");
-        assert!(git(root, &["apply", "--check", "out/effects.patch"]).status.success());
+        assert!(
+            patch.contains("+  effects:"),
+            "still gets its effects:\n{patch}"
+        );
+        assert!(
+            git(root, &["apply", "--check", "out/effects.patch"])
+                .status
+                .success()
+        );
     }
 }
 
@@ -329,7 +341,8 @@ fn the_guide_lists_removed_keys_and_kept_overrides() {
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
-        r.stdout.contains("hints removed: 1 from 1 action (--migrate-hints)"),
+        r.stdout
+            .contains("hints removed: 1 from 1 action (--migrate-hints)"),
         "{}",
         r.stdout
     );
@@ -357,7 +370,10 @@ fn without_the_flag_hints_are_left_as_they_are() {
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let patch = std::fs::read_to_string(dir.path().join("out/p")).unwrap();
-    assert!(patch.contains("+  effects:") && !patch.contains("-  annotations"), "{patch}");
+    assert!(
+        patch.contains("+  effects:") && !patch.contains("-  annotations"),
+        "{patch}"
+    );
     assert!(!r.stdout.contains("hints removed"), "{}", r.stdout);
 }
 
@@ -372,14 +388,21 @@ fn the_demo_catalog_migrates_and_converges() {
     let r = backfill(root);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
-        r.stdout.contains("hints removed: 4 from 2 actions (--migrate-hints)"),
+        r.stdout
+            .contains("hints removed: 4 from 2 actions (--migrate-hints)"),
         "{}",
         r.stdout
     );
     let patch = std::fs::read_to_string(root.join("out/effects.patch")).unwrap();
     assert!(patch.contains("-  annotations: {readOnlyHint: true, openWorldHint: true}\n+  annotations: {readOnlyHint: true}\n"), "{patch}");
-    assert!(patch.contains("-    readOnlyHint: true   # safe to auto-run\n"), "{patch}");
-    assert!(!patch.contains("-  annotations: {destructiveHint: false}"), "{patch}");
+    assert!(
+        patch.contains("-    readOnlyHint: true   # safe to auto-run\n"),
+        "{patch}"
+    );
+    assert!(
+        !patch.contains("-  annotations: {destructiveHint: false}"),
+        "{patch}"
+    );
     assert!(git(root, &["apply", "out/effects.patch"]).status.success());
     let again = backfill(root);
     assert_eq!(

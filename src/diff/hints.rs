@@ -154,10 +154,7 @@ impl HintReview {
                 )
             }
             (Verdict::Override, _) => {
-                format!(
-                    "an override: {} derives {derived}",
-                    self.effects_phrase()
-                )
+                format!("an override: {} derives {derived}", self.effects_phrase())
             }
             (Verdict::NeverDerived, _) => "never derived from effects".into(),
             (Verdict::NoEffects, _) => "no effects to derive it from".into(),
@@ -279,12 +276,18 @@ pub fn plan_removals(
         at < to && bytes[at..to].contains(&b'#')
     };
     const COMMENT: &str = "a comment sits among the hints to remove";
-    const NOT_SIMPLE: &str = "a hint to remove is written over several lines, or with an anchor, a tag or an alias";
+    const NOT_SIMPLE: &str =
+        "a hint to remove is written over several lines, or with an anchor, a tag or an alias";
     const NOT_FIRST: &str = "a hint to remove shares its line with another key";
     let bit = |name: &str| HintKey::parse(name).map_or(0, HintKey::bit);
     // (start, end, what it removes)
     let mut ranges: Vec<(usize, usize, u8)> = Vec::new();
-    let whole_lines = |from: usize, to: usize| (line_start(bytes, from), line_end(bytes, to.max(from + 1) - 1));
+    let whole_lines = |from: usize, to: usize| {
+        (
+            line_start(bytes, from),
+            line_end(bytes, to.max(from + 1) - 1),
+        )
+    };
     let all = site.entries.iter().all(|e| redundant(&e.key));
     if all {
         if site.action_flow {
@@ -356,7 +359,11 @@ pub fn plan_removals(
         && last.0 == line_start(bytes, last.0)
         && last.0 > 0
     {
-        let back = if last.0 >= 2 && bytes[last.0 - 2] == b'\r' { 2 } else { 1 };
+        let back = if last.0 >= 2 && bytes[last.0 - 2] == b'\r' {
+            2
+        } else {
+            1
+        };
         if insert_at.is_none_or(|at| at < last.0 - back || at > last.0) {
             last.0 -= back;
         }
@@ -453,12 +460,16 @@ mod tests {
         let r = review(
             Some(&hints),
             Some("List Users"),
-            Some((Effects::single(crate::effects::Effect::Read), EffectsFrom::Declared)),
+            Some((
+                Effects::single(crate::effects::Effect::Read),
+                EffectsFrom::Declared,
+            )),
             DestructivePolicy::Delete,
             false,
         )
         .unwrap();
-        let verdicts: Vec<(HintKey, Verdict)> = r.notes.iter().map(|n| (n.key, n.verdict)).collect();
+        let verdicts: Vec<(HintKey, Verdict)> =
+            r.notes.iter().map(|n| (n.key, n.verdict)).collect();
         assert_eq!(
             verdicts,
             [
@@ -470,14 +481,26 @@ mod tests {
         );
         assert!(!r.read_only_override());
         // Without effects nothing derives, but the title still comes from the label.
-        let none = review(Some(&hints), Some("List Users"), None, DestructivePolicy::Delete, false)
-            .unwrap();
-        assert_eq!(none.redundant().map(|n| n.key).collect::<Vec<_>>(), [HintKey::Title]);
+        let none = review(
+            Some(&hints),
+            Some("List Users"),
+            None,
+            DestructivePolicy::Delete,
+            false,
+        )
+        .unwrap();
+        assert_eq!(
+            none.redundant().map(|n| n.key).collect::<Vec<_>>(),
+            [HintKey::Title]
+        );
         // readOnlyHint: true on a write is the override `check` fails on.
         let write = review(
             Some(&hints),
             None,
-            Some((Effects::single(crate::effects::Effect::Write), EffectsFrom::Proposed)),
+            Some((
+                Effects::single(crate::effects::Effect::Write),
+                EffectsFrom::Proposed,
+            )),
             DestructivePolicy::Delete,
             false,
         )

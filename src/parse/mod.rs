@@ -765,7 +765,9 @@ impl Ctx<'_, '_> {
         let why = if m.kind() == Kind::Alias {
             Some("its annotations are an alias (`*name`) of a mapping written elsewhere")
         } else if m.aliased() {
-            Some("its annotations are anchored (`&name`) and used elsewhere through an alias, which would change too")
+            Some(
+                "its annotations are anchored (`&name`) and used elsewhere through an alias, which would change too",
+            )
         } else if m.tagged() || tree.node(key).anchored() || tree.node(key).tagged() {
             Some("its `annotations` key or mapping carries a tag or an anchor")
         } else {
@@ -801,7 +803,11 @@ impl Ctx<'_, '_> {
             while at < bytes.len() && matches!(bytes[at], b' ' | b'\t' | b'\r' | b'\n' | b',') {
                 at += 1;
             }
-            if bytes.get(at) == Some(&b'}') { at + 1 } else { m.end() }
+            if bytes.get(at) == Some(&b'}') {
+                at + 1
+            } else {
+                m.end()
+            }
         } else {
             entries.last().map_or(m.start(), |e| e.value_end)
         };
