@@ -33,9 +33,15 @@ totals line counts the rest. A baseline is only read: --report may not name it, 
 only through --write-baseline (refused on a --since run and when a file could not be read).
 
 Severities: warning for missing-effects, unclassified-action, conflicting-effects, \
-invalid-effects and duplicate-action-id; error for parse-error (a file the tool could not read, \
-which also makes the exit code 2); note for unused-heuristic (a rule of yours that matched \
-nothing).
+invalid-effects, duplicate-action-id and unused-silence; error for read-only-override \
+(readOnlyHint: true on an action whose effects change something) and parse-error (a file the \
+tool could not read, which also makes the exit code 2); note for redundant-hint (a hint the \
+effects derive anyway: backfill --migrate-hints removes it) and unused-heuristic (a rule of \
+yours that matched nothing).
+
+A reviewer's decision is kept in the catalog: `# catalog-effects: ignore[code]` on an \
+action's actionId line (or among a file's leading comment lines, for all its actions) silences \
+that finding there; silenced findings are counted in the totals line, never listed or failing.
 
 Exit codes: 0 nothing fails (or the baseline was written); 1 findings that fail the run (see \
 --fail-on); 2 a file could not be read or parsed, bad arguments or configuration, or a catalog \
