@@ -806,9 +806,11 @@ impl Planned {
     /// unclassified (it is listed for a human), a conflict stays one. Its hints are judged
     /// again against what it has without the edit, and none is removed.
     fn refuse(&mut self, why: &str) -> Error {
-        let what = match (&self.edit, self.status) {
-            (None, _) => "`: redundant hints not removed",
-            (Some(_), Status::Added) => {
+        let hints_only =
+            self.edit.is_none() && self.hints.as_ref().is_some_and(|h| !h.edits.is_empty());
+        let what = match self.status {
+            _ if hints_only => "`: redundant hints not removed",
+            Status::Added => {
                 self.status = Status::Unclassified;
                 "` not edited"
             }

@@ -336,9 +336,15 @@ fn readme_backfill_recipe_patches_the_sample_reviewed_and_a_rerun_is_empty() {
             }
         }
     }
-    let flow_actions_rewritten = removed.iter().filter(|l| l.starts_with("- {actionId")).count();
+    let flow_actions_rewritten = removed
+        .iter()
+        .filter(|l| l.starts_with("- {actionId"))
+        .count();
     removed.retain(|l| !l.starts_with("- {actionId"));
-    assert_eq!(flow_actions_rewritten, 1, "the flow-mapping action gets `, effects: [..]`");
+    assert_eq!(
+        flow_actions_rewritten, 1,
+        "the flow-mapping action gets `, effects: [..]`"
+    );
     assert_eq!(
         removed,
         [
