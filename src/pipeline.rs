@@ -1075,7 +1075,7 @@ fn check_new(
             .binary_search_by_key(&e.order(), Edit::order)
             .is_ok_and(|i| edits[i] == *e)
     };
-    fn applied<'p>(before: &'p Planned, has: impl Fn(&Edit) -> bool) -> Option<&'p Edit> {
+    fn applied(before: &Planned, has: impl Fn(&Edit) -> bool) -> Option<&Edit> {
         before.edit.as_ref().filter(|e| has(e))
     }
     let (mut edited, mut own) = (
