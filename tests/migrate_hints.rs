@@ -235,14 +235,19 @@ fn declared_effects_make_their_hints_redundant_too() {
 }
 
 #[test]
-fn an_anchor_nothing_else_uses_is_removed_with_its_mapping() {
+fn an_anchored_mapping_loses_keys_but_never_goes_whole() {
     let get = step("get", "/users");
-    let text =
-        format!("- actionId: list_users\n  annotations: &hints\n    readOnlyHint: true\n{get}");
+    let text = format!(
+        "- actionId: list_users\n  annotations: &hints\n    readOnlyHint: true\n    idempotentHint: true\n{get}- actionId: get_user\n  annotations: &more {{idempotentHint: true}}\n{}",
+        step("get", "/users/:id")
+    );
     let (edited, _) = migrate(&text);
     assert_eq!(
         edited,
-        format!("- actionId: list_users\n  effects:\n    - read\n{get}")
+        format!(
+            "- actionId: list_users\n  effects:\n    - read\n  annotations: &hints\n    idempotentHint: true\n{get}- actionId: get_user\n  effects:\n    - read\n  annotations: &more {{idempotentHint: true}}\n{}",
+            step("get", "/users/:id")
+        )
     );
 }
 
@@ -282,6 +287,14 @@ fn what_cannot_be_removed_in_place_is_refused_with_why() {
         (
             format!("- annotations: {{readOnlyHint: true}}\n  actionId: list_users\n{get}"),
             "a hint to remove shares its line with another key",
+        ),
+        (
+            // Anchors are numbered in document order: one gone renumbers the rest.
+            format!(
+                "- actionId: list_users\n  annotations: &hints\n    readOnlyHint: true\n{get}- actionId: get_user\n  label: &l Get User\n{}",
+                step("get", "/users/:id")
+            ),
+            "its annotations mapping carries an anchor (`&name`), which would go with it",
         ),
     ];
     for (text, why) in cases {

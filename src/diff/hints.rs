@@ -290,6 +290,13 @@ pub fn plan_removals(
     };
     let all = site.entries.iter().all(|e| redundant(&e.key));
     if all {
+        // Anchors are numbered in document order: one removed would renumber the others,
+        // and the check would refuse the edit anyway.
+        if site.anchored {
+            return Err(
+                "its annotations mapping carries an anchor (`&name`), which would go with it",
+            );
+        }
         if site.action_flow {
             let (from, to) = match site.next_start {
                 Some(next) => (site.key_start, next),

@@ -105,6 +105,8 @@ pub struct AnnotationsSite {
     pub key_start: usize,
     pub end: usize,
     pub flow: bool,
+    /// The mapping carries an anchor (`&name`): it may lose keys, never go whole.
+    pub anchored: bool,
     pub entries: Vec<HintEntry>,
     /// Why no key of it can be removed in place, when none can (a merge, an alias, an
     /// anchor other nodes use, a tag).
@@ -739,6 +741,7 @@ impl Ctx<'_, '_> {
             key_start: 0,
             end: 0,
             flow: false,
+            anchored: false,
             entries: Vec::new(),
             unsafe_why: Some(why),
             action_flow: false,
@@ -818,6 +821,7 @@ impl Ctx<'_, '_> {
             key_start: tree.node(key).start(),
             end,
             flow: m.flow(),
+            anchored: m.anchored(),
             entries,
             unsafe_why: None,
             action_flow: action.flow(),
