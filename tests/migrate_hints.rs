@@ -443,3 +443,20 @@ fn hints_that_come_through_a_merge_are_refused_for_the_heir() {
         r.stderr
     );
 }
+
+/// `git apply` of the patch, `--write` and `--branch` make the same files, CRLF included.
+#[test]
+fn every_route_removes_the_same_hints() {
+    let text = format!(
+        "- actionId: list_users\r\n  label: List Users\r\n  annotations:\r\n    readOnlyHint: true\r\n    idempotentHint: true\r\n{}- actionId: delete_user\n  annotations: {{openWorldHint: true}}\n{}",
+        step("get", "/users").replace('\n', "\r\n"),
+        step("delete", "/users/:id")
+    );
+    let r = common::Routes::run(&[("c/c.s1.yaml", &text)], &["--migrate-hints"]);
+    let files = r.agree();
+    let (_, bytes) = files.iter().find(|(rel, _)| rel == "c/c.s1.yaml").unwrap();
+    let edited = String::from_utf8(bytes.clone()).unwrap();
+    assert!(!edited.contains("readOnlyHint") && !edited.contains("openWorldHint"), "{edited}");
+    assert!(edited.contains("  annotations:\r\n    idempotentHint: true\r\n"), "{edited}");
+    assert!(edited.contains("- actionId: delete_user\n  effects:\n    - delete\n  steps:"), "{edited}");
+}
