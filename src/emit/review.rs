@@ -501,6 +501,13 @@ impl Review {
                 confidence(it.confidence)
             );
         }
+        if self.hints_total > 0 {
+            let _ = writeln!(
+                msg,
+                "Hints removed (--migrate-hints): {}; the guide lists each, and each override kept",
+                self.hints_removed
+            );
+        }
         let _ = writeln!(msg, "Unclassified (need a human): {}", t.unclassified);
         if t.invalid > 0 {
             let _ = writeln!(msg, "Invalid declarations (not fixed): {}", t.invalid);
