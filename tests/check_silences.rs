@@ -329,3 +329,38 @@ fn since_reads_the_silences_of_the_files_it_checks() {
     assert_eq!(r.code, 0, "{}", r.stdout);
     assert!(r.stdout.contains("1 silenced"), "{}", r.stdout);
 }
+
+/// `lint` reads the file's leading silences for its own codes, as `check` does for its.
+#[test]
+fn lint_reads_the_files_silences_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "# catalog-effects: ignore[description-repeats-name, vague-verb, missing-effects]\n- actionId: list_users\n  description: Lists users.\n{}",
+        step("get", "/users")
+    );
+    catalog(dir.path(), &text);
+    let l = run(dir.path(), &["lint", "c"]);
+    assert!(
+        !l.stdout.contains("[description-repeats-name]"),
+        "{}",
+        l.stdout
+    );
+    assert!(
+        l.stdout.contains(
+            "c/acme/acme.users.s1.partial.yaml:1: warning [unused-silence]: the silence of `vague-verb` matches no finding (for the whole file)"
+        ),
+        "{}",
+        l.stdout
+    );
+    assert!(!l.stdout.contains("`missing-effects`"), "{}", l.stdout);
+    let without = run(dir.path(), &["lint", "c", "--ignore", "unused-silence"]);
+    assert!(
+        !without.stdout.contains("[unused-silence]"),
+        "{}",
+        without.stdout
+    );
+    // And `check` silences its own code there, leaving lint's alone.
+    let c = run(dir.path(), &["check", "c"]);
+    assert_eq!(c.code, 0, "{}", c.stdout);
+    assert!(c.stdout.contains(", 1 silenced;"), "{}", c.stdout);
+}

@@ -456,7 +456,16 @@ fn every_route_removes_the_same_hints() {
     let files = r.agree();
     let (_, bytes) = files.iter().find(|(rel, _)| rel == "c/c.s1.yaml").unwrap();
     let edited = String::from_utf8(bytes.clone()).unwrap();
-    assert!(!edited.contains("readOnlyHint") && !edited.contains("openWorldHint"), "{edited}");
-    assert!(edited.contains("  annotations:\r\n    idempotentHint: true\r\n"), "{edited}");
-    assert!(edited.contains("- actionId: delete_user\n  effects:\n    - delete\n  steps:"), "{edited}");
+    assert!(
+        !edited.contains("readOnlyHint") && !edited.contains("openWorldHint"),
+        "{edited}"
+    );
+    assert!(
+        edited.contains("  annotations:\r\n    idempotentHint: true\r\n"),
+        "{edited}"
+    );
+    assert!(
+        edited.contains("- actionId: delete_user\n  effects:\n    - delete\n  steps:"),
+        "{edited}"
+    );
 }
