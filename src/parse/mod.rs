@@ -693,8 +693,12 @@ impl Ctx<'_, '_> {
         };
         let view = ActionView {
             id,
-            // Read even when only declarations are: a `title` hint is judged against it.
-            label: label.and_then(|v| tree.scalar(v)).map(str::to_owned),
+            // Read, when the action has annotations, even where only declarations are: a
+            // `title` hint is judged against it.
+            label: label
+                .filter(|_| self.full || annotations.is_some())
+                .and_then(|v| tree.scalar(v))
+                .map(str::to_owned),
             description: string(description),
             details: string(details),
             action_type: string(action_type),
