@@ -803,8 +803,8 @@ impl Planned {
     }
 
     /// Leaves the action unedited, `why` said of it: an added proposal then counts as
-    /// unclassified (it is listed for a human), a conflict stays one. Its hints are judged
-    /// again against what it has without the edit, and none is removed.
+    /// unclassified (it is listed for a human), a conflict stays one. A proposal its hints
+    /// were judged against no longer counts, and none of them is removed.
     fn refuse(&mut self, why: &str) -> Error {
         let hints_only =
             self.edit.is_none() && self.hints.as_ref().is_some_and(|h| !h.edits.is_empty());
@@ -818,8 +818,10 @@ impl Planned {
         };
         self.edit = None;
         if let Some(h) = &mut self.hints {
+            if !h.edits.is_empty() {
+                h.refused = Some(why.to_owned());
+            }
             h.without_proposal();
-            h.refused = Some(why.to_owned());
         }
         Error::new(format!("`{}{what}: {why}", self.site.view.id))
             .at(self.site.view.line, self.site.column)
@@ -1153,7 +1155,7 @@ fn hints_after(before: &Planned, after: &Planned, has: impl Fn(&Edit) -> bool) -
     } else {
         (
             before.site.view.annotations.clone(),
-            removes(again) == removes(planned) || planned.is_empty() && again.is_empty(),
+            removes(again) == removes(planned),
         )
     };
     if after.site.view.annotations != want {
