@@ -42,6 +42,10 @@ pub struct Finding {
     /// baseline matches on, so a finding keeps its identity when lines move.
     #[serde(skip)]
     pub action: Option<(String, String)>,
+    /// Silenced by a `# catalog-effects: ignore[code]` comment: counted, never listed,
+    /// never failing, still matched against the baseline.
+    #[serde(skip)]
+    pub silenced: bool,
 }
 
 impl Finding {
@@ -128,6 +132,24 @@ pub const CHECK_CODES: &[(&str, Level, &str, &str)] = &[
         "The file is not valid YAML, not UTF-8 text, cannot be read, or holds an item the tool cannot use (an `actionId` that is not a string, a bad `annotations:` mapping, a partial without its main file). The message names the file, line and column. The rest of the catalog is still processed, and the run exits with code 2.",
     ),
     (
+        "redundant-hint",
+        Level::Note,
+        "A hint in `annotations:` restates what the action's effects derive.",
+        "A key of the action's `annotations:` (readOnlyHint, destructiveHint, openWorldHint, or a title equal to the label) holds the value its effects (declared, or proposed in the patch) derive anyway. It changes nothing today and goes stale the day the effects change. `catalog-effects backfill --migrate-hints` removes it in the reviewable patch (and an `annotations:` left empty); a key that differs is an override and is kept, and so is idempotentHint, which effects never derive.",
+    ),
+    (
+        "read-only-override",
+        Level::Error,
+        "`readOnlyHint: true` on an action whose effects change something.",
+        "The action's `annotations:` says readOnlyHint: true, but its effects (declared, or proposed in the patch) hold write, delete or execute. The override wins, so clients run a change unattended. It is usually stale: written before the effects, or copied from a read. Remove the key (the effects then derive the hint), or correct the effects if the action really changes nothing. To keep it on purpose, add `# catalog-effects: ignore[read-only-override]` to the `actionId` line, where reviewers see it.",
+    ),
+    (
+        "unused-silence",
+        Level::Warning,
+        "A `# catalog-effects: ignore[code]` comment silences nothing.",
+        "A silence on an `actionId` line (that action) or in a file's leading comment lines (every action of the file) names a code that reports nothing there, or a code no command knows. It hides nothing today and would hide the next finding of that code unseen. Remove the code from the comment, or fix its spelling. `check` reports its own codes and unknown ones; `lint` reports its own.",
+    ),
+    (
         "unused-heuristic",
         Level::Note,
         "A heuristic rule matched no action in the catalog.",
@@ -147,11 +169,12 @@ pub fn check_code_level(code: &str) -> Level {
         .map_or(Level::Warning, |c| c.1)
 }
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use crate::classify::RuleSet;
 use crate::diff::Status;
+use crate::diff::hints::HintKey;
 use crate::error::Error;
 use crate::pipeline::{ActionResult, FileResult};
 use crate::view::Declared;
@@ -167,6 +190,7 @@ fn action_finding(f: &FileResult, a: &ActionResult, code: &str, message: String)
         tool: Some(a.tool_name()),
         ci_file: Some(f.ci_path().to_owned()),
         action: Some((a.connector.clone(), a.id.clone())),
+        silenced: false,
     }
 }
 
@@ -178,6 +202,50 @@ pub fn status_code(status: Status, declared_none: bool) -> Option<&'static str> 
         Status::Invalid => Some("invalid-effects"),
         Status::Added if declared_none => Some("missing-effects"),
         _ => None,
+    }
+}
+
+/// The findings of an action's hand-written hints: the redundant ones (a note), and an
+/// override that makes a change look read-only (an error).
+fn hint_findings(f: &FileResult, a: &ActionResult, out: &mut Vec<Finding>) {
+    let Some(h) = &a.hint_review else { return };
+    let derived: Vec<String> = h
+        .redundant()
+        .filter(|n| n.key != HintKey::Title)
+        .map(|n| format!("{}: {}", n.key.name(), n.value))
+        .collect();
+    let mut parts = Vec::new();
+    if !derived.is_empty() {
+        parts.push(format!(
+            "{} restate{} what its effects {} derive",
+            derived.join(", "),
+            if derived.len() == 1 { "s" } else { "" },
+            h.effects_phrase()
+        ));
+    }
+    if h.redundant().any(|n| n.key == HintKey::Title) {
+        parts.push("its title restates its label".to_owned());
+    }
+    if !parts.is_empty() {
+        let message = format!(
+            "`{}`: {}; `backfill --migrate-hints` removes {}",
+            a.id,
+            parts.join("; "),
+            if h.redundant().count() == 1 {
+                "it"
+            } else {
+                "them"
+            }
+        );
+        out.push(action_finding(f, a, "redundant-hint", message));
+    }
+    if h.read_only_override() {
+        let message = format!(
+            "`{}` declares readOnlyHint: true but its effects {} change something: clients would run it unattended",
+            a.id,
+            h.effects_phrase()
+        );
+        out.push(action_finding(f, a, "read-only-override", message));
     }
 }
 
@@ -232,6 +300,9 @@ impl Checker {
                     let message = status_message(a, rules);
                     out.push(action_finding(f, a, code, message));
                 }
+                if all {
+                    hint_findings(f, a, &mut out);
+                }
                 if a.nested {
                     continue;
                 }
@@ -247,6 +318,9 @@ impl Checker {
                     ids.insert(a.id.clone(), (Rc::clone(first), a.line));
                 }
             }
+        }
+        if all {
+            silence(f, &mut out);
         }
         out.sort();
         out
@@ -280,6 +354,90 @@ impl Checker {
         out.sort();
         out
     }
+}
+
+/// Marks the findings the file's and its actions' `ignore[...]` comments silence, and adds
+/// an `unused-silence` finding for each of their codes that silences nothing: a code of
+/// `check` with no finding there, or a code no command knows (`lint`'s are its own).
+fn silence(f: &FileResult, out: &mut Vec<Finding>) {
+    let by_action: Vec<(&ActionResult, BTreeSet<String>)> = f
+        .actions
+        .iter()
+        .filter_map(|a| Some((a, silences(Some(a.comment.as_deref()?)))))
+        .collect();
+    if by_action.is_empty() && f.silences.is_empty() {
+        return;
+    }
+    let mut used_file: BTreeSet<&str> = BTreeSet::new();
+    let mut used_action: BTreeSet<(usize, usize, &str)> = BTreeSet::new();
+    let silenceable =
+        |code: &str| !matches!(code, "parse-error" | "unused-heuristic" | "unused-silence");
+    for finding in out.iter_mut() {
+        let (Some(line), Some(column)) = (finding.line, finding.column) else {
+            continue;
+        };
+        if finding.action.is_none() || !silenceable(&finding.code) {
+            continue;
+        }
+        let code = finding.code.as_str();
+        let own = by_action
+            .iter()
+            .find(|(a, codes)| a.line == line && a.column == column && codes.contains(code));
+        if let Some((a, _)) = own {
+            used_action.insert((a.line, a.column, check_code_name(code)));
+            finding.silenced = true;
+        } else if let Some((_, c)) = f.silences.iter().find(|(_, c)| c == code) {
+            used_file.insert(check_code_name(c));
+            finding.silenced = true;
+        }
+    }
+    let known = |code: &str| explain_check_code(code).is_some() || crate::lint::is_lint_code(code);
+    let unused = |code: &str, used: bool| -> Option<String> {
+        if explain_check_code(code).is_some() {
+            (!used).then(|| format!("the silence of `{code}` matches no finding"))
+        } else if !known(code) {
+            let codes = CHECK_CODES.iter().map(|c| c.0);
+            Some(format!(
+                "unknown code `{code}` in a silence{}",
+                crate::error::did_you_mean(code, codes)
+            ))
+        } else {
+            None
+        }
+    };
+    let mut found = Vec::new();
+    for (a, codes) in &by_action {
+        for code in codes {
+            let used = used_action.contains(&(a.line, a.column, code.as_str()));
+            if let Some(message) = unused(code, used) {
+                found.push(action_finding(
+                    f,
+                    a,
+                    "unused-silence",
+                    format!("`{}`: {message}", a.id),
+                ));
+            }
+        }
+    }
+    for (line, code) in &f.silences {
+        if let Some(message) = unused(code, used_file.contains(code.as_str())) {
+            found.push(Finding {
+                file: Some(f.shown.clone()),
+                line: Some(*line),
+                code: "unused-silence".into(),
+                level: check_code_level("unused-silence"),
+                message: format!("{message} (for the whole file)"),
+                ci_file: Some(f.ci_path().to_owned()),
+                ..Finding::default()
+            });
+        }
+    }
+    out.extend(found);
+}
+
+/// The `'static` name of a `check` code.
+fn check_code_name(code: &str) -> &'static str {
+    CHECK_CODES.iter().find(|c| c.0 == code).map_or("", |c| c.0)
 }
 
 fn parse_error(file: Option<String>, e: &Error) -> Finding {
@@ -325,6 +483,31 @@ fn status_message(a: &ActionResult, rules: &RuleSet) -> String {
     }
 }
 
+/// Codes silenced by `catalog-effects: ignore[a, b]` in a comment: the `actionId` line's
+/// (that action), or one of the file's leading comment lines (every action of the file).
+/// `check` and `lint` read the same comments, each for its own codes.
+pub fn silences(comment: Option<&str>) -> BTreeSet<String> {
+    const MARK: &str = "catalog-effects:";
+    let mut out = BTreeSet::new();
+    let mut rest = comment.unwrap_or("");
+    while let Some(at) = rest.find(MARK) {
+        rest = rest[at + MARK.len()..].trim_start();
+        let Some(list) = rest.strip_prefix("ignore[") else {
+            continue;
+        };
+        let Some(end) = list.find(']') else { break };
+        out.extend(
+            list[..end]
+                .split(',')
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .map(String::from),
+        );
+        rest = &list[end..];
+    }
+    out
+}
+
 /// A finding or an action as a previous CSV report locates it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BaselineRow {
@@ -364,6 +547,8 @@ pub fn baseline(csv_text: &str) -> Result<Baseline, String> {
     .map(col);
     let (connector, file, line, id, tool, status, declared) =
         (connector?, file?, line?, id?, tool?, status?, declared?);
+    // Older reports may lack them: no `read-only-override` is read from those.
+    let (read_only, inferred) = (col("read_only_hint").ok(), col("inferred_effects").ok());
     let mut base = Baseline::default();
     for (i, record) in reader.records().enumerate() {
         let r = record.map_err(|e| format!("row {}: {e}", i + 2))?;
@@ -386,6 +571,20 @@ pub fn baseline(csv_text: &str) -> Result<Baseline, String> {
         let mut codes: Vec<&str> = status_code(status, cell(declared).is_empty())
             .into_iter()
             .collect();
+        // The effects the row's hints were derived from (declared, else the patch's
+        // proposal), against the hint it reports: the rule `check` applies, read back.
+        let has = match (cell(declared), status, inferred) {
+            (d, _, _) if !d.is_empty() => d,
+            (_, Status::Added, Some(c)) => cell(c),
+            _ => String::new(),
+        };
+        let changes = has
+            .split('|')
+            .filter_map(crate::effects::Effect::parse)
+            .any(|e| !e.is_read_only());
+        if changes && read_only.is_some_and(|c| r.get(c) == Some("true")) {
+            codes.push("read-only-override");
+        }
         // The report lists both actions of a duplicate id, as `check` reports the second.
         if status != Status::Skipped {
             if base.actions.contains_key(&key) {

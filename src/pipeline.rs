@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::classify::{Confidence, Group, Inference, RuleSet, infer_in};
+use crate::diff::hints::{self, HintReview};
 use crate::diff::{self, Edit, Status};
 use crate::effects::{DestructivePolicy, Effects, Hints, derive_hints};
 use crate::error::Error;
@@ -51,6 +52,8 @@ pub struct Options {
     pub progress: Option<Progress>,
     /// Render each file's CSV rows in the workers (for streaming writers).
     pub render_csv: bool,
+    /// Remove the hints an action's effects derive to the same value (`--migrate-hints`).
+    pub migrate_hints: bool,
 }
 
 impl Options {
@@ -66,6 +69,7 @@ impl Options {
             only: None,
             progress: None,
             render_csv: false,
+            migrate_hints: false,
         }
     }
 }
@@ -97,8 +101,13 @@ pub struct ActionResult {
     /// Boxed: most runs keep no view, and an empty one inline made every result 280 bytes
     /// larger.
     pub view: Option<Box<ActionView>>,
-    /// The edit planned for this action, if any.
+    /// The edit planned for this action's `effects`, if any.
     pub edit: Option<Edit>,
+    /// Its `annotations:` judged against its effects, and the removals planned; boxed,
+    /// since most actions have none.
+    pub hint_review: Option<Box<HintReview>>,
+    /// The comment on its `actionId` line, when it holds `catalog-effects:` (a silence).
+    pub comment: Option<Box<str>>,
 }
 
 impl FileResult {
@@ -114,6 +123,13 @@ impl FileResult {
 }
 
 impl ActionResult {
+    /// Every edit planned for the action: its `effects`, then its hint removals.
+    pub fn edits(&self) -> impl Iterator<Item = &Edit> {
+        self.edit
+            .iter()
+            .chain(self.hint_review.iter().flat_map(|h| &h.edits))
+    }
+
     pub fn tool_name(&self) -> String {
         format!("{}_{}", self.connector, self.id)
     }
@@ -160,6 +176,8 @@ pub struct FileResult {
     pub group: Group,
     /// The edited text, with `keep_texts`, when there are edits.
     pub new_text: Option<String>,
+    /// `# catalog-effects: ignore[...]` in the file's leading comment lines: (line, code).
+    pub silences: Vec<(usize, String)>,
 }
 
 impl FileResult {
@@ -173,12 +191,8 @@ impl FileResult {
     /// for comparing without building it.
     pub fn old_pieces(&self) -> Option<Vec<&str>> {
         let new = self.new_text.as_deref()?;
-        let mut edits: Vec<&Edit> = self
-            .actions
-            .iter()
-            .filter_map(|a| a.edit.as_ref())
-            .collect();
-        edits.sort_by_key(|e| e.start);
+        let mut edits: Vec<&Edit> = self.actions.iter().flat_map(|a| a.edits()).collect();
+        edits.sort_by_key(|e| e.order());
         Some(diff::unapplied(new, edits))
     }
 }
@@ -606,6 +620,7 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
         csv: String::new(),
         group: Group::single(),
         new_text: None,
+        silences: Vec::new(),
     };
     let text = match read_text(&file.path) {
         Ok(t) => t,
@@ -628,6 +643,7 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
     out.group = plan.group;
     out.info_key = plan.info_key;
     out.info_title = plan.info_title;
+    out.silences = plan.silences;
     out.problems = plan
         .problems
         .into_iter()
@@ -645,17 +661,22 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
         .actions
         .into_iter()
         .map(|p| {
-            let (site, inference, status, edit) = (p.site, p.inference, p.status, p.edit);
-            let confident = inference.confident(opts.min_confidence);
-            let (effects, declared_source) = match (&site.view.declared, status) {
-                (_, Status::Skipped) => (Effects::EMPTY, false),
-                (Declared::Valid(_), Status::Conflict) if edit.is_some() => {
-                    (inference.effects, false)
-                }
-                (Declared::Valid(d), _) => (*d, true),
-                _ if confident => (inference.effects, false),
-                _ => (Effects::EMPTY, false),
-            };
+            let (mut site, inference, status, edit, hint_review) =
+                (p.site, p.inference, p.status, p.edit, p.hints);
+            let (effects, declared_source) =
+                match diff::effects_after(&site.view.declared, status, edit.as_ref()) {
+                    Some((e, from)) => (e, from == diff::EffectsFrom::Declared),
+                    None => (Effects::EMPTY, false),
+                };
+            let comment = site
+                .view
+                .id_comment
+                .as_deref()
+                .filter(|c| c.contains("catalog-effects:"))
+                .map(Box::from);
+            if !opts.keep_views {
+                site.view.id_comment = None;
+            }
             let hints = derive_hints(
                 effects,
                 site.view.label.as_deref(),
@@ -700,6 +721,8 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
                 hints,
                 connector: String::new(),
                 edit,
+                hint_review,
+                comment,
                 view,
             }
         })
@@ -716,27 +739,91 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
     out
 }
 
-/// One action as planned: its site, the inference, the status and the edit, if any.
+/// One action as planned: its site, the inference, the status, the edit of its `effects`
+/// and its hints judged (with the removals planned), if any.
 #[derive(Debug, Clone)]
 pub struct Planned {
     pub site: parse::ActionSite,
     pub inference: Inference,
     pub status: Status,
     pub edit: Option<Edit>,
+    pub hints: Option<Box<HintReview>>,
 }
 
 impl Planned {
+    /// Every edit planned for the action.
+    fn edits(&self) -> impl Iterator<Item = &Edit> {
+        self.edit
+            .iter()
+            .chain(self.hints.iter().flat_map(|h| &h.edits))
+    }
+
+    /// Judges the action's hints against the effects it has with its edit, and plans the
+    /// removal of the redundant ones when the run migrates them; a removal that cannot be
+    /// made in place is said why in `notes`, and the action's `effects` edit goes on.
+    fn judge_hints(&mut self, text: &str, opts: &Options, notes: &mut Vec<Error>) {
+        let after = diff::effects_after(&self.site.view.declared, self.status, self.edit.as_ref());
+        let Some(mut review) = hints::review(
+            self.site.view.annotations.as_ref(),
+            self.site.view.label.as_deref(),
+            after,
+            opts.policy,
+            self.inference.overwrites,
+        ) else {
+            self.hints = None;
+            return;
+        };
+        review.migrate = opts.migrate_hints;
+        if let Some(site) = self
+            .site
+            .annotations
+            .as_deref()
+            .filter(|_| opts.migrate_hints)
+        {
+            let insert_at = self
+                .edit
+                .as_ref()
+                .filter(|e| e.start == e.end)
+                .map(|e| e.start);
+            match hints::plan_removals(text, site, &review, self.site.map_start, insert_at) {
+                Ok(edits) => review.edits = edits,
+                Err(why) => {
+                    review.refused = Some(why.to_owned());
+                    notes.push(
+                        Error::new(format!(
+                            "`{}`: redundant hints not removed: {why}; remove them by hand",
+                            self.site.view.id
+                        ))
+                        .at(self.site.view.line, self.site.column),
+                    );
+                }
+            }
+        }
+        self.hints = Some(Box::new(review));
+    }
+
     /// Leaves the action unedited, `why` said of it: an added proposal then counts as
-    /// unclassified (it is listed for a human), a conflict stays one.
+    /// unclassified (it is listed for a human), a conflict stays one. A proposal its hints
+    /// were judged against no longer counts, and none of them is removed.
     fn refuse(&mut self, why: &str) -> Error {
-        let verb = if self.status == Status::Added {
-            self.status = Status::Unclassified;
-            "edited"
-        } else {
-            "rewritten"
+        let hints_only =
+            self.edit.is_none() && self.hints.as_ref().is_some_and(|h| !h.edits.is_empty());
+        let what = match self.status {
+            _ if hints_only => "`: redundant hints not removed",
+            Status::Added => {
+                self.status = Status::Unclassified;
+                "` not edited"
+            }
+            _ => "` not rewritten",
         };
         self.edit = None;
-        Error::new(format!("`{}` not {verb}: {why}", self.site.view.id))
+        if let Some(h) = &mut self.hints {
+            if !h.edits.is_empty() {
+                h.refused = Some(why.to_owned());
+            }
+            h.without_proposal();
+        }
+        Error::new(format!("`{}{what}: {why}", self.site.view.id))
             .at(self.site.view.line, self.site.column)
     }
 }
@@ -755,6 +842,8 @@ pub struct Plan {
     pub edits: Vec<Edit>,
     /// The edited text, with `keep_texts` when there are edits.
     pub new_text: Option<String>,
+    /// `# catalog-effects: ignore[...]` in the file's leading comment lines: (line, code).
+    pub silences: Vec<(usize, String)>,
 }
 
 /// Parses, classifies and plans one file's text, then checks the edited text before any
@@ -837,10 +926,11 @@ fn plan_tree(tree: &parse::tree::Tree, opts: &Options, keep_views: bool) -> Resu
             "`{heir_id}` merges it (`<<`) and would inherit its effects; declare both by hand"
         )));
     }
-    let mut edits: Vec<Edit> = actions.iter().filter_map(|p| p.edit.clone()).collect();
-    // Each action's edit lies in its own mapping: (start, mapping) orders them fully, so
-    // the unstable sort is exact, without the stable one's scratch copy.
-    edits.sort_unstable_by_key(|e| (e.start, e.map));
+    let mut edits: Vec<Edit> = actions.iter().flat_map(|p| p.edits()).cloned().collect();
+    // Each action's edits lie in its own mapping and never overlap: (start, end, mapping)
+    // orders them fully, so the unstable sort is exact, without the stable one's scratch
+    // copy.
+    edits.sort_unstable_by_key(Edit::order);
     Ok(Plan {
         shape: facts.shape,
         group: group.unwrap_or_default(),
@@ -851,6 +941,7 @@ fn plan_tree(tree: &parse::tree::Tree, opts: &Options, keep_views: bool) -> Resu
         actions,
         edits,
         new_text: None,
+        silences: parse::file_silences(tree.text()),
     })
 }
 
@@ -880,6 +971,7 @@ fn plan_actions(
             Decide::Known(plan) => plan.get(k).map_or_else(Inference::default, |p| Inference {
                 effects: p.inference.effects,
                 confidence: p.inference.confidence,
+                overwrites: p.inference.overwrites,
                 ..Inference::default()
             }),
             Decide::Classify(group) => {
@@ -919,10 +1011,12 @@ fn plan_actions(
             inference,
             status,
             edit,
+            hints: None,
         };
         if let Some(why) = why {
             notes.push(p.refuse(&format!("{why}; declare its effects by hand")));
         }
+        p.judge_hints(text, opts, &mut notes);
         each(p, layout);
     })?;
     let mut all = std::mem::take(&mut facts.notes);
@@ -978,12 +1072,13 @@ fn check_new(
         return Err("the edited text's data differs from the original's".into());
     }
     let actions = &planned.actions;
-    fn applied<'p>(before: &'p Planned, edits: &[Edit]) -> Option<&'p Edit> {
-        before.edit.as_ref().filter(|e| {
-            edits
-                .binary_search_by_key(&e.start, |x| x.start)
-                .is_ok_and(|i| edits[i] == **e)
-        })
+    let has = |e: &Edit| {
+        edits
+            .binary_search_by_key(&e.order(), Edit::order)
+            .is_ok_and(|i| edits[i] == *e)
+    };
+    fn applied(before: &Planned, has: impl Fn(&Edit) -> bool) -> Option<&Edit> {
+        before.edit.as_ref().filter(|e| has(e))
     }
     let (mut edited, mut own) = (
         Vec::with_capacity(actions.len()),
@@ -998,7 +1093,7 @@ fn check_new(
             return;
         };
         let id = &before.site.view.id;
-        let want = match applied(before, edits) {
+        let want = match applied(before, has) {
             Some(e) => Declared::Valid(e.effects),
             None => before.site.view.declared.clone(),
         };
@@ -1008,6 +1103,8 @@ fn check_new(
             failure.get_or_insert_with(|| {
                 format!("action `{id}` does not declare the planned effects after the edit")
             });
+        } else if let Some(why) = hints_after(before, &after, has) {
+            failure.get_or_insert_with(|| format!("action `{id}`: {why}"));
         }
         edited.push(after.edit.is_some());
         own.push(after.edit.is_some() && after.status == Status::Added);
@@ -1026,7 +1123,7 @@ fn check_new(
     for (i, before) in actions.iter().enumerate() {
         // What the second plan proposes must be exactly what was left out.
         let proposes = edited[i] && !held.contains(&i);
-        if proposes != (before.edit.is_some() && applied(before, edits).is_none()) {
+        if proposes != (before.edit.is_some() && applied(before, has).is_none()) {
             return Err(format!(
                 "planning the edited text again gives another edit for `{}`",
                 before.site.view.id
@@ -1037,6 +1134,34 @@ fn check_new(
         return Err("the edit changed the problems of the file".into());
     }
     Ok(())
+}
+
+/// What is wrong with an action's annotations in the edited text, if anything: with its
+/// removals applied, they must hold exactly what was left and plan no further removal;
+/// without them, what they held and the same removals again.
+fn hints_after(before: &Planned, after: &Planned, has: impl Fn(&Edit) -> bool) -> Option<String> {
+    let planned: &[Edit] = before.hints.as_ref().map_or(&[], |h| &h.edits);
+    let again: &[Edit] = after.hints.as_ref().map_or(&[], |h| &h.edits);
+    let removes = |edits: &[Edit]| edits.iter().fold(0, |m, e| m | e.removes);
+    let (want, again_ok) = if !planned.is_empty() && planned.iter().all(&has) {
+        let h = before.hints.as_ref()?;
+        let left = before
+            .site
+            .view
+            .annotations
+            .as_ref()
+            .and_then(|a| h.remainder(a));
+        (left, again.is_empty())
+    } else {
+        (
+            before.site.view.annotations.clone(),
+            removes(again) == removes(planned),
+        )
+    };
+    if after.site.view.annotations != want {
+        return Some("its annotations after the edit are not what was planned".into());
+    }
+    (!again_ok).then(|| "planning the edited text again removes other hints".into())
 }
 
 /// Checks at most this many subsets of a file's edits to find those that fail: a file
@@ -1057,13 +1182,24 @@ fn salvage(text: &str, plan: &mut Plan, opts: &Options, why: &str) -> Result<(),
         let digest = diff::verify::original(&tree, edits)?;
         check_edited(text, digest, edits, plan, opts)
     };
-    let mut failed: Vec<(Edit, String)> = Vec::new();
-    let mut pending = vec![plan.edits.clone()];
+    // An action's edits go together: its hints are removed only beside the effects that
+    // make them redundant.
+    let mut units: BTreeMap<usize, Vec<Edit>> = BTreeMap::new();
+    for e in &plan.edits {
+        units.entry(e.map).or_default().push(e.clone());
+    }
+    let flat = |set: &[Vec<Edit>]| -> Vec<Edit> {
+        let mut edits: Vec<Edit> = set.iter().flatten().cloned().collect();
+        edits.sort_unstable_by_key(Edit::order);
+        edits
+    };
+    let mut failed: Vec<(usize, String)> = Vec::new();
+    let mut pending = vec![units.into_values().collect::<Vec<_>>()];
     while let Some(set) = pending.pop() {
-        match check(&set) {
+        match check(&flat(&set)) {
             Ok(_) => {}
             Err(e) if set.len() == 1 || checks.get() >= MAX_CHECKS => {
-                failed.extend(set.into_iter().map(|edit| (edit, e.clone())));
+                failed.extend(set.iter().map(|unit| (unit[0].map, e.clone())));
             }
             Err(_) => {
                 let (a, b) = set.split_at(set.len() / 2);
@@ -1074,17 +1210,13 @@ fn salvage(text: &str, plan: &mut Plan, opts: &Options, why: &str) -> Result<(),
     }
     if failed.is_empty() {
         // Each part passes alone, not all together.
-        failed = plan
-            .edits
-            .iter()
-            .map(|e| (e.clone(), why.to_owned()))
-            .collect();
+        failed = plan.edits.iter().map(|e| (e.map, why.to_owned())).collect();
     }
-    let failing: std::collections::BTreeSet<usize> = failed.iter().map(|(e, _)| e.start).collect();
+    let failing: std::collections::BTreeSet<usize> = failed.iter().map(|(m, _)| *m).collect();
     let mut kept: Vec<Edit> = plan
         .edits
         .iter()
-        .filter(|e| !failing.contains(&e.start))
+        .filter(|e| !failing.contains(&e.map))
         .cloned()
         .collect();
     let together = if kept.is_empty() {
@@ -1095,18 +1227,23 @@ fn salvage(text: &str, plan: &mut Plan, opts: &Options, why: &str) -> Result<(),
     let new = match together {
         Ok(new) => new,
         Err(e) => {
-            failed.extend(kept.drain(..).map(|edit| (edit, e.clone())));
+            failed.extend(kept.drain(..).map(|edit| (edit.map, e.clone())));
             None
         }
     };
-    let why_at: BTreeMap<usize, String> = failed.into_iter().map(|(e, w)| (e.start, w)).collect();
+    let why_at: BTreeMap<usize, String> = failed.into_iter().collect();
     for p in &mut plan.actions {
-        let Some(why) = p.edit.as_ref().and_then(|e| why_at.get(&e.start)) else {
+        let Some(why) = why_at
+            .get(&p.site.map_start)
+            .filter(|_| p.edits().next().is_some())
+        else {
             continue;
         };
-        let why = format!(
-            "its edit failed the check before writing ({why}); declare its effects by hand"
-        );
+        let why = if p.edit.is_some() {
+            format!("its edit failed the check before writing ({why}); declare its effects by hand")
+        } else {
+            format!("their removal failed the check before writing ({why}); remove them by hand")
+        };
         plan.problems.push(p.refuse(&why));
     }
     plan.edits = kept;

@@ -311,16 +311,51 @@ fn readme_backfill_recipe_patches_the_sample_reviewed_and_a_rerun_is_empty() {
 
     let rerun = run_recipe("review", work);
     assert_eq!(rerun.code, 0, "{}{}", rerun.stdout, rerun.stderr);
-    // The patch was applied: files changed, and only by inserted lines.
+    // The patch was applied: files changed, only by inserted `effects` and, with
+    // `--migrate-hints`, removed hint lines (a flow mapping keeps its override).
     let after = common::read_tree(&work.join("connectors"));
     let mut changed = 0;
+    let mut removed = Vec::new();
     for ((name, old), (_, new)) in before.iter().zip(&after) {
         if old != new {
             changed += 1;
             let (old, new) = (String::from_utf8_lossy(old), String::from_utf8_lossy(new));
-            common::check_only_inserted(&old, &new).unwrap_or_else(|e| panic!("{name}: {e}"));
+            for change in similar::TextDiff::from_lines(&old, &new).iter_all_changes() {
+                let line = change.value().trim();
+                match change.tag() {
+                    similar::ChangeTag::Delete => removed.push(line.to_owned()),
+                    similar::ChangeTag::Insert => assert!(
+                        line == "effects:"
+                            || line.starts_with("- ")
+                            || line.contains("effects: [")
+                            || line == "annotations: {readOnlyHint: true}",
+                        "{name}: inserted {line:?}"
+                    ),
+                    similar::ChangeTag::Equal => {}
+                }
+            }
         }
     }
+    let flow_actions_rewritten = removed
+        .iter()
+        .filter(|l| l.starts_with("- {actionId"))
+        .count();
+    removed.retain(|l| !l.starts_with("- {actionId"));
+    assert_eq!(
+        flow_actions_rewritten, 1,
+        "the flow-mapping action gets `, effects: [..]`"
+    );
+    assert_eq!(
+        removed,
+        [
+            "annotations:",
+            "title: Get Drive",
+            "readOnlyHint: true   # safe to auto-run",
+            "openWorldHint: true",
+            "annotations: {readOnlyHint: true, openWorldHint: true}",
+        ],
+        "only the demo's redundant hints are removed"
+    );
     assert!(changed > 0, "the recipe's git apply changed nothing");
     // What README says the rerun shows: nothing left to patch.
     assert!(

@@ -23,7 +23,7 @@ const DEFAULT_REPORT: &str = "reports/coverage.csv";
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  catalog-effects backfill                       # the demo catalog\n  catalog-effects backfill connectors/ --patch - | less\n  catalog-effects backfill connectors/ --review reports/review.md   # a guide for the reviewer\n  catalog-effects backfill connectors/ --write   # apply in place (clean files only)\n  catalog-effects backfill connectors/ --branch effects-backfill\n\nInvalid `effects` declarations and duplicate ids are warnings: the patch leaves them alone and `check` fails on them.\n\nExit codes: 0 the run completed (every output written); 2 a file could not be read, parsed or written, bad arguments or configuration, or a catalog that does not exist or holds no connector file (then nothing is written).",
+    after_help = "Examples:\n  catalog-effects backfill                       # the demo catalog\n  catalog-effects backfill connectors/ --patch - | less\n  catalog-effects backfill connectors/ --review reports/review.md   # a guide for the reviewer\n  catalog-effects backfill connectors/ --write   # apply in place (clean files only)\n  catalog-effects backfill connectors/ --branch effects-backfill\n  catalog-effects backfill connectors/ --migrate-hints   # also remove hints the effects derive anyway\n\nInvalid `effects` declarations and duplicate ids are warnings: the patch leaves them alone and `check` fails on them.\n\nExit codes: 0 the run completed (every output written); 2 a file could not be read, parsed or written, bad arguments or configuration, or a catalog that does not exist or holds no connector file (then nothing is written).",
     mut_arg("min_confidence", |a| a.help(
         "Proposals below this confidence are not patched: they are listed for a human instead [default: medium]"
     )),
@@ -50,6 +50,11 @@ pub struct BackfillArgs {
     /// Rewrite conflicting declarations with the proposal, in the style they were written.
     #[arg(long)]
     pub fix_conflicts: bool,
+    /// Also remove, in the same patch, the `annotations:` hints that the action's effects
+    /// (declared, or proposed in the patch) derive to the same value, and an `annotations:`
+    /// left empty; keys that differ (overrides) and idempotentHint are kept.
+    #[arg(long)]
+    pub migrate_hints: bool,
     /// Commit the backfill on a new branch of the catalog's repository, without touching
     /// the work tree, the index or the current branch.
     #[arg(long, value_name = "NAME")]
@@ -92,6 +97,7 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
     args.reports.check_outputs(&catalogs, &own)?;
     let mut opts = args.engine.options()?;
     opts.fix_conflicts = args.fix_conflicts;
+    opts.migrate_hints = args.migrate_hints;
     opts.keep_texts = args.write || args.branch.is_some();
     opts.render_csv = true;
     let walked = match super::walk_or_refuse(&catalogs) {
@@ -126,8 +132,16 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
     let mut checker = findings::Checker::default();
     let mut guide = (args.review.is_some() || args.branch.is_some()).then(Review::default);
     let (mut written, mut failed) = (0, 0);
+    // Hints removed, and the actions they were removed from.
+    let (mut removed, mut migrated) = (0, 0);
     let meta = walked.run(&opts, |f| {
         errors += super::report_file_errors(f, quiet);
+        for h in f.actions.iter().filter_map(|a| a.hint_review.as_deref()) {
+            if !h.edits.is_empty() {
+                removed += h.redundant().count();
+                migrated += 1;
+            }
+        }
         warnings += f.notes.len();
         // Invalid declarations and duplicate ids are the catalog's problems, not the run's:
         // the patch leaves them alone, the run completes, and `check` fails on them.
@@ -245,6 +259,16 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
     );
     if args.write {
         totals.push_str(&format!("; files written: {written}, failed: {failed}"));
+    }
+    if args.migrate_hints {
+        notes.insert(
+            0,
+            format!(
+                "hints removed: {} from {} (--migrate-hints)",
+                removed,
+                super::plural(migrated, "action")
+            ),
+        );
     }
 
     // The JSON summary counts what the totals line counts: the run's own errors too.

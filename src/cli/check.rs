@@ -33,9 +33,15 @@ totals line counts the rest. A baseline is only read: --report may not name it, 
 only through --write-baseline (refused on a --since run and when a file could not be read).
 
 Severities: warning for missing-effects, unclassified-action, conflicting-effects, \
-invalid-effects and duplicate-action-id; error for parse-error (a file the tool could not read, \
-which also makes the exit code 2); note for unused-heuristic (a rule of yours that matched \
-nothing).
+invalid-effects, duplicate-action-id and unused-silence; error for read-only-override \
+(readOnlyHint: true on an action whose effects change something) and parse-error (a file the \
+tool could not read, which also makes the exit code 2); note for redundant-hint (a hint the \
+effects derive anyway: backfill --migrate-hints removes it) and unused-heuristic (a rule of \
+yours that matched nothing).
+
+A reviewer's decision is kept in the catalog: `# catalog-effects: ignore[code]` on an \
+action's actionId line (or among a file's leading comment lines, for all its actions) silences \
+that finding there; silenced findings are counted in the totals line, never listed or failing.
 
 Exit codes: 0 nothing fails (or the baseline was written); 1 findings that fail the run (see \
 --fail-on); 2 a file could not be read or parsed, bad arguments or configuration, or a catalog \
@@ -418,6 +424,18 @@ impl Reporter<'_> {
 
     fn take(&mut self, found: Vec<Finding>) {
         for f in found {
+            // Silenced: a reviewer's decision kept in the catalog. Counted, never listed or
+            // failing; a baseline entry it matches stays seen, not absent.
+            if f.silenced {
+                self.totals.silenced += 1;
+                if let Some((key, _)) = self
+                    .baseline
+                    .and_then(|b| b.findings.get_key_value(&f.identity()))
+                {
+                    self.seen.insert(key);
+                }
+                continue;
+            }
             // A file the tool could not read is an error on stderr and exit 2, whatever
             // fails the run; the documents carry it too, for the pull request.
             let unreadable = f.code == "parse-error";
@@ -570,6 +588,7 @@ fn json(
         "partial": partial,
         "failing": reporter.totals.failing,
         "fail_on": reporter.totals.fail_on.name(),
+        "silenced": reporter.totals.silenced,
     });
     serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
 }

@@ -119,20 +119,50 @@ pub fn run(mut args: LintArgs, config: &Config) -> Result<u8> {
             Err(code) => return Ok(code),
         };
         errors = super::report_errors(&run, quiet);
-        for (f, a) in run.actions().filter(|(_, a)| !a.nested) {
-            let Some(view) = &a.view else { continue };
-            let mut view = view.clone();
-            view.connector_title = f.info_title.clone().or_else(|| Some(a.connector.clone()));
-            for l in lint(&view, a.effects, &lint_rules, &filter) {
-                let mut finding = to_finding(
-                    l,
-                    Some(f.shown.clone()),
-                    Some(a.line),
-                    Some(a.column),
-                    a.tool_name(),
-                );
-                finding.ci_file = Some(f.ci_path().to_owned());
-                found.push(finding);
+        for f in &run.files {
+            // `# catalog-effects: ignore[code]` among the file's leading comments silences
+            // the code for every action of the file, as it does for `check`.
+            let mut used = std::collections::BTreeSet::new();
+            for a in f.actions.iter().filter(|a| !a.nested) {
+                let Some(view) = &a.view else { continue };
+                let mut view = view.clone();
+                view.connector_title = f.info_title.clone().or_else(|| Some(a.connector.clone()));
+                for l in lint(&view, a.effects, &lint_rules, &filter) {
+                    if l.code != "unused-silence" && f.silences.iter().any(|(_, c)| *c == l.code) {
+                        used.insert(l.code);
+                        continue;
+                    }
+                    let mut finding = to_finding(
+                        l,
+                        Some(f.shown.clone()),
+                        Some(a.line),
+                        Some(a.column),
+                        a.tool_name(),
+                    );
+                    finding.ci_file = Some(f.ci_path().to_owned());
+                    found.push(finding);
+                }
+            }
+            for (line, code) in &f.silences {
+                let ours = lint_rules.explain(code).is_some();
+                if !ours
+                    || used.contains(code)
+                    || !filter.allows(code)
+                    || !filter.allows("unused-silence")
+                {
+                    continue;
+                }
+                found.push(Finding {
+                    file: Some(f.shown.clone()),
+                    line: Some(*line),
+                    code: "unused-silence".into(),
+                    level: Level::Warning,
+                    message: format!(
+                        "the silence of `{code}` matches no finding (for the whole file); remove `{code}` from `# catalog-effects: ignore[...]`"
+                    ),
+                    ci_file: Some(f.ci_path().to_owned()),
+                    ..Finding::default()
+                });
             }
         }
     }

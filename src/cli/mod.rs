@@ -304,6 +304,8 @@ pub struct Totals {
     pub errors: usize,
     pub warnings: usize,
     pub notes: usize,
+    /// Findings silenced by `# catalog-effects: ignore[code]` comments (`check`).
+    pub silenced: usize,
     /// With a baseline: new findings, findings in the baseline, and actions gone.
     pub baseline: Option<(usize, usize, usize)>,
     pub failing: usize,
@@ -329,6 +331,9 @@ impl Totals {
         );
         if self.notes > 0 {
             s.push_str(&format!(", {}", plural(self.notes, "note")));
+        }
+        if self.silenced > 0 {
+            s.push_str(&format!(", {} silenced", self.silenced));
         }
         if let Some((new, old, gone)) = self.baseline {
             s.push_str(&format!(

@@ -5,6 +5,7 @@
 //! diff is rendered straight from the edits (no whole-file diffing), and a test checks it
 //! against `similar`'s rendering. [`verify`] checks an edited text before it is trusted.
 
+pub mod hints;
 pub mod verify;
 
 use std::borrow::Cow;
@@ -68,11 +69,12 @@ pub fn status(declared: &Declared, nested: bool, inference: &Inference, min: Con
     }
 }
 
-/// Replace `start..end` with `text`. Edits of one file never overlap. An insertion
-/// (`start == end`) adds an `effects` key to the mapping that starts at `map`; a
-/// replacement rewrites an `effects` list, and keeps what it replaces in `old`, so the
-/// original can be had back from the edited text. Either way the result declares
-/// `effects`.
+/// Replace `start..end` with `text`. Edits of one file never overlap, and every edit of an
+/// action names its mapping (`map`, where it starts): they are kept or dropped together.
+/// An insertion (`start == end`) adds an `effects` key to that mapping; a replacement
+/// rewrites an `effects` list; a removal (`removes` not 0, `text` empty) takes out hint
+/// entries of its `annotations:` (see [`hints`]). A replacement or removal keeps what it
+/// replaces in `old`, so the original can be had back from the edited text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Edit {
     pub start: usize,
@@ -81,6 +83,56 @@ pub struct Edit {
     pub effects: Effects,
     pub map: usize,
     pub old: String,
+    /// For a removal, what it removes: [`hints::HintKey`] bits, or
+    /// [`hints::ANNOTATIONS`] for the `annotations` key itself. 0 for an `effects` edit.
+    pub removes: u8,
+}
+
+impl Edit {
+    pub fn is_removal(&self) -> bool {
+        self.removes != 0
+    }
+
+    /// The order edits are applied in: by place, an insertion before a removal that starts
+    /// where it is inserted, and the action's mapping between edits at one place.
+    pub fn order(&self) -> (usize, usize, usize) {
+        (self.start, self.end, self.map)
+    }
+}
+
+/// Where an action's effects come from once the patch is applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EffectsFrom {
+    Declared,
+    /// Proposed, and inserted (or rewritten) by this patch.
+    Proposed,
+}
+
+impl EffectsFrom {
+    pub fn name(self) -> &'static str {
+        match self {
+            EffectsFrom::Declared => "declared",
+            EffectsFrom::Proposed => "proposed in this patch",
+        }
+    }
+}
+
+/// The effects an action has once the patch is applied, and where they come from: what it
+/// declares (when valid and not rewritten), else what the patch gives it. The one place
+/// this is decided: the CSV's hints, the hints `--migrate-hints` removes and the hint
+/// findings of `check` all read it. An action whose proposal the patch does not carry (below
+/// the confidence, held back, refused) has none.
+pub fn effects_after(
+    declared: &Declared,
+    status: Status,
+    edit: Option<&Edit>,
+) -> Option<(Effects, EffectsFrom)> {
+    match (declared, status, edit) {
+        (_, Status::Skipped, _) => None,
+        (_, _, Some(e)) if !e.is_removal() => Some((e.effects, EffectsFrom::Proposed)),
+        (Declared::Valid(d), _, _) => Some((*d, EffectsFrom::Declared)),
+        _ => None,
+    }
 }
 
 /// The terminator of the last line that ends at or before `at`, else the file's first one.
@@ -116,6 +168,7 @@ pub fn plan_insert(
         effects,
         map: site.map_start,
         old: String::new(),
+        removes: 0,
     };
     match site.insert {
         Insert::Unsafe(why) => Err(why),
@@ -181,6 +234,7 @@ pub fn plan_rewrite(
         effects,
         map,
         old: text[site.start..site.end].to_owned(),
+        removes: 0,
     })
 }
 
@@ -542,6 +596,7 @@ mod tests {
             effects: Effects::EMPTY,
             map: 0,
             old: String::new(),
+            removes: 0,
         }
     }
 

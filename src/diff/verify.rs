@@ -153,6 +153,16 @@ impl Ranges {
             .any(|r| r.0 < r.1 || r.0 > start)
     }
 
+    /// The end `p` of a node starting at `start`, in the original's coordinates: by its last
+    /// byte, so an end where a removal left nothing (an empty range) is not moved past it.
+    fn to_old_end(&self, start: usize, p: usize) -> usize {
+        if p > start {
+            self.to_old(p - 1) + 1
+        } else {
+            self.to_old(p)
+        }
+    }
+
     /// Byte `p` (outside the edits, at or after the cursor) in the original's coordinates.
     fn to_old(&self, p: usize) -> usize {
         let mut c = self.cursor;
@@ -256,6 +266,66 @@ fn digest(tree: &Tree, edits: &[Edit], is_edited: bool) -> Result<Digest, String
             id = next;
             continue;
         }
+        // Only the original holds what a removal takes (its edited range is empty): whole
+        // entries, each a key naming what the edit removes and its value, every node of
+        // them inside a removal of the same action. They are left out of the digest; a
+        // block mapping whose first keys go starts, once edited, at its first kept key.
+        if let Some(k) = ranges.holding(n.start()).filter(|&k| edits[k].is_removal()) {
+            if n.kind() == Kind::Map && !n.flow() {
+                let kept = tree
+                    .own_entries(id)
+                    .into_iter()
+                    .flatten()
+                    .map(|(key, _)| tree.node(key).start())
+                    .find(|&p| ranges.holding(p).is_none_or(|j| !edits[j].is_removal()));
+                let Some(start) = kept else {
+                    return Err(format!(
+                        "a removal empties the mapping at line {}",
+                        tree.lines.line(n.start())
+                    ));
+                };
+                hash_node(&mut h, tree, id, depth, start, 0);
+                if let Some(f) = frames.last_mut() {
+                    f.2 += 1;
+                }
+                frames.push((next, true, 0, n.start()));
+                id += 1;
+                continue;
+            }
+            let e = &edits[k];
+            let in_map = frames.last().is_some_and(|f| f.1 && f.2 % 2 == 0);
+            let names = tree.scalar_text(id).is_some_and(|(v, _)| {
+                let bit = match v {
+                    "annotations" => super::hints::ANNOTATIONS,
+                    _ => super::hints::HintKey::parse(v).map_or(0, super::hints::HintKey::bit),
+                };
+                bit != 0 && e.removes & bit != 0
+            });
+            let value = id + 1;
+            if is_edited || !in_map || !names || value >= tree.len() {
+                return Err(format!(
+                    "a removal takes more than the planned keys at line {}",
+                    tree.lines.line(n.start())
+                ));
+            }
+            let end = value + 1 + tree.descendants(value);
+            for i in id..end {
+                match ranges.holding(tree.node(i).start()) {
+                    Some(j) if edits[j].is_removal() && edits[j].map == e.map => seen[j] = true,
+                    _ => {
+                        return Err(format!(
+                            "a removal takes part of an entry at line {}",
+                            tree.lines.line(tree.node(i).start())
+                        ));
+                    }
+                }
+            }
+            if let Some(f) = frames.last_mut() {
+                f.2 += 2;
+            }
+            id = end;
+            continue;
+        }
         if let Some(k) = ranges.holding(n.start()) {
             // Only an insertion's key starts inside an edit: `effects`, and its list, as
             // the next two children of the mapping the edit was planned for.
@@ -303,7 +373,7 @@ fn digest(tree: &Tree, edits: &[Edit], is_edited: bool) -> Result<Digest, String
             id,
             depth,
             ranges.to_old(n.start()),
-            ranges.to_old(n.end()),
+            ranges.to_old_end(n.start(), n.end()),
         );
         if let Some(f) = frames.last_mut() {
             f.2 += 1;
@@ -316,10 +386,13 @@ fn digest(tree: &Tree, edits: &[Edit], is_edited: bool) -> Result<Digest, String
     h.word(tree.roots.len() as u64);
     // Every edit found where it was planned: insertions on the edited side, rewrites on
     // both.
-    let missing = edits
-        .iter()
-        .zip(&seen)
-        .position(|(e, &s)| !s && (is_edited || e.start < e.end));
+    let missing = edits.iter().zip(&seen).position(|(e, &s)| {
+        !s && if is_edited {
+            !e.is_removal()
+        } else {
+            e.start < e.end
+        }
+    });
     if let Some(k) = missing {
         let at = ranges.ranges[k].0.min(tree.text().len());
         return Err(format!(

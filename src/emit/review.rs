@@ -141,6 +141,11 @@ pub struct Review {
     per_effect: [usize; 5],
     /// Patched actions that rewrite a conflicting declaration (`--fix-conflicts`).
     rewritten: usize,
+    /// `--migrate-hints`: one line per action whose hints were looked at (removed, kept,
+    /// or left alone), the first [`KEEP`], and how many in all.
+    hints: Vec<String>,
+    hints_total: usize,
+    hints_removed: usize,
 }
 
 impl Default for Review {
@@ -153,6 +158,9 @@ impl Default for Review {
             error_count: 0,
             per_effect: [0; 5],
             rewritten: 0,
+            hints: Vec::new(),
+            hints_total: 0,
+            hints_removed: 0,
         }
     }
 }
@@ -167,6 +175,17 @@ impl Review {
             }
         }
         for a in &f.actions {
+            if let Some(line) = hint_line(f, a) {
+                self.hints_total += 1;
+                if self.hints.len() < KEEP {
+                    self.hints.push(line);
+                }
+            }
+            self.hints_removed += a
+                .hint_review
+                .as_ref()
+                .filter(|h| !h.edits.is_empty())
+                .map_or(0, |h| h.redundant().count());
             let patched = a.edit.is_some();
             if patched {
                 for (n, e) in self.per_effect.iter_mut().zip(Effect::ALL) {
@@ -230,7 +249,10 @@ impl Review {
         let conflicts = self.conflict_section(ctx, budget / 2);
         budget = budget.saturating_sub(chars(&conflicts));
         body.push_str(&conflicts);
-        body.push_str(&self.not_patched_section(summary, ctx, budget));
+        let not_patched = self.not_patched_section(summary, ctx, budget * 2 / 3);
+        budget = budget.saturating_sub(chars(&not_patched));
+        body.push_str(&not_patched);
+        body.push_str(&self.hints_section(ctx, budget));
         let mut page = head + &body + &tail;
         if chars(&page) > GITHUB_LIMIT {
             // Only the fixed parts can get here (a catalog with thousands of connectors).
@@ -402,6 +424,30 @@ impl Review {
         s
     }
 
+    /// `--migrate-hints`: each hint removed and each override kept, with why.
+    fn hints_section(&self, ctx: &Context, budget: usize) -> String {
+        let mut s = String::new();
+        if self.hints_total == 0 {
+            return s;
+        }
+        let _ = writeln!(
+            s,
+            "\n### Hints migrated ({} removed)\n\nHand-written `annotations:` beside the effects \
+             each action has once the patch is applied (declared, or proposed in it). A hint \
+             they derive to the same value is removed; one that differs is an override and is \
+             kept, and so is `idempotentHint`, which effects never derive.\n",
+            self.hints_removed
+        );
+        push_within(
+            &mut s,
+            self.hints.iter().cloned(),
+            self.hints_total,
+            budget,
+            ctx,
+        );
+        s
+    }
+
     /// The commit message of `--branch`: the guide's counts and its first few items, as
     /// plain text.
     pub fn commit_message(&mut self, summary: &Summary, ctx: &Context) -> String {
@@ -455,6 +501,13 @@ impl Review {
                 confidence(it.confidence)
             );
         }
+        if self.hints_total > 0 {
+            let _ = writeln!(
+                msg,
+                "Hints removed (--migrate-hints): {}; the guide lists each, and each override kept",
+                self.hints_removed
+            );
+        }
         let _ = writeln!(msg, "Unclassified (need a human): {}", t.unclassified);
         if t.invalid > 0 {
             let _ = writeln!(msg, "Invalid declarations (not fixed): {}", t.invalid);
@@ -469,6 +522,42 @@ impl Review {
         );
         msg
     }
+}
+
+/// An action's hints as the guide lists them, when the run migrates hints and it has any.
+fn hint_line(f: &FileResult, a: &ActionResult) -> Option<String> {
+    let h = a.hint_review.as_deref().filter(|h| h.migrate)?;
+    let phrase = |n: &crate::diff::hints::HintNote| match n.key {
+        crate::diff::hints::HintKey::Title => format!("`title: {}`", n.value),
+        k => format!("`{}: {}`", k.name(), n.value),
+    };
+    let mut parts = Vec::new();
+    if !h.edits.is_empty() {
+        let removed: Vec<String> = h
+            .redundant()
+            .map(|n| format!("{} ({})", phrase(n), h.why(n)))
+            .collect();
+        parts.push(format!("removed {}", removed.join(", ")));
+    }
+    let kept: Vec<String> = h
+        .notes
+        .iter()
+        .filter(|n| n.verdict != crate::diff::hints::Verdict::Redundant || h.edits.is_empty())
+        .map(|n| format!("{} ({})", phrase(n), h.why(n)))
+        .collect();
+    if !kept.is_empty() {
+        parts.push(format!("kept {}", kept.join(", ")));
+    }
+    if let Some(why) = &h.refused {
+        parts.push(format!("**left alone**: {why}"));
+    }
+    Some(format!(
+        "- `{}` (`{}:{}`): {}\n",
+        a.tool_name(),
+        f.shown,
+        a.line,
+        parts.join("; ")
+    ))
 }
 
 /// The share of actions that declare valid effects before the patch.

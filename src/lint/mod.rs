@@ -94,6 +94,11 @@ type Spec = (
     &'static [&'static str],
 );
 
+/// Whether `code` is one of `lint`'s built-in codes (`check` leaves their silences to it).
+pub fn is_lint_code(code: &str) -> bool {
+    SPECS.iter().any(|s| s.0 == code)
+}
+
 const SPECS: &[Spec] = &[
     ("vague-verb", Check::VagueVerb, &[WORDS], &[]),
     (
@@ -550,7 +555,7 @@ pub fn lint(
     filter: &CodeFilter,
 ) -> Vec<LintFinding> {
     let ctx = Ctx::new(view, effects, rules);
-    let silenced = silences(view.id_comment.as_deref());
+    let silenced = crate::findings::silences(view.id_comment.as_deref());
     let mut out = Vec::new();
     let mut ran = BTreeSet::new();
     let mut fired = BTreeSet::new();
@@ -574,6 +579,11 @@ pub fn lint(
     let unused = rules.rules.iter().find(|r| r.check == Check::UnusedSilence);
     if let Some(rule) = unused.filter(|r| filter.allows(&r.code) && !silenced.contains(&r.code)) {
         for code in &silenced {
+            // `check`'s codes are silenced in the same comments; `check` reports them.
+            if rules.explain(code).is_none() && crate::findings::explain_check_code(code).is_some()
+            {
+                continue;
+            }
             let (message, hint) = if rules.explain(code).is_none() {
                 (
                     format!("unknown code `{code}` in a silence"),
@@ -614,29 +624,6 @@ fn finding(rule: &Rule, found: Found) -> LintFinding {
         text: found.text,
         suggestion: found.hint,
     }
-}
-
-/// Codes silenced by `catalog-effects: ignore[a, b]` in the `actionId` line comment.
-fn silences(comment: Option<&str>) -> BTreeSet<String> {
-    const MARK: &str = "catalog-effects:";
-    let mut out = BTreeSet::new();
-    let mut rest = comment.unwrap_or("");
-    while let Some(at) = rest.find(MARK) {
-        rest = rest[at + MARK.len()..].trim_start();
-        let Some(list) = rest.strip_prefix("ignore[") else {
-            continue;
-        };
-        let Some(end) = list.find(']') else { break };
-        out.extend(
-            list[..end]
-                .split(',')
-                .map(str::trim)
-                .filter(|c| !c.is_empty())
-                .map(String::from),
-        );
-        rest = &list[end..];
-    }
-    out
 }
 
 /// Text of one action, tokenized once for every check.
@@ -1431,15 +1418,15 @@ mod tests {
 
     #[test]
     fn silences_parse() {
-        let s = silences(Some(
+        let s = crate::findings::silences(Some(
             " catalog-effects: ignore[vague-verb, euphemism] other",
         ));
         assert_eq!(
             s.into_iter().collect::<Vec<_>>(),
             ["euphemism", "vague-verb"]
         );
-        assert!(silences(Some("catalog-effects: ignore[")).is_empty());
-        assert!(silences(None).is_empty());
+        assert!(crate::findings::silences(Some("catalog-effects: ignore[")).is_empty());
+        assert!(crate::findings::silences(None).is_empty());
     }
 
     #[test]

@@ -81,6 +81,41 @@ pub struct ActionSite {
     pub effects: Option<EffectsSite>,
     /// How this action indents its own block lists, when it has one.
     pub seq_offset: Option<usize>,
+    /// Where its `annotations:` mapping is written, for removing hints; boxed, since most
+    /// actions have none.
+    pub annotations: Option<Box<AnnotationsSite>>,
+}
+
+/// One entry of an action's `annotations:` mapping, as a removal needs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HintEntry {
+    pub key: String,
+    pub key_start: usize,
+    pub value_end: usize,
+    /// A plain or quoted scalar on its key's line, neither key nor value anchored, tagged
+    /// or an alias: the only entries removed in place.
+    pub simple: bool,
+}
+
+/// An action's own `annotations:` mapping: where it and its entries are written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnnotationsSite {
+    /// The `annotations` key and the end of the mapping (its `}` when flow, the end of its
+    /// last value when block).
+    pub key_start: usize,
+    pub end: usize,
+    pub flow: bool,
+    /// The mapping carries an anchor (`&name`): it may lose keys, never go whole.
+    pub anchored: bool,
+    pub entries: Vec<HintEntry>,
+    /// Why no key of it can be removed in place, when none can (a merge, an alias, an
+    /// anchor other nodes use, a tag).
+    pub unsafe_why: Option<&'static str>,
+    /// The action is a flow mapping (`{actionId: x, annotations: {...}}`).
+    pub action_flow: bool,
+    /// The end of the action's entry before `annotations`, and the start of the one after.
+    pub prev_end: usize,
+    pub next_start: Option<usize>,
 }
 
 /// Everything the later stages need from one file.
@@ -403,6 +438,27 @@ pub fn info_key(text: &str) -> Option<String> {
     tree.get_str(info, "key").map(str::to_owned)
 }
 
+/// `# catalog-effects: ignore[code, ...]` in the file's leading comment lines (before any
+/// YAML), as (line, code): silences for every action of the file.
+pub fn file_silences(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (i, line) in text.trim_start_matches('\u{feff}').lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let Some(comment) = line.strip_prefix('#') else {
+            break;
+        };
+        out.extend(
+            crate::findings::silences(Some(comment))
+                .into_iter()
+                .map(|code| (i + 1, code)),
+        );
+    }
+    out
+}
+
 /// Start of the line holding byte `at`.
 pub(crate) fn line_start(bytes: &[u8], at: usize) -> usize {
     bytes[..at]
@@ -625,6 +681,7 @@ impl Ctx<'_, '_> {
             ],
         );
         let (declared, effects) = self.declared(item, effects);
+        let site_annotations = self.annotations_site(item, annotations);
         let annotations = self.annotations(annotations).unwrap_or_else(|e| {
             problems.push(e);
             None
@@ -636,7 +693,12 @@ impl Ctx<'_, '_> {
         };
         let view = ActionView {
             id,
-            label: string(label),
+            // Read, when the action has annotations, even where only declarations are: a
+            // `title` hint is judged against it.
+            label: label
+                .filter(|_| self.full || annotations.is_some())
+                .and_then(|v| tree.scalar(v))
+                .map(str::to_owned),
             description: string(description),
             details: string(details),
             action_type: string(action_type),
@@ -669,7 +731,107 @@ impl Ctx<'_, '_> {
             insert,
             effects,
             seq_offset: self.action_seq_offset(item),
+            annotations: site_annotations.map(Box::new),
         }))
+    }
+
+    /// Where the action's `annotations:` mapping is written, when it is one; `None` when
+    /// it has none or it is not a mapping (a problem reported already).
+    fn annotations_site(&self, item: NodeId, value: Option<NodeId>) -> Option<AnnotationsSite> {
+        let tree = self.tree;
+        let value = value?;
+        tree.entries(value)?;
+        let unsafe_why = |why| AnnotationsSite {
+            key_start: 0,
+            end: 0,
+            flow: false,
+            anchored: false,
+            entries: Vec::new(),
+            unsafe_why: Some(why),
+            action_flow: false,
+            prev_end: 0,
+            next_start: None,
+        };
+        let action = tree.node(item);
+        if action.aliased() {
+            return Some(unsafe_why(
+                "the action is anchored (`&name`) and used elsewhere through an alias, whose annotations would change too",
+            ));
+        }
+        let own: Vec<(NodeId, NodeId)> = tree.own_entries(item)?.collect();
+        let Some(at) = own
+            .iter()
+            .position(|&(k, _)| tree.scalar(k) == Some("annotations"))
+        else {
+            return Some(unsafe_why(
+                "its annotations come through a `<<` merge, which other actions may share",
+            ));
+        };
+        let (key, map) = own[at];
+        let m = tree.node(map);
+        let why = if m.kind() == Kind::Alias {
+            Some("its annotations are an alias (`*name`) of a mapping written elsewhere")
+        } else if m.aliased() {
+            Some(
+                "its annotations are anchored (`&name`) and used elsewhere through an alias, which would change too",
+            )
+        } else if m.tagged() || tree.node(key).anchored() || tree.node(key).tagged() {
+            Some("its `annotations` key or mapping carries a tag or an anchor")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Some(unsafe_why(why));
+        }
+        let line_of = |at: usize| self.tree.lines.line(at);
+        let entries: Vec<HintEntry> = tree
+            .own_entries(map)?
+            .map(|(k, v)| {
+                let (kn, vn) = (tree.node(k), tree.node(v));
+                let simple = kn.kind() == Kind::Scalar
+                    && vn.kind() == Kind::Scalar
+                    && !(kn.anchored() || kn.tagged() || vn.anchored() || vn.tagged())
+                    && !matches!(vn.style(), ScalarStyle::Literal | ScalarStyle::Folded)
+                    && line_of(kn.start()) == line_of(vn.end().max(vn.start() + 1) - 1);
+                HintEntry {
+                    key: tree.scalar(k).unwrap_or_default().to_owned(),
+                    key_start: kn.start(),
+                    value_end: vn.end(),
+                    simple,
+                }
+            })
+            .collect();
+        // A flow mapping's end can lie past its `}`, after a comment on its line: its
+        // `}` is found after the last value instead. Anything else in between (a comment)
+        // leaves the parser's end, and the removal finds the comment and refuses.
+        let end = if m.flow() {
+            let bytes = self.text.as_bytes();
+            let mut at = entries.last().map_or(m.start(), |e| e.value_end);
+            while at < bytes.len() && matches!(bytes[at], b' ' | b'\t' | b'\r' | b'\n' | b',') {
+                at += 1;
+            }
+            if bytes.get(at) == Some(&b'}') {
+                at + 1
+            } else {
+                m.end()
+            }
+        } else {
+            entries.last().map_or(m.start(), |e| e.value_end)
+        };
+        let prev_end = at
+            .checked_sub(1)
+            .map_or(action.start(), |p| tree.node(own[p].1).end());
+        Some(AnnotationsSite {
+            key_start: tree.node(key).start(),
+            end,
+            flow: m.flow(),
+            anchored: m.anchored(),
+            entries,
+            unsafe_why: None,
+            action_flow: action.flow(),
+            prev_end,
+            next_start: own.get(at + 1).map(|&(k, _)| tree.node(k).start()),
+        })
     }
 
     fn action_id(&self, value: NodeId) -> Result<String, Error> {

@@ -1,0 +1,517 @@
+//! Hand-written hints beside effects (issue 22): which keys of an action's `annotations:`
+//! restate what its effects derive (redundant: noise that drifts once the effects change),
+//! which differ from it (overrides: a person's decision, kept), and the edits
+//! `backfill --migrate-hints` makes to take the redundant ones out.
+//!
+//! A removal takes whole lines in a block mapping (comment lines between them stay: a
+//! comment is never removed unless it trails a removed key) and an entry with its separator
+//! in a flow mapping; an `annotations:` left empty goes too. What cannot be removed that way
+//! is refused with why, and the action is left alone.
+
+use super::{Edit, EffectsFrom};
+use crate::effects::{DestructivePolicy, Effects, Hints, derive_hints};
+use crate::parse::{AnnotationsSite, line_end, line_start};
+
+/// The bit of [`Edit::removes`] that stands for the `annotations` key itself.
+pub const ANNOTATIONS: u8 = 1 << 7;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum HintKey {
+    Title,
+    ReadOnly,
+    Destructive,
+    Idempotent,
+    OpenWorld,
+}
+
+impl HintKey {
+    pub const ALL: [HintKey; 5] = [
+        HintKey::Title,
+        HintKey::ReadOnly,
+        HintKey::Destructive,
+        HintKey::Idempotent,
+        HintKey::OpenWorld,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            HintKey::Title => "title",
+            HintKey::ReadOnly => "readOnlyHint",
+            HintKey::Destructive => "destructiveHint",
+            HintKey::Idempotent => "idempotentHint",
+            HintKey::OpenWorld => "openWorldHint",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<HintKey> {
+        HintKey::ALL.into_iter().find(|k| k.name() == s)
+    }
+
+    pub fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+
+    fn value(self, h: &Hints) -> Option<String> {
+        let flag = |b: Option<bool>| b.map(|b| b.to_string());
+        match self {
+            HintKey::Title => h.title.clone(),
+            HintKey::ReadOnly => flag(h.read_only),
+            HintKey::Destructive => flag(h.destructive),
+            HintKey::Idempotent => flag(h.idempotent),
+            HintKey::OpenWorld => flag(h.open_world),
+        }
+    }
+
+    fn clear(self, h: &mut Hints) {
+        match self {
+            HintKey::Title => h.title = None,
+            HintKey::ReadOnly => h.read_only = None,
+            HintKey::Destructive => h.destructive = None,
+            HintKey::Idempotent => h.idempotent = None,
+            HintKey::OpenWorld => h.open_world = None,
+        }
+    }
+}
+
+/// What a hand-written hint is, beside the effects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Equal to what the effects (or, for `title`, the label) derive.
+    Redundant,
+    /// Differs from what they derive: a decision, kept.
+    Override,
+    /// `idempotentHint`: never derived from effects, so always a decision.
+    NeverDerived,
+    /// The action has no effects to derive from: the hint is all a client gets.
+    NoEffects,
+}
+
+/// One key of an action's `annotations:` and what it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HintNote {
+    pub key: HintKey,
+    /// As read: `true`, `false`, or the title.
+    pub value: String,
+    pub verdict: Verdict,
+    /// What the effects or the label derive for the key, when anything.
+    pub derived: Option<String>,
+}
+
+/// An action's hand-written hints judged against the effects it has once the patch is
+/// applied ([`super::effects_after`]), and the removals planned for the redundant ones.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HintReview {
+    pub effects: Effects,
+    pub from: Option<EffectsFrom>,
+    pub notes: Vec<HintNote>,
+    /// The removals (`--migrate-hints`): they go into the patch all together with the
+    /// action's other edits, or not at all.
+    pub edits: Vec<Edit>,
+    /// Why the redundant hints are not removed, when they are not.
+    pub refused: Option<String>,
+    /// The run migrates hints (the review guide lists what it did).
+    pub migrate: bool,
+}
+
+impl HintReview {
+    pub fn redundant(&self) -> impl Iterator<Item = &HintNote> {
+        self.notes
+            .iter()
+            .filter(|n| n.verdict == Verdict::Redundant)
+    }
+
+    /// `readOnlyHint: true` on effects that change something: clients would run a write or
+    /// a delete unattended.
+    pub fn read_only_override(&self) -> bool {
+        !self.effects.is_empty()
+            && !self.effects.is_read_only()
+            && self
+                .notes
+                .iter()
+                .any(|n| n.key == HintKey::ReadOnly && n.value == "true")
+    }
+
+    /// The effects as a phrase: `[read] (declared)`.
+    pub fn effects_phrase(&self) -> String {
+        format!(
+            "[{}] ({})",
+            self.effects.joined(", "),
+            self.from.map_or("none", EffectsFrom::name)
+        )
+    }
+
+    /// Why a key is removed or kept, in a phrase.
+    pub fn why(&self, n: &HintNote) -> String {
+        let derived = n.derived.as_deref().unwrap_or("nothing");
+        match (n.verdict, n.key) {
+            (Verdict::Redundant, HintKey::Title) => "equal to the label".into(),
+            (Verdict::Redundant, _) => format!("what {} derives", self.effects_phrase()),
+            (Verdict::Override, HintKey::Title) => "differs from the label".into(),
+            (Verdict::Override, _) if n.key == HintKey::ReadOnly && self.read_only_override() => {
+                format!(
+                    "makes {} look read-only, so clients would run it unattended; `check` reports it as an error, read-only-override",
+                    self.effects_phrase()
+                )
+            }
+            (Verdict::Override, _) => {
+                format!("an override: {} derives {derived}", self.effects_phrase())
+            }
+            (Verdict::NeverDerived, _) => "never derived from effects".into(),
+            (Verdict::NoEffects, _) => "no effects to derive it from".into(),
+        }
+    }
+
+    /// What is left of `annotations` once the removals are applied: `None` when they take
+    /// the whole mapping.
+    pub fn remainder(&self, annotations: &Hints) -> Option<Hints> {
+        let mut left = annotations.clone();
+        let removes = self.edits.iter().fold(0, |m, e| m | e.removes);
+        if removes & ANNOTATIONS != 0 {
+            return None;
+        }
+        for k in HintKey::ALL.into_iter().filter(|k| removes & k.bit() != 0) {
+            k.clear(&mut left);
+        }
+        Some(left)
+    }
+
+    /// The proposal the effects came from is not in the patch after all (held back, or its
+    /// edit failed its check): nothing derives from it, so nothing is redundant by it.
+    pub fn without_proposal(&mut self) {
+        self.edits.clear();
+        if self.from != Some(EffectsFrom::Proposed) {
+            return;
+        }
+        self.effects = Effects::EMPTY;
+        self.from = None;
+        for n in &mut self.notes {
+            if n.key != HintKey::Title && n.verdict != Verdict::NeverDerived {
+                n.verdict = Verdict::NoEffects;
+                n.derived = None;
+            }
+        }
+    }
+}
+
+/// Judges an action's `annotations:` against the effects it has once the patch is applied;
+/// `None` when it has no annotations.
+pub fn review(
+    annotations: Option<&Hints>,
+    label: Option<&str>,
+    after: Option<(Effects, EffectsFrom)>,
+    policy: DestructivePolicy,
+    overwrites: bool,
+) -> Option<HintReview> {
+    let annotations = annotations?;
+    let (effects, from) = after.map_or((Effects::EMPTY, None), |(e, f)| (e, Some(f)));
+    let derived = derive_hints(effects, label, None, policy, overwrites);
+    let notes = HintKey::ALL
+        .into_iter()
+        .filter_map(|key| {
+            let value = key.value(annotations)?;
+            let derived = key.value(&derived);
+            let verdict = match key {
+                HintKey::Idempotent => Verdict::NeverDerived,
+                // The title comes from the label, whatever the effects.
+                HintKey::Title if derived.as_deref() == Some(value.as_str()) => Verdict::Redundant,
+                HintKey::Title => Verdict::Override,
+                _ if effects.is_empty() => Verdict::NoEffects,
+                _ if derived.as_deref() == Some(value.as_str()) => Verdict::Redundant,
+                _ => Verdict::Override,
+            };
+            Some(HintNote {
+                key,
+                value,
+                verdict,
+                derived,
+            })
+        })
+        .collect();
+    Some(HintReview {
+        effects,
+        from,
+        notes,
+        edits: Vec::new(),
+        refused: None,
+        migrate: false,
+    })
+}
+
+/// The edits that remove the redundant keys of `review` from the mapping `site` describes,
+/// and the mapping itself when nothing else is left in it; or why they cannot be made in
+/// place. `map` is the action's mapping; `insert_at`, where its `effects` is inserted, if
+/// it is.
+pub fn plan_removals(
+    text: &str,
+    site: &AnnotationsSite,
+    review: &HintReview,
+    map: usize,
+    insert_at: Option<usize>,
+) -> Result<Vec<Edit>, &'static str> {
+    let redundant = |name: &str| {
+        review
+            .redundant()
+            .any(|n| n.key.name() == name && HintKey::parse(name).is_some())
+    };
+    if review.redundant().next().is_none() {
+        return Ok(Vec::new());
+    }
+    if let Some(why) = site.unsafe_why {
+        return Err(why);
+    }
+    let bytes = text.as_bytes();
+    let first_on_line = |at: usize| bytes[line_start(bytes, at)..at].iter().all(|&b| b == b' ');
+    // A comment between the pieces of what is removed (not inside a value) would go with it.
+    let comment_in = |from: usize, to: usize| {
+        let mut at = from;
+        for e in &site.entries {
+            if e.value_end <= at || e.key_start >= to {
+                continue;
+            }
+            if bytes[at..e.key_start.max(at)].contains(&b'#') {
+                return true;
+            }
+            at = e.value_end.max(at);
+        }
+        at < to && bytes[at..to].contains(&b'#')
+    };
+    const COMMENT: &str = "a comment sits among the hints to remove";
+    const NOT_SIMPLE: &str =
+        "a hint to remove is written over several lines, or with an anchor, a tag or an alias";
+    const NOT_FIRST: &str = "a hint to remove shares its line with another key";
+    let bit = |name: &str| HintKey::parse(name).map_or(0, HintKey::bit);
+    // (start, end, what it removes)
+    let mut ranges: Vec<(usize, usize, u8)> = Vec::new();
+    let whole_lines = |from: usize, to: usize| {
+        (
+            line_start(bytes, from),
+            line_end(bytes, to.max(from + 1) - 1),
+        )
+    };
+    let all = site.entries.iter().all(|e| redundant(&e.key));
+    if all {
+        // Anchors are numbered in document order: one removed would renumber the others,
+        // and the check would refuse the edit anyway.
+        if site.anchored {
+            return Err(
+                "its annotations mapping carries an anchor (`&name`), which would go with it",
+            );
+        }
+        if site.action_flow {
+            let (from, to) = match site.next_start {
+                Some(next) => (site.key_start, next),
+                None => (site.prev_end, site.end),
+            };
+            if comment_in(from, to) {
+                return Err(COMMENT);
+            }
+            ranges.push((from, to, ANNOTATIONS));
+        } else if !first_on_line(site.key_start) {
+            return Err(NOT_FIRST);
+        } else if site.flow {
+            if comment_in(site.key_start, site.end) {
+                return Err(COMMENT);
+            }
+            let (from, to) = whole_lines(site.key_start, site.end);
+            ranges.push((from, to, ANNOTATIONS));
+        } else {
+            let (from, to) = whole_lines(site.key_start, site.key_start);
+            ranges.push((from, to, ANNOTATIONS));
+            for e in &site.entries {
+                if !e.simple {
+                    return Err(NOT_SIMPLE);
+                }
+                if !first_on_line(e.key_start) {
+                    return Err(NOT_FIRST);
+                }
+                let (from, to) = whole_lines(e.key_start, e.value_end);
+                ranges.push((from, to, bit(&e.key)));
+            }
+        }
+    } else {
+        for (i, e) in site.entries.iter().enumerate() {
+            if !redundant(&e.key) {
+                continue;
+            }
+            if !e.simple {
+                return Err(NOT_SIMPLE);
+            }
+            let (from, to) = if site.flow {
+                // Up to the next entry while a kept one follows; else from the end of the
+                // entry before (a kept one precedes), taking the separator either way.
+                let kept_after = site.entries[i + 1..].iter().any(|n| !redundant(&n.key));
+                if kept_after {
+                    (e.key_start, site.entries[i + 1].key_start)
+                } else {
+                    (site.entries[i - 1].value_end, e.value_end)
+                }
+            } else {
+                if !first_on_line(e.key_start) {
+                    return Err(NOT_FIRST);
+                }
+                whole_lines(e.key_start, e.value_end)
+            };
+            if site.flow && comment_in(from, to) {
+                return Err(COMMENT);
+            }
+            ranges.push((from, to, bit(&e.key)));
+        }
+    }
+    // A file without a final newline keeps that state: removing its last line takes the
+    // line break before it instead of leaving the line before last terminated. Not when
+    // the action's `effects` goes in right there.
+    if let Some(last) = ranges.iter_mut().max_by_key(|r| r.1)
+        && last.1 == text.len()
+        && !text.ends_with('\n')
+        && last.0 == line_start(bytes, last.0)
+        && last.0 > 0
+    {
+        let back = if last.0 >= 2 && bytes[last.0 - 2] == b'\r' {
+            2
+        } else {
+            1
+        };
+        if insert_at.is_none_or(|at| at < last.0 - back || at > last.0) {
+            last.0 -= back;
+        }
+    }
+    ranges.sort_unstable();
+    let mut merged: Vec<(usize, usize, u8)> = Vec::with_capacity(ranges.len());
+    for r in ranges {
+        match merged.last_mut() {
+            Some(m) if r.0 <= m.1 => {
+                m.1 = m.1.max(r.1);
+                m.2 |= r.2;
+            }
+            _ => merged.push(r),
+        }
+    }
+    Ok(merged
+        .into_iter()
+        .map(|(start, end, removes)| Edit {
+            start,
+            end,
+            text: String::new(),
+            effects: Effects::EMPTY,
+            map,
+            old: text[start..end].to_owned(),
+            removes,
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classify::RuleSet;
+    use crate::diff::{apply, verify};
+    use crate::parse::parse_tree;
+    use crate::pipeline::{Options, plan};
+
+    const TEXT: &str = "- actionId: list_users\n  label: List Users\n  annotations:\n    readOnlyHint: true\n    idempotentHint: true\n    destructiveHint: true\n  steps:\n    - stepId: s\n      stepFunction: {functionName: request, parameters: {url: /users, method: get}}\n";
+
+    fn planned() -> Vec<Edit> {
+        let mut opts = Options::new(RuleSet::builtin().unwrap());
+        opts.migrate_hints = true;
+        plan(TEXT, &opts).unwrap().edits
+    }
+
+    /// The digests of the original and of the edited text, as the check compares them.
+    fn digests(edits: &[Edit]) -> Result<(verify::Digest, verify::Digest), String> {
+        let old = verify::original(&parse_tree(TEXT).map_err(|e| e.message)?, edits)?;
+        let new_text = apply(TEXT, edits);
+        let new = verify::edited(&parse_tree(&new_text).map_err(|e| e.message)?, edits)?;
+        Ok((old, new))
+    }
+
+    #[test]
+    fn a_planned_removal_passes_the_check() {
+        let edits = planned();
+        assert_eq!(edits.len(), 2, "{edits:?}");
+        assert_eq!(edits[1].old, "    readOnlyHint: true\n");
+        assert_eq!(edits[1].removes, HintKey::ReadOnly.bit());
+        let (old, new) = digests(&edits).unwrap();
+        assert_eq!(old, new);
+    }
+
+    /// A removal that takes a key it was not planned for, or part of an entry, fails.
+    #[test]
+    fn a_removal_that_takes_more_than_planned_fails_the_check() {
+        let mut edits = planned();
+        let at = edits[1].end;
+        let next = at + TEXT[at..].find('\n').unwrap() + 1;
+        edits[1].end = next;
+        edits[1].old = TEXT[edits[1].start..next].to_owned();
+        let err = digests(&edits).unwrap_err();
+        assert!(err.contains("takes more than the planned keys"), "{err}");
+        // Said to remove `idempotentHint` too, it passes: the check reads what was planned.
+        edits[1].removes |= HintKey::Idempotent.bit();
+        let (old, new) = digests(&edits).unwrap();
+        assert_eq!(old, new);
+        // Half a line: the key goes, its value stays.
+        let mut edits = planned();
+        edits[1].end = edits[1].start + "    readOnlyHint:".len();
+        edits[1].old = TEXT[edits[1].start..edits[1].end].to_owned();
+        assert!(digests(&edits).map_or(true, |(o, n)| o != n));
+    }
+
+    #[test]
+    fn redundant_overrides_and_never_derived_hints() {
+        let hints = Hints {
+            title: Some("List Users".into()),
+            read_only: Some(true),
+            destructive: Some(true),
+            idempotent: Some(true),
+            open_world: None,
+        };
+        let r = review(
+            Some(&hints),
+            Some("List Users"),
+            Some((
+                Effects::single(crate::effects::Effect::Read),
+                EffectsFrom::Declared,
+            )),
+            DestructivePolicy::Delete,
+            false,
+        )
+        .unwrap();
+        let verdicts: Vec<(HintKey, Verdict)> =
+            r.notes.iter().map(|n| (n.key, n.verdict)).collect();
+        assert_eq!(
+            verdicts,
+            [
+                (HintKey::Title, Verdict::Redundant),
+                (HintKey::ReadOnly, Verdict::Redundant),
+                (HintKey::Destructive, Verdict::Override),
+                (HintKey::Idempotent, Verdict::NeverDerived),
+            ]
+        );
+        assert!(!r.read_only_override());
+        // Without effects nothing derives, but the title still comes from the label.
+        let none = review(
+            Some(&hints),
+            Some("List Users"),
+            None,
+            DestructivePolicy::Delete,
+            false,
+        )
+        .unwrap();
+        assert_eq!(
+            none.redundant().map(|n| n.key).collect::<Vec<_>>(),
+            [HintKey::Title]
+        );
+        // readOnlyHint: true on a write is the override `check` fails on.
+        let write = review(
+            Some(&hints),
+            None,
+            Some((
+                Effects::single(crate::effects::Effect::Write),
+                EffectsFrom::Proposed,
+            )),
+            DestructivePolicy::Delete,
+            false,
+        )
+        .unwrap();
+        assert!(write.read_only_override());
+    }
+}
