@@ -592,7 +592,7 @@ mod tests {
        "annotations": {"readOnlyHint": true}},
       {"name": "delete_user", "description": "Deletes a user.",
        "annotations": {"readOnlyHint": true, "destructiveHint": false}},
-      {"name": "get_users", "description": "Gets users by name.",
+      {"name": "users_get", "description": "Gets users by name.",
        "annotations": {"readOnlyHint": false}},
       {"name": "update_user", "title": "Update user", "description": "Updates a user.",
        "annotations": {"readOnlyHint": false, "destructiveHint": true, "idempotentHint": true}},
@@ -826,7 +826,7 @@ mod tests {
         let r = rows(DestructivePolicy::Delete, Confidence::Low);
         let s = Summary::of(&r);
         assert_eq!((s.tools, s.read_only, s.not_read_only), (6, 2, 3));
-        // get_users is declared not read-only but inferred read-only.
+        // users_get is declared not read-only but inferred read-only.
         assert_eq!(s.unsafe_inferences, 1);
         // delete_user is declared read-only and inferred mutating.
         assert_eq!(s.friction, 1);

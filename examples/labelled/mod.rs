@@ -380,16 +380,18 @@ pub fn measure(outcomes: &[Outcome<'_>]) -> Measured {
     tally.finish()
 }
 
-/// One outcome into the counts: its decision, and on the backfill route the HTTP method
-/// alone.
+/// One outcome into the counts: its decision (and the read it overruled), and the base
+/// rate.
 fn add(tally: &mut Tally, o: &Outcome<'_>) {
     let Some(truth) = o.row.truth else { return };
     tally.base(truth, &o.row.provider());
-    for d in o.inference.decision.iter().chain(o.inference.overruled.as_deref()) {
+    for d in o
+        .inference
+        .decision
+        .iter()
+        .chain(o.inference.overruled.as_deref())
+    {
         tally.add(d, truth, &o.row.provider());
-    }
-    if o.route == Route::Backfill && !matches!(o.row.method.as_str(), "" | "get" | "head") {
-        tally.method(truth, &o.row.provider());
     }
 }
 

@@ -315,9 +315,7 @@ fn support(d: &Decision, ev: &Evidence, set: &RuleSet) -> u8 {
         .iter()
         .filter(|&&i| {
             let r = &set.rules[i];
-            r.weight != Weight::Weak
-                && d.basis != Basis::Rule(i)
-                && r.effect.is_read_only() == read
+            r.weight != Weight::Weak && d.basis != Basis::Rule(i) && r.effect.is_read_only() == read
         })
         .count();
     (verbs + rules).min(usize::from(u8::MAX)) as u8

@@ -508,4 +508,135 @@ mod tests {
         );
         assert_eq!(inf.effects.joined("|"), "read", "{inf:?}");
     }
+
+    fn post(id: &str, path: &str) -> ActionView {
+        ActionView {
+            id: id.into(),
+            steps: vec![Step {
+                method: Some("post".into()),
+                url: Some(path.into()),
+                ..Step::default()
+            }],
+            ..ActionView::default()
+        }
+    }
+
+    #[test]
+    fn a_change_verb_where_the_name_puts_its_verb_overrules_a_read() {
+        let set = set();
+        let inf = infer(
+            &post(
+                "chats_mark_chat_read_for_user",
+                "/chats/{id}/markChatReadForUser",
+            ),
+            &set,
+        );
+        assert!(!inf.effects.is_read_only(), "{inf:?}");
+        // Between the verb and the end, a change word qualifies the object.
+        let view = ActionView {
+            steps: vec![Step {
+                method: Some("get".into()),
+                url: Some("/issue/createmeta".into()),
+                ..Step::default()
+            }],
+            ..post("get_create_issue_meta", "")
+        };
+        assert_eq!(infer(&view, &set).effects.joined("|"), "read");
+    }
+
+    #[test]
+    fn a_post_whose_url_runs_the_names_last_words_together_names_its_operation() {
+        let set = set();
+        let view = post("users_get_member_groups", "/users/{id}/getMemberGroups");
+        let ev = evidence::gather(&view, &Group::single(), &set);
+        assert!(ev.named);
+        let path = ev.verb(evidence::Source::Path).expect("a path verb");
+        assert_eq!(set.lexicon.word(path.sym), "get");
+        let d = decide::decide(&ev, &set).unwrap();
+        assert_eq!(d.agreement, decide::Agreement::Named);
+    }
+
+    #[test]
+    fn over_get_a_read_verb_of_the_name_wins_over_a_change_word() {
+        let set = set();
+        let view = ActionView {
+            steps: vec![Step {
+                method: Some("get".into()),
+                url: Some("/deviceManagement/exchangeConnectors".into()),
+                ..Step::default()
+            }],
+            ..post("device_management_list_exchange_connectors", "")
+        };
+        let group = Group::of(
+            [
+                "device_management_list_exchange_connectors",
+                "device_management_wipe_device",
+                "device_management_get_device",
+            ],
+            &set.lexicon,
+        );
+        assert_eq!(group.prefix.as_deref(), Some("device_management"));
+        assert_eq!(infer_in(&view, &group, &set).effects.joined("|"), "read");
+    }
+
+    #[test]
+    fn a_read_too_poor_to_patch_beside_a_post_is_proposed_as_the_change() {
+        // Nothing measured: a read verb over POST stands alone and is low; the POST says
+        // change, and that is proposed, with the read kept beside it.
+        let mut set = set();
+        set.measured = Measured::default();
+        let inf = infer(&post("fetch_boundaries", "/v4/boundaries/query2"), &set);
+        assert_eq!(inf.effects.joined("|"), "write", "{inf:?}");
+        assert_eq!(inf.confidence, Some(Confidence::Medium));
+        let d = inf.decision.as_ref().unwrap();
+        assert_eq!(d.basis, decide::Basis::Veto(decide::Veto::Method));
+        assert_eq!(inf.overruled.as_ref().unwrap().claim, Claim::Read);
+    }
+
+    #[test]
+    fn a_service_prefix_of_several_words_is_skipped_and_a_verb_named_one_needs_ninety_percent() {
+        let set = set();
+        let lex = &set.lexicon;
+        let graph = [
+            "identity_governance_access_reviews_list_definitions",
+            "identity_governance_access_reviews_reset_decisions",
+            "identity_governance_terms_of_use_create_agreements",
+        ];
+        assert_eq!(
+            Group::of(graph, lex).prefix.as_deref(),
+            Some("identity_governance")
+        );
+        let print = [
+            "print_printers_list_jobs",
+            "print_jobs_redirect",
+            "print_shares_get",
+            "print_services_list",
+            "print_printers_create",
+        ];
+        assert_eq!(Group::of(print, lex).prefix.as_deref(), Some("print"));
+        // Four of five open with `get`: a verb, not a service.
+        let gets = ["get_user", "get_team", "get_file", "get_page", "list_files"];
+        assert_eq!(Group::of(gets, lex).prefix, None);
+    }
+
+    #[test]
+    fn a_name_that_opens_with_a_third_person_or_gerund_form_opens_with_its_verb() {
+        let set = set();
+        let inf = infer(
+            &ActionView {
+                id: "gets_dns_record_set_of_type_soa".into(),
+                ..ActionView::default()
+            },
+            &set,
+        );
+        assert_eq!(inf.effects.joined("|"), "read", "{inf:?}");
+        let inf = infer(
+            &ActionView {
+                id: "creates_or_updates_dns_record_set".into(),
+                ..ActionView::default()
+            },
+            &set,
+        );
+        assert!(!inf.effects.is_read_only(), "{inf:?}");
+    }
 }

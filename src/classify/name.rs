@@ -310,14 +310,12 @@ impl Words {
         })
     }
 
-    /// The first plain verb of the name that reads or searches.
+    /// The first verb of the name that reads or searches (`list` too, a noun as often).
     pub fn read_verb(&self, lex: &Lexicon) -> Option<Verb> {
         (0..self.words.len()).find_map(|i| {
             let info = self.info(i);
-            (!info.modifier
-                && info.is_plain_verb()
-                && lex.sense(info.sense?).effect.is_read_only())
-            .then(|| self.verb_at((i, Position::First)))
+            (!info.modifier && info.is_verb() && lex.sense(info.sense?).effect.is_read_only())
+                .then(|| self.verb_at((i, Position::First)))
         })
     }
 
@@ -337,11 +335,16 @@ impl Words {
 pub fn sentence_verb(text: &str, lex: &Lexicon) -> Option<Verb> {
     let head = sentence_head(text);
     let (mut buf, mut form) = (String::new(), String::new());
-    let mut words = raw_words(head);
+    let mut words = raw_words(head).peekable();
     for index in 0..SENTENCE_LEAD {
         let raw = words.next()?;
         let w = lower(raw, &mut buf);
         if w.ends_with("ly") || lex.lookup(w).is_some_and(|(_, i)| i.lead_in) {
+            continue;
+        }
+        // "Read-only tool that recalculates ..." claims, it does not act: the verb is later.
+        if w == "read" && words.peek().is_some_and(|n| n.eq_ignore_ascii_case("only")) {
+            words.next();
             continue;
         }
         let at = raw.as_ptr() as usize - head.as_ptr() as usize;

@@ -207,6 +207,19 @@ fn evidence_section(s: &mut String, v: &ActionView, f: &FileResult, set: &RuleSe
     if let Some(c) = ev.conjoined {
         let _ = writeln!(s, "  a change after a conjunction: `{}`", lex.word(c.sym));
     }
+    if let Some(c) = ev.name_change {
+        let _ = writeln!(
+            s,
+            "  a change verb where a name puts its verb (first or last word): `{}`",
+            lex.word(c.sym)
+        );
+    }
+    if ev.named {
+        let _ = writeln!(
+            s,
+            "  the URL's last segment names the operation: a POST says nothing on its own there"
+        );
+    }
     let _ = writeln!(
         s,
         "  HTTP: {}{}",
@@ -234,7 +247,7 @@ fn evidence_section(s: &mut String, v: &ActionView, f: &FileResult, set: &RuleSe
 }
 
 /// How often a verb's sense held wherever the word was a verb, whatever the method:
-/// "read-only in N of M labelled operations".
+/// "read-only in N of M labelled operations, P of Q providers".
 fn word_record(set: &RuleSet, word: Sym, prose: bool, read_only: bool) -> String {
     let mut c = measured::Count::default();
     for agreement in Agreement::ALL {
@@ -247,6 +260,9 @@ fn word_record(set: &RuleSet, word: Sym, prose: bool, read_only: bool) -> String
         let n = set.measured.get(&k);
         c.held += n.held;
         c.of += n.of;
+        // A provider seen under two methods counts twice here: an upper bound, said so.
+        c.providers += n.providers;
+        c.providers_held += n.providers_held;
     }
     let what = if read_only {
         "read-only"
@@ -255,11 +271,15 @@ fn word_record(set: &RuleSet, word: Sym, prose: bool, read_only: bool) -> String
     };
     match c.of {
         0 => "never seen in the labelled operations".to_owned(),
-        n => format!("{what} in {} of {n} labelled operations", c.held),
+        n => format!(
+            "{what} in {} of {n} labelled operations (in {} of at most {} providers)",
+            c.held, c.providers_held, c.providers
+        ),
     }
 }
 
-/// The measured counts behind the confidence, most specific first.
+/// The measured counts behind the confidence: the evidence's own records, most specific
+/// first, the records it is pooled into, and what agreeing evidence is worth.
 fn confidence_section(s: &mut String, a: &ActionResult, set: &RuleSet) {
     let (Some(d), Some(j)) = (&a.inference.decision, &a.inference.judgement) else {
         return;
@@ -270,9 +290,22 @@ fn confidence_section(s: &mut String, a: &ActionResult, set: &RuleSet) {
     };
     let _ = writeln!(
         s,
-        "\nconfidence {} from the labelled operations of heuristics/labelled (* set it):",
-        j.confidence
+        "\nconfidence {} from the labelled operations of heuristics/labelled (* set it; a record speaks for itself from {} providers):",
+        j.confidence,
+        measured::PROVIDERS
     );
+    if let Some(r) = &a.inference.overruled {
+        let _ = writeln!(
+            s,
+            "  the read it overrules was {}: {}",
+            set.measured.judge(&measured::chain(r)).confidence,
+            r.deciding
+                .iter()
+                .map(|&x| set.ref_id(x))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     for key in measured::chain(d) {
         let c = set.measured.get(&key);
         let mark = if key == j.key { "*" } else { " " };
@@ -281,9 +314,11 @@ fn confidence_section(s: &mut String, a: &ActionResult, set: &RuleSet) {
         } else {
             let (p, lo, hi) = c.bounds();
             format!(
-                "{held} in {} of {} labelled operations ({:.1}%; {:.1}-{:.1}% with 95% confidence)",
+                "{held} in {} of {} labelled operations, {} of {} providers ({:.1}%; {:.1}-{:.1}% with 95% confidence)",
                 c.held,
                 c.of,
+                c.providers_held,
+                c.providers,
                 100.0 * p,
                 100.0 * lo,
                 100.0 * hi

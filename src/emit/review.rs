@@ -30,6 +30,10 @@ const KEEP: usize = 1_000;
 /// write runs unattended, so doubts about reads weigh most.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Flag {
+    /// Something said read, and change evidence overruled it (a change verb where the name
+    /// puts its verb, in the operation, path or label; an object; a POST beside a read too
+    /// poor to stand): the contradiction is the reviewer's to settle.
+    Contradicted,
     /// Proposed read-only, but a step calls a method that usually changes something.
     ReadOverPost,
     /// Rules pointed both ways (a read and a change); the stronger side won.
@@ -46,6 +50,7 @@ pub enum Flag {
 impl Flag {
     fn weight(self) -> u32 {
         match self {
+            Flag::Contradicted => 10,
             Flag::ReadOverPost => 8,
             Flag::ConflictingEvidence => 6,
             Flag::MediumConfidence => 4,
@@ -605,6 +610,7 @@ fn flag_phrases(it: &Item) -> String {
         .flags
         .iter()
         .map(|f| match f {
+            Flag::Contradicted => "a read overruled by change evidence".into(),
             Flag::ReadOverPost => format!("read over {}", it.method.as_deref().unwrap_or("POST")),
             Flag::ConflictingEvidence => "conflicting evidence".into(),
             Flag::MediumConfidence => "medium confidence, no method to back it".into(),
@@ -654,18 +660,20 @@ fn item(f: &FileResult, a: &ActionResult, rules: &RuleSet) -> Item {
         .copied()
         .filter(|&i| rules.rules[i].effect.is_read_only() != read_only)
         .collect();
-    // A weak sign the other way (a POST under a search verb) is common and says little; a
-    // medium or strong one means the rules really disagreed, and a read verb overruled by
-    // a change beside it is a disagreement too.
+    // A read verb overruled by a change beside it is a contradiction, ranked first. A weak
+    // sign the other way (a POST under a search verb) is common and says little; a medium
+    // or strong one means the rules really disagreed.
     let overruled = inf
         .decision
         .as_ref()
         .is_some_and(|d| matches!(d.basis, Basis::Veto(_)));
+    if !inf.effects.is_empty() && (overruled || inf.overruled.is_some()) {
+        flags.push(Flag::Contradicted);
+    }
     if !inf.effects.is_empty()
-        && (overruled
-            || against
-                .iter()
-                .any(|&i| rules.rules[i].weight >= Weight::Medium))
+        && against
+            .iter()
+            .any(|&i| rules.rules[i].weight >= Weight::Medium)
     {
         flags.push(Flag::ConflictingEvidence);
     }
