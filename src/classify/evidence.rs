@@ -271,7 +271,7 @@ fn gather_with(
         .name
         .conjoined_verb()
         .filter(|v| !lex.sense(v.sense).effect.is_read_only());
-    ev.name_change = name.and_then(|v| s.name.change_verb(lex, v.index));
+    ev.name_change = name.and_then(|v| s.name.change_verb(lex, v.index, group.style));
 
     // The operation a call names, and the last literal segment of its path: only the last
     // call counts, since earlier steps of a multi-step action usually read what it needs.

@@ -292,16 +292,19 @@ impl Words {
         })
     }
 
-    /// A plain verb of a change where a name's grammar puts its verb, other than at `skip`:
-    /// its first word (`mark_chat_read_for_user`) or its last (`…_columns_filter_clear`,
-    /// `…_reset_decisions` read without its service words). Between them a change word
-    /// qualifies the object (`get_create_issue_meta`, `get_pay_runs`): on the dev sets 47 of
-    /// 49 such words overruled a read that was right.
-    pub fn change_verb(&self, lex: &Lexicon, skip: usize) -> Option<Verb> {
+    /// A plain verb of a change where the name's grammar makes it the verb over the one at
+    /// `skip`: before it, as a verb takes its object after it (`mark_chat_read_for_user`,
+    /// `messages_mark_read`), or as the name's last word (`…_columns_filter_clear`). In a
+    /// file whose names put their verb last, only the last word (`send_as_get` gets). After
+    /// the verb and before the end, a change word qualifies the object
+    /// (`get_create_issue_meta`, `get_pay_runs`): on the dev sets 47 of 49 such words
+    /// overruled a read that was right.
+    pub fn change_verb(&self, lex: &Lexicon, skip: usize, style: Position) -> Option<Verb> {
         let n = self.words.len();
-        let ends = [0, n.saturating_sub(1)];
-        ends.into_iter().find_map(|i| {
-            let info = self.words.get(i)?.info;
+        let last = n.checked_sub(1)?;
+        let before = if style == Position::Last { 0 } else { skip };
+        (0..before).chain([last]).find_map(|i| {
+            let info = self.words[i].info;
             (i != skip
                 && !info.modifier
                 && info.is_plain_verb()
