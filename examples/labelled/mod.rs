@@ -404,16 +404,16 @@ pub fn cross_validated<'a>(
     outcomes: &[Outcome<'a>],
     set: &RuleSet,
 ) -> Result<Vec<Outcome<'a>>, String> {
+    let mut tally = Tally::default();
+    for o in outcomes {
+        add(&mut tally, o);
+    }
+    let counts = tally.by_provider();
     let mut held_out = set.clone();
     let mut out = Vec::with_capacity(outcomes.len());
     for s in Set::ALL {
         for (server, list) in by_server(rows, s) {
-            let provider = list[0].provider();
-            let mut tally = Tally::default();
-            for o in outcomes.iter().filter(|o| o.row.provider() != provider) {
-                add(&mut tally, o);
-            }
-            held_out.measured = tally.finish();
+            held_out.measured = counts.without(Some(&list[0].provider()));
             out.extend(classify_server(server, &list, &held_out)?);
         }
     }

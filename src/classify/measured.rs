@@ -790,6 +790,22 @@ impl Key {
     }
 }
 
+/// The counts of a [`Tally`] by key and provider.
+#[derive(Debug, Default)]
+pub struct ByProvider {
+    by: HashMap<(Key, u32), (u32, u32), BuildHasherDefault<Fx>>,
+    providers: HashMap<String, u32>,
+}
+
+impl ByProvider {
+    /// The counts without `provider`'s rows (`None`: all of them): what an API the counts
+    /// have never seen is judged by.
+    pub fn without(&self, provider: Option<&str>) -> Measured {
+        let except = provider.and_then(|p| self.providers.get(p).copied());
+        Tally::gather(&self.by, except)
+    }
+}
+
 /// Collects decisions with their labels and providers, and counts them into a
 /// [`Measured`].
 #[derive(Debug, Default)]
@@ -821,7 +837,12 @@ impl Tally {
     /// worth, all of it (the issue: run-like verbs pooled without their failures looked
     /// measured).
     pub fn finish(&self) -> Measured {
-        // By key and provider: rows held, of.
+        self.by_provider().without(None)
+    }
+
+    /// The counts by key and provider, from which the counts without any one provider are
+    /// read at the cost of one pass over the keys.
+    pub fn by_provider(&self) -> ByProvider {
         let mut by: HashMap<(Key, u32), (u32, u32), BuildHasherDefault<Fx>> = HashMap::default();
         let mut add = |k: &Key, p: u32, ok: bool| {
             let c = by.entry((*k, p)).or_default();
@@ -836,12 +857,21 @@ impl Tally {
         for &(ok, p) in &self.bases {
             add(&Key::Base, p, ok);
         }
-        Self::gather(&by)
+        ByProvider {
+            by,
+            providers: self.providers.clone(),
+        }
     }
 
-    fn gather(by: &HashMap<(Key, u32), (u32, u32), BuildHasherDefault<Fx>>) -> Measured {
+    fn gather(
+        by: &HashMap<(Key, u32), (u32, u32), BuildHasherDefault<Fx>>,
+        except: Option<u32>,
+    ) -> Measured {
         let mut m = Measured::default();
-        for (&(k, _), &(held, of)) in by {
+        for (&(k, p), &(held, of)) in by {
+            if Some(p) == except {
+                continue;
+            }
             let c = m.counts.entry(k).or_default();
             c.held += held;
             c.of += of;
@@ -973,7 +1003,7 @@ mod tests {
         by.insert((word(None), 0), (9, 10));
         by.insert((word(None), 1), (0, 2));
         by.insert((word(None), 2), (3, 3));
-        let m = Tally::gather(&by);
+        let m = Tally::gather(&by, None);
         let c = m.get(&word(None));
         assert_eq!((c.held, c.of), (12, 15));
         assert_eq!((c.providers_held, c.providers), (2, 3));
