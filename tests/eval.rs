@@ -66,8 +66,7 @@ const HOLD: [(Set, Route, usize, usize, f64); 5] = [
 fn the_figures_hold_on_providers_the_counts_have_not_seen() {
     let (rows, set) = run();
     let outcomes = labelled::classify_all(&rows, &set).expect("every row classifies");
-    let held_out =
-        labelled::cross_validated(&rows, &outcomes, &set).expect("every row classifies");
+    let held_out = labelled::cross_validated(&rows, &outcomes, &set).expect("every row classifies");
     let report = Report::of(&held_out);
     println!("{}", report.render());
     for (s, route, max_unsafe, max_friction, min_coverage) in HOLD {
@@ -100,6 +99,10 @@ fn the_figures_hold_on_providers_the_counts_have_not_seen() {
     ] {
         let c = &report.calibration[&(s, Route::Backfill, Confidence::High)];
         let p = c.read_precision().unwrap_or(1.0);
-        assert!(p >= floor, "{}: high read-only claims right {p:.4}", s.name());
+        assert!(
+            p >= floor,
+            "{}: high read-only claims right {p:.4}",
+            s.name()
+        );
     }
 }

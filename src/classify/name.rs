@@ -432,7 +432,20 @@ impl Group {
             let word = words.get(k).to_owned();
             let verb = lex.lookup(&word).is_some_and(|(_, i)| i.is_verb());
             let shared = if verb {
-                n >= 5 && count * 10 >= n * 9
+                // A verb every name opens with (`list_a`, `list_b`) is their verb, not a
+                // service: the rest of each name must hold a verb of its own.
+                let spelled = spelled.iter().chain([&word]).cloned().collect::<Vec<_>>();
+                let p = spelled.join("_");
+                let verbed = hashed
+                    .iter()
+                    .zip(&names)
+                    .filter(|(hs, _)| hs.len() > k + 1 && hs[..k] == prefix[..] && hs[k] == h)
+                    .filter(|(_, name)| {
+                        words.read_name(name, lex, Some(&p));
+                        (0..words.len()).any(|i| words.info(i).is_verb())
+                    })
+                    .count();
+                n >= 5 && count * 10 >= n * 9 && verbed * 10 >= count * 6
             } else {
                 n >= 3 && count * 10 >= n * 6
             };
