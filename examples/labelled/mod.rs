@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use catalog_effects::audit::audit;
-use catalog_effects::classify::measured::Tally;
+use catalog_effects::classify::confidence::Tally;
 use catalog_effects::classify::{Confidence, Group, Inference, Measured, RuleSet, infer_in};
 use catalog_effects::effects::{DestructivePolicy, Hints};
 use catalog_effects::mcp::parse_tools;

@@ -15,7 +15,7 @@
 //! 6. A name that opens with `post`, which only restates the HTTP method (`post_users`).
 //!
 //! A change wins over a read from evidence of the same rank. The result carries what decided
-//! it and how the HTTP method agrees with it; `measured.rs` turns that into a confidence.
+//! it and how the HTTP method agrees with it; `confidence.rs` turns that into a confidence.
 
 use super::RuleSet;
 use super::evidence::{Evidence, Method, ObjectHit, Source};

@@ -1,26 +1,27 @@
 //! Classify: propose an action's effects, with a confidence and the reasons, so every
-//! proposal can be explained.
+//! proposal can be explained. Three steps, a file each:
 //!
-//! Three steps, a module each:
-//!
-//! 1. [`evidence`] reads what the action says: the verb of its name (read where the naming
-//!    style of its file puts it, [`name`]), of the operation its URL or SOAP call names, of
-//!    its label, path and description; the objects and conjunctions beside the verb; its
-//!    HTTP methods; the rules of `heuristics/effects.yaml` that hold ([`rules`]). Words and
-//!    what they imply are data: `heuristics/words.yaml` ([`lexicon`]).
-//! 2. [`decide`] combines that evidence into a proposal, in a fixed order: a strong change
-//!    rule (DELETE, PUT, an input that saves a file), else the verb (overruled by a change
-//!    beside a read verb), else medium and weak rules.
-//! 3. [`measured`] says how sure the proposal is, from how often the evidence it rests on
-//!    held on thousands of labelled real operations (`heuristics/measured.tsv`).
+//! 1. [`evidence`]: what the action says. The verb of its name, read where its naming
+//!    culture puts it ([`name`]: the service prefix, the style, display-name inflections),
+//!    of the operation its URL or SOAP call names, of a POST's action segment, of its label,
+//!    path and description; the objects and change words beside the verb; its HTTP methods;
+//!    the rules of `heuristics/effects.yaml` that hold ([`rules`]). What words mean is data:
+//!    `heuristics/words.yaml` ([`lexicon`]).
+//! 2. [`decide`]: one proposal from that evidence, in a fixed order (a strong change rule,
+//!    else the verb, overruled by any change beside a read, else medium and weak rules), with
+//!    how the method sits with it and how much other evidence agrees.
+//! 3. [`confidence`]: how sure it is, from how often each piece of evidence held on the
+//!    labelled sets, in rows and in providers (`heuristics/measured.tsv`, counted from
+//!    `heuristics/labelled`); a read too poor to patch beside a POST is proposed as the
+//!    change.
 //!
 //! [`index`] holds the word-to-number maps that make the lookups fast; nothing there decides.
 
+pub mod confidence;
 pub mod decide;
 pub mod evidence;
 pub mod index;
 pub mod lexicon;
-pub mod measured;
 pub mod name;
 pub mod rules;
 pub mod signals;
@@ -31,10 +32,10 @@ use std::path::Path;
 use crate::effects::Effects;
 use crate::error::{Error, Result};
 use crate::view::ActionView;
+pub use confidence::{Judgement, Measured};
 pub use decide::{Claim, Decision, Ref};
 pub use evidence::Evidence;
 pub use lexicon::Lexicon;
-pub use measured::{Judgement, Measured};
 pub use name::Group;
 pub use rules::{Rule, Weight};
 
@@ -274,14 +275,14 @@ pub fn infer_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inference {
             ..Inference::default()
         };
     };
-    let mut judgement = set.measured.judge(&measured::chain(&d));
+    let mut judgement = set.measured.judge(&confidence::chain(&d));
     let mut overruled = None;
     // A read too poor to patch, beside a POST that says change: the change is proposed,
     // with the read named as what it overrules.
     if judgement.confidence == Confidence::Low
         && let Some(change) = decide::method_change(&d, &ev, set)
     {
-        let j = set.measured.judge(&measured::chain(&change));
+        let j = set.measured.judge(&confidence::chain(&change));
         if j.confidence > Confidence::Low {
             overruled = Some(Box::new(std::mem::replace(&mut d, change)));
             judgement = j;

@@ -9,7 +9,7 @@ use clap::Args;
 use catalog_effects::classify::decide::Agreement;
 use catalog_effects::classify::evidence::{self, Source};
 use catalog_effects::classify::index::Sym;
-use catalog_effects::classify::{Claim, RuleSet, measured};
+use catalog_effects::classify::{Claim, RuleSet, confidence};
 use catalog_effects::diff;
 use catalog_effects::error::{Error, Result, did_you_mean};
 use catalog_effects::findings;
@@ -249,9 +249,9 @@ fn evidence_section(s: &mut String, v: &ActionView, f: &FileResult, set: &RuleSe
 /// How often a verb's sense held wherever the word was a verb, whatever the method:
 /// "read-only in N of M labelled operations, P of Q providers".
 fn word_record(set: &RuleSet, word: Sym, prose: bool, read_only: bool) -> String {
-    let mut c = measured::Count::default();
+    let mut c = confidence::Count::default();
     for agreement in Agreement::ALL {
-        let k = measured::Key::Word {
+        let k = confidence::Key::Word {
             prose,
             word,
             first: None,
@@ -292,13 +292,13 @@ fn confidence_section(s: &mut String, a: &ActionResult, set: &RuleSet) {
         s,
         "\nconfidence {} from the labelled operations of heuristics/labelled (* set it; a record speaks for itself from {} providers):",
         j.confidence,
-        measured::PROVIDERS
+        confidence::PROVIDERS
     );
     if let Some(r) = &a.inference.overruled {
         let _ = writeln!(
             s,
             "  the read it overrules was {}: {}",
-            set.measured.judge(&measured::chain(r)).confidence,
+            set.measured.judge(&confidence::chain(r)).confidence,
             r.deciding
                 .iter()
                 .map(|&x| set.ref_id(x))
@@ -306,7 +306,7 @@ fn confidence_section(s: &mut String, a: &ActionResult, set: &RuleSet) {
                 .join(", ")
         );
     }
-    for key in measured::chain(d) {
+    for key in confidence::chain(d) {
         let c = set.measured.get(&key);
         let mark = if key == j.key { "*" } else { " " };
         let stats = if c.of == 0 {

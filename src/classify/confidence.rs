@@ -1,24 +1,26 @@
-//! How sure a proposal is: measured, never chosen.
+//! Confidence: how sure a proposal is, measured, never chosen.
 //!
 //! `heuristics/measured.tsv` counts, for every piece of evidence a decision can rest on, how
-//! often a proposal resting on it was right on the labelled operations of `heuristics/labelled`
-//! (thousands of real API operations and MCP tools, labelled by their own providers; see
-//! `examples/eval.rs`, which regenerates the file with `--measure`). A proposal's confidence
-//! is read from those counts, most specific first: the verb word where it was read, then the
-//! verb's sense in that place, then any verb of that claim with that method; a rule's
-//! proposal from that rule's own record only.
+//! often a proposal resting on it was right on the labelled operations of
+//! `heuristics/labelled`, in rows and in providers, with the rows of the provider that has
+//! the most (`examples/eval.rs --measure` regenerates it). A proposal's records ([`Chain`]):
+//! the evidence's own, most specific first; the records it is pooled into (its sense, its
+//! claim); the record of its support (how many other pieces agree).
 //!
-//! - **low**: the most specific piece seen at least 3 times was wrong at least twice (one
-//!   wrong label proves nothing) and, with 95% confidence, right less than 98% of the time;
-//! - **high**: the most specific piece seen at least 10 times was, with 95% confidence, right
-//!   at least 98.5% of the time, and nothing more specific was ever wrong;
-//! - **medium**: anything else.
+//! - a record **speaks** for itself when seen in at least [`PROVIDERS`] providers;
+//! - the most specific own record that speaks decides: **low** when surely below the claim's
+//!   [`Floor`], **high** when, without its largest provider, seen at least 10 times and right
+//!   at least 98.5% of the time with 95% confidence (Wilson, z = 1.645), nothing more
+//!   specific ever wrong; **medium** otherwise;
+//! - an own record that does not speak is **low** when the most specific pooled record that
+//!   speaks is low, and otherwise **medium** only beside agreeing evidence whose record is
+//!   not low (a method that agrees, another verb or rule of the same claim); alone, **low**;
+//! - a rule never measured (a scope, a user's rule) stays **medium**.
 //!
-//! 98% is the issue's floor for medium; 95% is the usual one-sided bound (z = 1.645). The
-//! bound for high was measured: at 98.5% the high claims of the evaluation are right 99.5% of
-//! the time or more on openapi-scopes-dev and 99.4% on google-dev (the issue asks 99.5% and
-//! 99%), where 99% made a third fewer claims high for no gain (`cargo run --release --example
-//! eval -- --cv` prints the table, with the counts measured without each server).
+//! 98.5% for high was measured when it was set: the high claims of the evaluation were then
+//! right 99.5% of the time or more on openapi-scopes-dev and 99.4% on google-dev, where 99%
+//! made a third fewer claims high for no gain; held out, high read-only claims are right
+//! 99.3-100% of the time on all five sets (docs/evaluation.md).
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
