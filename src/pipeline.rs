@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::classify::{Confidence, Group, Inference, RuleSet, infer_in};
+use crate::classify::{Confidence, Group, Inference, RuleSet, infer_declared_in};
 use crate::diff::hints::{self, HintReview};
 use crate::diff::{self, Edit, Status};
 use crate::effects::{DestructivePolicy, Effects, Hints, derive_hints};
@@ -978,7 +978,7 @@ fn plan_actions(
                 let group = group.get_or_insert_with(|| {
                     Group::of(layout.names.iter().copied(), &opts.rules.lexicon)
                 });
-                infer_in(&site.view, group, &opts.rules)
+                infer_declared_in(&site.view, group, &opts.rules)
             }
         };
         k += 1;

@@ -353,6 +353,8 @@ fn readme_backfill_recipe_patches_the_sample_reviewed_and_a_rerun_is_empty() {
             "readOnlyHint: true   # safe to auto-run",
             "openWorldHint: true",
             "annotations: {readOnlyHint: true, openWorldHint: true}",
+            "annotations:",
+            "readOnlyHint: true",
         ],
         "only the demo's redundant hints are removed"
     );

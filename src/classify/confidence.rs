@@ -97,6 +97,8 @@ pub enum Key {
     /// How often any labelled operation changed something: what a change claim is
     /// compared with.
     Base,
+    /// A hint a person declared in the catalog: never counted, taken at their word.
+    Declared,
     /// Any claim with this much agreeing evidence: how the method sits, and how many other
     /// independent pieces (verbs read elsewhere, rules) say the same (2: two or more). What a
     /// piece seen in too few providers to speak for itself is worth beside them.
@@ -376,6 +378,7 @@ pub fn chain(d: &Decision) -> Chain {
             &[any],
             support,
         ),
+        Basis::Declared => Chain::of(&[Key::Declared], &[], support),
         // A rule is its own evidence: the record of verbs says nothing about it.
         Basis::Rule(rule) => Chain::of(
             &[Key::Rule {
@@ -635,6 +638,7 @@ impl Key {
                 others,
             } => format!("support {} {} {others}", claim.name(), agreement.name()),
             Key::Base => "base change".to_owned(),
+            Key::Declared => "declared".to_owned(),
         }
     }
 
@@ -772,6 +776,7 @@ impl Key {
                 how(agreement)
             ),
             Key::Base => "any labelled operation (change claims)".to_owned(),
+            Key::Declared => "a hint declared in the catalog, a person's claim".to_owned(),
             Key::Support {
                 claim,
                 agreement,

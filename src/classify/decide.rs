@@ -141,6 +141,8 @@ pub enum Basis {
     Veto(Veto),
     /// A rule (index).
     Rule(usize),
+    /// A hint a person declared in the catalog (`annotations: {readOnlyHint: true}`).
+    Declared,
 }
 
 /// Something a report names as deciding: a sense, an object or a rule, by index.
@@ -149,6 +151,8 @@ pub enum Ref {
     Sense(u8),
     Object(usize),
     Rule(usize),
+    /// A hint declared in the catalog.
+    Hint,
 }
 
 /// A proposal and what it rests on.
@@ -256,6 +260,47 @@ pub fn decide(ev: &Evidence, set: &RuleSet) -> Option<Decision> {
     d.basis = Basis::Verb(Source::Name);
     d.effects = Effects::single(effect_of(&v));
     Some(finish(d, ev, set))
+}
+
+/// Whether `d` rests on evidence of change strong enough to stand against a person's
+/// read-only hint: a strong rule (PUT, PATCH, DELETE, a write scope, an input that saves), or
+/// a change verb of the name or operation, or a change beside a read verb there.
+pub fn strong_change(d: &Decision, set: &RuleSet) -> bool {
+    d.claim == Claim::Change
+        && match d.basis {
+            Basis::Rule(i) => set.rules[i].weight == Weight::Strong,
+            Basis::Verb(s) => matches!(s, Source::Name | Source::Operation),
+            Basis::Veto(v) => matches!(
+                v,
+                Veto::Object | Veto::Conjunction | Veto::Operation | Veto::Name
+            ),
+            Basis::Declared => false,
+        }
+}
+
+/// A person's hint as the decision: `read_only` proposes a read (a search where the
+/// evidence says search), `destructive` a delete.
+pub fn declared(from: Option<&Decision>, ev: &Evidence, read_only: bool) -> Decision {
+    let effects = if read_only {
+        match from {
+            Some(d) if d.effects == Effects::single(Effect::Search) => d.effects,
+            _ => Effects::single(Effect::Read),
+        }
+    } else {
+        Effects::single(Effect::Delete)
+    };
+    let claim = Claim::of(effects);
+    Decision {
+        effects,
+        overwrites: false,
+        claim,
+        basis: Basis::Declared,
+        agreement: Agreement::of(claim, ev),
+        verb: from.and_then(|d| d.verb),
+        object: None,
+        deciding: vec![Ref::Hint],
+        support: 0,
+    }
 }
 
 /// The change a POST says, for a read proposal whose own record is too poor to stand against

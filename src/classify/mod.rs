@@ -151,6 +151,7 @@ impl RuleSet {
             Ref::Sense(s) => &self.lexicon.sense(s).id,
             Ref::Object(o) => &self.lexicon.objects[o].id,
             Ref::Rule(i) => &self.rules[i].id,
+            Ref::Hint => "declared-hint",
         }
     }
 
@@ -299,10 +300,56 @@ pub fn infer_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inference {
     }
 }
 
+/// The inference for a catalog action, where a hint a person declared
+/// (`annotations: {readOnlyHint: true}` or `{destructiveHint: true}`) is evidence: a
+/// read-only hint proposes a read with high confidence unless strong evidence says change
+/// (which then stands, and `check` names both); a destructive hint proposes a delete where
+/// nothing says change. An MCP server's own hints are not evidence: `audit` judges them.
+pub fn infer_declared_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inference {
+    let inf = infer_in(view, group, set);
+    let Some(hints) = &view.annotations else {
+        return inf;
+    };
+    let d = inf.decision.as_ref();
+    let take = match (hints.read_only, hints.destructive) {
+        // A read the evidence already proposes needs no hint to stand on.
+        (Some(true), _) => {
+            !d.is_some_and(|d| decide::strong_change(d, set))
+                && !(d.is_some_and(|d| d.claim == Claim::Read) && inf.confident(Confidence::Medium))
+        }
+        (_, Some(true)) => {
+            d.is_none_or(|d| d.claim == Claim::Read) && inf.confidence != Some(Confidence::High)
+        }
+        _ => false,
+    };
+    if !take {
+        return inf;
+    }
+    let ev = evidence::gather(view, group, set);
+    let read_only = hints.read_only == Some(true);
+    // A search overruled by its POST is still the search the hint confirms.
+    let decision = decide::declared(inf.overruled.as_deref().or(d), &ev, read_only);
+    let judgement = Judgement {
+        confidence: Confidence::High,
+        key: confidence::Key::Declared,
+        count: confidence::Count::default(),
+    };
+    Inference {
+        effects: decision.effects,
+        confidence: Some(Confidence::High),
+        overwrites: false,
+        fired: inf.fired,
+        decision: Some(decision),
+        judgement: Some(judgement),
+        overruled: None,
+    }
+}
+
 fn reason(d: &Decision, j: &Judgement, set: &RuleSet) -> String {
     use decide::Basis;
     let lex = &set.lexicon;
     let what = match (d.basis, d.verb) {
+        (Basis::Declared, _) => String::from("the hint declared in the catalog, a person's claim"),
         (Basis::Rule(i), _) => ["rule `", &set.rules[i].id, "`"].concat(),
         (Basis::Veto(v), Some((_, verb))) => [
             "the verb `",
@@ -329,6 +376,14 @@ fn reason(d: &Decision, j: &Judgement, set: &RuleSet) -> String {
         decide::Agreement::Disagrees => "; the HTTP method disagrees",
         decide::Agreement::Named => "; a POST to a URL that names the operation",
     };
+    if d.basis == Basis::Declared {
+        return [
+            &what,
+            how,
+            "; high: taken at a person's word, unless strong evidence says change",
+        ]
+        .concat();
+    }
     let sure = match j.confidence {
         Confidence::High => {
             "; high: such evidence held at least 98.5% of the time on the labelled sets"
@@ -639,5 +694,41 @@ mod tests {
             &set,
         );
         assert!(!inf.effects.is_read_only(), "{inf:?}");
+    }
+
+    #[test]
+    fn a_declared_read_only_hint_decides_unless_strong_evidence_says_change() {
+        let set = set();
+        let hinted = |id: &str, method: &str| ActionView {
+            annotations: Some(crate::effects::Hints {
+                read_only: Some(true),
+                ..Default::default()
+            }),
+            ..ActionView {
+                steps: vec![Step {
+                    method: Some(method.into()),
+                    url: Some("/v1/x".into()),
+                    ..Step::default()
+                }],
+                ..post(id, "")
+            }
+        };
+        let inf = infer_declared_in(&hinted("widget_config", "post"), &Group::single(), &set);
+        assert_eq!(inf.effects.joined("|"), "read");
+        assert_eq!(inf.confidence, Some(Confidence::High));
+        assert_eq!(inf.deciding_ids(&set), ["declared-hint"]);
+        // A search stays a search.
+        let inf = infer_declared_in(&hinted("search_widgets", "post"), &Group::single(), &set);
+        assert_eq!(inf.effects.joined("|"), "search");
+        // DELETE, or a change verb of the name, stands against the hint.
+        let inf = infer_declared_in(&hinted("widget_config", "delete"), &Group::single(), &set);
+        assert_eq!(inf.effects.joined("|"), "delete");
+        let inf = infer_declared_in(&hinted("create_widget", "post"), &Group::single(), &set);
+        assert_eq!(inf.effects.joined("|"), "write");
+        // An MCP server's own hints are what audit judges, never evidence.
+        let inf = infer_in(&hinted("create_widget", "post"), &Group::single(), &set);
+        assert_eq!(inf.effects.joined("|"), "write");
+        let inf = infer_in(&hinted("widget_config", "post"), &Group::single(), &set);
+        assert_ne!(inf.deciding_ids(&set), ["declared-hint"]);
     }
 }

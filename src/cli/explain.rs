@@ -214,6 +214,19 @@ fn evidence_section(s: &mut String, v: &ActionView, f: &FileResult, set: &RuleSe
             lex.word(c.sym)
         );
     }
+    if let Some(h) = &v.annotations {
+        for (key, value) in [
+            ("readOnlyHint", h.read_only),
+            ("destructiveHint", h.destructive),
+        ] {
+            if let Some(b) = value {
+                let _ = writeln!(
+                    s,
+                    "  declared in the catalog: {key}: {b} (a person's claim: it decides unless strong evidence says change)"
+                );
+            }
+        }
+    }
     if ev.named {
         let _ = writeln!(
             s,
@@ -288,6 +301,14 @@ fn confidence_section(s: &mut String, a: &ActionResult, set: &RuleSet) {
         Claim::Read => "read-only",
         Claim::Change => "not read-only",
     };
+    if d.basis == catalog_effects::classify::decide::Basis::Declared {
+        let _ = writeln!(
+            s,
+            "\nconfidence {}: a hint declared in the catalog, taken at a person's word (no strong evidence says change)",
+            j.confidence
+        );
+        return;
+    }
     let _ = writeln!(
         s,
         "\nconfidence {} from the labelled operations of heuristics/labelled (* set it; a record speaks for itself from {} providers):",

@@ -757,6 +757,7 @@ fn ref_list(deciding: &[Ref], rules: &RuleSet) -> String {
             let o = &rules.lexicon.objects[o];
             format!("`{}` ({})", o.id, o.implies)
         }
+        Ref::Hint => "the hint declared in the catalog".to_owned(),
     }))
 }
 
