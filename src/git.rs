@@ -82,6 +82,13 @@ impl Repo {
         Some(parts.join("/"))
     }
 
+    /// Whether the index holds work-tree-relative `path` (a file or a symlink git tracks).
+    pub fn tracks(&self, path: &str) -> bool {
+        self.repo
+            .index()
+            .is_ok_and(|index| index.get_path(Path::new(path), 0).is_some())
+    }
+
     /// Files (work-tree-relative) under `paths` that have uncommitted changes: modified in
     /// the index or the work tree vs HEAD, or untracked. Used to refuse `--write` on dirty
     /// files.

@@ -42,7 +42,12 @@ pub fn run(mut args: AnnotationsArgs, config: &Config) -> Result<u8> {
     let mut opts = args.engine.options()?;
     // Only the proposals are needed: no edit is made, so none is checked.
     opts.check_edits = false;
-    let run = match super::walk_or_refuse(&super::catalogs(&args.catalogs, config)) {
+    let catalogs = super::catalogs(&args.catalogs, config);
+    if let Some(path) = &args.output {
+        let guard = super::args::Guard::new(&catalogs, config);
+        super::args::check_outputs(&guard, &[super::args::Target::given("--output", path)])?;
+    }
+    let run = match super::walk_or_refuse(&catalogs) {
         Ok(w) => w.collect(&opts),
         Err(code) => return Ok(code),
     };

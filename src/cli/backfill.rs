@@ -20,6 +20,7 @@ use super::out::Stream;
 use super::{EXIT_ERROR, EXIT_OK, EngineArgs, ReportArgs, SummaryFormat, out};
 
 const DEFAULT_REPORT: &str = "reports/coverage.csv";
+const DEFAULT_PATCH: &str = "reports/effects.patch";
 
 #[derive(Args, Debug)]
 #[command(
@@ -34,8 +35,11 @@ const DEFAULT_REPORT: &str = "reports/coverage.csv";
 pub struct BackfillArgs {
     /// Catalog directories (default: `catalogs` of catalog-effects.toml, else catalogs/demo).
     pub catalogs: Vec<PathBuf>,
-    /// Where to write the patch; `-` for stdout.
-    #[arg(long, default_value = "reports/effects.patch", value_name = "FILE")]
+    /// Where to write the patch; `-` for stdout [default: reports/effects.patch].
+    #[arg(long = "patch", value_name = "FILE")]
+    pub patch_given: Option<PathBuf>,
+    /// The patch's path, given or the default.
+    #[arg(skip)]
     pub patch: PathBuf,
     /// Where to write the CSV coverage report (one row per action) [default: `report` of
     /// catalog-effects.toml, else reports/coverage.csv].
@@ -74,22 +78,29 @@ pub struct BackfillArgs {
 
 pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
     args.engine.apply(config);
-    let report_path = args
-        .report
+    use super::args::{Guard, Origin, Target};
+    args.patch = args
+        .patch_given
         .clone()
-        .or_else(|| config.report.clone())
-        .unwrap_or_else(|| PathBuf::from(DEFAULT_REPORT));
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_PATCH));
+    let (report_path, report_origin) = match (&args.report, &config.report) {
+        (Some(p), _) => (p.clone(), Origin::CommandLine),
+        (None, Some(p)) => (p.clone(), Origin::Config),
+        (None, None) => (PathBuf::from(DEFAULT_REPORT), Origin::Default),
+    };
     let quiet = args.engine.quiet;
     let catalogs = super::catalogs(&args.catalogs, config);
-    let own: Vec<(&str, &Path)> = [
-        ("--patch", Some(args.patch.as_path())),
-        ("--report", Some(report_path.as_path())),
-        ("--review", args.review.as_deref()),
-    ]
-    .into_iter()
-    .filter_map(|(flag, p)| p.map(|p| (flag, p)))
-    .collect();
-    args.reports.check_outputs(&catalogs, &own)?;
+    let patch_origin = match args.patch_given {
+        Some(_) => Origin::CommandLine,
+        None => Origin::Default,
+    };
+    let mut own = vec![
+        Target::from("--patch", &args.patch, patch_origin),
+        Target::from("--report", &report_path, report_origin),
+    ];
+    own.extend(args.review.as_deref().map(|p| Target::given("--review", p)));
+    args.reports
+        .check_outputs(&Guard::new(&catalogs, config), &own)?;
     let mut opts = args.engine.options()?;
     opts.fix_conflicts = args.fix_conflicts;
     opts.keep_texts = args.write || args.branch.is_some();

@@ -13,6 +13,7 @@ use catalog_effects::findings::{self, Baseline, Finding, Level};
 use catalog_effects::pipeline::{self, Run};
 use catalog_effects::walk;
 
+use super::args::{Origin, Target};
 use super::config::Config;
 use super::out::{self, Stream};
 use super::{EXIT_ERROR, EXIT_OK, EngineArgs, FailOn, FindingFormat, ReportArgs, Totals, plural};
@@ -122,19 +123,6 @@ impl Plan {
             )
             .in_file(b));
         }
-        if let (Some(r), Some(b)) = (&report, &baseline)
-            && super::same_file(r, b)
-        {
-            return Err(Error::new(
-                "the report would overwrite the baseline it is compared with: a baseline is only read (update it with --write-baseline); give --report another file",
-            )
-            .in_file(r));
-        }
-        if let (Some(r), Some(w)) = (&report, &args.write_baseline)
-            && super::same_file(r, w)
-        {
-            return Err(Error::new("--report and --write-baseline name the same file").in_file(r));
-        }
         Ok(Plan {
             baseline,
             report,
@@ -178,14 +166,25 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
     // check writes nothing into the catalog, so its proposals' edits need no check.
     opts.check_edits = false;
     let catalogs = super::catalogs(&args.catalogs, config);
-    let own: Vec<(&str, &Path)> = [
-        ("--report", plan.report.as_deref()),
-        ("--write-baseline", args.write_baseline.as_deref()),
-    ]
-    .into_iter()
-    .filter_map(|(flag, p)| p.map(|p| (flag, p)))
-    .collect();
-    args.reports.check_outputs(&catalogs, &own)?;
+    let mut guard = super::args::Guard::new(&catalogs, config);
+    guard
+        .baselines
+        .extend(args.baseline.as_deref().map(|b| ("--baseline", b)));
+    let mut own = Vec::new();
+    if let Some(report) = &plan.report {
+        let origin = match args.report {
+            Some(_) => Origin::CommandLine,
+            None => Origin::Config,
+        };
+        own.push(Target::from("--report", report, origin));
+    }
+    if let Some(path) = &args.write_baseline {
+        own.push(Target {
+            writes_baseline: true,
+            ..Target::given("--write-baseline", path)
+        });
+    }
+    args.reports.check_outputs(&guard, &own)?;
     if let Some(rev) = &args.since {
         let mut only = BTreeSet::new();
         for (i, c) in catalogs.iter().enumerate() {

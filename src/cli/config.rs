@@ -34,6 +34,10 @@ pub struct Config {
     pub report: Option<PathBuf>,
     pub baseline: Option<PathBuf>,
     pub fail_on: Option<FailOn>,
+    /// The file these keys came from, if any: a path it gives may not leave its repository
+    /// (issue 21: `report = "../home/.profile"` replaced a file outside it).
+    #[serde(skip)]
+    pub file: Option<PathBuf>,
 }
 
 impl Config {
@@ -54,6 +58,7 @@ impl Config {
             .map_err(|e| Error::new(format!("cannot read configuration: {e}")).in_file(&path))?;
         let mut config = parse(&text).map_err(|e| e.in_file(&path))?;
         config.resolve_paths(&folder);
+        config.file = Some(path);
         Ok(config)
     }
 

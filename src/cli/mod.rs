@@ -276,24 +276,6 @@ pub fn walk_or_refuse(catalogs: &[PathBuf]) -> std::result::Result<Walked, u8> {
     Err(EXIT_ERROR)
 }
 
-/// Whether two paths name the same file, existing or not (`-` is stdout, never a file).
-pub fn same_file(a: &Path, b: &Path) -> bool {
-    let resolve = |p: &Path| -> Option<PathBuf> {
-        if p.as_os_str() == "-" {
-            return None;
-        }
-        let name = p.file_name()?;
-        let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
-        std::fs::canonicalize(dir.unwrap_or(Path::new(".")))
-            .ok()
-            .map(|d| d.join(name))
-    };
-    match (resolve(a), resolve(b)) {
-        (Some(x), Some(y)) => x == y,
-        _ => false,
-    }
-}
-
 pub use catalog_effects::emit::plural;
 
 /// The line a catalog command ends with, and all `--quiet` prints besides errors: findings
@@ -450,13 +432,21 @@ impl std::io::Write for Output {
 }
 
 impl ReportArgs {
-    /// Refuses a run whose outputs (the command's own, `more`, and these) would overwrite a
-    /// connector file or each other ([`args::check_outputs`]).
-    pub fn check_outputs(&self, catalogs: &[PathBuf], more: &[(&str, &Path)]) -> Result<()> {
+    /// Refuses a run whose outputs (the command's own, `more`, and these) break the rule of
+    /// [`args::check_outputs`].
+    pub fn check_outputs(&self, guard: &args::Guard, more: &[args::Target]) -> Result<()> {
         let mut outputs = more.to_vec();
-        outputs.extend(self.history.as_deref().map(|p| ("--history", p)));
-        outputs.extend(self.html.as_deref().map(|p| ("--html", p)));
-        args::check_outputs(catalogs, &outputs)
+        outputs.extend(
+            self.history
+                .as_deref()
+                .map(|p| args::Target::given("--history", p)),
+        );
+        outputs.extend(
+            self.html
+                .as_deref()
+                .map(|p| args::Target::given("--html", p)),
+        );
+        args::check_outputs(guard, &outputs)
     }
 
     /// Appends the run to the coverage history and writes the coverage page, as asked. A
