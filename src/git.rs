@@ -89,6 +89,70 @@ impl Repo {
             .is_ok_and(|index| index.get_path(Path::new(path), 0).is_some())
     }
 
+    /// Files (work-tree-relative) under `paths` that no route may edit, with why: one git
+    /// ignores (a private connector kept out of the repository, secrets included), one it
+    /// does not track, and one its index marks skip-worktree or assume-unchanged (its
+    /// work-tree copy may hold local edits git hides). The patch, `--write` and `--branch`
+    /// all leave these alone, so the three routes touch the same files (issue 21: `--branch`
+    /// committed an ignored file whole, and hidden local edits with it).
+    pub fn untouchable(&self, paths: &[PathBuf]) -> Result<BTreeMap<String, &'static str>> {
+        const ASSUME_UNCHANGED: u16 = 0x8000;
+        const SKIP_WORKTREE: u16 = 0x4000;
+        let prefixes: Vec<String> = paths.iter().filter_map(|p| self.relative(p)).collect();
+        let mut found = BTreeMap::new();
+        if prefixes.is_empty() {
+            return Ok(found);
+        }
+        let whole_tree = prefixes.iter().any(String::is_empty);
+        let mut options = StatusOptions::new();
+        options
+            .include_untracked(true)
+            .recurse_untracked_dirs(true)
+            .include_ignored(true)
+            .recurse_ignored_dirs(true)
+            .exclude_submodules(true)
+            .disable_pathspec_match(true);
+        if !whole_tree {
+            for prefix in &prefixes {
+                options.pathspec(prefix);
+            }
+        }
+        let statuses = self
+            .repo
+            .statuses(Some(&mut options))
+            .map_err(|e| self.error("cannot read the status of the work tree", &e))?;
+        for entry in statuses.iter() {
+            let path = String::from_utf8_lossy(entry.path_bytes()).into_owned();
+            if !prefixes.iter().any(|p| is_under(&path, p)) {
+                continue;
+            }
+            let status = entry.status();
+            if status.contains(Status::IGNORED) {
+                found.insert(path, "git ignores it");
+            } else if status.contains(Status::WT_NEW) {
+                found.insert(path, "git does not track it (git add it first)");
+            }
+        }
+        let index = self
+            .repo
+            .index()
+            .map_err(|e| self.error("cannot read the index", &e))?;
+        for entry in index.iter() {
+            let why = if entry.flags_extended & SKIP_WORKTREE != 0 {
+                "git's index marks it skip-worktree: its copy here may hold local edits git hides"
+            } else if entry.flags & ASSUME_UNCHANGED != 0 {
+                "git's index marks it assume-unchanged: its copy here may hold local edits git hides"
+            } else {
+                continue;
+            };
+            let path = String::from_utf8_lossy(&entry.path).into_owned();
+            if prefixes.iter().any(|p| is_under(&path, p)) {
+                found.insert(path, why);
+            }
+        }
+        Ok(found)
+    }
+
     /// Files (work-tree-relative) under `paths` that have uncommitted changes: modified in
     /// the index or the work tree vs HEAD, or untracked. Used to refuse `--write` on dirty
     /// files.

@@ -51,6 +51,9 @@ pub struct Options {
     pub progress: Option<Progress>,
     /// Render each file's CSV rows in the workers (for streaming writers).
     pub render_csv: bool,
+    /// Per catalog: files no route may edit (by their path in the patch), and why
+    /// ([`crate::git::Repo::untouchable`]). Their proposals are listed for a human instead.
+    pub untouchable: Vec<std::collections::BTreeMap<String, &'static str>>,
 }
 
 impl Options {
@@ -66,6 +69,7 @@ impl Options {
             only: None,
             progress: None,
             render_csv: false,
+            untouchable: Vec::new(),
         }
     }
 }
@@ -615,7 +619,12 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
         }
     };
     let (path, patch) = (&out.patch_path, &mut out.patch);
-    let plan = match plan_owned(text, opts, &mut |old, edits| {
+    let left_alone = opts
+        .untouchable
+        .get(w.catalog)
+        .and_then(|m| m.get(&w.patch_path))
+        .copied();
+    let plan = match plan_owned(text, opts, left_alone, &mut |old, edits| {
         diff::render_patch(path, old, edits, patch);
     }) {
         Ok(p) => p,
@@ -763,7 +772,7 @@ pub struct Plan {
 /// reported with why; the file's other edits go on. Pure: the same text and options always
 /// give the same plan, which is what makes a rerun after applying the patch empty.
 pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
-    plan_owned(text.to_owned(), opts, &mut |_, _| {})
+    plan_owned(text.to_owned(), opts, None, &mut |_, _| {})
 }
 
 /// [`plan`], taking the text: it becomes the edited text in place while that is checked
@@ -772,10 +781,23 @@ pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
 fn plan_owned(
     text: String,
     opts: &Options,
+    left_alone: Option<&str>,
     render: &mut dyn FnMut(&str, &[Edit]),
 ) -> Result<Plan, Error> {
     let tree = parse::parse_tree(&text)?;
     let mut plan = plan_tree(&tree, opts, opts.keep_views)?;
+    if let Some(why) = left_alone.filter(|_| !plan.edits.is_empty()) {
+        let mut refused = 0;
+        for a in plan.actions.iter_mut().filter(|a| a.edit.is_some()) {
+            a.refuse(why);
+            refused += 1;
+        }
+        plan.edits.clear();
+        plan.notes.push(Error::new(format!(
+            "not edited: {why}; its {} listed for a human instead",
+            crate::emit::plural(refused, "proposal")
+        )));
+    }
     if plan.edits.is_empty() || !opts.check_edits {
         drop(tree);
         render(&text, &plan.edits);

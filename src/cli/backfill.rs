@@ -114,6 +114,16 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
         Some(name) => Some(BranchRun::prepare(&catalogs, name, args.force)?),
         None => None,
     };
+    // The patch, --write and --branch edit the same files: none git ignores, does not
+    // track or hides local edits of.
+    for c in &catalogs {
+        let repo = catalog_effects::git::Repo::discover(c);
+        let left = match repo {
+            Some(r) => r.untouchable(std::slice::from_ref(c))?,
+            None => Default::default(),
+        };
+        opts.untouchable.push(left);
+    }
     let dirty = if args.write && !args.allow_dirty {
         dirty_files(&catalogs)?
     } else {
