@@ -125,7 +125,7 @@ pub const CHECK_CODES: &[(&str, Level, &str, &str)] = &[
         "parse-error",
         Level::Error,
         "A connector file or one of its items could not be read.",
-        "The file is not valid YAML, not UTF-8 text, cannot be read, or holds an item the tool cannot use (an `actionId` that is not a string, a bad `annotations:` mapping, a partial without its main file). The message names the file, line and column. The rest of the catalog is still processed, and the run exits with code 2.",
+        "The file is not valid YAML, not UTF-8 text, cannot be read, or holds an item the tool cannot use (an `actionId` that is not a string, a bad `annotations:` mapping, a partial without its main file). A connector file (found by its name) with no readable action list is one too: a misspelled `actions:`, an `actions:` that is a number, a string or null, a list with no item that is a mapping with an `actionId`, a Git LFS pointer instead of the file; so is a `$ref:` that names no file, and a partial beside two main files (which connector it belongs to is a guess). Passed over, such a connector would leave the counts while the check passed. The message names the file, line and column. The rest of the catalog is still processed, and the run exits with code 2.",
     ),
     (
         "unused-heuristic",

@@ -524,12 +524,16 @@ fn connector_names(
         })
         .collect();
     let mut mains: BTreeMap<(usize, String), (String, String)> = BTreeMap::new();
+    let mut every: BTreeMap<(usize, String), Vec<String>> = BTreeMap::new();
     for (i, f, key) in found {
         let slot = (i, f.folder.clone());
+        every.entry(slot.clone()).or_default().push(f.rel.clone());
         if f.rel.ends_with(".connector.s1.yaml") || !mains.contains_key(&slot) {
             mains.insert(slot, (key, f.rel.clone()));
         }
     }
+    // Two main files beside one partial: which connector it belongs to is a guess.
+    every.retain(|_, files| files.len() > 1);
     let roots = catalogs
         .iter()
         .map(|c| {
@@ -540,7 +544,11 @@ fn connector_names(
                 .unwrap_or_else(|| "catalog".to_owned())
         })
         .collect();
-    Names { mains, roots }
+    Names {
+        mains,
+        roots,
+        ambiguous: every,
+    }
 }
 
 /// Connector names known before the run.
@@ -549,6 +557,8 @@ struct Names {
     mains: BTreeMap<(usize, String), (String, String)>,
     /// The name of each catalog directory, for files at its root.
     roots: Vec<String>,
+    /// (catalog, folder) to its main files, where a partial's folder holds more than one.
+    ambiguous: BTreeMap<(usize, String), Vec<String>>,
 }
 
 impl Names {
@@ -587,6 +597,31 @@ pub fn read_text(path: &Path) -> Result<String, Error> {
             .in_file(path)
             .at(line, col)
     })
+}
+
+/// The `$ref:` values of the file at `path` that name no file beside it: the actions of a
+/// partial that is gone were reported "gone" and nothing failed (issue 21). A reference
+/// names a partial by its stem (`$ref: hr.employees` is `hr.employees.s1.partial.yaml`).
+fn dangling_refs(path: &Path, refs: &[(String, usize, usize)]) -> Vec<Error> {
+    let folder = path.parent().unwrap_or(Path::new("."));
+    refs.iter()
+        .filter(|(name, _, _)| {
+            let candidates = [
+                format!("{name}.s1.partial.yaml"),
+                format!("{name}.s1.yaml"),
+                name.clone(),
+            ];
+            !candidates.iter().any(|c| {
+                !c.contains('\0') && folder.join(c).symlink_metadata().is_ok_and(|m| m.is_file())
+            })
+        })
+        .map(|(name, line, column)| {
+            Error::new(format!(
+                "`$ref: {name}` names no file: {name}.s1.partial.yaml is not in this folder, so its actions are not read"
+            ))
+            .at(*line, *column)
+        })
+        .collect()
 }
 
 fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
@@ -640,6 +675,7 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
     out.problems = plan
         .problems
         .into_iter()
+        .chain(dangling_refs(&file.path, &plan.refs))
         .map(|e| e.in_file(&w.shown))
         .collect();
     out.notes = plan
@@ -764,6 +800,8 @@ pub struct Plan {
     pub edits: Vec<Edit>,
     /// The edited text, with `keep_texts` when there are edits.
     pub new_text: Option<String>,
+    /// The `$ref:` values of the file, with their line and column.
+    pub refs: Vec<(String, usize, usize)>,
 }
 
 /// Parses, classifies and plans one file's text, then checks the edited text before any
@@ -873,6 +911,7 @@ fn plan_tree(tree: &parse::tree::Tree, opts: &Options, keep_views: bool) -> Resu
         actions,
         edits,
         new_text: None,
+        refs: facts.refs,
     })
 }
 
@@ -1155,6 +1194,21 @@ fn resolve_connector(f: &mut FileResult, names: &Names) {
                 fallback()
             ))
             .in_file(&f.shown),
+        );
+    }
+    if f.info_key.is_none()
+        && f.rel.ends_with(".s1.partial.yaml")
+        && let Some(mains) = names.ambiguous.get(&(f.catalog, f.folder.clone()))
+    {
+        let chosen = main.as_deref().unwrap_or_default();
+        f.problems.push(
+            Error::new(format!(
+                "partial beside {} main files ({}): which connector it belongs to is ambiguous (its actions are filed under `{chosen}`); keep one main file per folder",
+                mains.len(),
+                mains.join(", ")
+            ))
+            .in_file(&f.shown)
+            .at(1, 1),
         );
     }
     let connector = f.info_key.clone().or(main).unwrap_or_else(fallback);

@@ -143,6 +143,11 @@ fn duplicate_keys_are_errors_with_a_line_but_shape_c_refs_are_not() {
         "shop/shop.users.s1.partial.yaml",
         &format!("- actionId: list_users\n  {G}\n"),
     );
+    write_file(
+        &case.catalog,
+        "shop/shop.orders.s1.partial.yaml",
+        &format!("- actionId: list_orders\n  {G}\n"),
+    );
     let out = case.backfill(&[]);
     assert_eq!(out.code, 2, "{}", out.stderr);
     for e in [
