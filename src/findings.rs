@@ -45,6 +45,19 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// The finding as one line of a terminal (`mark` after its code): what came from the
+    /// catalog cannot move the cursor or start a line of its own.
+    pub fn human(&self, mark: &str) -> String {
+        use crate::emit::safe::line;
+        format!(
+            "{}: {} [{}]{mark}: {}\n",
+            line(&self.location()),
+            self.level.name(),
+            self.code,
+            line(&self.message)
+        )
+    }
+
     /// Where it is, as printed: `file:line:col`, what of it is known, else the tool.
     pub fn location(&self) -> String {
         match (&self.file, self.line, self.column) {
@@ -367,7 +380,8 @@ pub fn baseline(csv_text: &str) -> Result<Baseline, String> {
     let mut base = Baseline::default();
     for (i, record) in reader.records().enumerate() {
         let r = record.map_err(|e| format!("row {}: {e}", i + 2))?;
-        let cell = |c: usize| r.get(c).unwrap_or_default().to_owned();
+        // Cells were neutralised against spreadsheet formulas as they were written.
+        let cell = |c: usize| crate::emit::safe::csv_read(r.get(c).unwrap_or_default()).to_owned();
         let status = match r.get(status).unwrap_or_default() {
             "added" => Status::Added,
             "agrees" => Status::Agrees,

@@ -552,6 +552,12 @@ fn a_line_appended_while_the_file_is_written_is_kept() {
             continue;
         }
         kept += 1;
+        // On Linux the new file is exchanged with the old one, which keeps the temporary
+        // name for a moment before it is removed: an append seen then landed on the new
+        // file, after the write, and nothing was lost.
+        if out.code == 0 && now.contains("effects:") {
+            continue;
+        }
         assert_eq!(out.code, 2, "round {round}: {}", out.stderr);
         assert!(
             out.stderr

@@ -279,7 +279,9 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
     let text = match args.format {
         SummaryFormat::Json => emit::summary_json(&summary) + "\n",
         SummaryFormat::Human if quiet => totals + "\n",
-        SummaryFormat::Human => human(&summary, &report, &totals, &notes),
+        SummaryFormat::Human => {
+            emit::safe::lines(&human(&summary, &report, &totals, &notes)).into_owned()
+        }
     };
     // With the patch, the report, the guide or the page on stdout, the summary goes to
     // stderr so it stays clean.
@@ -324,14 +326,15 @@ fn low_confidence(f: &pipeline::FileResult, opts: &pipeline::Options) -> Vec<Str
         .filter(|a| a.status == Status::Unclassified && !a.inference.effects.is_empty())
         .map(|a| {
             let conf = a.inference.confidence.map_or("", |c| c.name());
-            format!(
+            let line = format!(
                 "  {}:{}  {}  proposed {} ({conf}): {}",
                 f.shown,
                 a.line,
                 a.tool_name(),
                 a.inference.effects.joined("|"),
                 a.inference.deciding_ids(&opts.rules).join(", ")
-            )
+            );
+            emit::safe::line(&line).into_owned()
         })
         .collect()
 }

@@ -328,7 +328,10 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
         }
         FindingFormat::Sarif => sarif(&reporter),
     };
-    to.print(&text);
+    match args.format {
+        FindingFormat::Human => to.print(&emit::safe::lines(&text)),
+        _ => to.print(&text),
+    }
     Ok(code)
 }
 
@@ -444,13 +447,7 @@ impl Reporter<'_> {
             match self.format {
                 FindingFormat::Human if listed && !unreadable && !self.quiet => {
                     let mark = if new.is_some() { " [new]" } else { "" };
-                    self.to.print(&format!(
-                        "{}: {} [{}]{mark}: {}\n",
-                        f.location(),
-                        f.level.name(),
-                        f.code,
-                        f.message
-                    ));
+                    self.to.print(&f.human(mark));
                 }
                 // On a pull request only what is new is worth an annotation, and GitHub caps
                 // how many it shows: the old ones could hide it.
@@ -522,7 +519,7 @@ fn human(run: &Run, summary: &emit::Summary, gone: &[String], partial: Option<&s
     if !gone.is_empty() {
         s.push_str(&format!("\ngone since the baseline ({}):\n", gone.len()));
         for g in gone.iter().take(LIST_LIMIT) {
-            s.push_str(&format!("  {g}\n"));
+            s.push_str(&format!("  {}\n", emit::safe::line(g)));
         }
         if gone.len() > LIST_LIMIT {
             s.push_str(&format!(

@@ -150,13 +150,7 @@ pub fn run(mut args: LintArgs, config: &Config) -> Result<u8> {
     let text = match args.format {
         FindingFormat::Human if quiet => line + "\n",
         FindingFormat::Human => {
-            let mut s: String = found
-                .iter()
-                .map(|f| {
-                    let loc = f.location();
-                    format!("{loc}: {} [{}]: {}\n", f.level.name(), f.code, f.message)
-                })
-                .collect();
+            let mut s: String = found.iter().map(|f| f.human("")).collect();
             s.push_str(&format!("\n{line}\n"));
             s
         }

@@ -7,6 +7,8 @@ use std::io::{self, IsTerminal, Write};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use catalog_effects::emit::safe;
+
 /// The reader of stdout has gone: nothing more is written there.
 static CLOSED: AtomicBool = AtomicBool::new(false);
 /// The first error writing stdout, other than a closed pipe.
@@ -53,12 +55,13 @@ pub fn eprint(text: &str) {
     let _ = io::stderr().lock().write_all(text.as_bytes());
 }
 
+/// An error on stderr, on one line whatever the file names and ids in it hold.
 pub fn error(msg: &str) {
-    eprint(&format!("error: {msg}\n"));
+    eprint(&format!("error: {}\n", safe::line(msg)));
 }
 
 pub fn warning(msg: &str) {
-    eprint(&format!("warning: {msg}\n"));
+    eprint(&format!("warning: {}\n", safe::line(msg)));
 }
 
 /// Where a command's own text goes: stdout, unless one of its outputs is stdout (`-`), which
