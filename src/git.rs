@@ -401,7 +401,7 @@ impl Repo {
     pub fn stage_blob(&self, path: &str, contents: &[u8]) -> Result<Blob> {
         check_repo_path(path).map_err(|msg| Error::new(msg).in_file(&self.root))?;
         let err = |what: &str, e: &git2::Error| {
-            Error::new(format!("{what}: {}", e.message())).in_file(self.root.join(path))
+            Error::new(format!("{what}: {}", cause(e.message()))).in_file(self.root.join(path))
         };
         let base = self
             .repo
@@ -435,8 +435,13 @@ impl Repo {
             .repo
             .blob_writer(Some(Path::new(path)))
             .map_err(|e| err("cannot store its contents", &e))?;
-        std::io::Write::write_all(&mut writer, contents)
-            .map_err(|e| Error::new(format!("cannot store its contents: {e}")).in_file(path))?;
+        std::io::Write::write_all(&mut writer, contents).map_err(|e| {
+            Error::new(format!(
+                "cannot store its contents: {}",
+                cause(&e.to_string())
+            ))
+            .in_file(self.root.join(path))
+        })?;
         let id = writer
             .commit()
             .map_err(|e| err("cannot store its contents", &e))?;
@@ -576,6 +581,37 @@ impl Repo {
 
     fn error(&self, what: &str, e: &git2::Error) -> Error {
         Error::new(format!("{what}: {}", e.message())).in_file(&self.root)
+    }
+}
+
+/// What failed, when libgit2 says only "no error" (it lost the system's reason, as on a
+/// full disk: issue 21): the system's last error, which is what the write left.
+fn cause(message: &str) -> String {
+    let said = message.trim();
+    if !said.is_empty() && !said.starts_with("no error") {
+        return said.to_owned();
+    }
+    let os = std::io::Error::last_os_error();
+    match os.raw_os_error() {
+        Some(code) if code != 0 => os.to_string(),
+        _ => "the object store could not be written (no reason given: a full disk?)".to_owned(),
+    }
+}
+
+/// Why git refuses the repository that holds `path`, if it does: one another user owns,
+/// which git trusts only once `safe.directory` names it (usual in CI containers). Taken for
+/// "no repository", it made `--branch` say the catalog is in no work tree and the patch
+/// take paths `git apply` rejects (issue 21).
+pub fn refused(path: &Path) -> Option<Error> {
+    match Repository::discover(path) {
+        Err(e) if e.code() == ErrorCode::Owner => Some(
+            Error::new(format!(
+                "git refuses the repository that holds it: {} (git trusts a repository another user owns only once `safe.directory` names it: `git config --global --add safe.directory <its folder>`)",
+                e.message().trim_end_matches('.')
+            ))
+            .in_file(path),
+        ),
+        _ => None,
     }
 }
 

@@ -83,7 +83,9 @@ pub struct CheckArgs {
 /// main file (found by content) of each changed partial's folder.
 fn changed_files(catalog: &Path, rev: &str) -> Result<BTreeSet<String>> {
     let repo = catalog_effects::git::Repo::discover(catalog).ok_or_else(|| {
-        Error::new("--since needs the catalog to be inside a git work tree").in_file(catalog)
+        catalog_effects::git::refused(catalog).unwrap_or_else(|| {
+            Error::new("--since needs the catalog to be inside a git work tree").in_file(catalog)
+        })
     })?;
     let prefix = repo.relative(catalog).unwrap_or_default();
     let prefix = if prefix.is_empty() {

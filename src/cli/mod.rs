@@ -265,6 +265,16 @@ pub fn catalogs(given: &[PathBuf], config: &Config) -> Vec<PathBuf> {
 /// exist, is not a folder or holds no connector file: a check of nothing must not pass, and
 /// nothing is written yet, so every previous output stays as it was.
 pub fn walk_or_refuse(catalogs: &[PathBuf]) -> std::result::Result<Walked, u8> {
+    let refused: Vec<Error> = catalogs
+        .iter()
+        .filter_map(|c| catalog_effects::git::refused(c))
+        .collect();
+    if !refused.is_empty() {
+        for e in &refused {
+            out::error(&e.to_string());
+        }
+        return Err(EXIT_ERROR);
+    }
     let walked = Walked::new(catalogs);
     let unusable = walked.unusable();
     if unusable.is_empty() {

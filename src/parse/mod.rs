@@ -289,11 +289,28 @@ pub fn read_actions(
     // non-ASCII characters (fuzzer crash d8ab7a41: `%é` put `effects` one line and one
     // column off, breaking the file). A drift refuses the whole file, never guesses.
     if let Some(&bad) = items.iter().find(|&&i| !ctx.action_id_located(i)) {
-        return Err(node_error(
-            tree,
-            bad,
-            "the YAML parser's positions do not match the text here (a `%` directive with non-ASCII characters?): file not edited".into(),
-        ));
+        // A key that reads `actionId` only once its escapes are decoded (issue 21: it was
+        // blamed on a `%` directive).
+        let escaped = own_entry(tree, bad, "actionId")
+            .map(|(key, _)| {
+                let n = tree.node(key);
+                &text[n.start()..n.end().min(text.len())]
+            })
+            .filter(|written| written.contains('\\'));
+        return Err(match escaped {
+            Some(written) => node_error(
+                tree,
+                bad,
+                format!(
+                    "the key `actionId` is written with escapes ({written}): write it plainly as `actionId`; file not edited"
+                ),
+            ),
+            None => node_error(
+                tree,
+                bad,
+                "the YAML parser's positions do not match the text here (a `%` directive with non-ASCII characters?): file not edited".into(),
+            ),
+        });
     }
     out.seq_offset = ctx.measure_seq_offset(&items).unwrap_or(2);
     // The items `ctx.action` takes as actions: an alias item, a merge-only item or an id

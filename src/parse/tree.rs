@@ -423,6 +423,20 @@ pub struct Storage {
 }
 
 /// Parses `text` into a [`Tree`]. Errors carry 1-based line and column.
+/// Where the first tab at or after character `from` is, as (line, column), both 1-based.
+/// The scanner reports a tab it trips on where the token it was reading began, often the
+/// line above (issue 21); a reader looks for the tab.
+fn tab_after(text: &str, from: usize) -> Option<(usize, usize)> {
+    let (at, _) = text.char_indices().skip(from).find(|&(_, c)| c == '\t')?;
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let column = before[before.rfind('\n').map_or(0, |i| i + 1)..]
+        .chars()
+        .count()
+        + 1;
+    Some((line, column))
+}
+
 pub fn parse(text: &str) -> Result<Tree<'_>, Error> {
     parse_in(text, Storage::default())
 }
@@ -464,7 +478,11 @@ pub fn parse_in(text: &str, storage: Storage) -> Result<Tree<'_>, Error> {
     for item in Parser::new_from_str(text) {
         let (event, span) = item.map_err(|e| {
             let m = e.marker();
-            Error::new(format!("invalid YAML: {}", e.info())).at(m.line(), m.col() + 1)
+            let (line, col) = match e.info().contains("tab") {
+                true => tab_after(text, m.index()).unwrap_or((m.line(), m.col() + 1)),
+                false => (m.line(), m.col() + 1),
+            };
+            Error::new(format!("invalid YAML: {}", e.info())).at(line, col)
         })?;
         let start = cursor.byte(span.start.index());
         let id = tree.nodes.len();
