@@ -955,7 +955,8 @@ impl<'a> Ctx<'a> {
                 "correct the effects if the call really changes nothing",
             ));
         }
-        let evidence = self.evidence_of_change(needed)?;
+        let in_words = (quoted != "readOnlyHint: true").then_some(claim.as_str());
+        let evidence = self.evidence_of_change(needed, in_words)?;
         Some(found(evidence, "make sure the call really changes nothing"))
     }
 
@@ -985,7 +986,7 @@ impl<'a> Ctx<'a> {
     /// What says the call changes state, at `needed` confidence or more: the description's
     /// own words (name, label and description, read by the effect rules), or its method and
     /// path (its steps alone). The rules are asked, never second-guessed.
-    fn evidence_of_change(&self, needed: Confidence) -> Option<String> {
+    fn evidence_of_change(&self, needed: Confidence, claim: Option<&str>) -> Option<String> {
         let changes = |view: &ActionView| {
             let inf = infer(view, &self.rules.effect_rules);
             let sure = inf.confidence.is_some_and(|c| c >= needed);
@@ -1003,15 +1004,37 @@ impl<'a> Ctx<'a> {
             annotations: None,
             ..self.view.clone()
         };
+        let quoted = if self.first.is_empty() {
+            self.label
+        } else {
+            self.first
+        };
         if let Some(said) = changes(&words) {
-            return Some(format!(
-                "its own words (\"{}\") say {said}",
-                if self.first.is_empty() {
-                    self.label
-                } else {
-                    self.first
-                }
-            ));
+            return Some(format!("its own words (\"{quoted}\") say {said}"));
+        }
+        // The description alone: a name whose verb is another word (`repo_cleanup`, or a
+        // read verb beside "recalculates") decided the words above, and the description's
+        // own verb went unheard (issue 21).
+        // Without the claim itself: "Read-only tool that recalculates" must not read as a
+        // read because it starts with "Read".
+        let description = self
+            .view
+            .description
+            .as_deref()
+            .map(|d| claim.map_or(d.to_owned(), |c| d.replacen(c, "", 1)));
+        let described = ActionView {
+            id: String::new(),
+            label: None,
+            description,
+            steps: Vec::new(),
+            inputs: Vec::new(),
+            annotations: None,
+            ..self.view.clone()
+        };
+        if described.description.is_some()
+            && let Some(said) = changes(&described)
+        {
+            return Some(format!("its description (\"{quoted}\") says {said}"));
         }
         let request = ActionView {
             id: String::new(),
