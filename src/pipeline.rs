@@ -382,7 +382,7 @@ impl Walked {
                 Some(e) => Some(e.clone()),
                 None if *found == 0 => Some(
                     Error::new(
-                        "no connector files (*.s1.yaml, *.s1.partial.yaml) in this folder: nothing to check",
+                        "no connector files (*.s1.yaml, *.s1.partial.yaml) in this folder: nothing to check; name the catalog folders (`catalog-effects check connectors/`), or list them as `catalogs` in catalog-effects.toml",
                     )
                     .in_file(shown),
                 ),

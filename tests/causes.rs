@@ -108,3 +108,27 @@ fn an_empty_report_path_is_refused_with_its_line() {
     );
     assert!(!r.stdout.contains("CSV report"), "{}", r.stdout);
 }
+
+/// Item 5: with no catalog named and no configuration, the current folder is the catalog;
+/// a folder without connector files says what to do. The binary looked for this
+/// repository's `catalogs/demo` wherever it ran.
+#[test]
+fn with_no_catalog_named_the_current_folder_is_the_catalog() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = run_in(tmp.path(), &["check"]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    let e = first_error(&r);
+    assert!(
+        e.starts_with("error: .: no connector files")
+            && e.contains("`catalogs` in catalog-effects.toml"),
+        "{e}"
+    );
+    assert!(!r.stderr.contains("catalogs/demo"), "{}", r.stderr);
+    catalog(
+        tmp.path(),
+        &http_action("list_users", "get", "/users", Some("read")),
+    );
+    let r = run_in(tmp.path(), &["check"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("acme "), "{}", r.stdout);
+}

@@ -24,7 +24,7 @@ Exit codes: 0 written; 1 with --strict, a declaration the evidence contradicts (
     mut_arg("destructive_policy", |a| a.help("Which effects make destructiveHint true in the export [default: delete]"))
 )]
 pub struct AnnotationsArgs {
-    /// Catalog directories (default: `catalogs` of catalog-effects.toml, else catalogs/demo).
+    /// Catalog directories (default: `catalogs` of catalog-effects.toml, else the current folder).
     pub catalogs: Vec<PathBuf>,
     /// Write the JSON here instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "FILE")]

@@ -9,9 +9,12 @@ use catalog_effects::walk;
 
 use super::out;
 
-const DEFAULT_CATALOG: &str = "catalogs/demo";
+/// With no catalog named (on the command line or in catalog-effects.toml), the current
+/// folder: an installed binary looked for this repository's `catalogs/demo` wherever it ran
+/// (issue 21). A folder without connector files is refused with what to do.
+const DEFAULT_CATALOG: &str = ".";
 
-/// The catalogs to run on: those given (or the demo catalog), each walked once. A catalog
+/// The catalogs to run on: those given (or the current folder), each walked once. A catalog
 /// inside another one given (`backfill . x`) is dropped with a warning: its files would be
 /// read, reported and patched twice, and a patch that changes a file twice does not apply
 /// (issue 13). A path that does not exist is kept, for the run to report.

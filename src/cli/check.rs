@@ -49,7 +49,7 @@ that does not exist or holds no connector file (nothing is written then).",
     ))
 )]
 pub struct CheckArgs {
-    /// Catalog directories (default: `catalogs` of catalog-effects.toml, else catalogs/demo).
+    /// Catalog directories (default: `catalogs` of catalog-effects.toml, else the current folder).
     pub catalogs: Vec<PathBuf>,
     /// A report written by --write-baseline: its findings are not new. Only ever read.
     #[arg(long, value_name = "FILE.csv")]

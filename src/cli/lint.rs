@@ -24,7 +24,7 @@ use super::{EngineArgs, FailOn, FindingFormat, Totals, out};
     mut_arg("destructive_policy", |a| a.hide(true))
 )]
 pub struct LintArgs {
-    /// Catalog directories (default: `catalogs` of catalog-effects.toml, else catalogs/demo).
+    /// Catalog directories (default: `catalogs` of catalog-effects.toml, else the current folder).
     pub catalogs: Vec<PathBuf>,
     /// Lint an MCP `tools/list` result instead of a catalog.
     #[arg(long, value_name = "TOOLS.json", conflicts_with = "catalogs")]

@@ -252,7 +252,7 @@ impl EngineArgs {
     }
 }
 
-/// The catalogs to run on: those given, else the configuration's, else the demo catalog;
+/// The catalogs to run on: those given, else the configuration's, else the current folder;
 /// each walked once.
 pub fn catalogs(given: &[PathBuf], config: &Config) -> Vec<PathBuf> {
     match (given, &config.catalogs) {
