@@ -416,3 +416,62 @@ fn ci_runs_the_readme_test_command_on_a_fresh_clone_with_nothing_beside_it() {
         }
     }
 }
+
+/// Issue 21, item 4: the workflow builds the tool once per version (cached by its commit),
+/// and its nightly job is README's workflow 2, word for word.
+#[test]
+fn the_workflow_caches_the_tool_and_runs_workflow_2_nightly() {
+    let doc = workflow();
+    let steps = doc["jobs"]["check"]["steps"].as_array().unwrap().clone();
+    let install = steps
+        .iter()
+        .position(|s| {
+            s["run"]
+                .as_str()
+                .is_some_and(|r| r.starts_with("cargo install "))
+        })
+        .unwrap();
+    let cache = steps
+        .iter()
+        .position(|s| {
+            s["uses"]
+                .as_str()
+                .is_some_and(|u| u.starts_with("actions/cache@"))
+                && s["with"]["path"]
+                    .as_str()
+                    .is_some_and(|p| p.ends_with("/bin/catalog-effects"))
+        })
+        .expect("no cache of the built tool");
+    assert!(cache < install);
+    let id = steps[cache]["id"].as_str().unwrap();
+    let key = steps[cache]["with"]["key"].as_str().unwrap();
+    assert!(key.contains("commit"), "the key names no commit: {key}");
+    assert_eq!(
+        steps[install]["if"].as_str(),
+        Some(format!("steps.{id}.outputs.cache-hit != 'true'").as_str())
+    );
+    // The nightly check is README's recipe, and its page and history are kept.
+    let nightly = recipe_commands("nightly");
+    let runs: Vec<&str> = steps.iter().filter_map(|s| s["run"].as_str()).collect();
+    for command in &nightly {
+        assert!(runs.contains(command), "{command} is not a step: {runs:?}");
+    }
+    let uploaded: Vec<String> = steps
+        .iter()
+        .filter(|s| {
+            s["uses"]
+                .as_str()
+                .is_some_and(|u| u.starts_with("actions/upload-artifact@"))
+        })
+        .map(|s| s["with"]["path"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert!(
+        uploaded.iter().any(|p| p.contains("reports/coverage.html")),
+        "{uploaded:?}"
+    );
+    let history = steps
+        .iter()
+        .find(|s| s["with"]["path"].as_str() == Some("reports/history.csv"))
+        .expect("the history is not kept between nights");
+    assert!(history["with"]["restore-keys"].is_string(), "{history}");
+}
