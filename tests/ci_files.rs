@@ -475,3 +475,23 @@ fn the_workflow_caches_the_tool_and_runs_workflow_2_nightly() {
         .expect("the history is not kept between nights");
     assert!(history["with"]["restore-keys"].is_string(), "{history}");
 }
+
+/// Issue 21, item 5: README holds the commands and the workflows; the reference is its own
+/// page, linked from README.
+#[test]
+fn the_reference_lives_in_its_own_page() {
+    let reference =
+        std::fs::read_to_string(common::manifest_dir().join("docs/reference.md")).unwrap();
+    for section in [
+        "## What backfill edits",
+        "## The CSV report",
+        "## Exit codes",
+        "## Configuration",
+        "## Heuristics are data",
+    ] {
+        assert!(reference.contains(&format!("{section}\n")), "{section}");
+        assert!(!README.contains(&format!("#{section}\n")), "{section} in README");
+    }
+    assert!(README.contains("[docs/reference.md](docs/reference.md)"));
+    assert!(README.lines().count() < 300, "README is {} lines", README.lines().count());
+}

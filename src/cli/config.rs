@@ -11,7 +11,7 @@ use super::{ConfidenceArg, FailOn, PolicyArg};
 
 pub const FILE_NAME: &str = "catalog-effects.toml";
 
-/// What `--help` says about the file; README's "Configuration" section says the same.
+/// What `--help` says about the file; docs/reference.md's "Configuration" section says the same.
 pub const HELP: &str = "Configuration: catalog-effects.toml, found from the current folder upward \
 (or --config FILE). Keys (flags override them; paths are relative to the file's folder):
   catalogs = [\"connectors\"]        catalog folders (every catalog command)

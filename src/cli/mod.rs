@@ -29,7 +29,7 @@ pub const EXIT_OK: u8 = 0;
 pub const EXIT_FINDINGS: u8 = 1;
 pub const EXIT_ERROR: u8 = 2;
 
-/// The exit-code policy, the same for every command (README, "Exit codes").
+/// The exit-code policy, the same for every command (docs/reference.md, "Exit codes").
 const EXIT_CODES: &str = "Exit codes: 0 clean (or, for backfill, annotations and explain: done); \
 1 findings that fail the run (check: see --fail-on; lint: error-level findings; audit: an unsafe, \
 understated or malformed tool; annotations --strict: a declaration the evidence contradicts); 2 the tool could not do its job: a file it could not read, parse or write, an edit that failed its check, bad arguments, bad \
