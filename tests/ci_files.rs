@@ -490,8 +490,15 @@ fn the_reference_lives_in_its_own_page() {
         "## Heuristics are data",
     ] {
         assert!(reference.contains(&format!("{section}\n")), "{section}");
-        assert!(!README.contains(&format!("#{section}\n")), "{section} in README");
+        assert!(
+            !README.contains(&format!("#{section}\n")),
+            "{section} in README"
+        );
     }
     assert!(README.contains("[docs/reference.md](docs/reference.md)"));
-    assert!(README.lines().count() < 300, "README is {} lines", README.lines().count());
+    assert!(
+        README.lines().count() < 300,
+        "README is {} lines",
+        README.lines().count()
+    );
 }
