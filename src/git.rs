@@ -96,8 +96,6 @@ impl Repo {
     /// all leave these alone, so the three routes touch the same files (issue 21: `--branch`
     /// committed an ignored file whole, and hidden local edits with it).
     pub fn untouchable(&self, paths: &[PathBuf]) -> Result<BTreeMap<String, &'static str>> {
-        const ASSUME_UNCHANGED: u16 = 0x8000;
-        const SKIP_WORKTREE: u16 = 0x4000;
         let prefixes: Vec<String> = paths.iter().filter_map(|p| self.relative(p)).collect();
         let mut found = BTreeMap::new();
         if prefixes.is_empty() {
@@ -219,9 +217,16 @@ impl Repo {
         let statuses = repo
             .statuses(Some(&mut options))
             .map_err(|e| self.error("cannot read the status of the work tree", &e))?;
+        // Files a sparse checkout leaves out are marked skip-worktree and absent: git does
+        // not call them changed, libgit2 calls them deleted (issue 21: a sparse checkout was
+        // refused as uncommitted changes). No route edits them (`untouchable`).
+        let hidden = skip_worktree(repo);
         for entry in statuses.iter() {
             let status = entry.status();
             if status.is_empty() || status.contains(Status::IGNORED) {
+                continue;
+            }
+            if hidden.contains(entry.path_bytes()) {
                 continue;
             }
             let path = String::from_utf8_lossy(entry.path_bytes()).into_owned();
@@ -582,6 +587,24 @@ impl Repo {
     fn error(&self, what: &str, e: &git2::Error) -> Error {
         Error::new(format!("{what}: {}", e.message())).in_file(&self.root)
     }
+}
+
+/// An index entry's flag: assume-unchanged (`git update-index --assume-unchanged`).
+const ASSUME_UNCHANGED: u16 = 0x8000;
+/// An index entry's extended flag: skip-worktree (`--skip-worktree`, sparse checkouts).
+const SKIP_WORKTREE: u16 = 0x4000;
+
+/// The paths the index of `repo` marks skip-worktree.
+fn skip_worktree(repo: &Repository) -> BTreeSet<Vec<u8>> {
+    repo.index()
+        .map(|index| {
+            index
+                .iter()
+                .filter(|e| e.flags_extended & SKIP_WORKTREE != 0)
+                .map(|e| e.path)
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// What failed, when libgit2 says only "no error" (it lost the system's reason, as on a

@@ -320,18 +320,62 @@ pub fn jobs(asked: Option<usize>) -> Result<Option<usize>> {
 }
 
 /// Refuses a `--heuristics` folder holding a rule file that is not a regular file: reading
-/// a FIFO named `x.yaml` waits for a writer forever (issue 13: the run hung).
+/// a FIFO named `x.yaml` waits for a writer forever (issue 13: the run hung). Refuses too an
+/// id given twice in the folder (two rules, or two senses, of one id): the loader kept the
+/// last one silently (issue 21). A built-in id is meant to be replaced, once.
 pub fn heuristics_dir(dir: &Path) -> Result<()> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Ok(()); // the loader reports it, with its own message
     };
-    for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+    let mut files: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    files.sort();
+    // (section, id) to where it was first given.
+    let mut seen: std::collections::BTreeMap<(String, String), (PathBuf, usize)> =
+        Default::default();
+    for path in files {
         let rules = path.extension().is_some_and(|x| x == "yaml" || x == "yml");
-        if rules && !path.metadata().is_ok_and(|m| m.is_file()) {
+        if !rules {
+            continue;
+        }
+        if !path.metadata().is_ok_and(|m| m.is_file()) {
             return Err(Error::new(
                 "not a regular file: rule files are read from regular files only",
             )
             .in_file(path));
+        }
+        // What cannot be read is the loader's to report, with its own message.
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let Ok(tree) = catalog_effects::parse::tree::parse(&text) else {
+            continue;
+        };
+        for &root in &tree.roots {
+            for (key, list) in tree.entries(root).into_iter().flatten() {
+                let Some(section) = tree.scalar(key) else {
+                    continue;
+                };
+                for item in tree.items(list).into_iter().flatten() {
+                    let Some((_, id)) = tree.entry(item, "id") else {
+                        continue;
+                    };
+                    let Some(name) = tree.scalar(id) else {
+                        continue;
+                    };
+                    let line = tree.line(id);
+                    let slot = (section.to_owned(), name.to_owned());
+                    if let Some((first, first_line)) = seen.get(&slot) {
+                        let column = tree.column(tree.node(id).start()) + 1;
+                        return Err(Error::new(format!(
+                            "`{name}` is given twice in `{section}` (first at {}:{first_line}): only one would be used; keep one",
+                            first.display()
+                        ))
+                        .in_file(&path)
+                        .at(line, column));
+                    }
+                    seen.insert(slot, (path.clone(), line));
+                }
+            }
         }
     }
     Ok(())

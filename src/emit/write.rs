@@ -43,6 +43,13 @@ fn replace_checked(
             )));
         }
     }
+    // A file nobody may write (0444) is its owner's word that it stays as it is: root may
+    // write anything, so asking the system below let root edit it (issue 21).
+    if meta.permissions().readonly() {
+        return Err(err(
+            "is read-only (no write permission for anyone): not written; make it writable, or apply the patch".to_owned(),
+        ));
+    }
     // A rename needs only the directory to be writable, so a file its owner made read-only
     // would be replaced anyway. Opening it for writing (no truncation, nothing written)
     // asks the system whether this user may write it (issue 7: an unwritable file fails).
@@ -51,6 +58,14 @@ fn replace_checked(
         .open(path)
         .map_err(|e| err(format!("not writable: {e}")))?;
     let tmp = Temp::create(path, Some(&meta), true)?;
+    #[cfg(target_os = "linux")]
+    if let Some(file) = &tmp.file {
+        copy_xattrs(path, file).map_err(|e| {
+            err(format!(
+                "cannot keep its extended attributes (ACLs, labels): {e}"
+            ))
+        })?;
+    }
     tmp.fill(new.as_bytes(), true)?;
     // Checked once the new text is on disk, right before the rename, and only then: a
     // change made while it was written is kept (issue 13: on a 9 MB file a check before
@@ -59,6 +74,66 @@ fn replace_checked(
     let read = unchanged(path, expected)?;
     meanwhile();
     tmp.replace_if_same(read)
+}
+
+/// Gives `to` the extended attributes of the file at `from`: its ACLs
+/// (`system.posix_acl_access`), security labels and `user.*` attributes. The replacement is a
+/// new file, which had none of them, so `--write` dropped them (issue 21).
+#[cfg(target_os = "linux")]
+fn copy_xattrs(from: &Path, to: &fs::File) -> std::io::Result<()> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::io::AsRawFd;
+    let path = CString::new(from.as_os_str().as_bytes())?;
+    let last = std::io::Error::last_os_error;
+    // SAFETY (every call below): the path and names are NUL-terminated and live across the
+    // call; each buffer is as long as the length given with it.
+    let size = unsafe { libc::llistxattr(path.as_ptr(), std::ptr::null_mut(), 0) };
+    if size <= 0 {
+        return match size {
+            0 => Ok(()),
+            _ if last().raw_os_error() == Some(libc::ENOTSUP) => Ok(()),
+            _ => Err(last()),
+        };
+    }
+    let mut names = vec![0u8; size as usize];
+    let size = unsafe { libc::llistxattr(path.as_ptr(), names.as_mut_ptr().cast(), names.len()) };
+    if size < 0 {
+        return Err(last());
+    }
+    names.truncate(size as usize);
+    for name in names.split(|&b| b == 0).filter(|n| !n.is_empty()) {
+        let name = CString::new(name)?;
+        let len = unsafe { libc::lgetxattr(path.as_ptr(), name.as_ptr(), std::ptr::null_mut(), 0) };
+        if len < 0 {
+            return Err(last());
+        }
+        let mut value = vec![0u8; len as usize];
+        let len = unsafe {
+            libc::lgetxattr(
+                path.as_ptr(),
+                name.as_ptr(),
+                value.as_mut_ptr().cast(),
+                value.len(),
+            )
+        };
+        if len < 0 {
+            return Err(last());
+        }
+        let set = unsafe {
+            libc::fsetxattr(
+                to.as_raw_fd(),
+                name.as_ptr(),
+                value.as_ptr().cast(),
+                len as usize,
+                0,
+            )
+        };
+        if set != 0 {
+            return Err(last());
+        }
+    }
+    Ok(())
 }
 
 /// Which file a path named when it was read: its device and inode.
@@ -472,7 +547,7 @@ mod tests {
             return; // root writes any file: tests/robustness.rs checks this as `nobody`.
         }
         let e = replace_if_unchanged(&p, &["old\n"], "new\n").unwrap_err();
-        assert!(e.to_string().contains("not writable"), "{e}");
+        assert!(e.to_string().contains("is read-only"), "{e}");
         assert_eq!(fs::read_to_string(&p).unwrap(), "old\n");
     }
 
@@ -507,6 +582,60 @@ mod tests {
         replace_checked(&p, &["saved by the editor\n"], "new\n", || {}).unwrap();
         assert_eq!(fs::read_to_string(&p).unwrap(), "new\n");
         assert_alone(&p);
+    }
+
+    /// Extended attributes (ACLs are stored as ones) stay with the file: the replacement is
+    /// a new file, which had none.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn extended_attributes_are_kept() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.s1.yaml");
+        fs::write(&p, "old\n").unwrap();
+        let path = std::ffi::CString::new(p.as_os_str().as_bytes()).unwrap();
+        let (name, value) = (c"user.catalog-effects-test", b"kept");
+        // SAFETY: NUL-terminated path and name; the value's length is given.
+        let set = unsafe {
+            libc::setxattr(
+                path.as_ptr(),
+                name.as_ptr(),
+                value.as_ptr().cast(),
+                value.len(),
+                0,
+            )
+        };
+        if set != 0 {
+            eprintln!("skipped: this file system takes no user attributes");
+            return;
+        }
+        replace_if_unchanged(&p, &["old\n"], "new\n").unwrap();
+        let mut buf = [0u8; 16];
+        // SAFETY: as above; the buffer's length is given.
+        let len = unsafe {
+            libc::getxattr(
+                path.as_ptr(),
+                name.as_ptr(),
+                buf.as_mut_ptr().cast(),
+                buf.len(),
+            )
+        };
+        assert_eq!(len, 4, "the attribute is gone");
+        assert_eq!(&buf[..4], value);
+        assert_eq!(fs::read_to_string(&p).unwrap(), "new\n");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_read_only_file_is_refused_even_for_root() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.s1.yaml");
+        fs::write(&p, "old\n").unwrap();
+        fs::set_permissions(&p, fs::Permissions::from_mode(0o444)).unwrap();
+        let e = replace_if_unchanged(&p, &["old\n"], "new\n").unwrap_err();
+        assert!(e.to_string().contains("is read-only"), "{e}");
+        assert_eq!(fs::read_to_string(&p).unwrap(), "old\n");
     }
 
     #[test]

@@ -1,0 +1,123 @@
+//! The smaller items of issue 21 (item 16), each of which passed silently before.
+
+mod common;
+
+use common::{ACME_MAIN, git_ok, http_action, run_in, write_file};
+
+fn catalog(root: &std::path::Path) {
+    write_file(root, "catalog/acme/acme.connector.s1.yaml", ACME_MAIN);
+    write_file(
+        root,
+        "catalog/acme/acme.users.s1.partial.yaml",
+        &http_action("list_users", "get", "/users", None),
+    );
+}
+
+#[test]
+fn an_id_given_twice_in_the_heuristics_folder_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    catalog(tmp.path());
+    let rule = |why: &str| {
+        format!(
+            "rules:\n- id: path-archive\n  effect: write\n  weight: medium\n  why: {why}\n  when: {{path_last: [archive]}}\n  examples:\n    match: [{{id: x, method: post, path: /a/archive}}]\n    no_match: [{{id: x, method: post, path: /a}}]\n"
+        )
+    };
+    write_file(tmp.path(), "h/a.yaml", &rule("The first."));
+    write_file(tmp.path(), "h/b.yaml", &rule("The second."));
+    let r = run_in(tmp.path(), &["check", "catalog", "--heuristics", "h"]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.starts_with(
+            "error: h/b.yaml:2:7: `path-archive` is given twice in `rules` (first at h/a.yaml:2)"
+        ),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_history_with_an_unreadable_row_is_not_appended_to() {
+    let tmp = tempfile::tempdir().unwrap();
+    catalog(tmp.path());
+    let r = run_in(tmp.path(), &["check", "catalog", "--history", "h.csv"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    // A run killed while it wrote its row.
+    common::append(&tmp.path().join("h.csv"), "2026-01-02,abc123,1");
+    let before = std::fs::read_to_string(tmp.path().join("h.csv")).unwrap();
+    let r = run_in(
+        tmp.path(),
+        &[
+            "check",
+            "catalog",
+            "--history",
+            "h.csv",
+            "--html",
+            "page.html",
+        ],
+    );
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("error: h.csv:3:1: unreadable row") && r.stderr.contains("not appended"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(tmp.path().join("h.csv")).unwrap(),
+        before
+    );
+}
+
+#[test]
+fn a_sparse_checkout_is_not_taken_for_uncommitted_changes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    write_file(
+        root,
+        "connectors/a/a.s1.yaml",
+        &http_action("list_users", "get", "/users", None),
+    );
+    write_file(
+        root,
+        "connectors/b/b.s1.yaml",
+        &http_action("list_groups", "get", "/groups", None),
+    );
+    common::git_init(root);
+    git_ok(root, &["sparse-checkout", "set", "connectors/a"]);
+    assert!(!root.join("connectors/b").exists());
+    let r = run_in(root, &["backfill", "connectors", "--branch", "effects"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let changed = git_ok(root, &["diff", "--name-only", "HEAD", "effects"]);
+    assert_eq!(changed, "connectors/a/a.s1.yaml\n");
+    let r = run_in(root, &["backfill", "connectors", "--write"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+}
+
+#[test]
+fn a_closed_stdout_is_an_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    catalog(tmp.path());
+    let bin = common::bin();
+    let o = std::process::Command::new("sh")
+        .args(["-c", &format!("exec '{bin}' check catalog >&-")])
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("error: cannot write to standard output: it is closed"),
+        "{stderr}"
+    );
+    // Sent to /dev/null on purpose, it is no error.
+    let o = std::process::Command::new("sh")
+        .args(["-c", &format!("exec '{bin}' check catalog >/dev/null")])
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
