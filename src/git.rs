@@ -44,7 +44,7 @@ impl Repo {
     /// Without a work tree there is nothing to compare the catalog against, so bare
     /// repositories and paths inside `.git` itself count as "no repository".
     pub fn discover(path: &Path) -> Option<Repo> {
-        let repo = Repository::discover(path).ok()?;
+        let repo = open(path).ok()?;
         if repo.is_bare() {
             return None;
         }
@@ -594,6 +594,17 @@ const ASSUME_UNCHANGED: u16 = 0x8000;
 /// An index entry's extended flag: skip-worktree (`--skip-worktree`, sparse checkouts).
 const SKIP_WORKTREE: u16 = 0x4000;
 
+/// The repository of `path`, as git finds it: `GIT_DIR` (with `GIT_WORK_TREE`) when set,
+/// else the first one from `path` upward. A repository given by the environment was not
+/// honoured (issue 21): no dirty-file guard, and patch paths `git apply` rejects.
+fn open(path: &Path) -> std::result::Result<Repository, git2::Error> {
+    if std::env::var_os("GIT_DIR").is_some() {
+        Repository::open_from_env()
+    } else {
+        Repository::discover(path)
+    }
+}
+
 /// The paths the index of `repo` marks skip-worktree.
 fn skip_worktree(repo: &Repository) -> BTreeSet<Vec<u8>> {
     repo.index()
@@ -626,7 +637,7 @@ fn cause(message: &str) -> String {
 /// "no repository", it made `--branch` say the catalog is in no work tree and the patch
 /// take paths `git apply` rejects (issue 21).
 pub fn refused(path: &Path) -> Option<Error> {
-    match Repository::discover(path) {
+    match open(path) {
         Err(e) if e.code() == ErrorCode::Owner => Some(
             Error::new(format!(
                 "git refuses the repository that holds it: {} (git trusts a repository another user owns only once `safe.directory` names it: `git config --global --add safe.directory <its folder>`)",

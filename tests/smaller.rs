@@ -121,3 +121,53 @@ fn a_closed_stdout_is_an_error() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+/// A repository given by `GIT_DIR` and `GIT_WORK_TREE` is the catalog's repository: its
+/// patch paths apply, and `--write` keeps its guard.
+#[test]
+fn a_repository_given_by_git_dir_is_honoured() {
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("work");
+    write_file(
+        &work,
+        "connectors/a/a.s1.yaml",
+        &http_action("list_users", "get", "/users", None),
+    );
+    write_file(
+        &work,
+        "connectors/b/b.s1.yaml",
+        &http_action("list_groups", "get", "/groups", None),
+    );
+    common::git_init(&work);
+    let store = tmp.path().join("store.git");
+    std::fs::rename(work.join(".git"), &store).unwrap();
+    common::append(&work.join("connectors/b/b.s1.yaml"), "# a local edit\n");
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(common::bin())
+            .args(args)
+            .current_dir(&work)
+            .env("GIT_DIR", &store)
+            .env("GIT_WORK_TREE", &work)
+            .output()
+            .unwrap();
+        (
+            o.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr),
+        )
+    };
+    let (code, out) = run(&["backfill", "connectors"]);
+    assert_eq!(code, 0, "{out}");
+    let patch = std::fs::read_to_string(work.join("reports/effects.patch")).unwrap();
+    assert!(
+        patch.starts_with("diff --git a/connectors/a/a.s1.yaml b/connectors/a/a.s1.yaml\n"),
+        "{patch}"
+    );
+    let (code, out) = run(&["backfill", "connectors", "--write"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("b.s1.yaml: has uncommitted changes"), "{out}");
+    assert!(
+        !std::fs::read_to_string(work.join("connectors/b/b.s1.yaml"))
+            .unwrap()
+            .contains("effects:")
+    );
+}
