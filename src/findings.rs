@@ -261,6 +261,22 @@ impl Checker {
                 }
             }
         }
+        // An alias item lists its action a second time: edited once, at its anchor, but a
+        // server would register the tool twice (issue 21: counted once, silently).
+        for (id, line, column) in &f.repeats {
+            let Some(a) = f.actions.iter().find(|a| &a.id == id && !a.nested) else {
+                continue;
+            };
+            let message = format!(
+                "`{id}` is listed again here through an alias (first at {file}:{}); tool `{}` would be ambiguous",
+                a.line,
+                a.tool_name()
+            );
+            let mut finding = action_finding(f, a, "duplicate-action-id", message);
+            finding.line = Some(*line);
+            finding.column = Some(*column);
+            out.push(finding);
+        }
         out.sort();
         out
     }

@@ -164,6 +164,8 @@ pub struct FileResult {
     pub group: Group,
     /// The edited text, with `keep_texts`, when there are edits.
     pub new_text: Option<String>,
+    /// Actions listed again through an alias item: id, line, column.
+    pub repeats: Vec<(String, usize, usize)>,
 }
 
 impl FileResult {
@@ -645,6 +647,7 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
         csv: String::new(),
         group: Group::single(),
         new_text: None,
+        repeats: Vec::new(),
     };
     let text = match read_text(&file.path) {
         Ok(t) => t,
@@ -670,6 +673,7 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
     };
     out.shape = Some(plan.shape);
     out.group = plan.group;
+    out.repeats = plan.repeats;
     out.info_key = plan.info_key;
     out.info_title = plan.info_title;
     out.problems = plan
@@ -802,6 +806,8 @@ pub struct Plan {
     pub new_text: Option<String>,
     /// The `$ref:` values of the file, with their line and column.
     pub refs: Vec<(String, usize, usize)>,
+    /// Actions listed again through an alias item ([`parse::ParsedFile::repeats`]).
+    pub repeats: Vec<(String, usize, usize)>,
 }
 
 /// Parses, classifies and plans one file's text, then checks the edited text before any
@@ -912,6 +918,7 @@ fn plan_tree(tree: &parse::tree::Tree, opts: &Options, keep_views: bool) -> Resu
         edits,
         new_text: None,
         refs: facts.refs,
+        repeats: facts.repeats,
     })
 }
 

@@ -171,3 +171,23 @@ fn a_repository_given_by_git_dir_is_honoured() {
             .contains("effects:")
     );
 }
+
+/// An alias item lists its action a second time: a server would register the tool twice.
+#[test]
+fn an_alias_item_is_a_duplicate_action_id() {
+    let tmp = tempfile::tempdir().unwrap();
+    write_file(tmp.path(), "catalog/acme/acme.connector.s1.yaml", ACME_MAIN);
+    let first = http_action("list_users", "get", "/users", Some("read"));
+    let text = format!("- &users\n  {}- *users\n", &first[2..]);
+    write_file(tmp.path(), "catalog/acme/acme.users.s1.partial.yaml", &text);
+    let r = run_in(tmp.path(), &["check", "catalog"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let line = text.lines().count();
+    assert!(
+        r.stdout.contains(&format!(
+            "catalog/acme/acme.users.s1.partial.yaml:{line}:3: warning [duplicate-action-id]: `list_users` is listed again here through an alias"
+        )),
+        "{}",
+        r.stdout
+    );
+}

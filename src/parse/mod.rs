@@ -104,6 +104,10 @@ pub struct ParsedFile {
     /// The `$ref:` values of a shape C or D file, with their line and column: the files
     /// they name must exist, or their actions are silently not read.
     pub refs: Vec<(String, usize, usize)>,
+    /// Items that list an action again through an alias (`- *a`): its id, and the item's
+    /// line and column. The action is edited once, at its anchor, but a server would
+    /// register its tool twice.
+    pub repeats: Vec<(String, usize, usize)>,
 }
 
 /// Parses one connector file. A YAML error fails the whole file; problems with single
@@ -264,6 +268,7 @@ impl ParsedFile {
             seq_offset: 2,
             inheritance: Vec::new(),
             refs: Vec::new(),
+            repeats: Vec::new(),
         }
     }
 }
@@ -341,7 +346,17 @@ pub fn read_actions(
                 each(site, layout);
                 site_nodes.push(item);
             }
-            Ok(None) => {}
+            Ok(None) => {
+                let target = tree.alias_target(item);
+                if let Some(id) = target
+                    .and_then(|t| own_entry(tree, t, "actionId"))
+                    .and_then(|(_, v)| string_id(tree, v).ok())
+                {
+                    let at = tree.node(item).start();
+                    out.repeats
+                        .push((id.to_owned(), tree.line(item), tree.column(at) + 1));
+                }
+            }
             // Only a merge-only item (its `actionId` comes through `<<`) is a note: an
             // item whose own `actionId` is a number, null or a mapping is an error (issue 7).
             Err(e)
