@@ -191,3 +191,25 @@ fn an_alias_item_is_a_duplicate_action_id() {
         r.stdout
     );
 }
+
+/// A connector written as pretty-printed JSON stays JSON: the inserted key and effects are
+/// quoted as the rest of it is.
+#[test]
+fn a_json_connector_stays_json() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = "{\n  \"info\": {\"title\": \"X\", \"key\": \"x\"},\n  \"actions\": [\n    {\n      \"actionId\": \"delete_user\",\n      \"label\": \"Delete user\",\n      \"steps\": [{\"stepId\": \"s\", \"stepFunction\": {\"functionName\": \"request\", \"parameters\": {\"url\": \"/users/:id\", \"method\": \"delete\"}}}]\n    }\n  ]\n}\n";
+    write_file(tmp.path(), "catalog/x/x.s1.yaml", text);
+    common::git_init(tmp.path());
+    let r = run_in(tmp.path(), &["backfill", "catalog", "--write"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let now = std::fs::read_to_string(tmp.path().join("catalog/x/x.s1.yaml")).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&now).unwrap_or_else(|e| panic!("{e}\n{now}"));
+    assert_eq!(json["actions"][0]["effects"], serde_json::json!(["delete"]));
+    let r = run_in(tmp.path(), &["backfill", "catalog"]);
+    assert!(
+        r.stdout.contains(", 0 changed by the patch"),
+        "{}",
+        r.stdout
+    );
+}
