@@ -51,6 +51,9 @@ pub struct Options {
     pub progress: Option<Progress>,
     /// Render each file's CSV rows in the workers (for streaming writers).
     pub render_csv: bool,
+    /// Render each file's patch (off where no patch leaves the run: on a one-line file it
+    /// holds the whole file twice).
+    pub render_patch: bool,
     /// Per catalog: files no route may edit (by their path in the patch), and why
     /// ([`crate::git::Repo::untouchable`]). Their proposals are listed for a human instead.
     pub untouchable: Vec<std::collections::BTreeMap<String, &'static str>>,
@@ -69,6 +72,7 @@ impl Options {
             only: None,
             progress: None,
             render_csv: false,
+            render_patch: true,
             untouchable: Vec::new(),
         }
     }
@@ -663,7 +667,9 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
         .and_then(|m| m.get(&w.patch_path))
         .copied();
     let plan = match plan_owned(text, opts, left_alone, &mut |old, edits| {
-        diff::render_patch(path, old, edits, patch);
+        if opts.render_patch {
+            diff::render_patch(path, old, edits, patch);
+        }
     }) {
         Ok(p) => p,
         Err(e) => {

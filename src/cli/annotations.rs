@@ -42,6 +42,7 @@ pub fn run(mut args: AnnotationsArgs, config: &Config) -> Result<u8> {
     let mut opts = args.engine.options()?;
     // Only the proposals are needed: no edit is made, so none is checked.
     opts.check_edits = false;
+    opts.render_patch = false;
     let catalogs = super::catalogs(&args.catalogs, config);
     if let Some(path) = &args.output {
         let guard = super::args::Guard::new(&catalogs, config);

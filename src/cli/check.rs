@@ -167,6 +167,7 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
     let mut opts = args.engine.options()?;
     // check writes nothing into the catalog, so its proposals' edits need no check.
     opts.check_edits = false;
+    opts.render_patch = false;
     let catalogs = super::catalogs(&args.catalogs, config);
     let mut guard = super::args::Guard::new(&catalogs, config);
     guard

@@ -130,6 +130,7 @@ pub fn run(mut args: LintArgs, config: &Config) -> Result<u8> {
         let mut opts = opts;
         opts.keep_views = true;
         opts.check_edits = false;
+        opts.render_patch = false;
         let catalogs = super::catalogs(&args.catalogs, config);
         let run = match super::walk_or_refuse(&catalogs) {
             Ok(w) => w.collect(&opts),

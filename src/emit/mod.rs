@@ -246,7 +246,8 @@ impl Summary {
     pub fn add_file(&mut self, f: &FileResult) {
         self.files += 1;
         self.errors += usize::from(f.error.is_some()) + f.problems.len();
-        if !f.patch.is_empty() {
+        // From the edits, not the patch: runs that write no patch do not render it.
+        if f.actions.iter().any(|a| a.edit.is_some()) {
             self.files_changed += 1;
         }
         // A file's actions share their connector: one lookup per run of them, not one
