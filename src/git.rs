@@ -406,7 +406,8 @@ impl Repo {
     pub fn stage_blob(&self, path: &str, contents: &[u8]) -> Result<Blob> {
         check_repo_path(path).map_err(|msg| Error::new(msg).in_file(&self.root))?;
         let err = |what: &str, e: &git2::Error| {
-            Error::new(format!("{what}: {}", cause(e.message()))).in_file(self.root.join(path))
+            Error::new(format!("{what}: {}", cause(e.message(), self.repo.path())))
+                .in_file(self.root.join(path))
         };
         let base = self
             .repo
@@ -443,7 +444,7 @@ impl Repo {
         std::io::Write::write_all(&mut writer, contents).map_err(|e| {
             Error::new(format!(
                 "cannot store its contents: {}",
-                cause(&e.to_string())
+                cause(&e.to_string(), self.repo.path())
             ))
             .in_file(self.root.join(path))
         })?;
@@ -618,17 +619,43 @@ fn skip_worktree(repo: &Repository) -> BTreeSet<Vec<u8>> {
         .unwrap_or_default()
 }
 
-/// What failed, when libgit2 says only "no error" (it lost the system's reason, as on a
-/// full disk: issue 21): the system's last error, which is what the write left.
-fn cause(message: &str) -> String {
+/// What failed, when libgit2 says only "no error" (it lost the system's reason: issue 21,
+/// on a full disk): a full file system under `git_dir` is named as such, else the system's
+/// last error.
+fn cause(message: &str, git_dir: &Path) -> String {
     let said = message.trim();
     if !said.is_empty() && !said.starts_with("no error") {
         return said.to_owned();
     }
+    if full(git_dir) {
+        return format!(
+            "no space left on the device that holds {}",
+            git_dir.display()
+        );
+    }
     let os = std::io::Error::last_os_error();
     match os.raw_os_error() {
         Some(code) if code != 0 => os.to_string(),
-        _ => "the object store could not be written (no reason given: a full disk?)".to_owned(),
+        _ => "the object store could not be written (libgit2 gave no reason)".to_owned(),
+    }
+}
+
+/// Whether the file system holding `path` has no block left for this user.
+fn full(path: &Path) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let Ok(c) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+            return false;
+        };
+        // SAFETY: an all-zero statvfs is valid; statvfs fills it for a NUL-terminated path.
+        let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+        (unsafe { libc::statvfs(c.as_ptr(), &mut st) }) == 0 && st.f_bavail == 0
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = path;
+        false
     }
 }
 

@@ -132,3 +132,60 @@ fn with_no_catalog_named_the_current_folder_is_the_catalog() {
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("acme "), "{}", r.stdout);
 }
+
+/// A file system mounted for the test, unmounted when dropped.
+struct Mount(std::path::PathBuf);
+
+impl Drop for Mount {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(&self.0).status();
+    }
+}
+
+/// A full disk under the repository names itself: libgit2 said "no error".
+#[test]
+fn a_full_disk_is_named_as_such() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("small");
+    std::fs::create_dir_all(&root).unwrap();
+    let mounted = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=512k", "tmpfs"])
+        .arg(&root)
+        .output();
+    if !mounted.is_ok_and(|o| o.status.success()) {
+        eprintln!("skipped: cannot mount a small file system here (needs root)");
+        return;
+    }
+    let _mount = Mount(root.clone());
+    catalog(
+        &root,
+        &http_action("delete_user", "delete", "/users/:id", None),
+    );
+    common::git_init(&root);
+    // Fill the file system (inside .git, so the work tree stays clean).
+    let mut filler = std::fs::File::create(root.join(".git/filler")).unwrap();
+    let block = vec![0u8; 4096];
+    while std::io::Write::write_all(&mut filler, &block).is_ok() {}
+    drop(filler);
+    let out = tmp.path().join("out");
+    let (patch, report) = (out.join("p.patch"), out.join("r.csv"));
+    let r = run_in(
+        &root,
+        &[
+            "backfill",
+            "catalog",
+            "--branch",
+            "effects",
+            "--patch",
+            patch.to_str().unwrap(),
+            "--report",
+            report.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    let e = first_error(&r);
+    assert!(
+        e.contains("cannot store its contents: no space left on the device that holds"),
+        "{e}"
+    );
+}
