@@ -61,6 +61,9 @@ fn pre_commit(dir: &Path, home: &Path, args: &[&str]) -> common::Run {
         .env("CARGO_TARGET_DIR", target)
         .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0")
         .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16")
+        // The crates are those the tests were built with, already here: the hook's build
+        // needs no network (pre-commit's `cargo install` resolves without the lock file).
+        .env("CARGO_NET_OFFLINE", "true")
         .env("GIT_CONFIG_NOSYSTEM", "1")
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .output()
