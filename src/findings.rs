@@ -397,7 +397,8 @@ pub fn baseline(csv_text: &str) -> Result<Baseline, String> {
     for (i, record) in reader.records().enumerate() {
         let r = record.map_err(|e| format!("row {}: {e}", i + 2))?;
         // Cells were neutralised against spreadsheet formulas as they were written.
-        let cell = |c: usize| crate::emit::safe::csv_read(r.get(c).unwrap_or_default()).to_owned();
+        let cell =
+            |c: usize| crate::emit::safe::csv_read(r.get(c).unwrap_or_default()).into_owned();
         let status = match r.get(status).unwrap_or_default() {
             "added" => Status::Added,
             "agrees" => Status::Agrees,

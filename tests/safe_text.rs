@@ -90,6 +90,8 @@ fn csv_cells_are_neutralised_and_a_baseline_reads_them_back() {
         }
     }
     assert!(csv.contains(",'-drop_table,"), "{csv}");
+    no_raw_controls("the CSV", &csv);
+    assert!(csv.contains("forged\\x00"), "{csv}");
     assert!(csv.contains("'=HYPERLINK"), "{csv}");
     // The baseline knows every finding it was written with: nothing is new.
     let r = run_in(

@@ -55,23 +55,68 @@ pub fn except<'a>(s: &'a str, keep: &[char]) -> Cow<'a, str> {
 /// `-`, `@`, tab, carriage return), and the quote that marks a cell as neutralised.
 const FORMULA: [char; 7] = ['=', '+', '-', '@', '\t', '\r', '\''];
 
+/// Control characters a CSV cell may not hold raw (a NUL ends a C string in the tool that
+/// reads it): C0 but tab and line breaks, which quoting keeps, and DEL.
+fn csv_control(c: char) -> bool {
+    (c.is_ascii_control() && !matches!(c, '\t' | '\r' | '\n')) || c == '\u{7f}'
+}
+
 /// A CSV cell a spreadsheet shows as text: one that starts like a formula gets a leading
-/// `'`, as OWASP recommends. A cell that starts with `'` gets one too, so that
-/// [`csv_read`] gives back exactly what was written.
+/// `'`, as OWASP recommends; a cell that starts with `'` gets one too. A control character
+/// is written `\xNN`. [`csv_read`] gives back what was given (a cell that held the text
+/// `\x00` itself reads back as a NUL: such a baseline row is new again, never wrongly old).
 pub fn csv_cell(s: &str) -> Cow<'_, str> {
-    if s.starts_with(FORMULA) {
-        Cow::Owned(format!("'{s}"))
+    let escaped: Cow<'_, str> = if s.chars().any(csv_control) {
+        let mut out = String::with_capacity(s.len() + 8);
+        for c in s.chars() {
+            if csv_control(c) {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            } else {
+                out.push(c);
+            }
+        }
+        Cow::Owned(out)
     } else {
         Cow::Borrowed(s)
+    };
+    if escaped.starts_with(FORMULA) {
+        Cow::Owned(format!("'{escaped}"))
+    } else {
+        escaped
     }
 }
 
 /// The cell [`csv_cell`] was given, from what it wrote.
-pub fn csv_read(s: &str) -> &str {
-    match s.strip_prefix('\'') {
+pub fn csv_read(s: &str) -> Cow<'_, str> {
+    let s = match s.strip_prefix('\'') {
         Some(rest) if rest.starts_with(FORMULA) => rest,
         _ => s,
+    };
+    if !s.contains("\\x") {
+        return Cow::Borrowed(s);
     }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(at) = rest.find("\\x") {
+        out.push_str(&rest[..at]);
+        let hex = rest.get(at + 2..at + 4);
+        match hex
+            .and_then(|h| u8::from_str_radix(h, 16).ok())
+            .map(char::from)
+            .filter(|&c| csv_control(c))
+        {
+            Some(c) => {
+                out.push(c);
+                rest = &rest[at + 4..];
+            }
+            None => {
+                out.push_str("\\x");
+                rest = &rest[at + 2..];
+            }
+        }
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
 }
 
 /// Text for a Markdown page outside code spans: controls escaped as [`line`] does, and the
@@ -124,6 +169,10 @@ mod tests {
             ("plain", "plain"),
             ("a=b", "a=b"),
             ("", ""),
+            ("a\0b\u{1b}[8m", "a\\x00b\\x1b[8m"),
+            ("=\0", "'=\\x00"),
+            ("tab\tand\r\nbreaks", "tab\tand\r\nbreaks"),
+            ("a \\x41 stays", "a \\x41 stays"),
         ] {
             assert_eq!(csv_cell(cell), written, "{cell:?}");
             assert_eq!(csv_read(&csv_cell(cell)), cell, "{cell:?}");
