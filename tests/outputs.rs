@@ -164,6 +164,19 @@ fn a_symlink_the_repository_commits_is_never_written_through() {
         "reports/coverage.csv",
         "a symlink the repository commits",
     );
+    // Behind a link of the user's own (not committed), the committed one is still refused.
+    std::os::unix::fs::symlink(&repo.root, repo.outside.with_file_name("here")).unwrap();
+    let typed = repo
+        .outside
+        .with_file_name("here")
+        .join("reports/coverage.csv");
+    let r = repo.run(&["check", "connectors", "--report", typed.to_str().unwrap()]);
+    refused(
+        &r,
+        "--report",
+        "reports/coverage.csv",
+        "a symlink the repository commits",
+    );
     // A committed link to a folder on the way.
     let r = repo.run(&["backfill", "connectors", "--patch", "linked/precious"]);
     refused(

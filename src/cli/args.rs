@@ -220,14 +220,14 @@ fn through_symlink(target: &Target) -> Option<String> {
         if target.origin != Origin::CommandLine {
             let from = match target.origin {
                 Origin::Config => "catalog-effects.toml",
-                _ => "the default",
+                _ => "a default (no flag given)",
             };
             return Some(format!(
                 "goes through {shown}, a symlink, and the path comes from {from}: only a path given on the command line is written through a symlink"
             ));
         }
-        // A link the user made and named (`/dev/stdout`): what it points to is theirs.
-        return None;
+        // A link the user made and named (`/dev/stdout`): what it points to is theirs, but
+        // a link the repository commits further down is still not.
     }
     None
 }
