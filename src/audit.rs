@@ -283,20 +283,25 @@ pub fn write_csv<W: Write>(rows: &[AuditRow], out: W) -> Result<()> {
     for r in rows {
         let effects = r.inferred_effects.joined("|");
         let rules = r.rules.join("|");
-        w.write_record([
-            r.tool_name.as_str(),
-            r.title.as_deref().unwrap_or(""),
-            flag(r.declared.read_only),
-            flag(r.declared.destructive),
-            flag(r.declared.idempotent),
-            flag(r.declared.open_world),
-            effects.as_str(),
-            r.confidence.map_or("", Confidence::name),
-            rules.as_str(),
-            flag(r.inferred.read_only),
-            flag(r.inferred.destructive),
-            r.verdict.name(),
-        ])
+        w.write_record(
+            [
+                r.tool_name.as_str(),
+                r.title.as_deref().unwrap_or(""),
+                flag(r.declared.read_only),
+                flag(r.declared.destructive),
+                flag(r.declared.idempotent),
+                flag(r.declared.open_world),
+                effects.as_str(),
+                r.confidence.map_or("", Confidence::name),
+                rules.as_str(),
+                flag(r.inferred.read_only),
+                flag(r.inferred.destructive),
+                r.verdict.name(),
+            ]
+            .map(crate::emit::safe::csv_cell)
+            .iter()
+            .map(|c| c.as_ref()),
+        )
         .map_err(fail)?;
     }
     w.flush()
@@ -403,7 +408,7 @@ pub fn render_table(rows: &[AuditRow]) -> String {
         .iter()
         .map(|r| {
             [
-                r.tool_name.clone(),
+                crate::emit::safe::line(&r.tool_name).into_owned(),
                 short(&r.declared),
                 short(&r.inferred),
                 match r.inferred_effects.joined("|") {

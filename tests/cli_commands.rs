@@ -371,7 +371,7 @@ fn check_refuses_a_report_over_its_baseline_and_leaves_it_whole() {
         assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
         assert!(
             r.stderr
-                .contains("the report would overwrite the baseline it is compared with"),
+                .contains("--report would overwrite the baseline (--baseline)"),
             "{}",
             r.stderr
         );

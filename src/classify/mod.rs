@@ -314,8 +314,10 @@ pub fn infer_declared_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inf
     let take = match (hints.read_only, hints.destructive) {
         // A read the evidence already proposes needs no hint to stand on.
         (Some(true), _) => {
-            !d.is_some_and(|d| decide::strong_change(d, set))
-                && !(d.is_some_and(|d| d.claim == Claim::Read) && inf.confident(Confidence::Medium))
+            let changes = d.is_some_and(|d| decide::strong_change(d, set));
+            let reads =
+                d.is_some_and(|d| d.claim == Claim::Read) && inf.confident(Confidence::Medium);
+            !changes && !reads
         }
         (_, Some(true)) => {
             d.is_none_or(|d| d.claim == Claim::Read) && inf.confidence != Some(Confidence::High)

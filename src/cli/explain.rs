@@ -81,7 +81,7 @@ pub fn run(mut args: ExplainArgs, config: &Config) -> Result<u8> {
         text.push_str(&explain_one(f, a, &opts));
         text.push('\n');
     }
-    out::print(&text);
+    out::print(&catalog_effects::emit::safe::lines(&text));
     // A file it could not read may hold another action of that name, or the main file that
     // names its connector.
     Ok(if errors > 0 { EXIT_ERROR } else { EXIT_OK })

@@ -289,13 +289,13 @@ impl Review {
             let mut l = format!(
                 "{}. `{}` → **{}** ({}): {}\n",
                 i + 1,
-                it.tool,
+                code(&it.tool),
                 it.proposed.joined(", "),
                 confidence(it.confidence),
                 flag_phrases(it)
             );
-            let _ = writeln!(l, "   - `{}:{}`, {}", it.file, it.line, it.evidence);
-            let _ = writeln!(l, "   - `{}`", explain_command(ctx, it));
+            let _ = writeln!(l, "   - `{}:{}`, {}", code(&it.file), it.line, it.evidence);
+            let _ = writeln!(l, "   - `{}`", code(&explain_command(ctx, it)));
             l
         });
         push_within(&mut s, lines, list.total, budget, ctx);
@@ -328,14 +328,14 @@ impl Review {
         let lines = list.items.iter().map(|it| {
             format!(
                 "- `{}` declares **{}**, proposal **{}** ({}): `{}:{}`, {}; `{}`\n",
-                it.tool,
-                it.declared,
+                code(&it.tool),
+                md(&it.declared),
                 it.proposed.joined(", "),
                 confidence(it.confidence),
-                it.file,
+                code(&it.file),
                 it.line,
                 it.evidence,
-                explain_command(ctx, it)
+                code(&explain_command(ctx, it))
             )
         });
         push_within(&mut s, lines, list.total, budget, ctx);
@@ -384,41 +384,41 @@ impl Review {
             if it.status == Status::Invalid {
                 format!(
                     "- `{}` (invalid: {}): `{}:{}`\n",
-                    it.tool, it.declared, it.file, it.line
+                    code(&it.tool), md(&it.declared), code(&it.file), it.line
                 )
             } else if it.confidence.is_some_and(|c| c >= ctx.min_confidence) {
                 format!(
                     "- `{}` (held back: another action merges it with `<<` and would inherit its effects; proposal **{}**): `{}:{}`\n",
-                    it.tool,
+                    code(&it.tool),
                     it.proposed.joined(", "),
-                    it.file,
+                    code(&it.file),
                     it.line
                 )
             } else if it.proposed.is_empty() {
                 format!(
                     "- `{}` (unclassified: {}): `{}:{}`; `{}`\n",
-                    it.tool,
+                    code(&it.tool),
                     it.evidence,
-                    it.file,
+                    code(&it.file),
                     it.line,
-                    explain_command(ctx, it)
+                    code(&explain_command(ctx, it))
                 )
             } else {
                 format!(
                     "- `{}` (unclassified; low proposal **{}**, {}): `{}:{}`; `{}`\n",
-                    it.tool,
+                    code(&it.tool),
                     it.proposed.joined(", "),
                     it.evidence,
-                    it.file,
+                    code(&it.file),
                     it.line,
-                    explain_command(ctx, it)
+                    code(&explain_command(ctx, it))
                 )
             }
         });
         let errors = self
             .errors
             .iter()
-            .map(|e| format!("- error: `{}`\n", e.replace('`', "'")));
+            .map(|e| format!("- error: `{}`\n", code(e)));
         push_within(
             &mut s,
             items.chain(errors),
@@ -479,7 +479,7 @@ impl Review {
                     "  {}:{}  {}  {} ({}): {}",
                     it.file,
                     it.line,
-                    it.tool,
+                    super::safe::line(&it.tool),
                     it.proposed.joined(", "),
                     confidence(it.confidence),
                     flag_phrases(it)
@@ -500,7 +500,7 @@ impl Review {
                 "  {}:{}  {}  declares {}, proposal {} ({})",
                 it.file,
                 it.line,
-                it.tool,
+                super::safe::line(&it.tool),
                 it.declared,
                 it.proposed.joined(", "),
                 confidence(it.confidence)
@@ -798,9 +798,20 @@ fn connector_table(s: &mut String, summary: &Summary) {
     s.push('\n');
 }
 
-/// A connector name inside a table cell: pipes would split the cell.
+/// A connector name inside a table cell: pipes would split the cell, and HTML or a
+/// control character in a key must show as text.
 fn markdown_cell(s: &str) -> String {
-    s.replace('|', "\\|")
+    super::safe::markdown(s).replace('|', "\\|")
+}
+
+/// Catalog text inside a code span.
+fn code(s: &str) -> String {
+    super::safe::markdown_code(s)
+}
+
+/// Catalog text outside a code span.
+fn md(s: &str) -> String {
+    super::safe::markdown(s)
 }
 
 fn effect_line(s: &mut String, per_effect: &[usize; 5]) {

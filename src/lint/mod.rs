@@ -977,7 +977,15 @@ impl<'a> Ctx<'a> {
         // claim against, so the two never disagree on the same action. The parts only say
         // where the change shows.
         let whole = infer(self.view, &self.rules.effect_rules);
-        if !whole.confident(needed) || whole.effects.is_empty() || whole.effects.is_read_only() {
+        // Evidence that agrees adds up: a change the name and the description both say
+        // (`repo_cleanup`, "Permanently deletes ...") is sure enough to contradict a bare hint
+        // at medium.
+        let agreed = whole.confident(Confidence::Medium)
+            && whole.decision.as_ref().is_some_and(|d| d.support > 0);
+        if !(whole.confident(needed) || agreed)
+            || whole.effects.is_empty()
+            || whole.effects.is_read_only()
+        {
             return None;
         }
         let said = format!(
