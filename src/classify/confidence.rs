@@ -292,14 +292,6 @@ impl Chain {
             _ => Claim::Change,
         }
     }
-
-    /// How the method sits with the claim.
-    pub fn agreement(&self) -> Agreement {
-        match self.support() {
-            Key::Support { agreement, .. } => agreement,
-            _ => Agreement::Neutral,
-        }
-    }
 }
 
 impl IntoIterator for Chain {
@@ -826,16 +818,20 @@ impl Tally {
     /// One labelled action of `provider`: the decision made, and whether it really is
     /// read-only.
     pub fn add(&mut self, d: &Decision, read_only: bool, provider: &str) {
-        let n = self.providers.len() as u32;
-        let p = *self.providers.entry(provider.to_owned()).or_insert(n);
+        let p = self.provider(provider);
         self.rows
             .push((chain(d), (d.claim == Claim::Read) == read_only, p));
     }
 
+    /// The number `provider` is counted under.
+    fn provider(&mut self, provider: &str) -> u32 {
+        let n = self.providers.len() as u32;
+        *self.providers.entry(provider.to_owned()).or_insert(n)
+    }
+
     /// One labelled operation of `provider`, whatever was decided: the base rate.
     pub fn base(&mut self, read_only: bool, provider: &str) {
-        let n = self.providers.len() as u32;
-        let p = *self.providers.entry(provider.to_owned()).or_insert(n);
+        let p = self.provider(provider);
         self.bases.push((!read_only, p));
     }
 
