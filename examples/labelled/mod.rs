@@ -83,10 +83,13 @@ pub struct Row {
 }
 
 impl Row {
-    /// The provider the counts tell apart: the set's server (an API, an MCP server, a Graph
-    /// area, an Azure namespace).
+    /// The provider the counts tell apart: the set's server up to its first `/` or `@` (an
+    /// API's vendor domain, an MCP server's repository, a Google API, a Graph area, an Azure
+    /// namespace), so the documents of one vendor and the apps of one monorepo are one
+    /// provider, held out together.
     pub fn provider(&self) -> String {
-        format!("{}:{}", self.set.name(), self.server)
+        let root = self.server.split(['/', '@']).next().unwrap_or_default();
+        format!("{}:{root}", self.set.name())
     }
 
     /// Whether the row can be rendered as a connector action (it has a method and a path).

@@ -430,7 +430,12 @@ impl Measured {
             count: self.get(&k),
         };
         let own = chain.own();
-        let counts: Vec<Count> = own.iter().map(|k| self.get(k)).collect();
+        let mut counts = [Count::default(); 8];
+        for (c, k) in counts.iter_mut().zip(own) {
+            *c = self.get(k);
+        }
+        let counts = &counts[..own.len()];
+        let support = chain.support();
         if let Some(i) = counts.iter().position(|c| c.speaks()) {
             let c = counts[i];
             // A general record does not vouch for evidence that has been wrong on its own.
@@ -465,7 +470,6 @@ impl Measured {
                 ..at(k)
             };
         }
-        let support = chain.support();
         let alone = matches!(
             support,
             Key::Support {
@@ -976,13 +980,14 @@ mod tests {
         let j = judge(&poor_sense, support(Agreement::Neutral, 2));
         assert_eq!(j.confidence, Confidence::Low);
         assert_eq!(j.key, pooled());
-        // A good sense does not lift a word whose own broad record is poor.
+        // A good sense does not lift a word of too few providers past what agrees with it:
+        // alone, it stays low.
         let poor_word = [
-            (word(None), count(8, 10, 5, (3, 3))),
+            (word(None), count(8, 10, 2, (6, 7))),
             (pooled(), count(1000, 1000, 40, (50, 50))),
         ];
         assert_eq!(
-            judge(&poor_word, support(Agreement::Neutral, 2)).confidence,
+            judge(&poor_word, support(Agreement::Neutral, 0)).confidence,
             Confidence::Low
         );
     }

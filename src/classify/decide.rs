@@ -263,17 +263,17 @@ pub fn decide(ev: &Evidence, set: &RuleSet) -> Option<Decision> {
 }
 
 /// Whether `d` rests on evidence of change strong enough to stand against a person's
-/// read-only hint: a strong rule (PUT, PATCH, DELETE, a write scope, an input that saves), or
-/// a change verb of the name or operation, or a change beside a read verb there.
+/// read-only hint: a strong rule (PUT, PATCH, DELETE, a write scope, an input that saves), a
+/// change verb wherever it was read, or a change beside a read verb.
 pub fn strong_change(d: &Decision, set: &RuleSet) -> bool {
     d.claim == Claim::Change
         && match d.basis {
             Basis::Rule(i) => set.rules[i].weight == Weight::Strong,
-            Basis::Verb(s) => matches!(s, Source::Name | Source::Operation),
-            Basis::Veto(v) => matches!(
-                v,
-                Veto::Object | Veto::Conjunction | Veto::Operation | Veto::Name
-            ),
+            // Issue 20's bound: a change verb in the name, operation, a POST's action segment
+            // or the label stands against any read, a person's included.
+            Basis::Verb(_) => true,
+            // The POST alone, beside a read too poor to patch, is weak: the hint decides.
+            Basis::Veto(v) => v != Veto::Method,
             Basis::Declared => false,
         }
 }
@@ -386,6 +386,9 @@ fn veto(ev: &Evidence, set: &RuleSet, source: Source) -> Option<(Veto, Effect, R
             Ref::Sense(v.sense),
         ));
     }
+    // An operation's name opens with its verb, even one that is also a noun
+    // (`/tickets.archive`); a path's last segment is a verb only when it is no noun, or when a
+    // POST names its operation there (`POST /tickets/{id}/archive`).
     for (s, veto) in [
         (Source::Operation, Veto::Operation),
         (Source::Path, Veto::Path),
@@ -394,7 +397,7 @@ fn veto(ev: &Evidence, set: &RuleSet, source: Source) -> Option<(Veto, Effect, R
             continue;
         }
         if let Some(v) = ev.verb(s)
-            && !v.noun
+            && (!v.noun || s == Source::Operation || ev.named)
             && !lex.sense(v.sense).effect.is_read_only()
         {
             return Some((veto, lex.sense(v.sense).effect, Ref::Sense(v.sense)));
@@ -405,10 +408,13 @@ fn veto(ev: &Evidence, set: &RuleSet, source: Source) -> Option<(Veto, Effect, R
     if let Some(v) = ev.name_change {
         return Some((Veto::Name, lex.sense(v.sense).effect, Ref::Sense(v.sense)));
     }
+    // A label that opens with a plain change verb, in any form, and goes on to its object
+    // ("Deletes the document", "Creates a page"). A word as often a noun opens a label that
+    // names a thing ("Invoices List"), and so does a label of one word.
     if source != Source::Label
+        && ev.label_acts
         && let Some(v) = ev.verb(Source::Label)
         && !v.noun
-        && !v.inflected
         && !lex.sense(v.sense).effect.is_read_only()
     {
         return Some((Veto::Label, lex.sense(v.sense).effect, Ref::Sense(v.sense)));

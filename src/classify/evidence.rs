@@ -104,6 +104,9 @@ pub struct Evidence {
     pub conjoined: Option<Verb>,
     /// A plain verb of a change elsewhere in the name than its verb.
     pub name_change: Option<Verb>,
+    /// The label opens with its verb and goes on (more than one word, the first no past
+    /// participle).
+    pub label_acts: bool,
     /// The rules that hold, by index, in rule order.
     pub fired: Vec<usize>,
 }
@@ -175,15 +178,10 @@ impl LastPath {
 /// How many words of a description or label are read for its verb and objects.
 const SENTENCE_WORDS: usize = 24;
 
-/// Reads the evidence of `view`, a member of `group`, as the decision needs it: the label's
-/// and description's verbs only when neither the name nor the operation has one.
+/// Reads the evidence of `view`, a member of `group`: every place a verb can be, since a
+/// label that says change overrules a read and prose that agrees is support.
 pub fn gather(view: &ActionView, group: &Group, set: &RuleSet) -> Evidence {
-    with_scratch(|s| gather_with(view, group, set, s, false))
-}
-
-/// [`gather`], with every verb read, for `explain`.
-pub fn gather_all(view: &ActionView, group: &Group, set: &RuleSet) -> Evidence {
-    with_scratch(|s| gather_with(view, group, set, s, true))
+    with_scratch(|s| gather_with(view, group, set, s))
 }
 
 fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
@@ -196,13 +194,7 @@ fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
     })
 }
 
-fn gather_with(
-    view: &ActionView,
-    group: &Group,
-    set: &RuleSet,
-    s: &mut Scratch,
-    all: bool,
-) -> Evidence {
+fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch) -> Evidence {
     let lex = &set.lexicon;
     let mut ev = Evidence::default();
     let (mut get, mut post, mut put, mut delete, mut other) = (false, false, false, false, false);
@@ -308,22 +300,29 @@ fn gather_with(
         || soap_step
         || p.rpc_word
         || (view.urls().next().is_some() && p.segments == 0);
-    if !p.item && p.custom.is_empty() && !p.last.is_empty() {
+    // An RPC segment (`/candidate.search`) is the operation, already read: its path is not a
+    // second, independent piece of evidence.
+    if !p.item && p.custom.is_empty() && p.rpc.is_empty() && !p.last.is_empty() {
         s.text.read_name(&p.last, lex, None);
         // Only a POST's segment is read as an operation run together: a GET's
         // (`exchangeConnectors`) names what it reads.
-        ev.verbs[Source::Path as usize] = path_verb(&s.text, lex).or_else(|| {
-            (ev.method == Method::Post)
-                .then(|| run_together_verb(&s.name, &p.last, lex))
-                .flatten()
-        });
+        ev.verbs[Source::Path as usize] = path_verb(&s.text, lex, ev.method == Method::Post)
+            .or_else(|| {
+                (ev.method == Method::Post)
+                    .then(|| run_together_verb(&s.name, &p.last, lex))
+                    .flatten()
+            });
     }
     ev.named = ev.method == Method::Post && !ev.rpc_style && ev.verb(Source::Path).is_some();
     // Prose is read too when the name or operation has a verb: a label that says change
     // overrules a read, and a label or description that agrees is support.
-    let _ = all;
     if let Some(label) = &view.label {
         ev.verbs[Source::Label as usize] = sentence_verb(label, lex);
+        // "Managed Databases List All": a past participle qualifies the thing the label
+        // names; "Deletes the document" acts on it.
+        let mut words = super::signals::raw_words(label);
+        let first = words.next().unwrap_or_default();
+        ev.label_acts = words.next().is_some() && !first.to_ascii_lowercase().ends_with("ed");
     }
     if let Some(d) = &view.description {
         ev.verbs[Source::Description as usize] = sentence_verb(d, lex);
@@ -371,13 +370,14 @@ fn run_together_verb(name: &Words, segment: &str, lex: &super::lexicon::Lexicon)
 }
 
 /// The verb a path's last segment is (`archive`, `batch-retrieve`, `_search`): its last word,
-/// when that is a plain verb or a search.
-fn path_verb(words: &Words, lex: &super::lexicon::Lexicon) -> Option<Verb> {
+/// when that is a plain verb or a search, or any verb after a POST, which acts on what the
+/// path names (`POST /tickets/{id}/archive`, `/articles/{id}/comment`).
+fn path_verb(words: &Words, lex: &super::lexicon::Lexicon, post: bool) -> Option<Verb> {
     let i = words.len().checked_sub(1)?;
     let (sym, info) = lex.lookup(words.get(i))?;
     let sense = info.sense?;
     let search = lex.sense(sense).effect == crate::effects::Effect::Search;
-    (info.is_plain_verb() || search).then_some(Verb {
+    (post || info.is_plain_verb() || search).then_some(Verb {
         sym,
         sense,
         position: Position::Last,

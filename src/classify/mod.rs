@@ -312,6 +312,8 @@ pub fn infer_declared_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inf
     };
     let d = inf.decision.as_ref();
     let take = match (hints.read_only, hints.destructive) {
+        // A hint that says both contradicts itself: it is no evidence.
+        (Some(true), Some(true)) => false,
         // A read the evidence already proposes needs no hint to stand on.
         (Some(true), _) => {
             let changes = d.is_some_and(|d| decide::strong_change(d, set));
@@ -386,12 +388,18 @@ fn reason(d: &Decision, j: &Judgement, set: &RuleSet) -> String {
         ]
         .concat();
     }
-    let sure = match j.confidence {
-        Confidence::High => {
+    let sure = match (j.confidence, j.key, d.claim) {
+        (Confidence::High, ..) => {
             "; high: such evidence held at least 98.5% of the time on the labelled sets"
         }
-        Confidence::Medium => "; medium",
-        Confidence::Low => {
+        (Confidence::Medium, ..) => "; medium",
+        (Confidence::Low, confidence::Key::Support { .. }, _) => {
+            "; low: seen in too few providers to speak for itself, and nothing that agrees makes up for it"
+        }
+        (Confidence::Low, _, Claim::Change) => {
+            "; low: such evidence pointed to reads more often than the labelled operations do"
+        }
+        (Confidence::Low, ..) => {
             "; low: such evidence held less than 98% of the time on the labelled sets"
         }
     };
@@ -690,12 +698,18 @@ mod tests {
         assert_eq!(inf.effects.joined("|"), "read", "{inf:?}");
         let inf = infer(
             &ActionView {
-                id: "creates_or_updates_dns_record_set".into(),
+                id: "creates_dns_zone".into(),
                 ..ActionView::default()
             },
             &set,
         );
-        assert!(!inf.effects.is_read_only(), "{inf:?}");
+        assert_eq!(inf.effects.joined("|"), "write", "{inf:?}");
+        assert_eq!(
+            inf.decision
+                .and_then(|d| d.verb)
+                .map(|(_, v)| set.lexicon.word(v.sym).to_owned()),
+            Some("create".to_owned())
+        );
     }
 
     #[test]
@@ -732,5 +746,41 @@ mod tests {
         assert_eq!(inf.effects.joined("|"), "write");
         let inf = infer_in(&hinted("widget_config", "post"), &Group::single(), &set);
         assert_ne!(inf.deciding_ids(&set), ["declared-hint"]);
+    }
+
+    /// Issue 20's bound: no read at medium or high while a change verb is in the label, the
+    /// operation or a POST's action segment, a person's hint included.
+    #[test]
+    fn no_read_stands_beside_a_change_in_the_label_the_operation_or_an_action_segment() {
+        let set = set();
+        let labelled = |label: &str| ActionView {
+            id: "get_doc".into(),
+            label: Some(label.into()),
+            ..ActionView::default()
+        };
+        for label in ["Deletes the document", "Creates a page"] {
+            let inf = infer(&labelled(label), &set);
+            assert!(
+                !(inf.effects.is_read_only() && inf.confident(Confidence::Medium)),
+                "{label}: {inf:?}"
+            );
+        }
+        // A label that names a thing opens with a noun or a participle.
+        for label in ["Invoices List", "Managed Databases List All", "Comments"] {
+            let inf = infer(&labelled(label), &set);
+            assert_eq!(inf.effects.joined("|"), "read", "{label}: {inf:?}");
+        }
+        let inf = infer(&post("get_ticket", "/api/tickets.archive"), &set);
+        assert!(!inf.effects.is_read_only(), "{inf:?}");
+        let hinted = ActionView {
+            label: Some("Archive Ticket History".into()),
+            annotations: Some(crate::effects::Hints {
+                read_only: Some(true),
+                ..Default::default()
+            }),
+            ..post("ticket_history", "/tickets/{id}/archive")
+        };
+        let inf = infer_declared_in(&hinted, &Group::single(), &set);
+        assert!(!inf.effects.is_read_only(), "{inf:?}");
     }
 }

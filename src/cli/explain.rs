@@ -151,7 +151,7 @@ fn explain_one(f: &FileResult, a: &ActionResult, opts: &pipeline::Options) -> St
 /// What was read from the action, as `decide.rs` weighs it.
 fn evidence_section(s: &mut String, v: &ActionView, f: &FileResult, set: &RuleSet) {
     let lex = &set.lexicon;
-    let ev = evidence::gather_all(v, &f.group, set);
+    let ev = evidence::gather(v, &f.group, set);
     let _ = writeln!(s, "\nevidence:");
     if let Some(p) = &f.group.prefix {
         let _ = writeln!(s, "  the file's names share the prefix `{p}`: skipped");

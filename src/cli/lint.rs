@@ -4,12 +4,12 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use catalog_effects::classify::infer;
+use catalog_effects::classify::{Group, infer_in};
 use catalog_effects::effects::Effects;
 use catalog_effects::emit::{self, sarif::SarifRule};
 use catalog_effects::error::{Error, Result};
 use catalog_effects::findings::{Finding, Level};
-use catalog_effects::lint::{CodeFilter, LintFinding, LintRules, Severity, lint};
+use catalog_effects::lint::{CodeFilter, LintFinding, LintRules, Severity, lint_in};
 use catalog_effects::mcp;
 
 use super::config::Config;
@@ -105,6 +105,7 @@ pub fn run(mut args: LintArgs, config: &Config) -> Result<u8> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| Error::new(format!("cannot read: {e}")).in_file(path))?;
         let tools = mcp::parse_tools(&text, &path.display().to_string())?;
+        let group = Group::of(tools.iter().map(|t| t.id.as_str()), &opts.rules.lexicon);
         for t in &tools {
             // Declared hints say what the tool does; without them, the inference does.
             let declared = t
@@ -113,7 +114,7 @@ pub fn run(mut args: LintArgs, config: &Config) -> Result<u8> {
                 .map(mcp::effects_from_hints)
                 .unwrap_or_default();
             let effects = if declared.is_empty() {
-                let inf = infer(t, &opts.rules);
+                let inf = infer_in(t, &group, &opts.rules);
                 if inf.confident(opts.min_confidence) {
                     inf.effects
                 } else {
@@ -122,7 +123,7 @@ pub fn run(mut args: LintArgs, config: &Config) -> Result<u8> {
             } else {
                 declared
             };
-            for l in lint(t, effects, &lint_rules, &filter) {
+            for l in lint_in(t, &group, effects, &lint_rules, &filter) {
                 found.push(to_finding(l, None, None, None, t.id.clone()));
             }
         }
@@ -145,7 +146,7 @@ pub fn run(mut args: LintArgs, config: &Config) -> Result<u8> {
                 let Some(view) = &a.view else { continue };
                 let mut view = view.clone();
                 view.connector_title = f.info_title.clone().or_else(|| Some(a.connector.clone()));
-                for l in lint(&view, a.effects, &lint_rules, &filter) {
+                for l in lint_in(&view, &f.group, a.effects, &lint_rules, &filter) {
                     if l.code != "unused-silence" && f.silences.iter().any(|(_, c)| *c == l.code) {
                         used.insert(l.code);
                         continue;

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 mod hint;
 
-use crate::classify::{Confidence, RuleSet, infer};
+use crate::classify::{Confidence, Group, RuleSet, infer_in};
 use crate::effects::{Effect, Effects, Hints};
 use crate::error::{Error, Result};
 use crate::view::{ActionView, Input, Step};
@@ -554,7 +554,18 @@ pub fn lint(
     rules: &LintRules,
     filter: &CodeFilter,
 ) -> Vec<LintFinding> {
-    let ctx = Ctx::new(view, effects, rules);
+    lint_in(view, &Group::single(), effects, rules, filter)
+}
+
+/// [`lint`] for an action of `group` (its file's names, or its server's tools).
+pub fn lint_in(
+    view: &ActionView,
+    group: &Group,
+    effects: Effects,
+    rules: &LintRules,
+    filter: &CodeFilter,
+) -> Vec<LintFinding> {
+    let ctx = Ctx::new(view, group, effects, rules);
     let silenced = crate::findings::silences(view.id_comment.as_deref());
     let mut out = Vec::new();
     let mut ran = BTreeSet::new();
@@ -629,6 +640,9 @@ fn finding(rule: &Rule, found: Found) -> LintFinding {
 /// Text of one action, tokenized once for every check.
 struct Ctx<'a> {
     view: &'a ActionView,
+    /// The names around the action (its file, or the server's tool list), read as backfill
+    /// and audit read them, so lint holds a claim against the same decision.
+    group: &'a Group,
     effects: Effects,
     rules: &'a LintRules,
     description: &'a str,
@@ -646,7 +660,12 @@ struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
-    fn new(view: &'a ActionView, effects: Effects, rules: &'a LintRules) -> Ctx<'a> {
+    fn new(
+        view: &'a ActionView,
+        group: &'a Group,
+        effects: Effects,
+        rules: &'a LintRules,
+    ) -> Ctx<'a> {
         let description = view.description.as_deref().unwrap_or("").trim();
         let first = first_sentence(description);
         let first_tokens = tokens(first);
@@ -659,6 +678,7 @@ impl<'a> Ctx<'a> {
         let label = view.label.as_deref().unwrap_or("").trim();
         Ctx {
             view,
+            group,
             effects,
             rules,
             description,
@@ -976,7 +996,7 @@ impl<'a> Ctx<'a> {
         // One decision: what backfill proposes for the whole action is what lint holds a
         // claim against, so the two never disagree on the same action. The parts only say
         // where the change shows.
-        let whole = infer(self.view, &self.rules.effect_rules);
+        let whole = infer_in(self.view, self.group, &self.rules.effect_rules);
         // Evidence that agrees adds up: a change the name and the description both say
         // (`repo_cleanup`, "Permanently deletes ...") is sure enough to contradict a bare hint
         // at medium.
@@ -994,7 +1014,7 @@ impl<'a> Ctx<'a> {
             whole.confidence.map_or("", |c| c.name())
         );
         let changes = |view: &ActionView| {
-            let inf = infer(view, &self.rules.effect_rules);
+            let inf = infer_in(view, self.group, &self.rules.effect_rules);
             !inf.effects.is_empty() && !inf.effects.is_read_only()
         };
         let words = ActionView {
