@@ -50,10 +50,10 @@ fn the_measured_counts_are_what_the_labelled_sets_give() {
 /// reached (tighten them as inference improves, never loosen them).
 const HOLD: [(Set, Route, usize, usize, f64); 5] = [
     // Unsafe and coverage met; friction held: Jira's POST reads (search, get by ids).
-    (Set::Openapi, Route::Backfill, 4, 76, 0.97),
+    (Set::Openapi, Route::Backfill, 4, 74, 0.97),
     // Unsafe and coverage met; friction held: 24 IAM reads share their names with 20 that
     // Google puts behind a write scope, so either side pays.
-    (Set::Google, Route::Backfill, 7, 58, 0.96),
+    (Set::Google, Route::Backfill, 7, 65, 0.96),
     // Met: at most 0.2% unsafe, 5% friction, 97% coverage.
     (Set::Graph, Route::Backfill, 5, 122, 0.97),
     // Held: list-keys and secrets reads that Azure's RBAC counts as actions.
@@ -89,20 +89,22 @@ fn the_figures_hold_on_providers_the_counts_have_not_seen() {
         );
     }
     // High read-only claims on APIs the counts have not seen are right at least 99.5% of
-    // the time on the backfill route, 99% on google-dev (whose labels put some plain GETs
-    // behind a write scope).
-    for (s, floor) in [
-        (Set::Openapi, 0.995),
-        (Set::Google, 0.99),
-        (Set::Graph, 0.995),
-        (Set::Mcp, 0.995),
+    // the time, 99% on google-dev (whose labels put some plain GETs behind a write scope).
+    for (s, route, floor) in [
+        (Set::Openapi, Route::Backfill, 0.995),
+        (Set::Openapi, Route::Audit, 0.995),
+        (Set::Google, Route::Backfill, 0.99),
+        (Set::Graph, Route::Backfill, 0.995),
+        (Set::Mcp, Route::Backfill, 0.995),
+        (Set::Mcp, Route::Audit, 0.995),
     ] {
-        let c = &report.calibration[&(s, Route::Backfill, Confidence::High)];
+        let c = &report.calibration[&(s, route, Confidence::High)];
         let p = c.read_precision().unwrap_or(1.0);
         assert!(
             p >= floor,
-            "{}: high read-only claims right {p:.4}",
-            s.name()
+            "{} {}: high read-only claims right {p:.4}",
+            s.name(),
+            route.name()
         );
     }
 }
