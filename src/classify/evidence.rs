@@ -331,42 +331,38 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
 }
 
 /// The verb of a path segment that runs the name's last words together (`getmembergroups`
-/// of `users_get_member_groups`, `resettosystemdefault`): the first plain verb of those
-/// words. A generator made both from one operation id, so the segment names the operation.
+/// of `users_get_member_groups`, `resettosystemdefault`): the first of those words when it
+/// is a verb, else their first plain verb. A generator made both from one operation id, so
+/// the segment names the operation.
 fn run_together_verb(name: &Words, segment: &str, lex: &super::lexicon::Lexicon) -> Option<Verb> {
-    let segment: String = segment
-        .chars()
-        .filter(char::is_ascii_alphanumeric)
-        .collect();
-    if segment.is_empty() {
+    // Compared byte by byte, letters and digits only, without building either string: one
+    // call per POST of the catalog.
+    let alnum = || segment.bytes().filter(u8::is_ascii_alphanumeric);
+    let len = alnum().count();
+    let n = name.len();
+    let (mut k, mut joined) = (0, 0);
+    while joined < len && k < n.min(6) {
+        k += 1;
+        joined += name.get(n - k).len();
+    }
+    if len == 0 || joined != len || !(n - k..n).flat_map(|i| name.get(i).bytes()).eq(alnum()) {
         return None;
     }
-    let n = name.len();
-    let mut joined = String::new();
-    for k in 1..=n.min(6) {
-        joined.insert_str(0, name.get(n - k));
-        if joined.len() > segment.len() {
-            return None;
-        }
-        if joined == segment {
-            // An operation's name opens with its verb (`markChatReadForUser`), even one that
-            // is also a noun; past its first word, only a plain verb is one.
-            return (n - k..n).find_map(|i| {
-                let (sym, info) = lex.lookup(name.get(i))?;
-                let opens = i == n - k;
-                let sense = info.sense.filter(|_| opens || info.is_plain_verb())?;
-                Some(Verb {
-                    sym,
-                    sense,
-                    position: Position::First,
-                    noun: false,
-                    inflected: false,
-                    index: i,
-                })
-            });
-        }
-    }
-    None
+    // An operation's name opens with its verb (`markChatReadForUser`), even one that is also
+    // a noun; past its first word, only a plain verb is one.
+    (n - k..n).find_map(|i| {
+        let (sym, info) = lex.lookup(name.get(i))?;
+        let opens = i == n - k;
+        let sense = info.sense.filter(|_| opens || info.is_plain_verb())?;
+        Some(Verb {
+            sym,
+            sense,
+            position: Position::First,
+            noun: false,
+            inflected: false,
+            index: i,
+        })
+    })
 }
 
 /// The verb a path's last segment is (`archive`, `batch-retrieve`, `_search`): its last word,
