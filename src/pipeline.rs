@@ -54,6 +54,8 @@ pub struct Options {
     pub render_csv: bool,
     /// Remove the hints an action's effects derive to the same value (`--migrate-hints`).
     pub migrate_hints: bool,
+    /// Where an OpenAPI operation's derived hints are also written (`--hints`).
+    pub hint_formats: Vec<crate::parse::openapi::HintFormat>,
 }
 
 impl Options {
@@ -70,6 +72,7 @@ impl Options {
             progress: None,
             render_csv: false,
             migrate_hints: false,
+            hint_formats: Vec::new(),
         }
     }
 }
@@ -108,6 +111,9 @@ pub struct ActionResult {
     pub hint_review: Option<Box<HintReview>>,
     /// The comment on its `actionId` line, when it holds `catalog-effects:` (a silence).
     pub comment: Option<Box<str>>,
+    /// Edits besides `edit` that add keys (an OpenAPI operation's hints merged into a
+    /// generator's existing map); kept or dropped with the action's others.
+    pub more: Vec<Edit>,
 }
 
 impl FileResult {
@@ -127,6 +133,7 @@ impl ActionResult {
     pub fn edits(&self) -> impl Iterator<Item = &Edit> {
         self.edit
             .iter()
+            .chain(&self.more)
             .chain(self.hint_review.iter().flat_map(|h| &h.edits))
     }
 
@@ -178,6 +185,8 @@ pub struct FileResult {
     pub new_text: Option<String>,
     /// `# catalog-effects: ignore[...]` in the file's leading comment lines: (line, code).
     pub silences: Vec<(usize, String)>,
+    /// What an OpenAPI document's edits insert where (for `--overlay`).
+    pub inserted: Vec<crate::source::openapi::Inserted>,
 }
 
 impl FileResult {
@@ -324,10 +333,14 @@ impl Walked {
     pub fn new(catalogs: &[PathBuf]) -> Walked {
         let cwd = std::env::current_dir().ok();
         let mut out = Walked::default();
-        for (i, root) in catalogs.iter().enumerate() {
+        for (i, given) in catalogs.iter().enumerate() {
+            // A catalog named by one of its files (an OpenAPI document) is that file in its
+            // folder: paths stay relative to a folder.
+            let dir = walk::catalog_dir(given);
+            let root = &dir;
             let shown_root = walk::shown(root, cwd.as_deref());
             out.shown.push(shown_root.clone());
-            match walk::walk(root) {
+            match walk::walk(given) {
                 Ok(w) => {
                     let catalog = Catalog {
                         root: root.clone(),
@@ -621,6 +634,7 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
         group: Group::single(),
         new_text: None,
         silences: Vec::new(),
+        inserted: Vec::new(),
     };
     let text = match read_text(&file.path) {
         Ok(t) => t,
@@ -630,7 +644,8 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
         }
     };
     let (path, patch) = (&out.patch_path, &mut out.patch);
-    let plan = match plan_owned(text, opts, &mut |old, edits| {
+    let source = crate::source::of_file(&file.rel);
+    let plan = match source.plan(text, opts, &mut |old, edits| {
         diff::render_patch(path, old, edits, patch);
     }) {
         Ok(p) => p,
@@ -644,6 +659,7 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
     out.info_key = plan.info_key;
     out.info_title = plan.info_title;
     out.silences = plan.silences;
+    out.inserted = plan.inserted;
     out.problems = plan
         .problems
         .into_iter()
@@ -661,8 +677,8 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
         .actions
         .into_iter()
         .map(|p| {
-            let (mut site, inference, status, edit, hint_review) =
-                (p.site, p.inference, p.status, p.edit, p.hints);
+            let (mut site, inference, status, edit, hint_review, more) =
+                (p.site, p.inference, p.status, p.edit, p.hints, p.more);
             let (effects, declared_source) =
                 match diff::effects_after(&site.view.declared, status, edit.as_ref()) {
                     Some((e, from)) => (e, from == diff::EffectsFrom::Declared),
@@ -724,6 +740,7 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
                 hint_review,
                 comment,
                 view,
+                more,
             }
         })
         .collect();
@@ -748,6 +765,8 @@ pub struct Planned {
     pub status: Status,
     pub edit: Option<Edit>,
     pub hints: Option<Box<HintReview>>,
+    /// Edits besides `edit` that add keys (see [`ActionResult::more`]).
+    pub more: Vec<Edit>,
 }
 
 impl Planned {
@@ -755,13 +774,14 @@ impl Planned {
     fn edits(&self) -> impl Iterator<Item = &Edit> {
         self.edit
             .iter()
+            .chain(&self.more)
             .chain(self.hints.iter().flat_map(|h| &h.edits))
     }
 
     /// Judges the action's hints against the effects it has with its edit, and plans the
     /// removal of the redundant ones when the run migrates them; a removal that cannot be
     /// made in place is said why in `notes`, and the action's `effects` edit goes on.
-    fn judge_hints(&mut self, text: &str, opts: &Options, notes: &mut Vec<Error>) {
+    pub(crate) fn judge_hints(&mut self, text: &str, opts: &Options, notes: &mut Vec<Error>) {
         let after = diff::effects_after(&self.site.view.declared, self.status, self.edit.as_ref());
         let Some(mut review) = hints::review(
             self.site.view.annotations.as_ref(),
@@ -805,7 +825,7 @@ impl Planned {
     /// Leaves the action unedited, `why` said of it: an added proposal then counts as
     /// unclassified (it is listed for a human), a conflict stays one. A proposal its hints
     /// were judged against no longer counts, and none of them is removed.
-    fn refuse(&mut self, why: &str) -> Error {
+    pub(crate) fn refuse(&mut self, why: &str) -> Error {
         let hints_only =
             self.edit.is_none() && self.hints.as_ref().is_some_and(|h| !h.edits.is_empty());
         let what = match self.status {
@@ -844,6 +864,8 @@ pub struct Plan {
     pub new_text: Option<String>,
     /// `# catalog-effects: ignore[...]` in the file's leading comment lines: (line, code).
     pub silences: Vec<(usize, String)>,
+    /// What an OpenAPI document's edits insert where.
+    pub inserted: Vec<crate::source::openapi::Inserted>,
 }
 
 /// Parses, classifies and plans one file's text, then checks the edited text before any
@@ -858,7 +880,7 @@ pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
 /// [`plan`], taking the text: it becomes the edited text in place while that is checked
 /// (one large file is never held twice then); `render` sees the original with the edits
 /// that passed.
-fn plan_owned(
+pub(crate) fn plan_owned(
     text: String,
     opts: &Options,
     render: &mut dyn FnMut(&str, &[Edit]),
@@ -942,6 +964,7 @@ fn plan_tree(tree: &parse::tree::Tree, opts: &Options, keep_views: bool) -> Resu
         edits,
         new_text: None,
         silences: parse::file_silences(tree.text()),
+        inserted: Vec::new(),
     })
 }
 
@@ -1012,6 +1035,7 @@ fn plan_actions(
             status,
             edit,
             hints: None,
+            more: Vec::new(),
         };
         if let Some(why) = why {
             notes.push(p.refuse(&format!("{why}; declare its effects by hand")));
