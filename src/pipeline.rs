@@ -377,7 +377,7 @@ impl Walked {
                 }
                 Err(e) => {
                     let e = Error {
-                        path: Some(shown_root.into()),
+                        path: Some(walk::shown(given, cwd.as_deref()).into()),
                         ..e
                     };
                     out.errors.push(e.clone());

@@ -6,8 +6,10 @@ pub mod annotations;
 pub mod github;
 pub mod history;
 pub mod html;
+pub mod overlay;
 pub mod review;
 pub mod sarif;
+pub mod sink;
 pub mod write;
 
 use std::collections::BTreeMap;

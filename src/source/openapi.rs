@@ -608,6 +608,21 @@ fn plan_op(
     OpPlan { planned, inserted }
 }
 
+/// A JSON document must be JSON, not only YAML: a trailing comma or a comment that the
+/// YAML parser accepts would break every JSON consumer, and an edit must not hide it.
+fn strict_json(text: &str) -> Result<(), Error> {
+    serde_json::from_str::<serde::de::IgnoredAny>(text.trim_start_matches('\u{feff}'))
+        .map(|_| ())
+        .map_err(|e| {
+            let message = e.to_string();
+            let message = message
+                .rsplit_once(" at line ")
+                .map_or(message.as_str(), |(m, _)| m)
+                .to_owned();
+            Error::new(format!("not valid JSON: {message}")).at(e.line(), e.column())
+        })
+}
+
 /// The data of a node, as a loader would read it: plain `true`/`false` as booleans, every
 /// other scalar as its string (the same on both sides of a comparison).
 fn data(tree: &Tree, node: NodeId, budget: &mut usize) -> Result<Value, String> {
@@ -685,6 +700,9 @@ fn check(
     edits.sort_by_key(Edit::order);
     let new = diff::apply(text, &edits);
     let tree = parse::parse_tree(&new).map_err(|e| format!("the edited text does not parse: {e}"))?;
+    if Style::of(&tree).json {
+        strict_json(&new).map_err(|e| format!("the edited text is not JSON: {e}"))?;
+    }
     let inserted: Vec<&Inserted> = ops.iter().flat_map(|o| &o.inserted).collect();
     if root_data(&tree)? != expected(original.clone(), &inserted)? {
         return Err("the edited text's data is not the original's plus the new keys".into());
@@ -727,6 +745,10 @@ pub fn plan(
     render: &mut dyn FnMut(&str, &[Edit]),
 ) -> Result<Plan, Error> {
     let tree = parse::parse_tree(&text)?;
+    let json = Style::of(&tree).json;
+    if json {
+        strict_json(&text)?;
+    }
     let document = doc::read(&tree)?;
     let mut notes = Vec::new();
     let (mut ops, group) = plan_ops(&tree, &document, opts, None, &mut notes);
@@ -779,7 +801,7 @@ pub fn plan(
         new_text = Some(diff::apply(&text, &edits));
     }
     render(&text, &edits);
-    let silences = if Style::of(&tree).json {
+    let silences = if json {
         Vec::new()
     } else {
         parse::file_silences(&text)
