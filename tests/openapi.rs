@@ -340,3 +340,50 @@ fn a_broken_document_is_named_with_its_line_and_the_others_are_still_processed()
     assert!(patch.contains("a/pets.yaml") && patch.contains("a/store.json"), "{patch}");
     assert!(patch.contains("a/refs.yaml"), "{patch}");
 }
+
+const README: &str = include_str!("../README.md");
+
+/// The command lines of README's code block that follows `<!-- recipe: NAME -->`.
+fn recipe(name: &str) -> Vec<&'static str> {
+    let marker = format!("<!-- recipe: {name} -->\n```");
+    let at = README
+        .find(&marker)
+        .unwrap_or_else(|| panic!("README has no recipe {name:?}"))
+        + marker.len();
+    let body = &README[at..];
+    let body = &body[body.find('\n').unwrap() + 1..];
+    body[..body.find("```").unwrap()]
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .collect()
+}
+
+#[test]
+fn readme_openapi_recipe_on_the_demo_document_patch_and_overlay_agree_and_a_rerun_is_silent() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path();
+    let demo = std::fs::read_to_string(
+        common::manifest_dir().join("catalogs/demo/bookshelf/openapi.yaml"),
+    )
+    .unwrap();
+    write_file(work, "api/openapi.yaml", &demo);
+    git_init(work);
+    let lines = recipe("openapi");
+    let mut runs = Vec::new();
+    for line in &lines {
+        let r = common::run_on_path(work, "sh", &["-c", line], &[]);
+        assert_eq!(r.code, 0, "{line}\n{}{}", r.stdout, r.stderr);
+        runs.push(r);
+    }
+    let patched = std::fs::read_to_string(work.join("api/openapi.yaml")).unwrap();
+    assert_ne!(patched, demo, "the recipe's git apply changed nothing");
+    assert!(patched.contains("      x-effects: [search]\n      x-speakeasy-mcp:\n        readOnlyHint: true\n"), "{patched}");
+    // The overlay, applied to the untouched document, gives the patched one.
+    let overlay = yaml_data(&std::fs::read_to_string(work.join("reports/effects-overlay.yaml")).unwrap());
+    let mut via_overlay = yaml_data(&demo);
+    apply_overlay(&mut via_overlay, &overlay);
+    assert_eq!(via_overlay, yaml_data(&patched));
+    let last = runs.last().unwrap();
+    assert!(last.stdout.contains(", 0 changed by the patch;"), "{}", last.stdout);
+    assert_eq!(std::fs::read_to_string(work.join("reports/effects.patch")).unwrap(), "");
+}
