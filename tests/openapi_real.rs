@@ -2,8 +2,10 @@
 //! package) through `backfill`, and real consumers of the result (issue 23, item 5): the
 //! patch applies and a rerun is silent; every document validates before and after with
 //! PyPI `openapi-spec-validator`; the Overlay applied by PyPI `oas-patch` gives the same
-//! document as the patch. A missing program skips its part with the reason printed, and is
-//! required in CI (`.ci/run`, CATALOG_EFFECTS_REQUIRE).
+//! document as the patch; FastMCP's `from_openapi`, with a component function of a few lines
+//! (tests/data/fastmcp_hints.py), shows the hints through a real MCP client. A missing
+//! program skips its part with the reason printed, and is required in CI (`.ci/run`,
+//! CATALOG_EFFECTS_REQUIRE).
 
 mod common;
 
@@ -120,5 +122,56 @@ fn the_overlay_applied_by_oas_patch_gives_the_patched_document() {
         let via_overlay = data(&std::fs::read_to_string(root.join("out/via-overlay.yaml")).unwrap());
         assert_ne!(patched, original, "{name}");
         assert_eq!(via_overlay, patched, "{name}");
+    }
+}
+
+#[test]
+fn fastmcp_from_openapi_shows_the_hints_through_a_real_mcp_client() {
+    let probe = Command::new("python3")
+        .args(["-c", "import fastmcp, yaml"])
+        .output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        common::skip_without("fastmcp", "PyPI `fastmcp` is not importable by python3 (pip install fastmcp)");
+        return;
+    }
+    let script = common::manifest_dir().join("tests/data/fastmcp_hints.py");
+    let docs: Vec<PathBuf> = documents()
+        .into_iter()
+        .filter(|d| {
+            let n = d.file_name().unwrap().to_string_lossy();
+            n == "openapi.yaml" || n == "xero.com_xero_assets.json" || n == "musixmatch.com.json"
+        })
+        .collect();
+    assert_eq!(docs.len(), 3);
+    for doc in docs {
+        let (dir, name) = backfilled(&doc);
+        let root = dir.path();
+        git_apply(root, &root.join("out/p.patch"), false).unwrap();
+        let run = common::run_on_path(root, "python3", &[script.to_str().unwrap(), &name], &[]);
+        assert_eq!(run.code, 0, "{name}: {}{}", run.stdout, run.stderr);
+        let tools: serde_json::Map<String, Value> = serde_json::from_str(run.stdout.trim()).unwrap();
+        // What the CSV says each action's hints are, against what the client lists.
+        let csv = std::fs::read_to_string(root.join("out/c.csv")).unwrap();
+        let mut want: Vec<(String, String)> = csv
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').collect::<Vec<_>>())
+            .filter(|c| !c[c.len() - 4].is_empty())
+            .map(|c| (c[c.len() - 4].to_owned(), c[c.len() - 3].to_owned()))
+            .collect();
+        let mut got: Vec<(String, String)> = tools
+            .values()
+            .filter(|a| a.get("readOnlyHint").is_some())
+            .map(|a| (a["readOnlyHint"].to_string(), a["destructiveHint"].to_string()))
+            .collect();
+        want.sort();
+        got.sort();
+        assert!(!got.is_empty(), "{name}: no hints reached the client: {tools:?}");
+        assert_eq!(got, want, "{name}: {tools:?}");
+        if name == "openapi.yaml" {
+            assert_eq!(tools["searchBooks"]["readOnlyHint"], true, "{tools:?}");
+            assert_eq!(tools["deleteBook"]["destructiveHint"], true, "{tools:?}");
+            assert_eq!(tools["createBook"]["readOnlyHint"], false, "{tools:?}");
+        }
     }
 }

@@ -601,9 +601,15 @@ fn plan_op(
     };
     planned.judge_hints(text, opts, notes);
     if let Some(h) = &mut planned.hints {
-        // Hints in a generator's extension are declarations this tool reads, never removes:
-        // they may be what the generator is configured with.
+        // Hints in a generator's extension are what the generator reads, not a restatement
+        // to clean up: one equal to what the effects derive is what `--hints` writes. They
+        // are never removed; only one that differs (an override) is kept for the findings.
         h.migrate = false;
+        h.notes
+            .retain(|n| n.verdict != crate::diff::hints::Verdict::Redundant);
+        if h.notes.is_empty() {
+            planned.hints = None;
+        }
     }
     OpPlan { planned, inserted }
 }
@@ -623,11 +629,18 @@ fn strict_json(text: &str) -> Result<(), Error> {
         })
 }
 
+/// How deep the data check follows a document: far deeper than any real API description.
+const MAX_DEPTH: usize = 1000;
+
 /// The data of a node, as a loader would read it: plain `true`/`false` as booleans, every
 /// other scalar as its string (the same on both sides of a comparison).
-fn data(tree: &Tree, node: NodeId, budget: &mut usize) -> Result<Value, String> {
+fn data(tree: &Tree, node: NodeId, budget: &mut usize, depth: usize) -> Result<Value, String> {
     if *budget == 0 {
         return Err("the document expands to too many nodes (aliases?)".into());
+    }
+    // Recursion, bounded: a hostile document nested deeper would exhaust the stack.
+    if depth > MAX_DEPTH {
+        return Err(format!("the document nests deeper than {MAX_DEPTH} levels"));
     }
     *budget -= 1;
     let node = tree.resolve(node);
@@ -643,14 +656,14 @@ fn data(tree: &Tree, node: NodeId, budget: &mut usize) -> Result<Value, String> 
             tree.items(node)
                 .into_iter()
                 .flatten()
-                .map(|i| data(tree, i, budget))
+                .map(|i| data(tree, i, budget, depth + 1))
                 .collect::<Result<_, _>>()?,
         ),
         Kind::Map => {
             let mut m = serde_json::Map::new();
             for (k, v) in tree.entries(node).into_iter().flatten() {
                 let key = tree.scalar(k).unwrap_or_default().to_owned();
-                m.insert(key, data(tree, v, budget)?);
+                m.insert(key, data(tree, v, budget, depth + 1)?);
             }
             Value::Object(m)
         }
@@ -660,7 +673,7 @@ fn data(tree: &Tree, node: NodeId, budget: &mut usize) -> Result<Value, String> 
 
 fn root_data(tree: &Tree) -> Result<Value, String> {
     let mut budget = tree.len().saturating_mul(4).max(1024);
-    data(tree, tree.roots[0], &mut budget)
+    data(tree, tree.roots[0], &mut budget, 0)
 }
 
 /// The original's data with `inserted` applied, as the edited text must read.
@@ -883,5 +896,18 @@ mod tests {
         assert!(!new.contains("get: &op\n      x-effects"), "{new}");
         assert_eq!(p.notes.len(), 1, "{:?}", p.notes);
         assert!(p.notes[0].to_string().contains("`listA` not edited"), "{}", p.notes[0]);
+    }
+
+    #[test]
+    fn a_deeply_nested_document_is_an_error_with_its_place_not_a_crash() {
+        let deep = format!(
+            "openapi: 3.0.0\nx: {}{}\n",
+            "[".repeat(5000),
+            "]".repeat(5000)
+        );
+        let opts = Options::new(crate::classify::RuleSet::builtin().unwrap());
+        let e = plan(deep, &opts, &mut |_, _| {}).unwrap_err();
+        assert_eq!(e.line, Some(2), "{e}");
+        assert!(e.column.is_some(), "{e}");
     }
 }
