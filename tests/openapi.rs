@@ -87,7 +87,11 @@ fn catalog(root: &Path) {
     write_file(root, "api/store.json", &store_json());
     // Neither is an OpenAPI document: left alone.
     write_file(root, "api/notes.yaml", "title: notes\nopenapi_like: no\n");
-    write_file(root, "api/package.json", "{\"name\": \"x\", \"info\": {\"openapi\": 1}}\n");
+    write_file(
+        root,
+        "api/package.json",
+        "{\"name\": \"x\", \"info\": {\"openapi\": 1}}\n",
+    );
 }
 
 fn yaml_data(text: &str) -> Value {
@@ -103,12 +107,27 @@ fn documents_are_found_by_content_patched_in_their_own_syntax_and_a_rerun_is_sil
     git_init(root);
     let run = run_in(
         root,
-        &["backfill", "api", "--hints", "speakeasy", "--patch", "out/p.patch", "--report", "out/c.csv"],
+        &[
+            "backfill",
+            "api",
+            "--hints",
+            "speakeasy",
+            "--patch",
+            "out/p.patch",
+            "--report",
+            "out/c.csv",
+        ],
     );
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     let patch = std::fs::read_to_string(root.join("out/p.patch")).unwrap();
-    assert!(patch.contains("diff --git a/api/pets.yaml b/api/pets.yaml"), "{patch}");
-    assert!(patch.contains("diff --git a/api/store.json b/api/store.json"), "{patch}");
+    assert!(
+        patch.contains("diff --git a/api/pets.yaml b/api/pets.yaml"),
+        "{patch}"
+    );
+    assert!(
+        patch.contains("diff --git a/api/store.json b/api/store.json"),
+        "{patch}"
+    );
     assert!(!patch.contains("notes.yaml") && !patch.contains("package.json"));
     // YAML: lines indented like the operation's keys; the existing generator map keeps
     // its keys and takes the missing hints.
@@ -124,7 +143,12 @@ fn documents_are_found_by_content_patched_in_their_own_syntax_and_a_rerun_is_sil
         "{patch}"
     );
     let csv = std::fs::read_to_string(root.join("out/c.csv")).unwrap();
-    assert!(csv.contains("pet_store,pets.yaml,9,listPets,pet_store_listPets,List all pets,GET,/pets,,read,added,"), "{csv}");
+    assert!(
+        csv.contains(
+            "pet_store,pets.yaml,9,listPets,pet_store_listPets,List all pets,GET,/pets,,read,added,"
+        ),
+        "{csv}"
+    );
     assert!(csv.contains(",get_pets_pet_id,pet_store_get_pets_pet_id,Info for a specific pet,GET,/pets/{petId},read,read,agrees,"), "{csv}");
     assert!(csv.contains("store,store.json,8,searchOrders,store_searchOrders,Search orders,POST,/orders/search,,search,added,medium,verb-search,true,false,,true"), "{csv}");
 
@@ -135,8 +159,14 @@ fn documents_are_found_by_content_patched_in_their_own_syntax_and_a_rerun_is_sil
     let after_json: Value =
         serde_json::from_str(&std::fs::read_to_string(root.join("api/store.json")).unwrap())
             .unwrap();
-    assert_eq!(after_json["paths"]["/orders/search"]["post"]["x-effects"], serde_json::json!(["search"]));
-    assert_eq!(after_json["paths"]["/orders/{id}"]["get"]["x-speakeasy-mcp"]["readOnlyHint"], true);
+    assert_eq!(
+        after_json["paths"]["/orders/search"]["post"]["x-effects"],
+        serde_json::json!(["search"])
+    );
+    assert_eq!(
+        after_json["paths"]["/orders/{id}"]["get"]["x-speakeasy-mcp"]["readOnlyHint"],
+        true
+    );
     let del = &after_yaml["paths"]["/pets/{petId}"]["delete"]["x-speakeasy-mcp"];
     assert_eq!(del["name"], "remove_pet");
     assert_eq!(del["scopes"], serde_json::json!(["admin"]));
@@ -147,15 +177,33 @@ fn documents_are_found_by_content_patched_in_their_own_syntax_and_a_rerun_is_sil
 
     let again = run_in(
         root,
-        &["backfill", "api", "--hints", "speakeasy", "--patch", "out/p2.patch", "--report", "out/c2.csv"],
+        &[
+            "backfill",
+            "api",
+            "--hints",
+            "speakeasy",
+            "--patch",
+            "out/p2.patch",
+            "--report",
+            "out/c2.csv",
+        ],
     );
     assert_eq!(again.code, 0, "{}", again.stderr);
-    assert_eq!(std::fs::read_to_string(root.join("out/p2.patch")).unwrap(), "");
+    assert_eq!(
+        std::fs::read_to_string(root.join("out/p2.patch")).unwrap(),
+        ""
+    );
     // The hints written are what the generators read, not hints to clean up: `check` has
     // nothing to say once the patch is in.
     let check = run_in(root, &["check", "api"]);
     assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
-    assert!(check.stdout.contains("check: 0 errors, 0 warnings; 0 failing"), "{}", check.stdout);
+    assert!(
+        check
+            .stdout
+            .contains("check: 0 errors, 0 warnings; 0 failing"),
+        "{}",
+        check.stdout
+    );
 }
 
 /// The data less what the tool adds: `x-effects` and the hint keys.
@@ -185,22 +233,54 @@ fn a_document_named_directly_is_a_catalog_and_write_edits_it_in_place() {
     let root = dir.path();
     catalog(root);
     git_init(root);
-    let run = run_in(root, &["backfill", "api/pets.yaml", "--patch", "out/p.patch", "--report", "out/c.csv"]);
+    let run = run_in(
+        root,
+        &[
+            "backfill",
+            "api/pets.yaml",
+            "--patch",
+            "out/p.patch",
+            "--report",
+            "out/c.csv",
+        ],
+    );
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     let patch = std::fs::read_to_string(root.join("out/p.patch")).unwrap();
-    assert!(patch.starts_with("diff --git a/api/pets.yaml b/api/pets.yaml\n"), "{patch}");
+    assert!(
+        patch.starts_with("diff --git a/api/pets.yaml b/api/pets.yaml\n"),
+        "{patch}"
+    );
     assert!(!patch.contains("store.json"));
     git_apply(root, &root.join("out/p.patch"), true).unwrap();
-    let run = run_in(root, &["backfill", "api/pets.yaml", "--write", "--patch", "out/p.patch", "--report", "out/c.csv"]);
+    let run = run_in(
+        root,
+        &[
+            "backfill",
+            "api/pets.yaml",
+            "--write",
+            "--patch",
+            "out/p.patch",
+            "--report",
+            "out/c.csv",
+        ],
+    );
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     let written = std::fs::read_to_string(root.join("api/pets.yaml")).unwrap();
     git_ok(root, &["checkout", "--", "api/pets.yaml"]);
     git_apply(root, &root.join("out/p.patch"), false).unwrap();
-    assert_eq!(std::fs::read_to_string(root.join("api/pets.yaml")).unwrap(), written);
+    assert_eq!(
+        std::fs::read_to_string(root.join("api/pets.yaml")).unwrap(),
+        written
+    );
     // A file that is neither a folder nor a document is refused by name.
     let bad = run_in(root, &["backfill", "api/notes.yaml"]);
     assert_eq!(bad.code, 2);
-    assert!(bad.stderr.contains("api/notes.yaml: catalog is not a directory, nor an OpenAPI document"), "{}", bad.stderr);
+    assert!(
+        bad.stderr
+            .contains("api/notes.yaml: catalog is not a directory, nor an OpenAPI document"),
+        "{}",
+        bad.stderr
+    );
 }
 
 /// Applies an Overlay whose targets are name-selector JSONPaths, as the specification
@@ -219,7 +299,9 @@ fn apply_overlay(doc: &mut Value, overlay: &Value) {
                 let end = r.find(['.', '[']).unwrap_or(r.len());
                 (r[..end].to_owned(), &r[end..])
             };
-            at = at.get_mut(&key).unwrap_or_else(|| panic!("{target}: no {key}"));
+            at = at
+                .get_mut(&key)
+                .unwrap_or_else(|| panic!("{target}: no {key}"));
             rest = tail;
         }
         for (k, v) in action["update"].as_object().unwrap() {
@@ -230,17 +312,37 @@ fn apply_overlay(doc: &mut Value, overlay: &Value) {
 
 #[test]
 fn the_overlay_gives_the_document_the_patch_gives() {
-    for (name, overlay) in [("api/pets.yaml", "out/o.yaml"), ("api/store.json", "out/o.json")] {
+    for (name, overlay) in [
+        ("api/pets.yaml", "out/o.yaml"),
+        ("api/store.json", "out/o.json"),
+    ] {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         catalog(root);
         git_init(root);
         let run = run_in(
             root,
-            &["backfill", name, "--hints", "zuplo", "--hints", "speakeasy", "--overlay", overlay, "--patch", "out/p.patch", "--report", "out/c.csv"],
+            &[
+                "backfill",
+                name,
+                "--hints",
+                "zuplo",
+                "--hints",
+                "speakeasy",
+                "--overlay",
+                overlay,
+                "--patch",
+                "out/p.patch",
+                "--report",
+                "out/c.csv",
+            ],
         );
         assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-        assert!(run.stdout.contains(&format!("{overlay} (overlay)")), "{}", run.stdout);
+        assert!(
+            run.stdout.contains(&format!("{overlay} (overlay)")),
+            "{}",
+            run.stdout
+        );
         let text = std::fs::read_to_string(root.join(overlay)).unwrap();
         let ov = yaml_data(&text);
         assert_eq!(ov["overlay"], "1.0.0");
@@ -263,16 +365,34 @@ fn hints_from_the_configuration_and_hints_already_declared() {
         "doc.yaml",
         "openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths:\n  /users/{id}:\n    delete:\n      operationId: deleteUser\n      x-zilla-mcp:\n        annotations:\n          readOnlyHint: true\n",
     );
-    write_file(root, "catalog-effects.toml", "hints = [\"zilla\", \"mcp\"]\n");
-    let run = run_in(root, &["backfill", "doc.yaml", "--patch", "p.patch", "--report", "c.csv"]);
+    write_file(
+        root,
+        "catalog-effects.toml",
+        "hints = [\"zilla\", \"mcp\"]\n",
+    );
+    let run = run_in(
+        root,
+        &[
+            "backfill", "doc.yaml", "--patch", "p.patch", "--report", "c.csv",
+        ],
+    );
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     let patch = std::fs::read_to_string(root.join("p.patch")).unwrap();
     // The declared readOnlyHint stays (a conflict for a human); the missing keys are added.
-    assert!(patch.contains("+      x-mcp:\n+        annotations:\n+          readOnlyHint: true\n"), "{patch}");
+    assert!(
+        patch.contains("+      x-mcp:\n+        annotations:\n+          readOnlyHint: true\n"),
+        "{patch}"
+    );
     assert!(patch.contains("         annotations:\n+          destructiveHint: true\n+          openWorldHint: true\n           readOnlyHint: true\n"), "{patch}");
     let check = run_in(root, &["check", "doc.yaml"]);
     assert_eq!(check.code, 1);
-    assert!(check.stdout.contains("doc.yaml:5:5: error [read-only-override]"), "{}", check.stdout);
+    assert!(
+        check
+            .stdout
+            .contains("doc.yaml:5:5: error [read-only-override]"),
+        "{}",
+        check.stdout
+    );
 }
 
 #[test]
@@ -283,7 +403,10 @@ fn check_baseline_since_sarif_explain_lint_and_review_work_on_documents() {
     git_init(root);
     let run = run_in(root, &["check", "api", "--write-baseline", "base.csv"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    let run = run_in(root, &["check", "api", "--baseline", "base.csv", "--fail-on", "new"]);
+    let run = run_in(
+        root,
+        &["check", "api", "--baseline", "base.csv", "--fail-on", "new"],
+    );
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     // A new operation is a new finding, on its own line.
     let text = PETS_YAML.replace(
@@ -291,27 +414,59 @@ fn check_baseline_since_sarif_explain_lint_and_review_work_on_documents() {
         "  /pets/{petId}/archive:\n    post:\n      operationId: archivePet\ncomponents:\n",
     );
     write_file(root, "api/pets.yaml", &text);
-    let run = run_in(root, &["check", "api", "--since", "HEAD", "--baseline", "base.csv", "--fail-on", "new", "--format", "sarif"]);
+    let run = run_in(
+        root,
+        &[
+            "check",
+            "api",
+            "--since",
+            "HEAD",
+            "--baseline",
+            "base.csv",
+            "--fail-on",
+            "new",
+            "--format",
+            "sarif",
+        ],
+    );
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     let sarif: Value = serde_json::from_str(&run.stdout).unwrap();
     let results = sarif["runs"][0]["results"].as_array().unwrap();
-    let new: Vec<&Value> = results.iter().filter(|r| r["baselineState"] == "new").collect();
+    let new: Vec<&Value> = results
+        .iter()
+        .filter(|r| r["baselineState"] == "new")
+        .collect();
     assert_eq!(new.len(), 1, "{results:?}");
-    assert_eq!(new[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], "api/pets.yaml");
-    assert_eq!(new[0]["locations"][0]["physicalLocation"]["region"]["startLine"], 36);
+    assert_eq!(
+        new[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "api/pets.yaml"
+    );
+    assert_eq!(
+        new[0]["locations"][0]["physicalLocation"]["region"]["startLine"],
+        36
+    );
     // --since reads only the changed document.
     assert!(!run.stdout.contains("store.json"), "{}", run.stdout);
 
     let run = run_in(root, &["explain", "api", "store_searchOrders"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stdout.contains("store_searchOrders (api/store.json:"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("store_searchOrders (api/store.json:"),
+        "{}",
+        run.stdout
+    );
     assert!(run.stdout.contains("inferred: [search]"), "{}", run.stdout);
 
     let run = run_in(root, &["lint", "api"]);
     assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
     assert!(run.stderr.is_empty(), "{}", run.stderr);
 
-    let run = run_in(root, &["backfill", "api", "--review", "r.md", "--patch", "p.patch", "--report", "c.csv"]);
+    let run = run_in(
+        root,
+        &[
+            "backfill", "api", "--review", "r.md", "--patch", "p.patch", "--report", "c.csv",
+        ],
+    );
     assert_eq!(run.code, 0, "{}", run.stderr);
     let review = std::fs::read_to_string(root.join("r.md")).unwrap();
     assert!(review.contains("api/store.json:"), "{review}");
@@ -332,9 +487,16 @@ fn a_broken_document_is_named_with_its_line_and_the_others_are_still_processed()
         "api/refs.yaml",
         "openapi: 3.0.0\npaths:\n  /a:\n    get:\n      operationId: listA\n      parameters:\n        - $ref: '#/components/parameters/Missing'\n",
     );
-    let run = run_in(root, &["backfill", "api", "--patch", "p.patch", "--report", "c.csv"]);
+    let run = run_in(
+        root,
+        &["backfill", "api", "--patch", "p.patch", "--report", "c.csv"],
+    );
     assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
-    assert!(run.stderr.contains("error: api/broken.json:4:"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("error: api/broken.json:4:"),
+        "{}",
+        run.stderr
+    );
     assert!(
         run.stderr.contains("error: api/refs.yaml:7:11: `$ref: #/components/parameters/Missing` points to nothing in this document"),
         "{}",
@@ -342,7 +504,10 @@ fn a_broken_document_is_named_with_its_line_and_the_others_are_still_processed()
     );
     let patch = std::fs::read_to_string(root.join("p.patch")).unwrap();
     // Outside git, patch paths are relative to the catalog.
-    assert!(patch.contains("a/pets.yaml") && patch.contains("a/store.json"), "{patch}");
+    assert!(
+        patch.contains("a/pets.yaml") && patch.contains("a/store.json"),
+        "{patch}"
+    );
     assert!(patch.contains("a/refs.yaml"), "{patch}");
 }
 
@@ -382,13 +547,26 @@ fn readme_openapi_recipe_on_the_demo_document_patch_and_overlay_agree_and_a_reru
     }
     let patched = std::fs::read_to_string(work.join("api/openapi.yaml")).unwrap();
     assert_ne!(patched, demo, "the recipe's git apply changed nothing");
-    assert!(patched.contains("      x-effects: [search]\n      x-speakeasy-mcp:\n        readOnlyHint: true\n"), "{patched}");
+    assert!(
+        patched.contains(
+            "      x-effects: [search]\n      x-speakeasy-mcp:\n        readOnlyHint: true\n"
+        ),
+        "{patched}"
+    );
     // The overlay, applied to the untouched document, gives the patched one.
-    let overlay = yaml_data(&std::fs::read_to_string(work.join("reports/effects-overlay.yaml")).unwrap());
+    let overlay =
+        yaml_data(&std::fs::read_to_string(work.join("reports/effects-overlay.yaml")).unwrap());
     let mut via_overlay = yaml_data(&demo);
     apply_overlay(&mut via_overlay, &overlay);
     assert_eq!(via_overlay, yaml_data(&patched));
     let last = runs.last().unwrap();
-    assert!(last.stdout.contains(", 0 changed by the patch;"), "{}", last.stdout);
-    assert_eq!(std::fs::read_to_string(work.join("reports/effects.patch")).unwrap(), "");
+    assert!(
+        last.stdout.contains(", 0 changed by the patch;"),
+        "{}",
+        last.stdout
+    );
+    assert_eq!(
+        std::fs::read_to_string(work.join("reports/effects.patch")).unwrap(),
+        ""
+    );
 }

@@ -33,7 +33,10 @@ fn data(text: &str) -> Value {
 }
 
 fn installed(program: &str) -> bool {
-    Command::new(program).arg("--help").output().is_ok_and(|o| o.status.success())
+    Command::new(program)
+        .arg("--help")
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 /// Each document in a repository of its own, backfilled with `--hints speakeasy` and an
@@ -45,7 +48,18 @@ fn backfilled(doc: &Path) -> (tempfile::TempDir, String) {
     git_init(dir.path());
     let run = run_in(
         dir.path(),
-        &["backfill", &name, "--hints", "speakeasy", "--overlay", "out/overlay.yaml", "--patch", "out/p.patch", "--report", "out/c.csv"],
+        &[
+            "backfill",
+            &name,
+            "--hints",
+            "speakeasy",
+            "--overlay",
+            "out/overlay.yaml",
+            "--patch",
+            "out/p.patch",
+            "--report",
+            "out/c.csv",
+        ],
     );
     assert_eq!(run.code, 0, "{name}: {}{}", run.stdout, run.stderr);
     assert!(run.stderr.is_empty(), "{name}: {}", run.stderr);
@@ -70,9 +84,25 @@ fn real_documents_patch_apply_and_a_rerun_is_silent() {
         }
         let effects = after.matches("x-effects").count() - before.matches("x-effects").count();
         assert_eq!(effects, added, "{name}");
-        let rerun = run_in(root, &["backfill", &name, "--hints", "speakeasy", "--patch", "out/p2.patch", "--report", "out/c2.csv"]);
+        let rerun = run_in(
+            root,
+            &[
+                "backfill",
+                &name,
+                "--hints",
+                "speakeasy",
+                "--patch",
+                "out/p2.patch",
+                "--report",
+                "out/c2.csv",
+            ],
+        );
         assert_eq!(rerun.code, 0, "{name}: {}", rerun.stderr);
-        assert_eq!(std::fs::read_to_string(root.join("out/p2.patch")).unwrap(), "", "{name}");
+        assert_eq!(
+            std::fs::read_to_string(root.join("out/p2.patch")).unwrap(),
+            "",
+            "{name}"
+        );
     }
 }
 
@@ -90,10 +120,18 @@ fn real_documents_validate_before_and_after_with_openapi_spec_validator() {
         let root = dir.path();
         let validate = || common::run_on_path(root, "openapi-spec-validator", &[&name], &[]);
         let before = validate();
-        assert_eq!(before.code, 0, "{name} before: {}{}", before.stdout, before.stderr);
+        assert_eq!(
+            before.code, 0,
+            "{name} before: {}{}",
+            before.stdout, before.stderr
+        );
         git_apply(root, &root.join("out/p.patch"), false).unwrap();
         let after = validate();
-        assert_eq!(after.code, 0, "{name} after: {}{}", after.stdout, after.stderr);
+        assert_eq!(
+            after.code, 0,
+            "{name} after: {}{}",
+            after.stdout, after.stderr
+        );
         assert!(after.stdout.contains(": OK"), "{name}: {}", after.stdout);
     }
 }
@@ -101,7 +139,10 @@ fn real_documents_validate_before_and_after_with_openapi_spec_validator() {
 #[test]
 fn the_overlay_applied_by_oas_patch_gives_the_patched_document() {
     if !installed("oas-patch") {
-        common::skip_without("oas-patch", "`oas-patch` is not on PATH (pip install oas-patch)");
+        common::skip_without(
+            "oas-patch",
+            "`oas-patch` is not on PATH (pip install oas-patch)",
+        );
         return;
     }
     for doc in documents() {
@@ -112,14 +153,25 @@ fn the_overlay_applied_by_oas_patch_gives_the_patched_document() {
         let applied = common::run_on_path(
             root,
             "oas-patch",
-            &["overlay", &name, "out/overlay.yaml", "-o", "out/via-overlay.yaml"],
+            &[
+                "overlay",
+                &name,
+                "out/overlay.yaml",
+                "-o",
+                "out/via-overlay.yaml",
+            ],
             &[],
         );
-        assert_eq!(applied.code, 0, "{name}: {}{}", applied.stdout, applied.stderr);
+        assert_eq!(
+            applied.code, 0,
+            "{name}: {}{}",
+            applied.stdout, applied.stderr
+        );
         let original = data(&std::fs::read_to_string(root.join(&name)).unwrap());
         git_apply(root, &root.join("out/p.patch"), false).unwrap();
         let patched = data(&std::fs::read_to_string(root.join(&name)).unwrap());
-        let via_overlay = data(&std::fs::read_to_string(root.join("out/via-overlay.yaml")).unwrap());
+        let via_overlay =
+            data(&std::fs::read_to_string(root.join("out/via-overlay.yaml")).unwrap());
         assert_ne!(patched, original, "{name}");
         assert_eq!(via_overlay, patched, "{name}");
     }
@@ -131,7 +183,10 @@ fn fastmcp_from_openapi_shows_the_hints_through_a_real_mcp_client() {
         .args(["-c", "import fastmcp, yaml"])
         .output();
     if !probe.is_ok_and(|o| o.status.success()) {
-        common::skip_without("fastmcp", "PyPI `fastmcp` is not importable by python3 (pip install fastmcp)");
+        common::skip_without(
+            "fastmcp",
+            "PyPI `fastmcp` is not importable by python3 (pip install fastmcp)",
+        );
         return;
     }
     let script = common::manifest_dir().join("tests/data/fastmcp_hints.py");
@@ -149,7 +204,8 @@ fn fastmcp_from_openapi_shows_the_hints_through_a_real_mcp_client() {
         git_apply(root, &root.join("out/p.patch"), false).unwrap();
         let run = common::run_on_path(root, "python3", &[script.to_str().unwrap(), &name], &[]);
         assert_eq!(run.code, 0, "{name}: {}{}", run.stdout, run.stderr);
-        let tools: serde_json::Map<String, Value> = serde_json::from_str(run.stdout.trim()).unwrap();
+        let tools: serde_json::Map<String, Value> =
+            serde_json::from_str(run.stdout.trim()).unwrap();
         // What the CSV says each action's hints are, against what the client lists.
         let csv = std::fs::read_to_string(root.join("out/c.csv")).unwrap();
         let mut want: Vec<(String, String)> = csv
@@ -162,11 +218,19 @@ fn fastmcp_from_openapi_shows_the_hints_through_a_real_mcp_client() {
         let mut got: Vec<(String, String)> = tools
             .values()
             .filter(|a| a.get("readOnlyHint").is_some())
-            .map(|a| (a["readOnlyHint"].to_string(), a["destructiveHint"].to_string()))
+            .map(|a| {
+                (
+                    a["readOnlyHint"].to_string(),
+                    a["destructiveHint"].to_string(),
+                )
+            })
             .collect();
         want.sort();
         got.sort();
-        assert!(!got.is_empty(), "{name}: no hints reached the client: {tools:?}");
+        assert!(
+            !got.is_empty(),
+            "{name}: no hints reached the client: {tools:?}"
+        );
         assert_eq!(got, want, "{name}: {tools:?}");
         if name == "openapi.yaml" {
             assert_eq!(tools["searchBooks"]["readOnlyHint"], true, "{tools:?}");

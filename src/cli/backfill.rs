@@ -149,9 +149,10 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
     let mut low = Vec::new();
     let mut checker = findings::Checker::default();
     let mut guide = (args.review.is_some() || args.branch.is_some()).then(Review::default);
-    let mut overlay = args.overlay.as_ref().map(|p| {
-        emit::overlay::Overlay::new(p.extension().is_some_and(|x| x == "json"))
-    });
+    let mut overlay = args
+        .overlay
+        .as_ref()
+        .map(|p| emit::overlay::Overlay::new(p.extension().is_some_and(|x| x == "json")));
     let (mut written, mut failed) = (0, 0);
     // Hints removed, and the actions they were removed from.
     let (mut removed, mut migrated) = (0, 0);

@@ -102,8 +102,7 @@ fn changed_files(catalog: &Path, rev: &str) -> Result<BTreeSet<String>> {
         .filter_map(|path| path.strip_prefix(&prefix).map(str::to_owned))
         // An OpenAPI document is known by its content: the walk decides which it is.
         .filter(|rel| {
-            walk::is_connector_file(rel)
-                || catalog_effects::source::openapi::may_be_document(rel)
+            walk::is_connector_file(rel) || catalog_effects::source::openapi::may_be_document(rel)
         })
         .collect())
 }

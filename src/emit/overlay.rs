@@ -59,7 +59,10 @@ fn yaml_value(v: &NewValue, indent: usize, out: &mut String) {
             out.push('\n');
         }
         NewValue::List(items) => {
-            let items: Vec<String> = items.iter().map(|i| Value::from(i.as_str()).to_string()).collect();
+            let items: Vec<String> = items
+                .iter()
+                .map(|i| Value::from(i.as_str()).to_string())
+                .collect();
             out.push_str(&format!(" [{}]\n", items.join(", ")));
         }
         NewValue::Map(entries) => {
@@ -73,7 +76,8 @@ fn yaml_entries(entries: &[(String, NewValue)], indent: usize, out: &mut String)
     for (k, v) in entries {
         out.push_str(&" ".repeat(indent));
         let plain = k.starts_with(|c: char| c.is_ascii_alphabetic())
-            && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+            && k.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
         if plain {
             out.push_str(k);
         } else {
@@ -87,7 +91,9 @@ fn yaml_entries(entries: &[(String, NewValue)], indent: usize, out: &mut String)
 fn json_value(v: &NewValue) -> Value {
     match v {
         NewValue::Bool(b) => Value::Bool(*b),
-        NewValue::List(items) => Value::Array(items.iter().map(|i| Value::from(i.as_str())).collect()),
+        NewValue::List(items) => {
+            Value::Array(items.iter().map(|i| Value::from(i.as_str())).collect())
+        }
         NewValue::Map(entries) => {
             let mut m = serde_json::Map::new();
             for (k, v) in entries {

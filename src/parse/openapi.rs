@@ -337,7 +337,16 @@ impl Reader<'_, '_> {
     ) -> Operation {
         let tree = self.tree;
         let string = |n: Option<NodeId>| n.and_then(|n| tree.scalar(n)).map(str::to_owned);
-        let [op_id, summary, description, params, body, security, tags, effects] = tree.fields(
+        let [
+            op_id,
+            summary,
+            description,
+            params,
+            body,
+            security,
+            tags,
+            effects,
+        ] = tree.fields(
             op,
             [
                 "operationId",
@@ -361,8 +370,7 @@ impl Reader<'_, '_> {
                 let p = self.deref(p, problems);
                 let name = tree.get_str(p, "name").unwrap_or_default().to_owned();
                 let loc = tree.get_str(p, "in").unwrap_or_default().to_owned();
-                if name.is_empty() || params_read.iter().any(|(n, l, _)| *n == name && *l == loc)
-                {
+                if name.is_empty() || params_read.iter().any(|(n, l, _)| *n == name && *l == loc) {
                     continue;
                 }
                 params_read.push((name, loc, p));
@@ -595,7 +603,9 @@ mod tests {
     fn documents_are_found_by_their_top_level_key() {
         assert!(is_document("openapi: 3.1.0\ninfo: {}\n"));
         assert!(is_document("# c\nswagger: '2.0'\n"));
-        assert!(is_document("{\"info\": {\"openapi\": 1}, \"openapi\": \"3.0.0\"}"));
+        assert!(is_document(
+            "{\"info\": {\"openapi\": 1}, \"openapi\": \"3.0.0\"}"
+        ));
         assert!(!is_document("{\"info\": {\"openapi\": \"3.0.0\"}}"));
         assert!(!is_document("info:\n  openapi: 3.0.0\n"));
         assert!(!is_document("description: |\n  openapi: no\n"));
@@ -641,7 +651,10 @@ paths:
         assert_eq!(names, ["limit", "petId"]);
         assert_eq!(get.view.scopes, ["pets.read"]);
         assert_eq!(get.tags, ["pets"]);
-        assert_eq!(get.view.declared, Declared::Valid(Effects::single(Effect::Read)));
+        assert_eq!(
+            get.view.declared,
+            Declared::Valid(Effects::single(Effect::Read))
+        );
         assert_eq!(get.view.annotations.as_ref().unwrap().read_only, Some(true));
         assert_eq!(get.view.line, 13);
         assert_eq!(post.view.id, "post_pets_pet_id");

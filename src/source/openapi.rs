@@ -225,11 +225,7 @@ fn pretty(style: Style, k: &str, v: &NewValue, indent: &str, unit: &str, eol: &s
                 .iter()
                 .map(|(ck, cv)| pretty(style, ck, cv, &inner, unit, eol))
                 .collect();
-            format!(
-                "{indent}{}:{eol}{}",
-                key(style, k),
-                parts.join(eol)
-            )
+            format!("{indent}{}:{eol}{}", key(style, k), parts.join(eol))
         }
         NewValue::List(items) if style.json && style.multiline_lists => {
             let parts: Vec<String> = items
@@ -289,7 +285,8 @@ fn insertion(
         let k0_start = tree.node(k0).start();
         let gap = &text[open + 1..k0_start];
         let ls = line_start(bytes, k0_start);
-        let own_line = gap.contains('\n') && text[ls..k0_start].bytes().all(|b| b == b' ' || b == b'\t');
+        let own_line =
+            gap.contains('\n') && text[ls..k0_start].bytes().all(|b| b == b' ' || b == b'\t');
         if own_line {
             let indent = &text[ls..k0_start];
             let unit = indent
@@ -404,8 +401,11 @@ fn plan_op(
     let map_start = tree.node(op.map).start();
     let status = diff::status(&view.declared, false, &inference, opts.min_confidence);
     let refuse = |why: &str| {
-        Error::new(format!("`{}` not edited: {why}; declare its effects by hand", view.id))
-            .at(view.line, column)
+        Error::new(format!(
+            "`{}` not edited: {why}; declare its effects by hand",
+            view.id
+        ))
+        .at(view.line, column)
     };
     // What the operation declares once the patch is applied, and the entries that get it
     // there.
@@ -413,7 +413,8 @@ fn plan_op(
     let mut rewrite: Option<Edit> = None;
     let mut status = status;
     let mut after: Option<Effects> = view.declared.valid();
-    let effects_value = |e: Effects| NewValue::List(e.iter().map(|x| x.name().to_owned()).collect());
+    let effects_value =
+        |e: Effects| NewValue::List(e.iter().map(|x| x.name().to_owned()).collect());
     match status {
         Status::Added => {
             op_entries.push((EFFECTS_KEY.to_owned(), effects_value(inference.effects)));
@@ -712,7 +713,8 @@ fn check(
         .collect();
     edits.sort_by_key(Edit::order);
     let new = diff::apply(text, &edits);
-    let tree = parse::parse_tree(&new).map_err(|e| format!("the edited text does not parse: {e}"))?;
+    let tree =
+        parse::parse_tree(&new).map_err(|e| format!("the edited text does not parse: {e}"))?;
     if Style::of(&tree).json {
         strict_json(&new).map_err(|e| format!("the edited text is not JSON: {e}"))?;
     }
@@ -739,12 +741,16 @@ fn check(
             return Err(format!("planning the edited text again edits `{id}` again"));
         }
         if !edited && planned_again != had {
-            return Err(format!("planning the edited text again plans `{id}` differently"));
+            return Err(format!(
+                "planning the edited text again plans `{id}` differently"
+            ));
         }
         if let Some(e) = before.planned.edit.as_ref().filter(|_| edited)
             && after.planned.site.view.declared != Declared::Valid(e.effects)
         {
-            return Err(format!("`{id}` does not declare the planned effects after the edit"));
+            return Err(format!(
+                "`{id}` does not declare the planned effects after the edit"
+            ));
         }
     }
     Ok(new)
@@ -892,10 +898,17 @@ mod tests {
     fn an_operation_that_cannot_take_a_key_is_named_and_the_rest_edited() {
         let text = "openapi: 3.0.0\npaths:\n  /a:\n    get: &op\n      operationId: listA\n    delete:\n      operationId: deleteA\n";
         let (new, p) = run(text, &[]);
-        assert!(new.contains("    delete:\n      x-effects: [delete]\n"), "{new}");
+        assert!(
+            new.contains("    delete:\n      x-effects: [delete]\n"),
+            "{new}"
+        );
         assert!(!new.contains("get: &op\n      x-effects"), "{new}");
         assert_eq!(p.notes.len(), 1, "{:?}", p.notes);
-        assert!(p.notes[0].to_string().contains("`listA` not edited"), "{}", p.notes[0]);
+        assert!(
+            p.notes[0].to_string().contains("`listA` not edited"),
+            "{}",
+            p.notes[0]
+        );
     }
 
     #[test]
