@@ -496,7 +496,10 @@ impl Reader<'_, '_> {
         for (k, v) in props {
             let Some(name) = tree.scalar(k) else { continue };
             let v = self.deref(v, problems);
-            out.push(self.input(name, Some(v), Some(v)));
+            // Without its description: a shared body schema repeats its property texts in
+            // every operation that sends it (a 20 MB document's views took 700 MB), and
+            // what rules read of a body is its field names and types.
+            out.push(self.input(name, Some(v), None));
         }
     }
 

@@ -260,12 +260,16 @@ fn insertion(
         return Err("the mapping carries an anchor or a tag, which other places may share");
     }
     let first = tree.own_entries(map).and_then(|mut e| e.next());
-    let parent_start = tree.node(parent_key).start();
-    let parent_indent = &text[line_start(bytes, parent_start)..parent_start];
-    let parent_indent: String = parent_indent
-        .chars()
-        .take_while(|c| *c == ' ' || *c == '\t')
-        .collect();
+    // Asked only where keys sit on lines of their own: on a one-line document the line
+    // start is the start of the file, and looking for it once per operation made a
+    // minified 20 MB document quadratic.
+    let parent_indent = || {
+        let parent_start = tree.node(parent_key).start();
+        text[line_start(bytes, parent_start)..parent_start]
+            .chars()
+            .take_while(|c| *c == ' ' || *c == '\t')
+            .collect::<String>()
+    };
     let sep = if !style.json || style.spaced {
         ", "
     } else {
@@ -284,11 +288,16 @@ fn insertion(
         };
         let k0_start = tree.node(k0).start();
         let gap = &text[open + 1..k0_start];
-        let ls = line_start(bytes, k0_start);
+        let ls = if gap.contains('\n') {
+            line_start(bytes, k0_start)
+        } else {
+            k0_start
+        };
         let own_line =
             gap.contains('\n') && text[ls..k0_start].bytes().all(|b| b == b' ' || b == b'\t');
         if own_line {
             let indent = &text[ls..k0_start];
+            let parent_indent = parent_indent();
             let unit = indent
                 .strip_prefix(parent_indent.as_str())
                 .filter(|u| !u.is_empty())
@@ -318,7 +327,7 @@ fn insertion(
         return Err("its first key shares its line with something else (`- key:` or `? key`)");
     }
     let indent = &text[ls..k0_start];
-    let unit_cols = indent.len().saturating_sub(parent_indent.len());
+    let unit_cols = indent.len().saturating_sub(parent_indent().len());
     let unit = " ".repeat(if unit_cols == 0 { 2 } else { unit_cols });
     let eol = eol_before(text, ls);
     let mut out = String::new();
@@ -362,18 +371,18 @@ struct OpPlan {
 /// (a second plan of the same data), else each is classified.
 fn plan_ops(
     tree: &Tree,
-    document: &doc::Document,
+    operations: Vec<Operation>,
     opts: &Options,
     known: Option<&[Inference]>,
     notes: &mut Vec<Error>,
 ) -> (Vec<OpPlan>, Group) {
     let style = Style::of(tree);
     let group = Group::of(
-        document.operations.iter().map(|o| o.view.id.as_str()),
+        operations.iter().map(|o| o.view.id.as_str()),
         &opts.rules.lexicon,
     );
-    let mut out = Vec::with_capacity(document.operations.len());
-    for (i, op) in document.operations.iter().enumerate() {
+    let mut out = Vec::with_capacity(operations.len());
+    for (i, op) in operations.into_iter().enumerate() {
         let inference = match known {
             Some(k) => k.get(i).cloned().unwrap_or_default(),
             None => infer_in(&op.view, &group, &opts.rules),
@@ -390,13 +399,21 @@ fn op_target(op: &Operation) -> Vec<String> {
 fn plan_op(
     tree: &Tree,
     style: Style,
-    op: &Operation,
+    mut op: Operation,
     inference: Inference,
     opts: &Options,
     notes: &mut Vec<Error>,
 ) -> OpPlan {
+    let op = &mut op;
     let text = tree.text();
-    let view = op.view.clone();
+    let mut view = std::mem::take(&mut op.view);
+    // Decided: the text only rules read goes, unless a caller keeps the view (a large
+    // document's parameter and property descriptions are most of its plan).
+    if !opts.keep_views {
+        view.description = None;
+        view.details = None;
+        view.inputs = Vec::new();
+    }
     let column = tree.column(tree.node(op.key).start()) + 1;
     let map_start = tree.node(op.map).start();
     let status = diff::status(&view.declared, false, &inference, opts.min_confidence);
@@ -677,10 +694,44 @@ fn root_data(tree: &Tree) -> Result<Value, String> {
     data(tree, tree.roots[0], &mut budget, 0)
 }
 
-/// The original's data with `inserted` applied, as the edited text must read.
-fn expected(mut value: Value, inserted: &[&Inserted]) -> Result<Value, String> {
+/// What the check compares an edited text with: the original's data, serialized once
+/// (keys sorted, so the text is canonical), and its tree for the values a rewrite replaced.
+/// Kept as text rather than as a value, one large document's data is not held twice.
+struct Original<'a, 't> {
+    json: String,
+    tree: &'a Tree<'t>,
+}
+
+impl<'a, 't> Original<'a, 't> {
+    fn of(tree: &'a Tree<'t>) -> Result<Original<'a, 't>, String> {
+        Ok(Original {
+            json: root_data(tree)?.to_string(),
+            tree,
+        })
+    }
+
+    /// The original's value at `target`, `key`, if it has one.
+    fn value(&self, target: &[String], key: &str) -> Result<Option<Value>, String> {
+        let tree = self.tree;
+        let mut at = Some(tree.roots[0]);
+        for k in target.iter().map(String::as_str).chain([key]) {
+            at = at.and_then(|a| tree.get(a, k));
+        }
+        let mut budget = tree.len().max(1024);
+        at.map(|n| data(tree, n, &mut budget, 0)).transpose()
+    }
+}
+
+/// The edited text's data with each inserted key checked and put back as the original has
+/// it (absent, or the value a rewrite replaced): equal to the original's when the edits
+/// added exactly those keys.
+fn without(
+    mut edited: Value,
+    original: &Original,
+    inserted: &[&Inserted],
+) -> Result<Value, String> {
     for ins in inserted {
-        let mut at = &mut value;
+        let mut at = &mut edited;
         for k in &ins.target {
             at = at
                 .get_mut(k.as_str())
@@ -690,10 +741,16 @@ fn expected(mut value: Value, inserted: &[&Inserted]) -> Result<Value, String> {
             return Err("the edited place is not a mapping".into());
         };
         for (k, v) in &ins.entries {
-            map.insert(k.clone(), v.to_json());
+            if map.get(k) != Some(&v.to_json()) {
+                return Err(format!("`{k}` does not hold what was inserted"));
+            }
+            match original.value(&ins.target, k)? {
+                Some(old) => map.insert(k.clone(), old),
+                None => map.remove(k),
+            };
         }
     }
-    Ok(value)
+    Ok(edited)
 }
 
 /// Checks the operations' edits applied to `text`: the result parses as a document of the
@@ -701,7 +758,7 @@ fn expected(mut value: Value, inserted: &[&Inserted]) -> Result<Value, String> {
 /// plan proposes nothing. Returns the edited text.
 fn check(
     text: &str,
-    original: &Value,
+    original: &Original,
     ops: &[&OpPlan],
     all: &[OpPlan],
     opts: &Options,
@@ -719,7 +776,7 @@ fn check(
         strict_json(&new).map_err(|e| format!("the edited text is not JSON: {e}"))?;
     }
     let inserted: Vec<&Inserted> = ops.iter().flat_map(|o| &o.inserted).collect();
-    if root_data(&tree)? != expected(original.clone(), &inserted)? {
+    if without(root_data(&tree)?, original, &inserted)?.to_string() != original.json {
         return Err("the edited text's data is not the original's plus the new keys".into());
     }
     let document = doc::read(&tree).map_err(|e| format!("the edited text is no document: {e}"))?;
@@ -728,7 +785,7 @@ fn check(
     }
     let known: Vec<Inference> = all.iter().map(|o| o.planned.inference.clone()).collect();
     let mut notes = Vec::new();
-    let (again, _) = plan_ops(&tree, &document, opts, Some(&known), &mut notes);
+    let (again, _) = plan_ops(&tree, document.operations, opts, Some(&known), &mut notes);
     for (before, after) in all.iter().zip(&again) {
         let id = &before.planned.site.view.id;
         if *id != after.planned.site.view.id {
@@ -770,14 +827,15 @@ pub fn plan(
     }
     let document = doc::read(&tree)?;
     let mut notes = Vec::new();
-    let (mut ops, group) = plan_ops(&tree, &document, opts, None, &mut notes);
-    let mut problems = document.problems.clone();
+    let (key, title) = (document.key(), document.title.clone());
+    let mut problems = document.problems;
+    let (mut ops, group) = plan_ops(&tree, document.operations, opts, None, &mut notes);
     let with_edits: Vec<usize> = (0..ops.len())
         .filter(|&i| ops[i].planned.edit.is_some() || !ops[i].planned.more.is_empty())
         .collect();
     let mut new_text = None;
     if !with_edits.is_empty() && opts.check_edits {
-        let original = root_data(&tree).map_err(Error::new)?;
+        let original = Original::of(&tree).map_err(Error::new)?;
         let refs: Vec<&OpPlan> = with_edits.iter().map(|&i| &ops[i]).collect();
         match check(&text, &original, &refs, &ops, opts) {
             Ok(new) => new_text = Some(new),
@@ -829,8 +887,8 @@ pub fn plan(
     Ok(Plan {
         shape: Shape::OpenApi,
         group,
-        info_key: document.key(),
-        info_title: document.title.clone(),
+        info_key: key,
+        info_title: title,
         problems,
         notes,
         actions: ops.into_iter().map(|o| o.planned).collect(),
