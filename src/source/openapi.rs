@@ -776,7 +776,9 @@ fn check(
         strict_json(&new).map_err(|e| format!("the edited text is not JSON: {e}"))?;
     }
     let inserted: Vec<&Inserted> = ops.iter().flat_map(|o| &o.inserted).collect();
-    if without(root_data(&tree)?, original, &inserted)?.to_string() != original.json {
+    let edited = serde_json::to_string(&without(root_data(&tree)?, original, &inserted)?)
+        .map_err(|e| e.to_string())?;
+    if edited != original.json {
         return Err("the edited text's data is not the original's plus the new keys".into());
     }
     let document = doc::read(&tree).map_err(|e| format!("the edited text is no document: {e}"))?;
