@@ -24,7 +24,7 @@ fn documents() -> Vec<PathBuf> {
         .collect();
     docs.push(common::manifest_dir().join("catalogs/demo/bookshelf/openapi.yaml"));
     docs.sort();
-    assert!(docs.len() >= 9, "{docs:?}");
+    assert!(docs.len() >= 21, "{docs:?}");
     docs
 }
 
