@@ -272,6 +272,16 @@ fn a_document_named_directly_is_a_catalog_and_write_edits_it_in_place() {
         std::fs::read_to_string(root.join("api/pets.yaml")).unwrap(),
         written
     );
+    // An output may not overwrite a document of the catalog.
+    let before = std::fs::read(root.join("api/store.json")).unwrap();
+    let refused = run_in(root, &["backfill", "api", "--report", "api/store.json"]);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("--report would write over"),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(std::fs::read(root.join("api/store.json")).unwrap(), before);
     // A file that is neither a folder nor a document is refused by name.
     let bad = run_in(root, &["backfill", "api/notes.yaml"]);
     assert_eq!(bad.code, 2);

@@ -5,7 +5,6 @@
 use std::path::{Component, Path, PathBuf};
 
 use catalog_effects::error::{Error, Result};
-use catalog_effects::walk;
 
 use super::out;
 
@@ -61,7 +60,9 @@ pub fn check_outputs(catalogs: &[PathBuf], outputs: &[(&str, &Path)]) -> Result<
         let Some(at) = resolve(path) else { continue };
         let name = at.file_name().map(|n| n.to_string_lossy().into_owned());
         if let Some(root) = roots.iter().find(|r| at.starts_with(r))
-            && name.as_deref().is_some_and(walk::is_connector_file)
+            && name
+                .as_deref()
+                .is_some_and(|n| catalog_effects::source::claiming(n, &at).is_some())
         {
             return Err(Error::new(format!(
                 "{flag} would write over a connector file of the catalog {}; choose another file",
