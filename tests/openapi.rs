@@ -580,3 +580,42 @@ fn readme_openapi_recipe_on_the_demo_document_patch_and_overlay_agree_and_a_reru
         ""
     );
 }
+
+#[test]
+fn branch_commits_what_the_patch_gives_and_the_page_lists_the_document() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    catalog(root);
+    git_init(root);
+    let run = run_in(
+        root,
+        &[
+            "backfill",
+            "api",
+            "--branch",
+            "effects",
+            "--hints",
+            "speakeasy",
+            "--html",
+            "out/c.html",
+            "--patch",
+            "out/p.patch",
+            "--report",
+            "out/c.csv",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let page = std::fs::read_to_string(root.join("out/c.html")).unwrap();
+    assert!(
+        page.contains("pet_store") && page.contains("store"),
+        "the page lists both documents"
+    );
+    let committed: Vec<String> = ["api/pets.yaml", "api/store.json"]
+        .iter()
+        .map(|p| git_ok(root, &["show", &format!("effects:{p}")]))
+        .collect();
+    git_apply(root, &root.join("out/p.patch"), false).unwrap();
+    for (p, c) in ["api/pets.yaml", "api/store.json"].iter().zip(&committed) {
+        assert_eq!(&std::fs::read_to_string(root.join(p)).unwrap(), c, "{p}");
+    }
+}
