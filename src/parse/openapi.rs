@@ -448,7 +448,7 @@ impl Reader<'_, '_> {
             }],
             inputs,
             scopes,
-            declared: declared(tree, effects, problems),
+            declared: declared(tree, effects),
             annotations: self.hints(op, problems),
             line: tree.line(key),
             connector_title: title.map(str::to_owned),
@@ -546,8 +546,7 @@ impl Reader<'_, '_> {
 }
 
 /// `x-effects` read back as a declaration, with the messages a connector's `effects` gets.
-fn declared(tree: &Tree, value: Option<NodeId>, problems: &mut Vec<Error>) -> Declared {
-    let _ = problems;
+fn declared(tree: &Tree, value: Option<NodeId>) -> Declared {
     let Some(value) = value else {
         return Declared::None;
     };

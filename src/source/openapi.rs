@@ -876,7 +876,7 @@ pub fn plan(
         .cloned()
         .collect();
     edits.sort_by_key(Edit::order);
-    if new_text.is_none() && !edits.is_empty() {
+    if new_text.is_none() && opts.keep_texts && !edits.is_empty() {
         new_text = Some(diff::apply(&text, &edits));
     }
     render(&text, &edits);
