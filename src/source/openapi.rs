@@ -308,7 +308,13 @@ fn insertion(
             let eol = eol_before(text, ls);
             let mut out = String::new();
             for (k, v) in entries {
-                out.push_str(&pretty(style, k, v, indent, unit, eol));
+                if style.json {
+                    out.push_str(&pretty(style, k, v, indent, unit, eol));
+                } else {
+                    // Inside a YAML flow mapping a nested mapping must be flow too.
+                    out.push_str(indent);
+                    out.push_str(&inline_entry(style, k, v));
+                }
                 out.push(',');
                 out.push_str(eol);
             }
@@ -964,6 +970,22 @@ mod tests {
         assert_eq!(
             new,
             "{\"openapi\":\"3.1.0\",\"paths\":{\"/pets/{id}\":{\"delete\":{\"x-effects\":[\"delete\"],\"x-mcp\":{\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":true,\"openWorldHint\":true}},\"operationId\":\"deletePet\"},\"get\":{\"x-effects\":[\"read\"],\"x-mcp\":{\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"openWorldHint\":true}}}}}}\n"
+        );
+    }
+
+    #[test]
+    fn a_yaml_flow_mapping_over_lines_gets_flow_entries_on_lines_of_their_own() {
+        let text = "openapi: 3.0.0\npaths:\n  /a:\n    get: {\n      operationId: listA,\n      summary: List A\n    }\n";
+        let (new, p) = run(text, &[HintFormat::Zilla]);
+        assert!(
+            p.problems.is_empty() && p.notes.is_empty(),
+            "{:?} {:?}",
+            p.problems,
+            p.notes
+        );
+        assert_eq!(
+            new,
+            "openapi: 3.0.0\npaths:\n  /a:\n    get: {\n      x-effects: [read],\n      x-zilla-mcp: {annotations: {readOnlyHint: true, destructiveHint: false, openWorldHint: true}},\n      operationId: listA,\n      summary: List A\n    }\n"
         );
     }
 
