@@ -123,19 +123,19 @@ pub fn is_document(text: &str) -> bool {
     }
     // In YAML a top-level key starts its line at column 0; block scalars and nested
     // mappings are indented, so nothing else can start a line with `openapi:`.
-    text.lines().any(|line| {
-        let line = line.trim_end_matches('\r');
-        ["openapi", "swagger"].iter().any(|k| {
-            [
-                format!("{k}:"),
-                format!("\"{k}\":"),
-                format!("'{k}':"),
-                format!("{k} :"),
-            ]
-            .iter()
-            .any(|p| line.starts_with(p.as_str()))
-        })
-    })
+    const STARTS: [&str; 8] = [
+        "openapi:",
+        "\"openapi\":",
+        "'openapi':",
+        "openapi :",
+        "swagger:",
+        "\"swagger\":",
+        "'swagger':",
+        "swagger :",
+    ];
+    text.lines()
+        .filter(|line| line.starts_with(['o', 's', '"', '\'']))
+        .any(|line| STARTS.iter().any(|p| line.starts_with(p)))
 }
 
 /// The keys of a JSON text's top-level object, found by skipping strings and counting
