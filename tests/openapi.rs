@@ -619,3 +619,43 @@ fn branch_commits_what_the_patch_gives_and_the_page_lists_the_document() {
         assert_eq!(&std::fs::read_to_string(root.join(p)).unwrap(), c, "{p}");
     }
 }
+
+#[test]
+fn a_comment_on_the_method_line_silences_a_finding_of_that_operation() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write_file(
+        root,
+        "doc.yaml",
+        "openapi: 3.0.0\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get: # catalog-effects: ignore[missing-effects]\n      operationId: listA\n    delete:\n      operationId: deleteA\n",
+    );
+    let run = run_in(root, &["check", "doc.yaml"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        !run.stdout.contains("`listA` declares no effects"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("doc.yaml:7:5: warning [missing-effects]: `deleteA`"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("1 silenced"), "{}", run.stdout);
+    // The patch still proposes it: a silence is about the finding, not the edit.
+    let run = run_in(
+        root,
+        &[
+            "backfill", "doc.yaml", "--patch", "p.patch", "--report", "c.csv",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let patch = std::fs::read_to_string(root.join("p.patch")).unwrap();
+    assert!(
+        patch.contains(
+            "     get: # catalog-effects: ignore[missing-effects]\n+      x-effects: [read]\n"
+        ),
+        "{patch}"
+    );
+}

@@ -464,6 +464,7 @@ impl Reader<'_, '_> {
             declared: declared(tree, effects),
             annotations: self.hints(op, problems),
             line: tree.line(key),
+            id_comment: method_comment(tree, key),
             connector_title: title.map(str::to_owned),
             source: Source::OpenApi,
             ..ActionView::default()
@@ -556,6 +557,30 @@ impl Reader<'_, '_> {
         }
         any.then_some(hints)
     }
+}
+
+/// The comment after an operation's method key (`get: # catalog-effects: ignore[...]`),
+/// without `#`: where a YAML document silences a finding for one operation, as a
+/// connector does on its `actionId` line.
+fn method_comment(tree: &Tree, key: NodeId) -> Option<String> {
+    let text = tree.text();
+    let bytes = text.as_bytes();
+    let mut i = tree.node(key).end();
+    while i < bytes.len() && matches!(bytes[i], b' ' | b'\t') {
+        i += 1;
+    }
+    if bytes.get(i) != Some(&b':') {
+        return None;
+    }
+    i += 1;
+    while i < bytes.len() && matches!(bytes[i], b' ' | b'\t') {
+        i += 1;
+    }
+    if bytes.get(i) != Some(&b'#') {
+        return None;
+    }
+    let end = tree.lines.line_end(i);
+    Some(text[i + 1..end].trim().to_owned())
 }
 
 /// `x-effects` read back as a declaration, with the messages a connector's `effects` gets.
