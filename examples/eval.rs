@@ -227,7 +227,9 @@ fn dump(outcomes: &[Outcome<'_>], rules: &RuleSet) -> String {
                 inf.confidence.map_or("-", Confidence::name),
                 &inf.deciding_ids(rules).join(","),
                 &inf.judgement.map_or(String::new(), |j| j.key.text(rules)),
-                &inf.judgement.map_or(String::new(), |j| format!("{}/{}", j.count.held, j.count.of)),
+                &inf.judgement.map_or(String::new(), |j| {
+                    format!("{}/{}", j.count.held, j.count.of)
+                }),
             ]
             .join("\t"),
         );

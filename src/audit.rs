@@ -283,20 +283,25 @@ pub fn write_csv<W: Write>(rows: &[AuditRow], out: W) -> Result<()> {
     for r in rows {
         let effects = r.inferred_effects.joined("|");
         let rules = r.rules.join("|");
-        w.write_record([
-            r.tool_name.as_str(),
-            r.title.as_deref().unwrap_or(""),
-            flag(r.declared.read_only),
-            flag(r.declared.destructive),
-            flag(r.declared.idempotent),
-            flag(r.declared.open_world),
-            effects.as_str(),
-            r.confidence.map_or("", Confidence::name),
-            rules.as_str(),
-            flag(r.inferred.read_only),
-            flag(r.inferred.destructive),
-            r.verdict.name(),
-        ])
+        w.write_record(
+            [
+                r.tool_name.as_str(),
+                r.title.as_deref().unwrap_or(""),
+                flag(r.declared.read_only),
+                flag(r.declared.destructive),
+                flag(r.declared.idempotent),
+                flag(r.declared.open_world),
+                effects.as_str(),
+                r.confidence.map_or("", Confidence::name),
+                rules.as_str(),
+                flag(r.inferred.read_only),
+                flag(r.inferred.destructive),
+                r.verdict.name(),
+            ]
+            .map(crate::emit::safe::csv_cell)
+            .iter()
+            .map(|c| c.as_ref()),
+        )
         .map_err(fail)?;
     }
     w.flush()
@@ -403,7 +408,7 @@ pub fn render_table(rows: &[AuditRow]) -> String {
         .iter()
         .map(|r| {
             [
-                r.tool_name.clone(),
+                crate::emit::safe::line(&r.tool_name).into_owned(),
                 short(&r.declared),
                 short(&r.inferred),
                 match r.inferred_effects.joined("|") {
@@ -592,7 +597,7 @@ mod tests {
        "annotations": {"readOnlyHint": true}},
       {"name": "delete_user", "description": "Deletes a user.",
        "annotations": {"readOnlyHint": true, "destructiveHint": false}},
-      {"name": "get_users", "description": "Gets users by name.",
+      {"name": "users_get", "description": "Gets users by name.",
        "annotations": {"readOnlyHint": false}},
       {"name": "update_user", "title": "Update user", "description": "Updates a user.",
        "annotations": {"readOnlyHint": false, "destructiveHint": true, "idempotentHint": true}},
@@ -826,7 +831,7 @@ mod tests {
         let r = rows(DestructivePolicy::Delete, Confidence::Low);
         let s = Summary::of(&r);
         assert_eq!((s.tools, s.read_only, s.not_read_only), (6, 2, 3));
-        // get_users is declared not read-only but inferred read-only.
+        // users_get is declared not read-only but inferred read-only.
         assert_eq!(s.unsafe_inferences, 1);
         // delete_user is declared read-only and inferred mutating.
         assert_eq!(s.friction, 1);

@@ -49,6 +49,19 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// The finding as one line of a terminal (`mark` after its code): what came from the
+    /// catalog cannot move the cursor or start a line of its own.
+    pub fn human(&self, mark: &str) -> String {
+        use crate::emit::safe::line;
+        format!(
+            "{}: {} [{}]{mark}: {}\n",
+            line(&self.location()),
+            self.level.name(),
+            self.code,
+            line(&self.message)
+        )
+    }
+
     /// Where it is, as printed: `file:line:col`, what of it is known, else the tool.
     pub fn location(&self) -> String {
         match (&self.file, self.line, self.column) {
@@ -129,7 +142,7 @@ pub const CHECK_CODES: &[(&str, Level, &str, &str)] = &[
         "parse-error",
         Level::Error,
         "A connector file or one of its items could not be read.",
-        "The file is not valid YAML, not UTF-8 text, cannot be read, or holds an item the tool cannot use (an `actionId` that is not a string, a bad `annotations:` mapping, a partial without its main file). The message names the file, line and column. The rest of the catalog is still processed, and the run exits with code 2.",
+        "The file is not valid YAML, not UTF-8 text, cannot be read, or holds an item the tool cannot use (an `actionId` that is not a string, a bad `annotations:` mapping, a partial without its main file). A connector file (found by its name) with no readable action list is one too: a misspelled `actions:`, an `actions:` that is a number, a string or null, a list with no item that is a mapping with an `actionId`, a Git LFS pointer instead of the file; so is a `$ref:` that names no file, and a partial beside two main files (which connector it belongs to is a guess). Passed over, such a connector would leave the counts while the check passed. The message names the file, line and column. The rest of the catalog is still processed, and the run exits with code 2.",
     ),
     (
         "redundant-hint",
@@ -318,6 +331,22 @@ impl Checker {
                     ids.insert(a.id.clone(), (Rc::clone(first), a.line));
                 }
             }
+        }
+        // An alias item lists its action a second time: edited once, at its anchor, but a
+        // server would register the tool twice (issue 21: counted once, silently).
+        for (id, line, column) in &f.repeats {
+            let Some(a) = f.actions.iter().find(|a| &a.id == id && !a.nested) else {
+                continue;
+            };
+            let message = format!(
+                "`{id}` is listed again here through an alias (first at {file}:{}); tool `{}` would be ambiguous",
+                a.line,
+                a.tool_name()
+            );
+            let mut finding = action_finding(f, a, "duplicate-action-id", message);
+            finding.line = Some(*line);
+            finding.column = Some(*column);
+            out.push(finding);
         }
         if all {
             silence(f, &mut out);
@@ -552,7 +581,9 @@ pub fn baseline(csv_text: &str) -> Result<Baseline, String> {
     let mut base = Baseline::default();
     for (i, record) in reader.records().enumerate() {
         let r = record.map_err(|e| format!("row {}: {e}", i + 2))?;
-        let cell = |c: usize| r.get(c).unwrap_or_default().to_owned();
+        // Cells were neutralised against spreadsheet formulas as they were written.
+        let cell =
+            |c: usize| crate::emit::safe::csv_read(r.get(c).unwrap_or_default()).into_owned();
         let status = match r.get(status).unwrap_or_default() {
             "added" => Status::Added,
             "agrees" => Status::Agrees,

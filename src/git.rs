@@ -44,7 +44,7 @@ impl Repo {
     /// Without a work tree there is nothing to compare the catalog against, so bare
     /// repositories and paths inside `.git` itself count as "no repository".
     pub fn discover(path: &Path) -> Option<Repo> {
-        let repo = Repository::discover(path).ok()?;
+        let repo = open(path).ok()?;
         if repo.is_bare() {
             return None;
         }
@@ -80,6 +80,75 @@ impl Repo {
             }
         }
         Some(parts.join("/"))
+    }
+
+    /// Whether the index holds work-tree-relative `path` (a file or a symlink git tracks).
+    pub fn tracks(&self, path: &str) -> bool {
+        self.repo
+            .index()
+            .is_ok_and(|index| index.get_path(Path::new(path), 0).is_some())
+    }
+
+    /// Files (work-tree-relative) under `paths` that no route may edit, with why: one git
+    /// ignores (a private connector kept out of the repository, secrets included), one it
+    /// does not track, and one its index marks skip-worktree or assume-unchanged (its
+    /// work-tree copy may hold local edits git hides). The patch, `--write` and `--branch`
+    /// all leave these alone, so the three routes touch the same files (issue 21: `--branch`
+    /// committed an ignored file whole, and hidden local edits with it).
+    pub fn untouchable(&self, paths: &[PathBuf]) -> Result<BTreeMap<String, &'static str>> {
+        let prefixes: Vec<String> = paths.iter().filter_map(|p| self.relative(p)).collect();
+        let mut found = BTreeMap::new();
+        if prefixes.is_empty() {
+            return Ok(found);
+        }
+        let whole_tree = prefixes.iter().any(String::is_empty);
+        let mut options = StatusOptions::new();
+        options
+            .include_untracked(true)
+            .recurse_untracked_dirs(true)
+            .include_ignored(true)
+            .recurse_ignored_dirs(true)
+            .exclude_submodules(true)
+            .disable_pathspec_match(true);
+        if !whole_tree {
+            for prefix in &prefixes {
+                options.pathspec(prefix);
+            }
+        }
+        let statuses = self
+            .repo
+            .statuses(Some(&mut options))
+            .map_err(|e| self.error("cannot read the status of the work tree", &e))?;
+        for entry in statuses.iter() {
+            let path = String::from_utf8_lossy(entry.path_bytes()).into_owned();
+            if !prefixes.iter().any(|p| is_under(&path, p)) {
+                continue;
+            }
+            let status = entry.status();
+            if status.contains(Status::IGNORED) {
+                found.insert(path, "git ignores it");
+            } else if status.contains(Status::WT_NEW) {
+                found.insert(path, "git does not track it (git add it first)");
+            }
+        }
+        let index = self
+            .repo
+            .index()
+            .map_err(|e| self.error("cannot read the index", &e))?;
+        for entry in index.iter() {
+            let why = if entry.flags_extended & SKIP_WORKTREE != 0 {
+                "git's index marks it skip-worktree: its copy here may hold local edits git hides"
+            } else if entry.flags & ASSUME_UNCHANGED != 0 {
+                "git's index marks it assume-unchanged: its copy here may hold local edits git hides"
+            } else {
+                continue;
+            };
+            let path = String::from_utf8_lossy(&entry.path).into_owned();
+            if prefixes.iter().any(|p| is_under(&path, p)) {
+                found.insert(path, why);
+            }
+        }
+        Ok(found)
     }
 
     /// Files (work-tree-relative) under `paths` that have uncommitted changes: modified in
@@ -148,9 +217,16 @@ impl Repo {
         let statuses = repo
             .statuses(Some(&mut options))
             .map_err(|e| self.error("cannot read the status of the work tree", &e))?;
+        // Files a sparse checkout leaves out are marked skip-worktree and absent: git does
+        // not call them changed, libgit2 calls them deleted (issue 21: a sparse checkout was
+        // refused as uncommitted changes). No route edits them (`untouchable`).
+        let hidden = skip_worktree(repo);
         for entry in statuses.iter() {
             let status = entry.status();
             if status.is_empty() || status.contains(Status::IGNORED) {
+                continue;
+            }
+            if hidden.contains(entry.path_bytes()) {
                 continue;
             }
             let path = String::from_utf8_lossy(entry.path_bytes()).into_owned();
@@ -330,7 +406,8 @@ impl Repo {
     pub fn stage_blob(&self, path: &str, contents: &[u8]) -> Result<Blob> {
         check_repo_path(path).map_err(|msg| Error::new(msg).in_file(&self.root))?;
         let err = |what: &str, e: &git2::Error| {
-            Error::new(format!("{what}: {}", e.message())).in_file(self.root.join(path))
+            Error::new(format!("{what}: {}", cause(e.message(), self.repo.path())))
+                .in_file(self.root.join(path))
         };
         let base = self
             .repo
@@ -364,8 +441,13 @@ impl Repo {
             .repo
             .blob_writer(Some(Path::new(path)))
             .map_err(|e| err("cannot store its contents", &e))?;
-        std::io::Write::write_all(&mut writer, contents)
-            .map_err(|e| Error::new(format!("cannot store its contents: {e}")).in_file(path))?;
+        std::io::Write::write_all(&mut writer, contents).map_err(|e| {
+            Error::new(format!(
+                "cannot store its contents: {}",
+                cause(&e.to_string(), self.repo.path())
+            ))
+            .in_file(self.root.join(path))
+        })?;
         let id = writer
             .commit()
             .map_err(|e| err("cannot store its contents", &e))?;
@@ -505,6 +587,92 @@ impl Repo {
 
     fn error(&self, what: &str, e: &git2::Error) -> Error {
         Error::new(format!("{what}: {}", e.message())).in_file(&self.root)
+    }
+}
+
+/// An index entry's flag: assume-unchanged (`git update-index --assume-unchanged`).
+const ASSUME_UNCHANGED: u16 = 0x8000;
+/// An index entry's extended flag: skip-worktree (`--skip-worktree`, sparse checkouts).
+const SKIP_WORKTREE: u16 = 0x4000;
+
+/// The repository of `path`, as git finds it: `GIT_DIR` (with `GIT_WORK_TREE`) when set,
+/// else the first one from `path` upward. A repository given by the environment was not
+/// honoured (issue 21): no dirty-file guard, and patch paths `git apply` rejects.
+fn open(path: &Path) -> std::result::Result<Repository, git2::Error> {
+    if std::env::var_os("GIT_DIR").is_some() {
+        Repository::open_from_env()
+    } else {
+        Repository::discover(path)
+    }
+}
+
+/// The paths the index of `repo` marks skip-worktree.
+fn skip_worktree(repo: &Repository) -> BTreeSet<Vec<u8>> {
+    repo.index()
+        .map(|index| {
+            index
+                .iter()
+                .filter(|e| e.flags_extended & SKIP_WORKTREE != 0)
+                .map(|e| e.path)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// What failed, when libgit2 says only "no error" (it lost the system's reason: issue 21,
+/// on a full disk): a full file system under `git_dir` is named as such, else the system's
+/// last error.
+fn cause(message: &str, git_dir: &Path) -> String {
+    let said = message.trim();
+    if !said.is_empty() && !said.starts_with("no error") {
+        return said.to_owned();
+    }
+    if full(git_dir) {
+        return format!(
+            "no space left on the device that holds {}",
+            git_dir.display()
+        );
+    }
+    let os = std::io::Error::last_os_error();
+    match os.raw_os_error() {
+        Some(code) if code != 0 => os.to_string(),
+        _ => "the object store could not be written (libgit2 gave no reason)".to_owned(),
+    }
+}
+
+/// Whether the file system holding `path` has no block left for this user.
+fn full(path: &Path) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let Ok(c) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+            return false;
+        };
+        // SAFETY: an all-zero statvfs is valid; statvfs fills it for a NUL-terminated path.
+        let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+        (unsafe { libc::statvfs(c.as_ptr(), &mut st) }) == 0 && st.f_bavail == 0
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = path;
+        false
+    }
+}
+
+/// Why git refuses the repository that holds `path`, if it does: one another user owns,
+/// which git trusts only once `safe.directory` names it (usual in CI containers). Taken for
+/// "no repository", it made `--branch` say the catalog is in no work tree and the patch
+/// take paths `git apply` rejects (issue 21).
+pub fn refused(path: &Path) -> Option<Error> {
+    match open(path) {
+        Err(e) if e.code() == ErrorCode::Owner => Some(
+            Error::new(format!(
+                "git refuses the repository that holds it: {} (git trusts a repository another user owns only once `safe.directory` names it: `git config --global --add safe.directory <its folder>`)",
+                e.message().trim_end_matches('.')
+            ))
+            .in_file(path),
+        ),
+        _ => None,
     }
 }
 

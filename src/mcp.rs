@@ -49,8 +49,22 @@ pub fn parse_tools(json: &str, file_name: &str) -> Result<Vec<ActionView>> {
 /// [`parse_tools`], keeping each tool's hint problems.
 pub fn read_tools(json: &str, file_name: &str) -> Result<Vec<Tool>> {
     let fail = |msg: String| Error::new(msg).in_file(file_name);
-    let root: Value = serde_json::from_str(json)
-        .map_err(|e| fail(format!("not JSON: {e}")).at(e.line(), e.column()))?;
+    // A BOM is no JSON value, but editors on Windows write one; it says nothing.
+    let json = json.strip_prefix('\u{feff}').unwrap_or(json);
+    let root = serde_json::from_str::<Strict>(json)
+        .map(|s| s.0)
+        .map_err(|e| {
+            let at = format!(" at line {} column {}", e.line(), e.column());
+            let message = e.to_string();
+            let message = message.strip_suffix(&at).unwrap_or(&message);
+            let what = if e.is_data() { "" } else { "not JSON: " };
+            let column = if e.is_data() {
+                key_start(json, e.line(), e.column())
+            } else {
+                e.column()
+            };
+            fail(format!("{what}{message}")).at(e.line(), column)
+        })?;
     let tools = match &root {
         Value::Array(tools) => tools,
         Value::Object(obj) => {
@@ -76,6 +90,103 @@ pub fn read_tools(json: &str, file_name: &str) -> Result<Vec<Tool>> {
         .enumerate()
         .map(|(i, tool)| parse_tool(tool).map_err(|msg| fail(format!("tool #{i}: {msg}"))))
         .collect()
+}
+
+/// The column where the key that ends at (`line`, `column`) opens: serde_json reports a
+/// duplicate where it finished reading it, its closing quote; a reader looks for its start.
+fn key_start(json: &str, line: usize, column: usize) -> usize {
+    let Some(text) = json.split('\n').nth(line.saturating_sub(1)) else {
+        return column;
+    };
+    let bytes = text.as_bytes();
+    let end = column.min(bytes.len());
+    // Back from the closing quote to the opening one, past escaped quotes.
+    let mut at = end.saturating_sub(1);
+    while at > 0 {
+        at -= 1;
+        if bytes[at] == b'"' && (at == 0 || bytes[at - 1] != b'\\') {
+            return at + 1;
+        }
+    }
+    column
+}
+
+/// A JSON value read with every object's keys told apart: a key written twice is an error
+/// where it is written again. serde_json keeps the last, other readers the first, so
+/// `"readOnlyHint": true, "readOnlyHint": false` meant what the reader chose, and a second
+/// `tools` array hid the first (issue 21).
+struct Strict(Value);
+
+impl<'de> serde::Deserialize<'de> for Strict {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Strict, D::Error> {
+        d.deserialize_any(StrictVisitor).map(Strict)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrictVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> std::result::Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> std::result::Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> std::result::Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> std::result::Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> std::result::Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> std::result::Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> std::result::Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(
+        self,
+        mut seq: A,
+    ) -> std::result::Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(Strict(v)) = seq.next_element()? {
+            items.push(v);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(
+        self,
+        mut map: A,
+    ) -> std::result::Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if out.contains_key(&key) {
+                return Err(serde::de::Error::custom(format!(
+                    "duplicate key `{key}`: JSON readers disagree on which one wins; keep one"
+                )));
+            }
+            let Strict(value) = map.next_value()?;
+            out.insert(key, value);
+        }
+        Ok(Value::Object(out))
+    }
 }
 
 fn parse_tool(tool: &Value) -> Result<Tool, String> {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::classify::{Confidence, Group, Inference, RuleSet, infer_in};
+use crate::classify::{Confidence, Group, Inference, RuleSet, infer_declared_in};
 use crate::diff::hints::{self, HintReview};
 use crate::diff::{self, Edit, Status};
 use crate::effects::{DestructivePolicy, Effects, Hints, derive_hints};
@@ -52,6 +52,12 @@ pub struct Options {
     pub progress: Option<Progress>,
     /// Render each file's CSV rows in the workers (for streaming writers).
     pub render_csv: bool,
+    /// Render each file's patch (off where no patch leaves the run: on a one-line file it
+    /// holds the whole file twice).
+    pub render_patch: bool,
+    /// Per catalog: files no route may edit (by their path in the patch), and why
+    /// ([`crate::git::Repo::untouchable`]). Their proposals are listed for a human instead.
+    pub untouchable: Vec<std::collections::BTreeMap<String, &'static str>>,
     /// Remove the hints an action's effects derive to the same value (`--migrate-hints`).
     pub migrate_hints: bool,
     /// Where an OpenAPI operation's derived hints are also written (`--hints`).
@@ -71,6 +77,8 @@ impl Options {
             only: None,
             progress: None,
             render_csv: false,
+            render_patch: true,
+            untouchable: Vec::new(),
             migrate_hints: false,
             hint_formats: Vec::new(),
         }
@@ -183,6 +191,8 @@ pub struct FileResult {
     pub group: Group,
     /// The edited text, with `keep_texts`, when there are edits.
     pub new_text: Option<String>,
+    /// Actions listed again through an alias item: id, line, column.
+    pub repeats: Vec<(String, usize, usize)>,
     /// `# catalog-effects: ignore[...]` in the file's leading comment lines: (line, code).
     pub silences: Vec<(usize, String)>,
     /// What an OpenAPI document's edits insert where (for `--overlay`).
@@ -405,7 +415,7 @@ impl Walked {
                 Some(e) => Some(e.clone()),
                 None if *found == 0 => Some(
                     Error::new(
-                        "no connector files (*.s1.yaml, *.s1.partial.yaml) in this folder: nothing to check",
+                        "no connector files (*.s1.yaml, *.s1.partial.yaml) in this folder: nothing to check; name the catalog folders (`catalog-effects check connectors/`), or list them as `catalogs` in catalog-effects.toml",
                     )
                     .in_file(shown),
                 ),
@@ -547,12 +557,16 @@ fn connector_names(
         })
         .collect();
     let mut mains: BTreeMap<(usize, String), (String, String)> = BTreeMap::new();
+    let mut every: BTreeMap<(usize, String), Vec<String>> = BTreeMap::new();
     for (i, f, key) in found {
         let slot = (i, f.folder.clone());
+        every.entry(slot.clone()).or_default().push(f.rel.clone());
         if f.rel.ends_with(".connector.s1.yaml") || !mains.contains_key(&slot) {
             mains.insert(slot, (key, f.rel.clone()));
         }
     }
+    // Two main files beside one partial: which connector it belongs to is a guess.
+    every.retain(|_, files| files.len() > 1);
     let roots = catalogs
         .iter()
         .map(|c| {
@@ -563,7 +577,11 @@ fn connector_names(
                 .unwrap_or_else(|| "catalog".to_owned())
         })
         .collect();
-    Names { mains, roots }
+    Names {
+        mains,
+        roots,
+        ambiguous: every,
+    }
 }
 
 /// Connector names known before the run.
@@ -572,6 +590,8 @@ struct Names {
     mains: BTreeMap<(usize, String), (String, String)>,
     /// The name of each catalog directory, for files at its root.
     roots: Vec<String>,
+    /// (catalog, folder) to its main files, where a partial's folder holds more than one.
+    ambiguous: BTreeMap<(usize, String), Vec<String>>,
 }
 
 impl Names {
@@ -612,6 +632,31 @@ pub fn read_text(path: &Path) -> Result<String, Error> {
     })
 }
 
+/// The `$ref:` values of the file at `path` that name no file beside it: the actions of a
+/// partial that is gone were reported "gone" and nothing failed (issue 21). A reference
+/// names a partial by its stem (`$ref: hr.employees` is `hr.employees.s1.partial.yaml`).
+fn dangling_refs(path: &Path, refs: &[(String, usize, usize)]) -> Vec<Error> {
+    let folder = path.parent().unwrap_or(Path::new("."));
+    refs.iter()
+        .filter(|(name, _, _)| {
+            let candidates = [
+                format!("{name}.s1.partial.yaml"),
+                format!("{name}.s1.yaml"),
+                name.clone(),
+            ];
+            !candidates.iter().any(|c| {
+                !c.contains('\0') && folder.join(c).symlink_metadata().is_ok_and(|m| m.is_file())
+            })
+        })
+        .map(|(name, line, column)| {
+            Error::new(format!(
+                "`$ref: {name}` names no file: {name}.s1.partial.yaml is not in this folder, so its actions are not read"
+            ))
+            .at(*line, *column)
+        })
+        .collect()
+}
+
 fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
     let file = &w.file;
     let mut out = FileResult {
@@ -633,6 +678,7 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
         csv: String::new(),
         group: Group::single(),
         new_text: None,
+        repeats: Vec::new(),
         silences: Vec::new(),
         inserted: Vec::new(),
     };
@@ -644,9 +690,16 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
         }
     };
     let (path, patch) = (&out.patch_path, &mut out.patch);
+    let left_alone = opts
+        .untouchable
+        .get(w.catalog)
+        .and_then(|m| m.get(&w.patch_path))
+        .copied();
     let source = crate::source::of_file(&file.rel);
-    let plan = match source.plan(text, opts, &mut |old, edits| {
-        diff::render_patch(path, old, edits, patch);
+    let plan = match source.plan(text, opts, left_alone, &mut |old, edits| {
+        if opts.render_patch {
+            diff::render_patch(path, old, edits, patch);
+        }
     }) {
         Ok(p) => p,
         Err(e) => {
@@ -656,6 +709,7 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
     };
     out.shape = Some(plan.shape);
     out.group = plan.group;
+    out.repeats = plan.repeats;
     out.info_key = plan.info_key;
     out.info_title = plan.info_title;
     out.silences = plan.silences;
@@ -663,6 +717,7 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
     out.problems = plan
         .problems
         .into_iter()
+        .chain(dangling_refs(&file.path, &plan.refs))
         .map(|e| e.in_file(&w.shown))
         .collect();
     out.notes = plan
@@ -862,6 +917,10 @@ pub struct Plan {
     pub edits: Vec<Edit>,
     /// The edited text, with `keep_texts` when there are edits.
     pub new_text: Option<String>,
+    /// The `$ref:` values of the file, with their line and column.
+    pub refs: Vec<(String, usize, usize)>,
+    /// Actions listed again through an alias item ([`parse::ParsedFile::repeats`]).
+    pub repeats: Vec<(String, usize, usize)>,
     /// `# catalog-effects: ignore[...]` in the file's leading comment lines: (line, code).
     pub silences: Vec<(usize, String)>,
     /// What an OpenAPI document's edits insert where.
@@ -874,7 +933,7 @@ pub struct Plan {
 /// reported with why; the file's other edits go on. Pure: the same text and options always
 /// give the same plan, which is what makes a rerun after applying the patch empty.
 pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
-    plan_owned(text.to_owned(), opts, &mut |_, _| {})
+    plan_owned(text.to_owned(), opts, None, &mut |_, _| {})
 }
 
 /// [`plan`], taking the text: it becomes the edited text in place while that is checked
@@ -883,10 +942,23 @@ pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
 pub(crate) fn plan_owned(
     text: String,
     opts: &Options,
+    left_alone: Option<&str>,
     render: &mut dyn FnMut(&str, &[Edit]),
 ) -> Result<Plan, Error> {
     let tree = parse::parse_tree(&text)?;
     let mut plan = plan_tree(&tree, opts, opts.keep_views)?;
+    if let Some(why) = left_alone.filter(|_| !plan.edits.is_empty()) {
+        let mut refused = 0;
+        for a in plan.actions.iter_mut().filter(|a| a.edit.is_some()) {
+            a.refuse(why);
+            refused += 1;
+        }
+        plan.edits.clear();
+        plan.notes.push(Error::new(format!(
+            "not edited: {why}; its {} listed for a human instead",
+            crate::emit::plural(refused, "proposal")
+        )));
+    }
     if plan.edits.is_empty() || !opts.check_edits {
         drop(tree);
         render(&text, &plan.edits);
@@ -963,6 +1035,8 @@ fn plan_tree(tree: &parse::tree::Tree, opts: &Options, keep_views: bool) -> Resu
         actions,
         edits,
         new_text: None,
+        refs: facts.refs,
+        repeats: facts.repeats,
         silences: parse::file_silences(tree.text()),
         inserted: Vec::new(),
     })
@@ -1001,7 +1075,7 @@ fn plan_actions(
                 let group = group.get_or_insert_with(|| {
                     Group::of(layout.names.iter().copied(), &opts.rules.lexicon)
                 });
-                infer_in(&site.view, group, &opts.rules)
+                infer_declared_in(&site.view, group, &opts.rules)
             }
         };
         k += 1;
@@ -1294,6 +1368,21 @@ fn resolve_connector(f: &mut FileResult, names: &Names) {
                 fallback()
             ))
             .in_file(&f.shown),
+        );
+    }
+    if f.info_key.is_none()
+        && f.rel.ends_with(".s1.partial.yaml")
+        && let Some(mains) = names.ambiguous.get(&(f.catalog, f.folder.clone()))
+    {
+        let chosen = main.as_deref().unwrap_or_default();
+        f.problems.push(
+            Error::new(format!(
+                "partial beside {} main files ({}): which connector it belongs to is ambiguous (its actions are filed under `{chosen}`); keep one main file per folder",
+                mains.len(),
+                mains.join(", ")
+            ))
+            .in_file(&f.shown)
+            .at(1, 1),
         );
     }
     let connector = f.info_key.clone().or(main).unwrap_or_else(fallback);

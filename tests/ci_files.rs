@@ -353,6 +353,8 @@ fn readme_backfill_recipe_patches_the_sample_reviewed_and_a_rerun_is_empty() {
             "readOnlyHint: true   # safe to auto-run",
             "openWorldHint: true",
             "annotations: {readOnlyHint: true, openWorldHint: true}",
+            "annotations:",
+            "readOnlyHint: true",
         ],
         "only the demo's redundant hints are removed"
     );
@@ -366,4 +368,174 @@ fn readme_backfill_recipe_patches_the_sample_reviewed_and_a_rerun_is_empty() {
     let review = std::fs::read_to_string(work.join("reports/review.md")).unwrap();
     assert!(review.contains("### Worth a look first"), "{review}");
     assert!(review.contains("catalog-effects explain "), "{review}");
+}
+
+// ---- What a new user meets first (issue 21) ---------------------------------------------------
+
+/// The commands of a recipe, without their comments.
+fn recipe_commands(name: &str) -> Vec<&'static str> {
+    recipe(name)
+        .lines()
+        .map(|l| l.split(" #").next().unwrap().trim())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+#[test]
+fn readme_opens_with_the_two_commands_and_the_first_runs_as_shown() {
+    assert_eq!(
+        recipe_commands("start"),
+        [
+            "cargo run --release -- backfill catalogs/demo",
+            "cargo test"
+        ]
+    );
+    // The first code block a reader meets is that one.
+    let first_block = README.find("```").unwrap();
+    assert!(
+        README[..first_block].ends_with("<!-- recipe: start -->\n"),
+        "README's first code block is not the start recipe"
+    );
+    // The sample output README shows for the first command is what it prints, in a folder
+    // that holds the demo catalog and nothing else (as a fresh clone's reports/ is empty).
+    let sample_at = README
+        .find("$ cargo run --release -- backfill catalogs/demo\n")
+        .expect("README shows the first command's output");
+    let sample = &README[sample_at..];
+    let sample = &sample[sample.find('\n').unwrap() + 1..sample.find("```").unwrap()];
+    let tmp = tempfile::tempdir().unwrap();
+    common::copy_dir(
+        &common::manifest_dir().join("catalogs/demo"),
+        &tmp.path().join("catalogs/demo"),
+    );
+    let run = common::run_in(tmp.path(), &["backfill", "catalogs/demo"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let printed = format!("{}{}", run.stderr, run.stdout);
+    for line in sample.lines().filter(|l| l.trim() != "...") {
+        assert!(
+            printed.lines().any(|p| p == line),
+            "README shows {line:?}, the run printed:\n{printed}"
+        );
+    }
+    assert!(tmp.path().join("reports/effects.patch").is_file());
+}
+
+#[test]
+fn ci_runs_the_readme_test_command_on_a_fresh_clone_with_nothing_beside_it() {
+    let script = std::fs::read_to_string(common::manifest_dir().join(".ci/run")).unwrap();
+    let commands: Vec<&str> = script
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    // The tests run last, in a clone made in an empty temporary folder.
+    let test_command = recipe_commands("start")[1];
+    assert_eq!(commands.last(), Some(&test_command), "{script}");
+    let clone = commands
+        .iter()
+        .position(|c| c.starts_with("git clone "))
+        .expect(".ci/run makes no clone");
+    let cd = commands.iter().rposition(|c| c.starts_with("cd ")).unwrap();
+    assert!(clone < cd, "the tests do not run in the clone:\n{script}");
+    assert!(script.contains("mktemp -d"), "{script}");
+    // Nothing the tests read lies beside the repository.
+    for dir in ["tests", "tests/common", "examples", "src"] {
+        for entry in std::fs::read_dir(common::manifest_dir().join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|x| x == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                assert!(
+                    !text.contains(concat!("../", "shared")),
+                    "{} reads beside the repository",
+                    path.display()
+                );
+            }
+        }
+    }
+}
+
+/// Issue 21, item 4: the workflow builds the tool once per version (cached by its commit),
+/// and its nightly job is README's workflow 2, word for word.
+#[test]
+fn the_workflow_caches_the_tool_and_runs_workflow_2_nightly() {
+    let doc = workflow();
+    let steps = doc["jobs"]["check"]["steps"].as_array().unwrap().clone();
+    let install = steps
+        .iter()
+        .position(|s| {
+            s["run"]
+                .as_str()
+                .is_some_and(|r| r.starts_with("cargo install "))
+        })
+        .unwrap();
+    let cache = steps
+        .iter()
+        .position(|s| {
+            s["uses"]
+                .as_str()
+                .is_some_and(|u| u.starts_with("actions/cache@"))
+                && s["with"]["path"]
+                    .as_str()
+                    .is_some_and(|p| p.ends_with("/bin/catalog-effects"))
+        })
+        .expect("no cache of the built tool");
+    assert!(cache < install);
+    let id = steps[cache]["id"].as_str().unwrap();
+    let key = steps[cache]["with"]["key"].as_str().unwrap();
+    assert!(key.contains("commit"), "the key names no commit: {key}");
+    assert_eq!(
+        steps[install]["if"].as_str(),
+        Some(format!("steps.{id}.outputs.cache-hit != 'true'").as_str())
+    );
+    // The nightly check is README's recipe, and its page and history are kept.
+    let nightly = recipe_commands("nightly");
+    let runs: Vec<&str> = steps.iter().filter_map(|s| s["run"].as_str()).collect();
+    for command in &nightly {
+        assert!(runs.contains(command), "{command} is not a step: {runs:?}");
+    }
+    let uploaded: Vec<String> = steps
+        .iter()
+        .filter(|s| {
+            s["uses"]
+                .as_str()
+                .is_some_and(|u| u.starts_with("actions/upload-artifact@"))
+        })
+        .map(|s| s["with"]["path"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert!(
+        uploaded.iter().any(|p| p.contains("reports/coverage.html")),
+        "{uploaded:?}"
+    );
+    let history = steps
+        .iter()
+        .find(|s| s["with"]["path"].as_str() == Some("reports/history.csv"))
+        .expect("the history is not kept between nights");
+    assert!(history["with"]["restore-keys"].is_string(), "{history}");
+}
+
+/// Issue 21, item 5: README holds the commands and the workflows; the reference is its own
+/// page, linked from README.
+#[test]
+fn the_reference_lives_in_its_own_page() {
+    let reference =
+        std::fs::read_to_string(common::manifest_dir().join("docs/reference.md")).unwrap();
+    for section in [
+        "## What backfill edits",
+        "## The CSV report",
+        "## Exit codes",
+        "## Configuration",
+        "## Heuristics are data",
+    ] {
+        assert!(reference.contains(&format!("{section}\n")), "{section}");
+        assert!(
+            !README.contains(&format!("#{section}\n")),
+            "{section} in README"
+        );
+    }
+    assert!(README.contains("[docs/reference.md](docs/reference.md)"));
+    assert!(
+        README.lines().count() < 300,
+        "README is {} lines",
+        README.lines().count()
+    );
 }

@@ -548,10 +548,7 @@ fn shapes_c_d_files_without_actions_and_commented_out_actions_stay_untouched() {
             "shape-c-d",
             &["gong/gong.connector.s1.yaml", "box/box.connector.s1.yaml"][..],
         ),
-        (
-            "shape-a",
-            &["acme/acme.connector.s1.yaml", "acme/notes.s1.yaml"][..],
-        ),
+        ("shape-a", &["acme/acme.connector.s1.yaml"][..]),
     ] {
         let sb = Sandbox::new(name);
         sb.git_init();

@@ -371,7 +371,7 @@ fn check_refuses_a_report_over_its_baseline_and_leaves_it_whole() {
         assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
         assert!(
             r.stderr
-                .contains("the report would overwrite the baseline it is compared with"),
+                .contains("--report would overwrite the baseline (--baseline)"),
             "{}",
             r.stderr
         );
@@ -567,10 +567,10 @@ fn annotations_demo() {
     assert_eq!(meta("peoplehub_list_employees", "source"), "declared");
     assert_eq!(meta("crmly_list_contacts", "source"), "inferred");
     // An action without effects gets the specification's defaults, spelled out.
-    assert_eq!(meta("crmly_widget_config", "source"), "none");
+    assert_eq!(meta("peoplehub_legacy_bridge", "source"), "none");
     assert_eq!(
-        tool("crmly_widget_config")["annotations"],
-        serde_json::json!({"title": "Widget Config", "readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true})
+        tool("peoplehub_legacy_bridge")["annotations"],
+        serde_json::json!({"title": "Legacy Bridge", "readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true})
     );
     // help-desk_delete_ticket declares [read]: exported read-only as declared, with a
     // warning, under `_meta` and on stderr.
@@ -632,7 +632,7 @@ fn annotations_spell_out_every_hint_in_a_stable_order() {
             "widget_config",
             "''",
             "Widget configuration.",
-            "post",
+            "",
             "/v1/x",
             "",
         ),
@@ -796,7 +796,7 @@ fn explain_conflict_and_unclassified() {
     snapshot("commands/explain-delete_ticket.txt", &conflict.shown());
     assert!(conflict.stdout.contains("declared: [read]\n"));
     assert!(conflict.stdout.contains("status: conflict"));
-    let unclassified = run(sb.root(), &["explain", "catalog", "widget_config"]);
+    let unclassified = run(sb.root(), &["explain", "catalog", "legacy_bridge"]);
     assert_eq!(unclassified.code, 0);
     assert!(unclassified.stdout.contains("status: unclassified"));
     assert!(unclassified.stdout.contains("  (no change)\n"));
@@ -862,7 +862,7 @@ const TOOLS: &str = r#"{"tools": [
  {"name": "list_users", "title": "List users", "description": "Lists the users of the Acme directory.", "annotations": {"readOnlyHint": true}},
  {"name": "create_user", "title": "Create user", "description": "Creates a user in the Acme directory."},
  {"name": "delete_user", "title": "Delete user", "description": "Deletes a user from the Acme directory.", "annotations": {"readOnlyHint": true}},
- {"name": "get_user", "title": "Get user", "description": "Returns one user of the Acme directory.", "annotations": {"readOnlyHint": false, "destructiveHint": true}},
+ {"name": "user_get", "title": "Get user", "description": "Returns one user of the Acme directory.", "annotations": {"readOnlyHint": false, "destructiveHint": true}},
  {"name": "update_user", "title": "Update user", "description": "Updates the email of a user in the Acme directory.", "annotations": {"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}},
  {"name": "remove_group", "title": "Remove group", "description": "Deletes a group from the Acme directory.", "annotations": {"readOnlyHint": false, "destructiveHint": false}},
  {"name": "rename_group", "title": "Rename group", "description": "Renames a group of the Acme directory.", "annotations": {"readOnlyHint": false, "destructiveHint": true}},
@@ -901,7 +901,7 @@ fn audit_every_verdict_report_and_exit_codes() {
         ("list_users", "agrees"),
         ("create_user", "missing"),
         ("delete_user", "unsafe"),
-        ("get_user", "overcautious"),
+        ("user_get", "overcautious"),
         ("update_user", "agrees"),
         ("remove_group", "understated"),
         ("rename_group", "differs"),

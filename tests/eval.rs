@@ -1,5 +1,6 @@
 //! The inference quality regression test: the measurement of `examples/eval.rs`, through
-//! the library (no binary needed), on every labelled set of `heuristics/labelled` and both routes.
+//! the library (no binary needed), on the five labelled sets of `heuristics/labelled` and
+//! both routes, each provider scored with counts measured without it.
 //!
 //! Thresholds are the targets where reached, otherwise the figures reached so far:
 //! tighten them as inference improves, never loosen them. `cargo test --test eval --
@@ -45,23 +46,28 @@ fn the_measured_counts_are_what_the_labelled_sets_give() {
 }
 
 /// (set, route, unsafe at most, friction at most, coverage at least) at the default patch
-/// level, as counts: the targets where met, else the figures reached.
-const HOLD: [(Set, Route, usize, usize, f64); 4] = [
-    // Targets met: unsafe <= 0.3%, friction <= 2%, coverage >= 97%.
-    (Set::Openapi, Route::Backfill, 4, 32, 0.97),
-    (Set::Openapi, Route::Audit, 2, 52, 0.97),
-    // Unsafe met (<= 0.9%); friction and coverage are held: 24 read-only IAM reads share their
-    // names with 20 that Google puts behind a write scope, so either side pays.
-    (Set::Google, Route::Backfill, 7, 53, 0.95),
-    // Held: the contradictions between servers (docs/evaluation.md).
-    (Set::Mcp, Route::Audit, 2, 34, 0.925),
+/// level, leave-one-provider-out, as counts: the targets where met, else the figures
+/// reached (tighten them as inference improves, never loosen them).
+const HOLD: [(Set, Route, usize, usize, f64); 5] = [
+    // Unsafe and coverage met; friction held: Jira's POST reads (search, get by ids).
+    (Set::Openapi, Route::Backfill, 4, 76, 0.97),
+    // Unsafe and coverage met; friction held: 24 IAM reads share their names with 20 that
+    // Google puts behind a write scope, so either side pays.
+    (Set::Google, Route::Backfill, 7, 58, 0.96),
+    // Met: at most 0.2% unsafe, 5% friction, 97% coverage.
+    (Set::Graph, Route::Backfill, 5, 122, 0.97),
+    // Held: list-keys and secrets reads that Azure's RBAC counts as actions.
+    (Set::Azure, Route::Audit, 25, 41, 0.943),
+    // Unsafe met; friction and coverage held: the contradictions between servers.
+    (Set::Mcp, Route::Audit, 1, 47, 0.92),
 ];
 
 #[test]
-fn the_figures_hold() {
+fn the_figures_hold_on_providers_the_counts_have_not_seen() {
     let (rows, set) = run();
     let outcomes = labelled::classify_all(&rows, &set).expect("every row classifies");
-    let report = Report::of(&outcomes);
+    let held_out = labelled::cross_validated(&rows, &outcomes, &set).expect("every row classifies");
+    let report = Report::of(&held_out);
     println!("{}", report.render());
     for (s, route, max_unsafe, max_friction, min_coverage) in HOLD {
         let f = &report.engine[&(s, route, Confidence::Medium)];
@@ -82,20 +88,21 @@ fn the_figures_hold() {
             f.coverage()
         );
     }
-    // High is right at least 99.5% of the time on openapi-scopes-dev, 99% on google-dev.
-    for (s, route, floor) in [
-        (Set::Openapi, Route::Backfill, 0.995),
-        (Set::Openapi, Route::Audit, 0.995),
-        (Set::Google, Route::Backfill, 0.99),
-        (Set::Mcp, Route::Backfill, 0.995),
+    // High read-only claims on APIs the counts have not seen are right at least 99.5% of
+    // the time on the backfill route, 99% on google-dev (whose labels put some plain GETs
+    // behind a write scope).
+    for (s, floor) in [
+        (Set::Openapi, 0.995),
+        (Set::Google, 0.99),
+        (Set::Graph, 0.995),
+        (Set::Mcp, 0.995),
     ] {
-        let c = &report.calibration[&(s, route, Confidence::High)];
+        let c = &report.calibration[&(s, Route::Backfill, Confidence::High)];
         let p = c.read_precision().unwrap_or(1.0);
         assert!(
             p >= floor,
-            "{} {}: high read-only claims right {p:.4}",
-            s.name(),
-            route.name()
+            "{}: high read-only claims right {p:.4}",
+            s.name()
         );
     }
 }

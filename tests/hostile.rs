@@ -143,6 +143,11 @@ fn duplicate_keys_are_errors_with_a_line_but_shape_c_refs_are_not() {
         "shop/shop.users.s1.partial.yaml",
         &format!("- actionId: list_users\n  {G}\n"),
     );
+    write_file(
+        &case.catalog,
+        "shop/shop.orders.s1.partial.yaml",
+        &format!("- actionId: list_orders\n  {G}\n"),
+    );
     let out = case.backfill(&[]);
     assert_eq!(out.code, 2, "{}", out.stderr);
     for e in [
@@ -526,7 +531,12 @@ fn race_actions() -> usize {
 #[test]
 fn a_line_appended_while_the_file_is_written_is_kept() {
     let (mut kept, mut lost, mut missed) = (0, 0, 0);
-    for round in 0..5 {
+    // A round where the poll never saw the temporary file (the machine was busy elsewhere
+    // while the tool wrote) tries nothing: it is run again, up to 20 rounds in all.
+    for round in 0..20 {
+        if kept + lost == 5 {
+            break;
+        }
         let case = common::Case::new().with("big.connector.s1.yaml", big_connector(race_actions()));
         let file = case.catalog.join("bad/big.connector.s1.yaml");
         let (out, appended) = while_writing(&case, &file, |_| {
@@ -547,6 +557,12 @@ fn a_line_appended_while_the_file_is_written_is_kept() {
             continue;
         }
         kept += 1;
+        // On Linux the new file is exchanged with the old one, which keeps the temporary
+        // name for a moment before it is removed: an append seen then landed on the new
+        // file, after the write, and nothing was lost.
+        if out.code == 0 && now.contains("effects:") {
+            continue;
+        }
         assert_eq!(out.code, 2, "round {round}: {}", out.stderr);
         assert!(
             out.stderr
@@ -562,9 +578,9 @@ fn a_line_appended_while_the_file_is_written_is_kept() {
     }
     eprintln!("race trial: {kept} kept, {lost} lost, {missed} missed (no temporary file seen)");
     assert_eq!(
-        (kept, lost, missed),
-        (5, 0, 0),
-        "the appended line must survive every round"
+        (kept, lost),
+        (5, 0),
+        "the appended line must survive every round ({missed} missed)"
     );
 }
 

@@ -402,7 +402,7 @@ fn the_demo_catalog_migrates_and_converges() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
         r.stdout
-            .contains("hints removed: 4 from 2 actions (--migrate-hints)"),
+            .contains("hints removed: 5 from 3 actions (--migrate-hints)"),
         "{}",
         r.stdout
     );

@@ -47,11 +47,12 @@ fn small_catalog(root: &Path) -> PathBuf {
             "/users",
             "  effects: [read]\n",
         ),
+        // No method and no verb: nothing to go by.
         action(
             "widget_config",
             "Widget Config",
             "Widget configuration.",
-            "post",
+            "",
             "/v1/x",
             "",
         ),

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use catalog_effects::audit::audit;
-use catalog_effects::classify::measured::Tally;
+use catalog_effects::classify::confidence::Tally;
 use catalog_effects::classify::{Confidence, Group, Inference, Measured, RuleSet, infer_in};
 use catalog_effects::effects::{DestructivePolicy, Hints};
 use catalog_effects::mcp::parse_tools;
@@ -380,16 +380,18 @@ pub fn measure(outcomes: &[Outcome<'_>]) -> Measured {
     tally.finish()
 }
 
-/// One outcome into the counts: its decision, and on the backfill route the HTTP method
-/// alone.
+/// One outcome into the counts: its decision (and the read it overruled), and the base
+/// rate.
 fn add(tally: &mut Tally, o: &Outcome<'_>) {
     let Some(truth) = o.row.truth else { return };
     tally.base(truth, &o.row.provider());
-    for d in o.inference.decision.iter().chain(o.inference.overruled.as_deref()) {
+    for d in o
+        .inference
+        .decision
+        .iter()
+        .chain(o.inference.overruled.as_deref())
+    {
         tally.add(d, truth, &o.row.provider());
-    }
-    if o.route == Route::Backfill && !matches!(o.row.method.as_str(), "" | "get" | "head") {
-        tally.method(truth, &o.row.provider());
     }
 }
 
@@ -402,16 +404,16 @@ pub fn cross_validated<'a>(
     outcomes: &[Outcome<'a>],
     set: &RuleSet,
 ) -> Result<Vec<Outcome<'a>>, String> {
+    let mut tally = Tally::default();
+    for o in outcomes {
+        add(&mut tally, o);
+    }
+    let counts = tally.by_provider();
     let mut held_out = set.clone();
     let mut out = Vec::with_capacity(outcomes.len());
     for s in Set::ALL {
         for (server, list) in by_server(rows, s) {
-            let provider = list[0].provider();
-            let mut tally = Tally::default();
-            for o in outcomes.iter().filter(|o| o.row.provider() != provider) {
-                add(&mut tally, o);
-            }
-            held_out.measured = tally.finish();
+            held_out.measured = counts.without(Some(&list[0].provider()));
             out.extend(classify_server(server, &list, &held_out)?);
         }
     }

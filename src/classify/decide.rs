@@ -15,7 +15,7 @@
 //! 6. A name that opens with `post`, which only restates the HTTP method (`post_users`).
 //!
 //! A change wins over a read from evidence of the same rank. The result carries what decided
-//! it and how the HTTP method agrees with it; `measured.rs` turns that into a confidence.
+//! it and how the HTTP method agrees with it; `confidence.rs` turns that into a confidence.
 
 use super::RuleSet;
 use super::evidence::{Evidence, Method, ObjectHit, Source};
@@ -141,6 +141,8 @@ pub enum Basis {
     Veto(Veto),
     /// A rule (index).
     Rule(usize),
+    /// A hint a person declared in the catalog (`annotations: {readOnlyHint: true}`).
+    Declared,
 }
 
 /// Something a report names as deciding: a sense, an object or a rule, by index.
@@ -149,6 +151,8 @@ pub enum Ref {
     Sense(u8),
     Object(usize),
     Rule(usize),
+    /// A hint declared in the catalog.
+    Hint,
 }
 
 /// A proposal and what it rests on.
@@ -258,6 +262,47 @@ pub fn decide(ev: &Evidence, set: &RuleSet) -> Option<Decision> {
     Some(finish(d, ev, set))
 }
 
+/// Whether `d` rests on evidence of change strong enough to stand against a person's
+/// read-only hint: a strong rule (PUT, PATCH, DELETE, a write scope, an input that saves), or
+/// a change verb of the name or operation, or a change beside a read verb there.
+pub fn strong_change(d: &Decision, set: &RuleSet) -> bool {
+    d.claim == Claim::Change
+        && match d.basis {
+            Basis::Rule(i) => set.rules[i].weight == Weight::Strong,
+            Basis::Verb(s) => matches!(s, Source::Name | Source::Operation),
+            Basis::Veto(v) => matches!(
+                v,
+                Veto::Object | Veto::Conjunction | Veto::Operation | Veto::Name
+            ),
+            Basis::Declared => false,
+        }
+}
+
+/// A person's hint as the decision: `read_only` proposes a read (a search where the
+/// evidence says search), `destructive` a delete.
+pub fn declared(from: Option<&Decision>, ev: &Evidence, read_only: bool) -> Decision {
+    let effects = if read_only {
+        match from {
+            Some(d) if d.effects == Effects::single(Effect::Search) => d.effects,
+            _ => Effects::single(Effect::Read),
+        }
+    } else {
+        Effects::single(Effect::Delete)
+    };
+    let claim = Claim::of(effects);
+    Decision {
+        effects,
+        overwrites: false,
+        claim,
+        basis: Basis::Declared,
+        agreement: Agreement::of(claim, ev),
+        verb: from.and_then(|d| d.verb),
+        object: None,
+        deciding: vec![Ref::Hint],
+        support: 0,
+    }
+}
+
 /// The change a POST says, for a read proposal whose own record is too poor to stand against
 /// it (`low`): the read verb stays named, overruled.
 pub fn method_change(read: &Decision, ev: &Evidence, set: &RuleSet) -> Option<Decision> {
@@ -315,9 +360,7 @@ fn support(d: &Decision, ev: &Evidence, set: &RuleSet) -> u8 {
         .iter()
         .filter(|&&i| {
             let r = &set.rules[i];
-            r.weight != Weight::Weak
-                && d.basis != Basis::Rule(i)
-                && r.effect.is_read_only() == read
+            r.weight != Weight::Weak && d.basis != Basis::Rule(i) && r.effect.is_read_only() == read
         })
         .count();
     (verbs + rules).min(usize::from(u8::MAX)) as u8

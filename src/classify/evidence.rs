@@ -236,16 +236,13 @@ fn gather_with(
     let mut name = s.name.pick_verb(group.style, lex, &mut s.cands);
     // Over GET, which HTTP defines as safe, the name's change word yields: to a read verb
     // elsewhere in the name (`device_management_list_exchange_connectors`), or, when it is
-    // as often a noun or only an inflection (`users_id_blocking`, `team_integration_logs`),
-    // to the rest of the evidence.
+    // only an inflection (`users_id_blocking`), to the rest of the evidence. A plain change
+    // verb stands (`employees_export`, `sync_users`: GETs that start a job).
     if ev.method == Method::Get
         && let Some(v) = name
         && !lex.sense(v.sense).effect.is_read_only()
     {
-        name = s
-            .name
-            .read_verb(lex)
-            .or(Some(v).filter(|v| !v.noun && !v.inflected));
+        name = s.name.read_verb(lex).or(Some(v).filter(|v| !v.inflected));
     }
     if let Some(v) = name {
         if lex.word(v.sym) == "post" && matches!(ev.method, Method::Post | Method::None) {
@@ -274,7 +271,7 @@ fn gather_with(
         .name
         .conjoined_verb()
         .filter(|v| !lex.sense(v.sense).effect.is_read_only());
-    ev.name_change = name.and_then(|v| s.name.change_verb(lex, v.index));
+    ev.name_change = name.and_then(|v| s.name.change_verb(lex, v.index, group.style));
 
     // The operation a call names, and the last literal segment of its path: only the last
     // call counts, since earlier steps of a multi-step action usually read what it needs.
@@ -313,8 +310,13 @@ fn gather_with(
         || (view.urls().next().is_some() && p.segments == 0);
     if !p.item && p.custom.is_empty() && !p.last.is_empty() {
         s.text.read_name(&p.last, lex, None);
-        ev.verbs[Source::Path as usize] =
-            path_verb(&s.text, lex).or_else(|| run_together_verb(&s.name, &p.last, lex));
+        // Only a POST's segment is read as an operation run together: a GET's
+        // (`exchangeConnectors`) names what it reads.
+        ev.verbs[Source::Path as usize] = path_verb(&s.text, lex).or_else(|| {
+            (ev.method == Method::Post)
+                .then(|| run_together_verb(&s.name, &p.last, lex))
+                .flatten()
+        });
     }
     ev.named = ev.method == Method::Post && !ev.rpc_style && ev.verb(Source::Path).is_some();
     // Prose is read too when the name or operation has a verb: a label that says change
@@ -348,9 +350,12 @@ fn run_together_verb(name: &Words, segment: &str, lex: &super::lexicon::Lexicon)
             return None;
         }
         if joined == segment {
+            // An operation's name opens with its verb (`markChatReadForUser`), even one that
+            // is also a noun; past its first word, only a plain verb is one.
             return (n - k..n).find_map(|i| {
                 let (sym, info) = lex.lookup(name.get(i))?;
-                let sense = info.sense.filter(|_| info.is_plain_verb())?;
+                let opens = i == n - k;
+                let sense = info.sense.filter(|_| opens || info.is_plain_verb())?;
                 Some(Verb {
                     sym,
                     sense,

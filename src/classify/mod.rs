@@ -1,26 +1,27 @@
 //! Classify: propose an action's effects, with a confidence and the reasons, so every
-//! proposal can be explained.
+//! proposal can be explained. Three steps, a file each:
 //!
-//! Three steps, a module each:
-//!
-//! 1. [`evidence`] reads what the action says: the verb of its name (read where the naming
-//!    style of its file puts it, [`name`]), of the operation its URL or SOAP call names, of
-//!    its label, path and description; the objects and conjunctions beside the verb; its
-//!    HTTP methods; the rules of `heuristics/effects.yaml` that hold ([`rules`]). Words and
-//!    what they imply are data: `heuristics/words.yaml` ([`lexicon`]).
-//! 2. [`decide`] combines that evidence into a proposal, in a fixed order: a strong change
-//!    rule (DELETE, PUT, an input that saves a file), else the verb (overruled by a change
-//!    beside a read verb), else medium and weak rules.
-//! 3. [`measured`] says how sure the proposal is, from how often the evidence it rests on
-//!    held on thousands of labelled real operations (`heuristics/measured.tsv`).
+//! 1. [`evidence`]: what the action says. The verb of its name, read where its naming
+//!    culture puts it ([`name`]: the service prefix, the style, display-name inflections),
+//!    of the operation its URL or SOAP call names, of a POST's action segment, of its label,
+//!    path and description; the objects and change words beside the verb; its HTTP methods;
+//!    the rules of `heuristics/effects.yaml` that hold ([`rules`]). What words mean is data:
+//!    `heuristics/words.yaml` ([`lexicon`]).
+//! 2. [`decide`]: one proposal from that evidence, in a fixed order (a strong change rule,
+//!    else the verb, overruled by any change beside a read, else medium and weak rules), with
+//!    how the method sits with it and how much other evidence agrees.
+//! 3. [`confidence`]: how sure it is, from how often each piece of evidence held on the
+//!    labelled sets, in rows and in providers (`heuristics/measured.tsv`, counted from
+//!    `heuristics/labelled`); a read too poor to patch beside a POST is proposed as the
+//!    change.
 //!
 //! [`index`] holds the word-to-number maps that make the lookups fast; nothing there decides.
 
+pub mod confidence;
 pub mod decide;
 pub mod evidence;
 pub mod index;
 pub mod lexicon;
-pub mod measured;
 pub mod name;
 pub mod rules;
 pub mod signals;
@@ -31,10 +32,10 @@ use std::path::Path;
 use crate::effects::Effects;
 use crate::error::{Error, Result};
 use crate::view::ActionView;
+pub use confidence::{Judgement, Measured};
 pub use decide::{Claim, Decision, Ref};
 pub use evidence::Evidence;
 pub use lexicon::Lexicon;
-pub use measured::{Judgement, Measured};
 pub use name::Group;
 pub use rules::{Rule, Weight};
 
@@ -150,6 +151,7 @@ impl RuleSet {
             Ref::Sense(s) => &self.lexicon.sense(s).id,
             Ref::Object(o) => &self.lexicon.objects[o].id,
             Ref::Rule(i) => &self.rules[i].id,
+            Ref::Hint => "declared-hint",
         }
     }
 
@@ -274,14 +276,14 @@ pub fn infer_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inference {
             ..Inference::default()
         };
     };
-    let mut judgement = set.measured.judge(&measured::chain(&d));
+    let mut judgement = set.measured.judge(&confidence::chain(&d));
     let mut overruled = None;
     // A read too poor to patch, beside a POST that says change: the change is proposed,
     // with the read named as what it overrules.
     if judgement.confidence == Confidence::Low
         && let Some(change) = decide::method_change(&d, &ev, set)
     {
-        let j = set.measured.judge(&measured::chain(&change));
+        let j = set.measured.judge(&confidence::chain(&change));
         if j.confidence > Confidence::Low {
             overruled = Some(Box::new(std::mem::replace(&mut d, change)));
             judgement = j;
@@ -298,10 +300,58 @@ pub fn infer_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inference {
     }
 }
 
+/// The inference for a catalog action, where a hint a person declared
+/// (`annotations: {readOnlyHint: true}` or `{destructiveHint: true}`) is evidence: a
+/// read-only hint proposes a read with high confidence unless strong evidence says change
+/// (which then stands, and `check` names both); a destructive hint proposes a delete where
+/// nothing says change. An MCP server's own hints are not evidence: `audit` judges them.
+pub fn infer_declared_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inference {
+    let inf = infer_in(view, group, set);
+    let Some(hints) = &view.annotations else {
+        return inf;
+    };
+    let d = inf.decision.as_ref();
+    let take = match (hints.read_only, hints.destructive) {
+        // A read the evidence already proposes needs no hint to stand on.
+        (Some(true), _) => {
+            let changes = d.is_some_and(|d| decide::strong_change(d, set));
+            let reads =
+                d.is_some_and(|d| d.claim == Claim::Read) && inf.confident(Confidence::Medium);
+            !changes && !reads
+        }
+        (_, Some(true)) => {
+            d.is_none_or(|d| d.claim == Claim::Read) && inf.confidence != Some(Confidence::High)
+        }
+        _ => false,
+    };
+    if !take {
+        return inf;
+    }
+    let ev = evidence::gather(view, group, set);
+    let read_only = hints.read_only == Some(true);
+    // A search overruled by its POST is still the search the hint confirms.
+    let decision = decide::declared(inf.overruled.as_deref().or(d), &ev, read_only);
+    let judgement = Judgement {
+        confidence: Confidence::High,
+        key: confidence::Key::Declared,
+        count: confidence::Count::default(),
+    };
+    Inference {
+        effects: decision.effects,
+        confidence: Some(Confidence::High),
+        overwrites: false,
+        fired: inf.fired,
+        decision: Some(decision),
+        judgement: Some(judgement),
+        overruled: None,
+    }
+}
+
 fn reason(d: &Decision, j: &Judgement, set: &RuleSet) -> String {
     use decide::Basis;
     let lex = &set.lexicon;
     let what = match (d.basis, d.verb) {
+        (Basis::Declared, _) => String::from("the hint declared in the catalog, a person's claim"),
         (Basis::Rule(i), _) => ["rule `", &set.rules[i].id, "`"].concat(),
         (Basis::Veto(v), Some((_, verb))) => [
             "the verb `",
@@ -328,6 +378,14 @@ fn reason(d: &Decision, j: &Judgement, set: &RuleSet) -> String {
         decide::Agreement::Disagrees => "; the HTTP method disagrees",
         decide::Agreement::Named => "; a POST to a URL that names the operation",
     };
+    if d.basis == Basis::Declared {
+        return [
+            &what,
+            how,
+            "; high: taken at a person's word, unless strong evidence says change",
+        ]
+        .concat();
+    }
     let sure = match j.confidence {
         Confidence::High => {
             "; high: such evidence held at least 98.5% of the time on the labelled sets"
@@ -507,5 +565,172 @@ mod tests {
             "/profile/tokens/{id}",
         );
         assert_eq!(inf.effects.joined("|"), "read", "{inf:?}");
+    }
+
+    fn post(id: &str, path: &str) -> ActionView {
+        ActionView {
+            id: id.into(),
+            steps: vec![Step {
+                method: Some("post".into()),
+                url: Some(path.into()),
+                ..Step::default()
+            }],
+            ..ActionView::default()
+        }
+    }
+
+    #[test]
+    fn a_change_verb_where_the_name_puts_its_verb_overrules_a_read() {
+        let set = set();
+        let inf = infer(
+            &post(
+                "chats_mark_chat_read_for_user",
+                "/chats/{id}/markChatReadForUser",
+            ),
+            &set,
+        );
+        assert!(!inf.effects.is_read_only(), "{inf:?}");
+        // Between the verb and the end, a change word qualifies the object.
+        let view = ActionView {
+            steps: vec![Step {
+                method: Some("get".into()),
+                url: Some("/issue/createmeta".into()),
+                ..Step::default()
+            }],
+            ..post("get_create_issue_meta", "")
+        };
+        assert_eq!(infer(&view, &set).effects.joined("|"), "read");
+    }
+
+    #[test]
+    fn a_post_whose_url_runs_the_names_last_words_together_names_its_operation() {
+        let set = set();
+        let view = post("users_get_member_groups", "/users/{id}/getMemberGroups");
+        let ev = evidence::gather(&view, &Group::single(), &set);
+        assert!(ev.named);
+        let path = ev.verb(evidence::Source::Path).expect("a path verb");
+        assert_eq!(set.lexicon.word(path.sym), "get");
+        let d = decide::decide(&ev, &set).unwrap();
+        assert_eq!(d.agreement, decide::Agreement::Named);
+    }
+
+    #[test]
+    fn over_get_a_read_verb_of_the_name_wins_over_a_change_word() {
+        let set = set();
+        let view = ActionView {
+            steps: vec![Step {
+                method: Some("get".into()),
+                url: Some("/deviceManagement/exchangeConnectors".into()),
+                ..Step::default()
+            }],
+            ..post("device_management_list_exchange_connectors", "")
+        };
+        let group = Group::of(
+            [
+                "device_management_list_exchange_connectors",
+                "device_management_wipe_device",
+                "device_management_get_device",
+            ],
+            &set.lexicon,
+        );
+        assert_eq!(group.prefix.as_deref(), Some("device_management"));
+        assert_eq!(infer_in(&view, &group, &set).effects.joined("|"), "read");
+    }
+
+    #[test]
+    fn a_read_too_poor_to_patch_beside_a_post_is_proposed_as_the_change() {
+        // Nothing measured: a read verb over POST stands alone and is low; the POST says
+        // change, and that is proposed, with the read kept beside it.
+        let mut set = set();
+        set.measured = Measured::default();
+        let inf = infer(&post("fetch_boundaries", "/v4/boundaries/query2"), &set);
+        assert_eq!(inf.effects.joined("|"), "write", "{inf:?}");
+        assert_eq!(inf.confidence, Some(Confidence::Medium));
+        let d = inf.decision.as_ref().unwrap();
+        assert_eq!(d.basis, decide::Basis::Veto(decide::Veto::Method));
+        assert_eq!(inf.overruled.as_ref().unwrap().claim, Claim::Read);
+    }
+
+    #[test]
+    fn a_service_prefix_of_several_words_is_skipped_and_a_verb_named_one_needs_ninety_percent() {
+        let set = set();
+        let lex = &set.lexicon;
+        let graph = [
+            "identity_governance_access_reviews_list_definitions",
+            "identity_governance_access_reviews_reset_decisions",
+            "identity_governance_terms_of_use_create_agreements",
+        ];
+        assert_eq!(
+            Group::of(graph, lex).prefix.as_deref(),
+            Some("identity_governance")
+        );
+        let print = [
+            "print_printers_list_jobs",
+            "print_jobs_redirect",
+            "print_shares_get",
+            "print_services_list",
+            "print_printers_create",
+        ];
+        assert_eq!(Group::of(print, lex).prefix.as_deref(), Some("print"));
+        // Four of five open with `get`: a verb, not a service.
+        let gets = ["get_user", "get_team", "get_file", "get_page", "list_files"];
+        assert_eq!(Group::of(gets, lex).prefix, None);
+    }
+
+    #[test]
+    fn a_name_that_opens_with_a_third_person_or_gerund_form_opens_with_its_verb() {
+        let set = set();
+        let inf = infer(
+            &ActionView {
+                id: "gets_dns_record_set_of_type_soa".into(),
+                ..ActionView::default()
+            },
+            &set,
+        );
+        assert_eq!(inf.effects.joined("|"), "read", "{inf:?}");
+        let inf = infer(
+            &ActionView {
+                id: "creates_or_updates_dns_record_set".into(),
+                ..ActionView::default()
+            },
+            &set,
+        );
+        assert!(!inf.effects.is_read_only(), "{inf:?}");
+    }
+
+    #[test]
+    fn a_declared_read_only_hint_decides_unless_strong_evidence_says_change() {
+        let set = set();
+        let hinted = |id: &str, method: &str| ActionView {
+            annotations: Some(crate::effects::Hints {
+                read_only: Some(true),
+                ..Default::default()
+            }),
+            ..ActionView {
+                steps: vec![Step {
+                    method: Some(method.into()),
+                    url: Some("/v1/x".into()),
+                    ..Step::default()
+                }],
+                ..post(id, "")
+            }
+        };
+        let inf = infer_declared_in(&hinted("widget_config", "post"), &Group::single(), &set);
+        assert_eq!(inf.effects.joined("|"), "read");
+        assert_eq!(inf.confidence, Some(Confidence::High));
+        assert_eq!(inf.deciding_ids(&set), ["declared-hint"]);
+        // A search stays a search.
+        let inf = infer_declared_in(&hinted("search_widgets", "post"), &Group::single(), &set);
+        assert_eq!(inf.effects.joined("|"), "search");
+        // DELETE, or a change verb of the name, stands against the hint.
+        let inf = infer_declared_in(&hinted("widget_config", "delete"), &Group::single(), &set);
+        assert_eq!(inf.effects.joined("|"), "delete");
+        let inf = infer_declared_in(&hinted("create_widget", "post"), &Group::single(), &set);
+        assert_eq!(inf.effects.joined("|"), "write");
+        // An MCP server's own hints are what audit judges, never evidence.
+        let inf = infer_in(&hinted("create_widget", "post"), &Group::single(), &set);
+        assert_eq!(inf.effects.joined("|"), "write");
+        let inf = infer_in(&hinted("widget_config", "post"), &Group::single(), &set);
+        assert_ne!(inf.deciding_ids(&set), ["declared-hint"]);
     }
 }

@@ -24,7 +24,7 @@ Exit codes: 0 written; 1 with --strict, a declaration the evidence contradicts (
     mut_arg("destructive_policy", |a| a.help("Which effects make destructiveHint true in the export [default: delete]"))
 )]
 pub struct AnnotationsArgs {
-    /// Catalog directories (default: `catalogs` of catalog-effects.toml, else catalogs/demo).
+    /// Catalog directories (default: `catalogs` of catalog-effects.toml, else the current folder).
     pub catalogs: Vec<PathBuf>,
     /// Write the JSON here instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
@@ -42,7 +42,13 @@ pub fn run(mut args: AnnotationsArgs, config: &Config) -> Result<u8> {
     let mut opts = args.engine.options()?;
     // Only the proposals are needed: no edit is made, so none is checked.
     opts.check_edits = false;
-    let run = match super::walk_or_refuse(&super::catalogs(&args.catalogs, config)) {
+    opts.render_patch = false;
+    let catalogs = super::catalogs(&args.catalogs, config);
+    if let Some(path) = &args.output {
+        let guard = super::args::Guard::new(&catalogs, config);
+        super::args::check_outputs(&guard, &[super::args::Target::given("--output", path)])?;
+    }
+    let run = match super::walk_or_refuse(&catalogs) {
         Ok(w) => w.collect(&opts),
         Err(code) => return Ok(code),
     };

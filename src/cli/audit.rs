@@ -45,6 +45,11 @@ pub struct AuditArgs {
 
 pub fn run(mut args: AuditArgs, config: &Config) -> Result<u8> {
     args.engine.apply(config);
+    if let Some(path) = &args.report {
+        let mut guard = super::args::Guard::new(&[], config);
+        guard.inputs.push(("the tool list it audits", &args.tools));
+        super::args::check_outputs(&guard, &[super::args::Target::given("--report", path)])?;
+    }
     let rules = args.engine.rules()?;
     let text = std::fs::read_to_string(&args.tools)
         .map_err(|e| Error::new(format!("cannot read: {e}")).in_file(&args.tools))?;
@@ -74,6 +79,7 @@ pub fn run(mut args: AuditArgs, config: &Config) -> Result<u8> {
     };
     out::print(&match args.format {
         SummaryFormat::Human if args.engine.quiet => quiet_line(&text),
+        SummaryFormat::Human => catalog_effects::emit::safe::lines(&text).into_owned(),
         _ => text,
     });
     Ok(if failing > 0 { EXIT_FINDINGS } else { EXIT_OK })

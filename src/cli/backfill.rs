@@ -21,10 +21,11 @@ use super::out::Stream;
 use super::{EXIT_ERROR, EXIT_OK, EngineArgs, ReportArgs, SummaryFormat, out};
 
 const DEFAULT_REPORT: &str = "reports/coverage.csv";
+const DEFAULT_PATCH: &str = "reports/effects.patch";
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  catalog-effects backfill                       # the demo catalog\n  catalog-effects backfill connectors/ --patch - | less\n  catalog-effects backfill connectors/ --review reports/review.md   # a guide for the reviewer\n  catalog-effects backfill connectors/ --write   # apply in place (clean files only)\n  catalog-effects backfill connectors/ --branch effects-backfill\n  catalog-effects backfill connectors/ --migrate-hints   # also remove hints the effects derive anyway\n\nInvalid `effects` declarations and duplicate ids are warnings: the patch leaves them alone and `check` fails on them.\n\nExit codes: 0 the run completed (every output written); 2 a file could not be read, parsed or written, bad arguments or configuration, or a catalog that does not exist or holds no connector file (then nothing is written).",
+    after_help = "Examples:\n  catalog-effects backfill                       # the catalogs of catalog-effects.toml, else the current folder\n  catalog-effects backfill connectors/ --patch - | less\n  catalog-effects backfill connectors/ --review reports/review.md   # a guide for the reviewer\n  catalog-effects backfill connectors/ --write   # apply in place (clean files only)\n  catalog-effects backfill connectors/ --branch effects-backfill\n  catalog-effects backfill connectors/ --migrate-hints   # also remove hints the effects derive anyway\n\nInvalid `effects` declarations and duplicate ids are warnings: the patch leaves them alone and `check` fails on them.\n\nExit codes: 0 the run completed (every output written); 2 a file could not be read, parsed or written, bad arguments or configuration, or a catalog that does not exist or holds no connector file (then nothing is written).",
     mut_arg("min_confidence", |a| a.help(
         "Proposals below this confidence are not patched: they are listed for a human instead [default: medium]"
     )),
@@ -33,10 +34,13 @@ const DEFAULT_REPORT: &str = "reports/coverage.csv";
     ))
 )]
 pub struct BackfillArgs {
-    /// Catalog directories (default: `catalogs` of catalog-effects.toml, else catalogs/demo).
+    /// Catalog directories (default: `catalogs` of catalog-effects.toml, else the current folder).
     pub catalogs: Vec<PathBuf>,
-    /// Where to write the patch; `-` for stdout.
-    #[arg(long, default_value = "reports/effects.patch", value_name = "FILE")]
+    /// Where to write the patch; `-` for stdout [default: reports/effects.patch].
+    #[arg(long = "patch", value_name = "FILE")]
+    pub patch_given: Option<PathBuf>,
+    /// The patch's path, given or the default.
+    #[arg(skip)]
     pub patch: PathBuf,
     /// Where to write the CSV coverage report (one row per action) [default: `report` of
     /// catalog-effects.toml, else reports/coverage.csv].
@@ -91,23 +95,34 @@ pub struct BackfillArgs {
 
 pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
     args.engine.apply(config);
-    let report_path = args
-        .report
+    use super::args::{Guard, Origin, Target};
+    args.patch = args
+        .patch_given
         .clone()
-        .or_else(|| config.report.clone())
-        .unwrap_or_else(|| PathBuf::from(DEFAULT_REPORT));
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_PATCH));
+    let (report_path, report_origin) = match (&args.report, &config.report) {
+        (Some(p), _) => (p.clone(), Origin::CommandLine),
+        (None, Some(p)) => (p.clone(), Origin::Config),
+        (None, None) => (PathBuf::from(DEFAULT_REPORT), Origin::Default),
+    };
     let quiet = args.engine.quiet;
     let catalogs = super::catalogs(&args.catalogs, config);
-    let own: Vec<(&str, &Path)> = [
-        ("--patch", Some(args.patch.as_path())),
-        ("--report", Some(report_path.as_path())),
-        ("--review", args.review.as_deref()),
-        ("--overlay", args.overlay.as_deref()),
-    ]
-    .into_iter()
-    .filter_map(|(flag, p)| p.map(|p| (flag, p)))
-    .collect();
-    args.reports.check_outputs(&catalogs, &own)?;
+    let patch_origin = match args.patch_given {
+        Some(_) => Origin::CommandLine,
+        None => Origin::Default,
+    };
+    let mut own = vec![
+        Target::from("--patch", &args.patch, patch_origin),
+        Target::from("--report", &report_path, report_origin),
+    ];
+    own.extend(args.review.as_deref().map(|p| Target::given("--review", p)));
+    own.extend(
+        args.overlay
+            .as_deref()
+            .map(|p| Target::given("--overlay", p)),
+    );
+    args.reports
+        .check_outputs(&Guard::new(&catalogs, config), &own)?;
     let mut opts = args.engine.options()?;
     opts.fix_conflicts = args.fix_conflicts;
     opts.migrate_hints = args.migrate_hints;
@@ -127,6 +142,16 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
         Some(name) => Some(BranchRun::prepare(&catalogs, name, args.force)?),
         None => None,
     };
+    // The patch, --write and --branch edit the same files: none git ignores, does not
+    // track or hides local edits of.
+    for c in &catalogs {
+        let repo = catalog_effects::git::Repo::discover(c);
+        let left = match repo {
+            Some(r) => r.untouchable(std::slice::from_ref(c))?,
+            None => Default::default(),
+        };
+        opts.untouchable.push(left);
+    }
     let dirty = if args.write && !args.allow_dirty {
         dirty_files(&catalogs)?
     } else {
@@ -313,7 +338,9 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
     let text = match args.format {
         SummaryFormat::Json => emit::summary_json(&summary) + "\n",
         SummaryFormat::Human if quiet => totals + "\n",
-        SummaryFormat::Human => human(&summary, &report, &totals, &notes),
+        SummaryFormat::Human => {
+            emit::safe::lines(&human(&summary, &report, &totals, &notes)).into_owned()
+        }
     };
     // With the patch, the report, the guide or the page on stdout, the summary goes to
     // stderr so it stays clean.
@@ -361,14 +388,15 @@ fn low_confidence(f: &pipeline::FileResult, opts: &pipeline::Options) -> Vec<Str
         .filter(|a| a.status == Status::Unclassified && !a.inference.effects.is_empty())
         .map(|a| {
             let conf = a.inference.confidence.map_or("", |c| c.name());
-            format!(
+            let line = format!(
                 "  {}:{}  {}  proposed {} ({conf}): {}",
                 f.shown,
                 a.line,
                 a.tool_name(),
                 a.inference.effects.joined("|"),
                 a.inference.deciding_ids(&opts.rules).join(", ")
-            )
+            );
+            emit::safe::line(&line).into_owned()
         })
         .collect()
 }

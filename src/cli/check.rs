@@ -13,6 +13,7 @@ use catalog_effects::findings::{self, Baseline, Finding, Level};
 use catalog_effects::pipeline::{self, Run};
 use catalog_effects::walk;
 
+use super::args::{Origin, Target};
 use super::config::Config;
 use super::out::{self, Stream};
 use super::{EXIT_ERROR, EXIT_OK, EngineArgs, FailOn, FindingFormat, ReportArgs, Totals, plural};
@@ -54,7 +55,7 @@ that does not exist or holds no connector file (nothing is written then).",
     ))
 )]
 pub struct CheckArgs {
-    /// Catalog directories (default: `catalogs` of catalog-effects.toml, else catalogs/demo).
+    /// Catalog directories (default: `catalogs` of catalog-effects.toml, else the current folder).
     pub catalogs: Vec<PathBuf>,
     /// A report written by --write-baseline: its findings are not new. Only ever read.
     #[arg(long, value_name = "FILE.csv")]
@@ -88,7 +89,9 @@ pub struct CheckArgs {
 /// main file (found by content) of each changed partial's folder.
 fn changed_files(catalog: &Path, rev: &str) -> Result<BTreeSet<String>> {
     let repo = catalog_effects::git::Repo::discover(catalog).ok_or_else(|| {
-        Error::new("--since needs the catalog to be inside a git work tree").in_file(catalog)
+        catalog_effects::git::refused(catalog).unwrap_or_else(|| {
+            Error::new("--since needs the catalog to be inside a git work tree").in_file(catalog)
+        })
     })?;
     let prefix = repo.relative(catalog).unwrap_or_default();
     let prefix = if prefix.is_empty() {
@@ -130,19 +133,6 @@ impl Plan {
                 "--write-baseline is refused on a --since run: a baseline must cover the whole catalog, or every finding outside the changed files would be new next time",
             )
             .in_file(b));
-        }
-        if let (Some(r), Some(b)) = (&report, &baseline)
-            && super::same_file(r, b)
-        {
-            return Err(Error::new(
-                "the report would overwrite the baseline it is compared with: a baseline is only read (update it with --write-baseline); give --report another file",
-            )
-            .in_file(r));
-        }
-        if let (Some(r), Some(w)) = (&report, &args.write_baseline)
-            && super::same_file(r, w)
-        {
-            return Err(Error::new("--report and --write-baseline name the same file").in_file(r));
         }
         Ok(Plan {
             baseline,
@@ -186,15 +176,27 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
     let mut opts = args.engine.options()?;
     // check writes nothing into the catalog, so its proposals' edits need no check.
     opts.check_edits = false;
+    opts.render_patch = false;
     let catalogs = super::catalogs(&args.catalogs, config);
-    let own: Vec<(&str, &Path)> = [
-        ("--report", plan.report.as_deref()),
-        ("--write-baseline", args.write_baseline.as_deref()),
-    ]
-    .into_iter()
-    .filter_map(|(flag, p)| p.map(|p| (flag, p)))
-    .collect();
-    args.reports.check_outputs(&catalogs, &own)?;
+    let mut guard = super::args::Guard::new(&catalogs, config);
+    guard
+        .baselines
+        .extend(args.baseline.as_deref().map(|b| ("--baseline", b)));
+    let mut own = Vec::new();
+    if let Some(report) = &plan.report {
+        let origin = match args.report {
+            Some(_) => Origin::CommandLine,
+            None => Origin::Config,
+        };
+        own.push(Target::from("--report", report, origin));
+    }
+    if let Some(path) = &args.write_baseline {
+        own.push(Target {
+            writes_baseline: true,
+            ..Target::given("--write-baseline", path)
+        });
+    }
+    args.reports.check_outputs(&guard, &own)?;
     if let Some(rev) = &args.since {
         let mut only = BTreeSet::new();
         for (i, c) in catalogs.iter().enumerate() {
@@ -342,7 +344,10 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
         }
         FindingFormat::Sarif => sarif(&reporter),
     };
-    to.print(&text);
+    match args.format {
+        FindingFormat::Human => to.print(&emit::safe::lines(&text)),
+        _ => to.print(&text),
+    }
     Ok(code)
 }
 
@@ -470,13 +475,7 @@ impl Reporter<'_> {
             match self.format {
                 FindingFormat::Human if listed && !unreadable && !self.quiet => {
                     let mark = if new.is_some() { " [new]" } else { "" };
-                    self.to.print(&format!(
-                        "{}: {} [{}]{mark}: {}\n",
-                        f.location(),
-                        f.level.name(),
-                        f.code,
-                        f.message
-                    ));
+                    self.to.print(&f.human(mark));
                 }
                 // On a pull request only what is new is worth an annotation, and GitHub caps
                 // how many it shows: the old ones could hide it.
@@ -548,7 +547,7 @@ fn human(run: &Run, summary: &emit::Summary, gone: &[String], partial: Option<&s
     if !gone.is_empty() {
         s.push_str(&format!("\ngone since the baseline ({}):\n", gone.len()));
         for g in gone.iter().take(LIST_LIMIT) {
-            s.push_str(&format!("  {g}\n"));
+            s.push_str(&format!("  {}\n", emit::safe::line(g)));
         }
         if gone.len() > LIST_LIMIT {
             s.push_str(&format!(

@@ -11,7 +11,7 @@ use super::{ConfidenceArg, FailOn, HintsArg, PolicyArg};
 
 pub const FILE_NAME: &str = "catalog-effects.toml";
 
-/// What `--help` says about the file; README's "Configuration" section says the same.
+/// What `--help` says about the file; docs/reference.md's "Configuration" section says the same.
 pub const HELP: &str = "Configuration: catalog-effects.toml, found from the current folder upward \
 (or --config FILE). Keys (flags override them; paths are relative to the file's folder):
   catalogs = [\"connectors\"]        catalog folders (every catalog command)
@@ -36,6 +36,10 @@ pub struct Config {
     pub baseline: Option<PathBuf>,
     pub fail_on: Option<FailOn>,
     pub hints: Option<Vec<HintsArg>>,
+    /// The file these keys came from, if any: a path it gives may not leave its repository
+    /// (issue 21: `report = "../home/.profile"` replaced a file outside it).
+    #[serde(skip)]
+    pub file: Option<PathBuf>,
 }
 
 impl Config {
@@ -56,6 +60,7 @@ impl Config {
             .map_err(|e| Error::new(format!("cannot read configuration: {e}")).in_file(&path))?;
         let mut config = parse(&text).map_err(|e| e.in_file(&path))?;
         config.resolve_paths(&folder);
+        config.file = Some(path);
         Ok(config)
     }
 
@@ -90,6 +95,46 @@ fn find_upward() -> Option<(PathBuf, PathBuf)> {
 
 /// Parses the file's text; errors carry the line and column of the offending key or value.
 fn parse(text: &str) -> Result<Config> {
+    let config: Config = parse_toml(text)?;
+    // An empty path names no file: `report = ""` failed to write, then the run said the
+    // CSV was written (issue 21).
+    let paths = [
+        ("heuristics", config.heuristics.as_ref()),
+        ("report", config.report.as_ref()),
+        ("baseline", config.baseline.as_ref()),
+    ];
+    let catalogs = config
+        .catalogs
+        .iter()
+        .flatten()
+        .map(|c| ("catalogs", Some(c)));
+    for (key, path) in paths.into_iter().chain(catalogs) {
+        if path.is_some_and(|p| p.as_os_str().is_empty()) {
+            let (line, column) = key_position(text, key);
+            return Err(Error::new(format!(
+                "`{key}` is an empty path: name a file or folder, or remove the key"
+            ))
+            .at(line, column));
+        }
+    }
+    Ok(config)
+}
+
+/// Where `key` is set in the file (1-based line and column), else its start.
+fn key_position(text: &str, key: &str) -> (usize, usize) {
+    for (i, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        let rest = trimmed
+            .strip_prefix(key)
+            .or_else(|| trimmed.strip_prefix(&format!("\"{key}\"")));
+        if rest.is_some_and(|r| r.trim_start().starts_with('=')) {
+            return (i + 1, line.len() - trimmed.len() + 1);
+        }
+    }
+    (1, 1)
+}
+
+fn parse_toml(text: &str) -> Result<Config> {
     toml::from_str(text).map_err(|e| {
         let message = e
             .message()
@@ -143,6 +188,15 @@ mod tests {
         assert_eq!(e.line, Some(1));
         assert!(e.message.contains("hgh"), "{e}");
         let e = parse("catalogs = \"connectors\"\n").unwrap_err();
+        assert_eq!(e.line, Some(1), "{e}");
+    }
+
+    #[test]
+    fn an_empty_path_is_named_with_its_line() {
+        let e = parse("fail-on = \"new\"\n  report = \"\"\n").unwrap_err();
+        assert_eq!((e.line, e.column), (Some(2), Some(3)));
+        assert!(e.message.starts_with("`report` is an empty path"), "{e}");
+        let e = parse("catalogs = [\"a\", \"\"]\n").unwrap_err();
         assert_eq!(e.line, Some(1), "{e}");
     }
 

@@ -9,7 +9,7 @@ use clap::Args;
 use catalog_effects::classify::decide::Agreement;
 use catalog_effects::classify::evidence::{self, Source};
 use catalog_effects::classify::index::Sym;
-use catalog_effects::classify::{Claim, RuleSet, measured};
+use catalog_effects::classify::{Claim, RuleSet, confidence};
 use catalog_effects::diff;
 use catalog_effects::error::{Error, Result, did_you_mean};
 use catalog_effects::findings;
@@ -83,7 +83,7 @@ pub fn run(mut args: ExplainArgs, config: &Config) -> Result<u8> {
         text.push_str(&explain_one(f, a, &opts));
         text.push('\n');
     }
-    out::print(&text);
+    out::print(&catalog_effects::emit::safe::lines(&text));
     // A file it could not read may hold another action of that name, or the main file that
     // names its connector.
     Ok(if errors > 0 { EXIT_ERROR } else { EXIT_OK })
@@ -209,6 +209,32 @@ fn evidence_section(s: &mut String, v: &ActionView, f: &FileResult, set: &RuleSe
     if let Some(c) = ev.conjoined {
         let _ = writeln!(s, "  a change after a conjunction: `{}`", lex.word(c.sym));
     }
+    if let Some(c) = ev.name_change {
+        let _ = writeln!(
+            s,
+            "  a change verb where a name puts its verb (first or last word): `{}`",
+            lex.word(c.sym)
+        );
+    }
+    if let Some(h) = &v.annotations {
+        for (key, value) in [
+            ("readOnlyHint", h.read_only),
+            ("destructiveHint", h.destructive),
+        ] {
+            if let Some(b) = value {
+                let _ = writeln!(
+                    s,
+                    "  declared in the catalog: {key}: {b} (a person's claim: it decides unless strong evidence says change)"
+                );
+            }
+        }
+    }
+    if ev.named {
+        let _ = writeln!(
+            s,
+            "  the URL's last segment names the operation: a POST says nothing on its own there"
+        );
+    }
     let _ = writeln!(
         s,
         "  HTTP: {}{}",
@@ -236,11 +262,11 @@ fn evidence_section(s: &mut String, v: &ActionView, f: &FileResult, set: &RuleSe
 }
 
 /// How often a verb's sense held wherever the word was a verb, whatever the method:
-/// "read-only in N of M labelled operations".
+/// "read-only in N of M labelled operations, P of Q providers".
 fn word_record(set: &RuleSet, word: Sym, prose: bool, read_only: bool) -> String {
-    let mut c = measured::Count::default();
+    let mut c = confidence::Count::default();
     for agreement in Agreement::ALL {
-        let k = measured::Key::Word {
+        let k = confidence::Key::Word {
             prose,
             word,
             first: None,
@@ -249,6 +275,9 @@ fn word_record(set: &RuleSet, word: Sym, prose: bool, read_only: bool) -> String
         let n = set.measured.get(&k);
         c.held += n.held;
         c.of += n.of;
+        // A provider seen under two methods counts twice here: an upper bound, said so.
+        c.providers += n.providers;
+        c.providers_held += n.providers_held;
     }
     let what = if read_only {
         "read-only"
@@ -257,11 +286,15 @@ fn word_record(set: &RuleSet, word: Sym, prose: bool, read_only: bool) -> String
     };
     match c.of {
         0 => "never seen in the labelled operations".to_owned(),
-        n => format!("{what} in {} of {n} labelled operations", c.held),
+        n => format!(
+            "{what} in {} of {n} labelled operations (in {} of at most {} providers)",
+            c.held, c.providers_held, c.providers
+        ),
     }
 }
 
-/// The measured counts behind the confidence, most specific first.
+/// The measured counts behind the confidence: the evidence's own records, most specific
+/// first, the records it is pooled into, and what agreeing evidence is worth.
 fn confidence_section(s: &mut String, a: &ActionResult, set: &RuleSet) {
     let (Some(d), Some(j)) = (&a.inference.decision, &a.inference.judgement) else {
         return;
@@ -270,12 +303,33 @@ fn confidence_section(s: &mut String, a: &ActionResult, set: &RuleSet) {
         Claim::Read => "read-only",
         Claim::Change => "not read-only",
     };
+    if d.basis == catalog_effects::classify::decide::Basis::Declared {
+        let _ = writeln!(
+            s,
+            "\nconfidence {}: a hint declared in the catalog, taken at a person's word (no strong evidence says change)",
+            j.confidence
+        );
+        return;
+    }
     let _ = writeln!(
         s,
-        "\nconfidence {} from the labelled operations of heuristics/labelled (* set it):",
-        j.confidence
+        "\nconfidence {} from the labelled operations of heuristics/labelled (* set it; a record speaks for itself from {} providers):",
+        j.confidence,
+        confidence::PROVIDERS
     );
-    for key in measured::chain(d) {
+    if let Some(r) = &a.inference.overruled {
+        let _ = writeln!(
+            s,
+            "  the read it overrules was {}: {}",
+            set.measured.judge(&confidence::chain(r)).confidence,
+            r.deciding
+                .iter()
+                .map(|&x| set.ref_id(x))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    for key in confidence::chain(d) {
         let c = set.measured.get(&key);
         let mark = if key == j.key { "*" } else { " " };
         let stats = if c.of == 0 {
@@ -283,9 +337,11 @@ fn confidence_section(s: &mut String, a: &ActionResult, set: &RuleSet) {
         } else {
             let (p, lo, hi) = c.bounds();
             format!(
-                "{held} in {} of {} labelled operations ({:.1}%; {:.1}-{:.1}% with 95% confidence)",
+                "{held} in {} of {} labelled operations, {} of {} providers ({:.1}%; {:.1}-{:.1}% with 95% confidence)",
                 c.held,
                 c.of,
+                c.providers_held,
+                c.providers,
                 100.0 * p,
                 100.0 * lo,
                 100.0 * hi

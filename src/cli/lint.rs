@@ -24,7 +24,7 @@ use super::{EngineArgs, FailOn, FindingFormat, Totals, out};
     mut_arg("destructive_policy", |a| a.hide(true))
 )]
 pub struct LintArgs {
-    /// Catalog directories (default: `catalogs` of catalog-effects.toml, else catalogs/demo).
+    /// Catalog directories (default: `catalogs` of catalog-effects.toml, else the current folder).
     pub catalogs: Vec<PathBuf>,
     /// Lint an MCP `tools/list` result instead of a catalog.
     #[arg(long, value_name = "TOOLS.json", conflicts_with = "catalogs")]
@@ -39,12 +39,34 @@ pub struct LintArgs {
     /// `github`: workflow annotations and the totals; `sarif`: SARIF 2.1.0 for code scanning.
     #[arg(long, value_enum, default_value = "human")]
     pub format: FindingFormat,
-    /// What fails the run (exit 1): error, warning or never (a lint has no baseline)
-    /// [default: error].
+    /// What fails the run (exit 1) [default: error].
     #[arg(long, value_enum)]
-    pub fail_on: Option<FailOn>,
+    pub fail_on: Option<LintFailOn>,
     #[command(flatten)]
     pub engine: EngineArgs,
+}
+
+/// What fails a lint: `check`'s choices but `new`, which needs a baseline a lint does not
+/// have (issue 21: it was offered, then refused).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LintFailOn {
+    /// Error-level findings only.
+    Error,
+    /// Any finding (`any` is the same).
+    #[value(alias = "any")]
+    Warning,
+    /// Nothing: exit 1 never happens (2 still does).
+    Never,
+}
+
+impl From<LintFailOn> for FailOn {
+    fn from(f: LintFailOn) -> FailOn {
+        match f {
+            LintFailOn::Error => FailOn::Error,
+            LintFailOn::Warning => FailOn::Warning,
+            LintFailOn::Never => FailOn::Never,
+        }
+    }
 }
 
 fn to_finding(
@@ -72,12 +94,7 @@ fn to_finding(
 
 pub fn run(mut args: LintArgs, config: &Config) -> Result<u8> {
     args.engine.apply(config);
-    let fail_on = args.fail_on.unwrap_or(FailOn::Error);
-    if fail_on == FailOn::New {
-        return Err(Error::new(
-            "--fail-on new: lint has no baseline; use error, warning or never",
-        ));
-    }
+    let fail_on = args.fail_on.map_or(FailOn::Error, FailOn::from);
     let quiet = args.engine.quiet;
     let opts = args.engine.options()?;
     let lint_rules = LintRules::builtin()?.with_effect_rules(opts.rules.clone());
@@ -113,6 +130,7 @@ pub fn run(mut args: LintArgs, config: &Config) -> Result<u8> {
         let mut opts = opts;
         opts.keep_views = true;
         opts.check_edits = false;
+        opts.render_patch = false;
         let catalogs = super::catalogs(&args.catalogs, config);
         let run = match super::walk_or_refuse(&catalogs) {
             Ok(w) => w.collect(&opts),
@@ -180,13 +198,7 @@ pub fn run(mut args: LintArgs, config: &Config) -> Result<u8> {
     let text = match args.format {
         FindingFormat::Human if quiet => line + "\n",
         FindingFormat::Human => {
-            let mut s: String = found
-                .iter()
-                .map(|f| {
-                    let loc = f.location();
-                    format!("{loc}: {} [{}]: {}\n", f.level.name(), f.code, f.message)
-                })
-                .collect();
+            let mut s: String = found.iter().map(|f| f.human("")).collect();
             s.push_str(&format!("\n{line}\n"));
             s
         }

@@ -29,7 +29,7 @@ pub const EXIT_OK: u8 = 0;
 pub const EXIT_FINDINGS: u8 = 1;
 pub const EXIT_ERROR: u8 = 2;
 
-/// The exit-code policy, the same for every command (README, "Exit codes").
+/// The exit-code policy, the same for every command (docs/reference.md, "Exit codes").
 const EXIT_CODES: &str = "Exit codes: 0 clean (or, for backfill, annotations and explain: done); \
 1 findings that fail the run (check: see --fail-on; lint: error-level findings; audit: an unsafe, \
 understated or malformed tool; annotations --strict: a declaration the evidence contradicts); 2 the tool could not do its job: a file it could not read, parse or write, an edit that failed its check, bad arguments, bad \
@@ -284,7 +284,7 @@ impl EngineArgs {
     }
 }
 
-/// The catalogs to run on: those given, else the configuration's, else the demo catalog;
+/// The catalogs to run on: those given, else the configuration's, else the current folder;
 /// each walked once.
 pub fn catalogs(given: &[PathBuf], config: &Config) -> Vec<PathBuf> {
     match (given, &config.catalogs) {
@@ -297,6 +297,16 @@ pub fn catalogs(given: &[PathBuf], config: &Config) -> Vec<PathBuf> {
 /// exist, is not a folder or holds no connector file: a check of nothing must not pass, and
 /// nothing is written yet, so every previous output stays as it was.
 pub fn walk_or_refuse(catalogs: &[PathBuf]) -> std::result::Result<Walked, u8> {
+    let refused: Vec<Error> = catalogs
+        .iter()
+        .filter_map(|c| catalog_effects::git::refused(c))
+        .collect();
+    if !refused.is_empty() {
+        for e in &refused {
+            out::error(&e.to_string());
+        }
+        return Err(EXIT_ERROR);
+    }
     let walked = Walked::new(catalogs);
     let unusable = walked.unusable();
     if unusable.is_empty() {
@@ -306,24 +316,6 @@ pub fn walk_or_refuse(catalogs: &[PathBuf]) -> std::result::Result<Walked, u8> {
         out::error(&e.to_string());
     }
     Err(EXIT_ERROR)
-}
-
-/// Whether two paths name the same file, existing or not (`-` is stdout, never a file).
-pub fn same_file(a: &Path, b: &Path) -> bool {
-    let resolve = |p: &Path| -> Option<PathBuf> {
-        if p.as_os_str() == "-" {
-            return None;
-        }
-        let name = p.file_name()?;
-        let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
-        std::fs::canonicalize(dir.unwrap_or(Path::new(".")))
-            .ok()
-            .map(|d| d.join(name))
-    };
-    match (resolve(a), resolve(b)) {
-        (Some(x), Some(y)) => x == y,
-        _ => false,
-    }
 }
 
 pub use catalog_effects::emit::plural;
@@ -487,13 +479,21 @@ impl std::io::Write for Output {
 }
 
 impl ReportArgs {
-    /// Refuses a run whose outputs (the command's own, `more`, and these) would overwrite a
-    /// connector file or each other ([`args::check_outputs`]).
-    pub fn check_outputs(&self, catalogs: &[PathBuf], more: &[(&str, &Path)]) -> Result<()> {
+    /// Refuses a run whose outputs (the command's own, `more`, and these) break the rule of
+    /// [`args::check_outputs`].
+    pub fn check_outputs(&self, guard: &args::Guard, more: &[args::Target]) -> Result<()> {
         let mut outputs = more.to_vec();
-        outputs.extend(self.history.as_deref().map(|p| ("--history", p)));
-        outputs.extend(self.html.as_deref().map(|p| ("--html", p)));
-        args::check_outputs(catalogs, &outputs)
+        outputs.extend(
+            self.history
+                .as_deref()
+                .map(|p| args::Target::given("--history", p)),
+        );
+        outputs.extend(
+            self.html
+                .as_deref()
+                .map(|p| args::Target::given("--html", p)),
+        );
+        args::check_outputs(guard, &outputs)
     }
 
     /// Appends the run to the coverage history and writes the coverage page, as asked. A

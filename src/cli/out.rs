@@ -7,6 +7,8 @@ use std::io::{self, IsTerminal, Write};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use catalog_effects::emit::safe;
+
 /// The reader of stdout has gone: nothing more is written there.
 static CLOSED: AtomicBool = AtomicBool::new(false);
 /// The first error writing stdout, other than a closed pipe.
@@ -17,10 +19,35 @@ pub fn print(text: &str) {
     if stopped() {
         return;
     }
+    if no_stdout() {
+        stdout_failed(&io::Error::other("it is closed (no file descriptor 1)"));
+        return;
+    }
     let mut out = io::stdout().lock();
     if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         stdout_failed(&e);
     }
+}
+
+/// Whether the process was started without a standard output (`check >&-`): the Rust
+/// runtime then opens `/dev/null` in its place, read-write, and every result vanished with
+/// exit 0 (issue 21). A shell's `>/dev/null` opens it write-only, and is left alone.
+fn no_stdout() -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        static CLOSED_FD: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *CLOSED_FD.get_or_init(|| {
+            // SAFETY: an all-zero stat is valid; fstat and F_GETFL only read about fd 1.
+            let mut st: libc::stat = unsafe { std::mem::zeroed() };
+            let stat = unsafe { libc::fstat(1, &mut st) };
+            let flags = unsafe { libc::fcntl(1, libc::F_GETFL) };
+            let null =
+                st.st_mode & libc::S_IFMT == libc::S_IFCHR && st.st_rdev == libc::makedev(1, 3);
+            stat == 0 && null && flags != -1 && flags & libc::O_ACCMODE == libc::O_RDWR
+        })
+    }
+    #[cfg(not(target_os = "linux"))]
+    false
 }
 
 /// Whether stdout takes no more output.
@@ -53,12 +80,13 @@ pub fn eprint(text: &str) {
     let _ = io::stderr().lock().write_all(text.as_bytes());
 }
 
+/// An error on stderr, on one line whatever the file names and ids in it hold.
 pub fn error(msg: &str) {
-    eprint(&format!("error: {msg}\n"));
+    eprint(&format!("error: {}\n", safe::line(msg)));
 }
 
 pub fn warning(msg: &str) {
-    eprint(&format!("warning: {msg}\n"));
+    eprint(&format!("warning: {}\n", safe::line(msg)));
 }
 
 /// Where a command's own text goes: stdout, unless one of its outputs is stdout (`-`), which

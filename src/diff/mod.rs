@@ -172,6 +172,12 @@ pub fn plan_insert(
     };
     match site.insert {
         Insert::Unsafe(why) => Err(why),
+        // A mapping written as JSON (its `actionId` key in double quotes) gets JSON: a
+        // pretty-printed JSON connector stayed YAML but was no longer JSON (issue 21).
+        Insert::Flow { at } if text[site.map_start..at].contains("\"actionId\"") => {
+            let items: Vec<String> = effects.iter().map(|e| format!("\"{e}\"")).collect();
+            Ok(edit(at, format!(", \"effects\": [{}]", items.join(", "))))
+        }
         Insert::Flow { at } => Ok(edit(at, format!(", effects: {}", flow_list(effects)))),
         Insert::Block { at, indent } => {
             let eol = eol_before(text, at);
@@ -439,18 +445,20 @@ fn changes<'e>(text: &str, edits: &'e [Edit]) -> Vec<Change<'e>> {
     out
 }
 
-/// Appends each line of `text` with its sign; returns how many.
-fn push_lines(out: &mut String, sign: char, text: &str) -> usize {
-    let mut n = 0;
+/// Appends each line of `text` with its sign.
+fn push_lines(out: &mut String, sign: char, text: &str) {
     for line in text.split_inclusive('\n') {
         out.push(sign);
         out.push_str(line);
         if !line.ends_with('\n') {
             out.push_str("\n\\ No newline at end of file\n");
         }
-        n += 1;
     }
-    n
+}
+
+/// The lines [`push_lines`] writes of `text`.
+fn count_lines(text: &str) -> usize {
+    text.split_inclusive('\n').count()
 }
 
 fn range(out: &mut String, start: usize, count: usize) {
@@ -522,23 +530,24 @@ pub fn render_patch(path: &str, text: &str, edits: &[Edit], out: &mut String) {
     out.reserve(room);
     let _ = write!(out, "diff --git {a} {b}\n--- {a}{tab}\n+++ {b}{tab}\n");
     let mut delta: isize = 0;
-    let mut body = String::new();
+    // Changes with no line between them read as one: all their old lines, then all their
+    // new ones, as a line diff shows them.
+    let runs = |k: usize, last: usize| changes[k..=last].chunk_by(|a: &Change, b| a.to == b.from);
     for (k, last, h_from, h_to, before) in hunks {
-        body.clear();
+        // The lines are counted first, for the header, then written straight after it: a
+        // hunk built aside and copied in held a one-line file's line twice more, by
+        // doubling (issue 21).
         let (mut old_count, mut new_count) = (0, 0);
         let mut pos = h_from;
-        // Changes with no line between them read as one: all their old lines, then all
-        // their new ones, as a line diff shows them.
-        for run in changes[k..=last].chunk_by(|a, b| a.to == b.from) {
+        for run in runs(k, last) {
             let (from, to) = (run[0].from, run[run.len() - 1].to);
-            let same = push_lines(&mut body, ' ', &text[pos..from]);
-            let removed = push_lines(&mut body, '-', &text[from..to]);
-            let added: usize = run.iter().map(|c| push_lines(&mut body, '+', &c.new)).sum();
-            old_count += same + removed;
+            let same = count_lines(&text[pos..from]);
+            let added: usize = run.iter().map(|c| count_lines(&c.new)).sum();
+            old_count += same + count_lines(&text[from..to]);
             new_count += same + added;
             pos = to;
         }
-        let same = push_lines(&mut body, ' ', &text[pos..h_to]);
+        let same = count_lines(&text[pos..h_to]);
         old_count += same;
         new_count += same;
         let h_start = changes[k].old_start - before;
@@ -547,7 +556,17 @@ pub fn render_patch(path: &str, text: &str, edits: &[Edit], out: &mut String) {
         out.push_str(" +");
         range(out, (h_start as isize + delta) as usize, new_count);
         out.push_str(" @@\n");
-        out.push_str(&body);
+        let mut pos = h_from;
+        for run in runs(k, last) {
+            let (from, to) = (run[0].from, run[run.len() - 1].to);
+            push_lines(out, ' ', &text[pos..from]);
+            push_lines(out, '-', &text[from..to]);
+            for c in run {
+                push_lines(out, '+', &c.new);
+            }
+            pos = to;
+        }
+        push_lines(out, ' ', &text[pos..h_to]);
         delta += new_count as isize - old_count as isize;
     }
     // Every test that renders a patch (the property tests among them) checks the room.

@@ -173,7 +173,8 @@ impl Ranges {
     }
 }
 
-/// The items of `seq` are plain scalars naming exactly `effects`, in order.
+/// The items of `seq` are plain scalars naming exactly `effects`, in order (double-quoted in
+/// a mapping written as JSON).
 fn declares(tree: &Tree, seq: NodeId, effects: crate::effects::Effects) -> bool {
     if tree.node(seq).kind() != Kind::Seq {
         return false;
@@ -182,7 +183,7 @@ fn declares(tree: &Tree, seq: NodeId, effects: crate::effects::Effects) -> bool 
     let got = (seq + 1..seq + 1 + tree.descendants(seq)).map(|i| {
         let n = tree.node(i);
         let plain = n.kind() == Kind::Scalar
-            && n.style() == ScalarStyle::Plain
+            && matches!(n.style(), ScalarStyle::Plain | ScalarStyle::DoubleQuoted)
             && !n.anchored()
             && !n.tagged();
         plain.then(|| tree.scalar_text(i).map(|(v, _)| v)).flatten()
@@ -335,7 +336,7 @@ fn digest(tree: &Tree, edits: &[Edit], is_edited: bool) -> Result<Digest, String
                 .last()
                 .is_some_and(|f| f.1 && f.2 % 2 == 0 && ranges.to_old(f.3) == e.map);
             let key = n.kind() == Kind::Scalar
-                && n.style() == ScalarStyle::Plain
+                && matches!(n.style(), ScalarStyle::Plain | ScalarStyle::DoubleQuoted)
                 && !n.anchored()
                 && !n.tagged()
                 && tree.scalar_text(id).is_some_and(|(v, _)| v == "effects");

@@ -60,7 +60,10 @@ pub fn command(f: &Finding, level: Level, title: &str) -> String {
 
 /// The runner splits commands on line breaks and decodes `%XX`, so those must be encoded.
 pub fn escape_data(s: &str) -> String {
-    s.replace('%', "%25")
+    // Control characters are shown escaped (a NUL, an escape sequence): GitHub would decode
+    // `%00` back into the annotation.
+    super::safe::except(s, &['\r', '\n'])
+        .replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
@@ -127,6 +130,12 @@ mod tests {
         );
         // The whole command stays on one line whatever the message holds.
         assert_eq!(out.lines().count(), 1);
+        // Other controls are shown escaped: GitHub would decode `%00` into the annotation.
+        let f = finding(Some("a\0.yaml"), None, Level::Warning, "`x\u{1b}[8m\0`");
+        assert_eq!(
+            render(&[f]),
+            "::warning file=a\\x00.yaml,title=missing-effects::`x\\e[8m\\x00`\n"
+        );
     }
 
     #[test]

@@ -100,15 +100,12 @@ pub fn append(path: &Path, row: &HistoryRow) -> Result<()> {
         out.extend_from_slice(HEADER.join(",").as_bytes());
         out.push(b'\n');
     } else {
-        let first = existing.lines().next().unwrap_or_default().trim_end();
-        if first != HEADER.join(",") {
-            return Err(Error::new(format!(
-                "not a history file: its header is `{first}`, expected `{}`",
-                HEADER.join(",")
-            ))
-            .in_file(path)
-            .at(1, 1));
-        }
+        // Every row is read first: a row appended after a truncated one (a run killed while
+        // it wrote) made the file unreadable, and every `--html` after it failed (issue 21).
+        parse(&existing).map_err(|e| {
+            let message = format!("{}; not appended: mend or remove that row", e.message);
+            Error { message, ..e }.in_file(path)
+        })?;
         // A last line without its newline would otherwise swallow the new row.
         if !existing.ends_with('\n') {
             out.push(b'\n');

@@ -908,6 +908,7 @@ actions:
   - actionId: "<script>alert(1)</script>"
     label: "Frobnicate \"it\" <now>"
     description: Does something.
+    effects: [raed]
     steps:
       - stepId: s
         stepFunction:

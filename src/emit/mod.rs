@@ -8,6 +8,7 @@ pub mod history;
 pub mod html;
 pub mod overlay;
 pub mod review;
+pub mod safe;
 pub mod sarif;
 pub mod sink;
 pub mod write;
@@ -79,6 +80,7 @@ pub fn csv_rows(file: &FileResult, rules: &crate::classify::RuleSet) -> String {
 /// Appends one CSV field: quoted only when it holds a comma, a quote or a line break, with
 /// quotes doubled, which is the `csv` crate's default (`QuoteStyle::Necessary`).
 fn push_field(out: &mut String, field: &str) {
+    let field = &*safe::csv_cell(field);
     if field
         .bytes()
         .any(|b| matches!(b, b',' | b'"' | b'\r' | b'\n'))
@@ -246,7 +248,8 @@ impl Summary {
     pub fn add_file(&mut self, f: &FileResult) {
         self.files += 1;
         self.errors += usize::from(f.error.is_some()) + f.problems.len();
-        if !f.patch.is_empty() {
+        // From the edits, not the patch: runs that write no patch do not render it.
+        if f.actions.iter().any(|a| a.edit.is_some()) {
             self.files_changed += 1;
         }
         // A file's actions share their connector: one lookup per run of them, not one
@@ -276,7 +279,7 @@ pub fn summary_table(s: &Summary) -> String {
     ];
     let line = |name: &str, c: &Counts| {
         [
-            name.to_owned(),
+            safe::line(name).into_owned(),
             c.actions.to_string(),
             c.added.to_string(),
             c.agrees.to_string(),
@@ -364,7 +367,7 @@ mod tests {
             push_field(&mut ours, field);
             ours.push_str(",x\n");
             let mut w = csv::Writer::from_writer(Vec::new());
-            w.write_record([field, "x"]).unwrap();
+            w.write_record([&*safe::csv_cell(field), "x"]).unwrap();
             let theirs = String::from_utf8(w.into_inner().unwrap()).unwrap();
             assert_eq!(ours, theirs, "field {field:?}");
         }

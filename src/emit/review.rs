@@ -30,6 +30,10 @@ const KEEP: usize = 1_000;
 /// write runs unattended, so doubts about reads weigh most.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Flag {
+    /// Something said read, and change evidence overruled it (a change verb where the name
+    /// puts its verb, in the operation, path or label; an object; a POST beside a read too
+    /// poor to stand): the contradiction is the reviewer's to settle.
+    Contradicted,
     /// Proposed read-only, but a step calls a method that usually changes something.
     ReadOverPost,
     /// Rules pointed both ways (a read and a change); the stronger side won.
@@ -46,6 +50,7 @@ pub enum Flag {
 impl Flag {
     fn weight(self) -> u32 {
         match self {
+            Flag::Contradicted => 10,
             Flag::ReadOverPost => 8,
             Flag::ConflictingEvidence => 6,
             Flag::MediumConfidence => 4,
@@ -284,13 +289,13 @@ impl Review {
             let mut l = format!(
                 "{}. `{}` → **{}** ({}): {}\n",
                 i + 1,
-                it.tool,
+                code(&it.tool),
                 it.proposed.joined(", "),
                 confidence(it.confidence),
                 flag_phrases(it)
             );
-            let _ = writeln!(l, "   - `{}:{}`, {}", it.file, it.line, it.evidence);
-            let _ = writeln!(l, "   - `{}`", explain_command(ctx, it));
+            let _ = writeln!(l, "   - `{}:{}`, {}", code(&it.file), it.line, it.evidence);
+            let _ = writeln!(l, "   - `{}`", code(&explain_command(ctx, it)));
             l
         });
         push_within(&mut s, lines, list.total, budget, ctx);
@@ -323,14 +328,14 @@ impl Review {
         let lines = list.items.iter().map(|it| {
             format!(
                 "- `{}` declares **{}**, proposal **{}** ({}): `{}:{}`, {}; `{}`\n",
-                it.tool,
-                it.declared,
+                code(&it.tool),
+                md(&it.declared),
                 it.proposed.joined(", "),
                 confidence(it.confidence),
-                it.file,
+                code(&it.file),
                 it.line,
                 it.evidence,
-                explain_command(ctx, it)
+                code(&explain_command(ctx, it))
             )
         });
         push_within(&mut s, lines, list.total, budget, ctx);
@@ -379,41 +384,41 @@ impl Review {
             if it.status == Status::Invalid {
                 format!(
                     "- `{}` (invalid: {}): `{}:{}`\n",
-                    it.tool, it.declared, it.file, it.line
+                    code(&it.tool), md(&it.declared), code(&it.file), it.line
                 )
             } else if it.confidence.is_some_and(|c| c >= ctx.min_confidence) {
                 format!(
                     "- `{}` (held back: another action merges it with `<<` and would inherit its effects; proposal **{}**): `{}:{}`\n",
-                    it.tool,
+                    code(&it.tool),
                     it.proposed.joined(", "),
-                    it.file,
+                    code(&it.file),
                     it.line
                 )
             } else if it.proposed.is_empty() {
                 format!(
                     "- `{}` (unclassified: {}): `{}:{}`; `{}`\n",
-                    it.tool,
+                    code(&it.tool),
                     it.evidence,
-                    it.file,
+                    code(&it.file),
                     it.line,
-                    explain_command(ctx, it)
+                    code(&explain_command(ctx, it))
                 )
             } else {
                 format!(
                     "- `{}` (unclassified; low proposal **{}**, {}): `{}:{}`; `{}`\n",
-                    it.tool,
+                    code(&it.tool),
                     it.proposed.joined(", "),
                     it.evidence,
-                    it.file,
+                    code(&it.file),
                     it.line,
-                    explain_command(ctx, it)
+                    code(&explain_command(ctx, it))
                 )
             }
         });
         let errors = self
             .errors
             .iter()
-            .map(|e| format!("- error: `{}`\n", e.replace('`', "'")));
+            .map(|e| format!("- error: `{}`\n", code(e)));
         push_within(
             &mut s,
             items.chain(errors),
@@ -474,7 +479,7 @@ impl Review {
                     "  {}:{}  {}  {} ({}): {}",
                     it.file,
                     it.line,
-                    it.tool,
+                    super::safe::line(&it.tool),
                     it.proposed.joined(", "),
                     confidence(it.confidence),
                     flag_phrases(it)
@@ -495,7 +500,7 @@ impl Review {
                 "  {}:{}  {}  declares {}, proposal {} ({})",
                 it.file,
                 it.line,
-                it.tool,
+                super::safe::line(&it.tool),
                 it.declared,
                 it.proposed.joined(", "),
                 confidence(it.confidence)
@@ -605,6 +610,7 @@ fn flag_phrases(it: &Item) -> String {
         .flags
         .iter()
         .map(|f| match f {
+            Flag::Contradicted => "a read overruled by change evidence".into(),
             Flag::ReadOverPost => format!("read over {}", it.method.as_deref().unwrap_or("POST")),
             Flag::ConflictingEvidence => "conflicting evidence".into(),
             Flag::MediumConfidence => "medium confidence, no method to back it".into(),
@@ -654,18 +660,20 @@ fn item(f: &FileResult, a: &ActionResult, rules: &RuleSet) -> Item {
         .copied()
         .filter(|&i| rules.rules[i].effect.is_read_only() != read_only)
         .collect();
-    // A weak sign the other way (a POST under a search verb) is common and says little; a
-    // medium or strong one means the rules really disagreed, and a read verb overruled by
-    // a change beside it is a disagreement too.
+    // A read verb overruled by a change beside it is a contradiction, ranked first. A weak
+    // sign the other way (a POST under a search verb) is common and says little; a medium
+    // or strong one means the rules really disagreed.
     let overruled = inf
         .decision
         .as_ref()
         .is_some_and(|d| matches!(d.basis, Basis::Veto(_)));
+    if !inf.effects.is_empty() && (overruled || inf.overruled.is_some()) {
+        flags.push(Flag::Contradicted);
+    }
     if !inf.effects.is_empty()
-        && (overruled
-            || against
-                .iter()
-                .any(|&i| rules.rules[i].weight >= Weight::Medium))
+        && against
+            .iter()
+            .any(|&i| rules.rules[i].weight >= Weight::Medium)
     {
         flags.push(Flag::ConflictingEvidence);
     }
@@ -749,6 +757,7 @@ fn ref_list(deciding: &[Ref], rules: &RuleSet) -> String {
             let o = &rules.lexicon.objects[o];
             format!("`{}` ({})", o.id, o.implies)
         }
+        Ref::Hint => "the hint declared in the catalog".to_owned(),
     }))
 }
 
@@ -789,9 +798,20 @@ fn connector_table(s: &mut String, summary: &Summary) {
     s.push('\n');
 }
 
-/// A connector name inside a table cell: pipes would split the cell.
+/// A connector name inside a table cell: pipes would split the cell, and HTML or a
+/// control character in a key must show as text.
 fn markdown_cell(s: &str) -> String {
-    s.replace('|', "\\|")
+    super::safe::markdown(s).replace('|', "\\|")
+}
+
+/// Catalog text inside a code span.
+fn code(s: &str) -> String {
+    super::safe::markdown_code(s)
+}
+
+/// Catalog text outside a code span.
+fn md(s: &str) -> String {
+    super::safe::markdown(s)
 }
 
 fn effect_line(s: &mut String, per_effect: &[usize; 5]) {

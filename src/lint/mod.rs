@@ -973,16 +973,29 @@ impl<'a> Ctx<'a> {
     /// own words (name, label and description, read by the effect rules), or its method and
     /// path (its steps alone). The rules are asked, never second-guessed.
     fn evidence_of_change(&self, needed: Confidence) -> Option<String> {
+        // One decision: what backfill proposes for the whole action is what lint holds a
+        // claim against, so the two never disagree on the same action. The parts only say
+        // where the change shows.
+        let whole = infer(self.view, &self.rules.effect_rules);
+        // Evidence that agrees adds up: a change the name and the description both say
+        // (`repo_cleanup`, "Permanently deletes ...") is sure enough to contradict a bare hint
+        // at medium.
+        let agreed = whole.confident(Confidence::Medium)
+            && whole.decision.as_ref().is_some_and(|d| d.support > 0);
+        if !(whole.confident(needed) || agreed)
+            || whole.effects.is_empty()
+            || whole.effects.is_read_only()
+        {
+            return None;
+        }
+        let said = format!(
+            "{} ({} confidence)",
+            whole.effects.joined(", "),
+            whole.confidence.map_or("", |c| c.name())
+        );
         let changes = |view: &ActionView| {
             let inf = infer(view, &self.rules.effect_rules);
-            let sure = inf.confidence.is_some_and(|c| c >= needed);
-            (sure && !inf.effects.is_empty() && !inf.effects.is_read_only()).then(|| {
-                format!(
-                    "{} ({} confidence)",
-                    inf.effects.joined(", "),
-                    inf.confidence.map_or("", |c| c.name())
-                )
-            })
+            !inf.effects.is_empty() && !inf.effects.is_read_only()
         };
         let words = ActionView {
             steps: Vec::new(),
@@ -990,7 +1003,7 @@ impl<'a> Ctx<'a> {
             annotations: None,
             ..self.view.clone()
         };
-        if let Some(said) = changes(&words) {
+        if self.view.steps.is_empty() || changes(&words) {
             return Some(format!(
                 "its own words (\"{}\") say {said}",
                 if self.first.is_empty() {
@@ -1000,12 +1013,6 @@ impl<'a> Ctx<'a> {
                 }
             ));
         }
-        let request = ActionView {
-            id: String::new(),
-            steps: self.view.steps.clone(),
-            ..ActionView::default()
-        };
-        let said = changes(&request)?;
         let calls: Vec<String> = self
             .view
             .steps

@@ -140,6 +140,13 @@ pub struct ParsedFile {
     /// (action, inheritor) pairs, as indices into the actions: the inheritor takes the
     /// action's mapping through a `<<` merge and has no `effects` of its own.
     pub inheritance: Vec<(usize, usize)>,
+    /// The `$ref:` values of a shape C or D file, with their line and column: the files
+    /// they name must exist, or their actions are silently not read.
+    pub refs: Vec<(String, usize, usize)>,
+    /// Items that list an action again through an alias (`- *a`): its id, and the item's
+    /// line and column. The action is edited once, at its anchor, but a server would
+    /// register its tool twice.
+    pub repeats: Vec<(String, usize, usize)>,
 }
 
 /// Parses one connector file. A YAML error fails the whole file; problems with single
@@ -299,6 +306,8 @@ impl ParsedFile {
             notes: Vec::new(),
             seq_offset: 2,
             inheritance: Vec::new(),
+            refs: Vec::new(),
+            repeats: Vec::new(),
         }
     }
 }
@@ -324,11 +333,28 @@ pub fn read_actions(
     // non-ASCII characters (fuzzer crash d8ab7a41: `%é` put `effects` one line and one
     // column off, breaking the file). A drift refuses the whole file, never guesses.
     if let Some(&bad) = items.iter().find(|&&i| !ctx.action_id_located(i)) {
-        return Err(node_error(
-            tree,
-            bad,
-            "the YAML parser's positions do not match the text here (a `%` directive with non-ASCII characters?): file not edited".into(),
-        ));
+        // A key that reads `actionId` only once its escapes are decoded (issue 21: it was
+        // blamed on a `%` directive).
+        let escaped = own_entry(tree, bad, "actionId")
+            .map(|(key, _)| {
+                let n = tree.node(key);
+                &text[n.start()..n.end().min(text.len())]
+            })
+            .filter(|written| written.contains('\\'));
+        return Err(match escaped {
+            Some(written) => node_error(
+                tree,
+                bad,
+                format!(
+                    "the key `actionId` is written with escapes ({written}): write it plainly as `actionId`; file not edited"
+                ),
+            ),
+            None => node_error(
+                tree,
+                bad,
+                "the YAML parser's positions do not match the text here (a `%` directive with non-ASCII characters?): file not edited".into(),
+            ),
+        });
     }
     out.seq_offset = ctx.measure_seq_offset(&items).unwrap_or(2);
     // The items `ctx.action` takes as actions: an alias item, a merge-only item or an id
@@ -359,7 +385,17 @@ pub fn read_actions(
                 each(site, layout);
                 site_nodes.push(item);
             }
-            Ok(None) => {}
+            Ok(None) => {
+                let target = tree.alias_target(item);
+                if let Some(id) = target
+                    .and_then(|t| own_entry(tree, t, "actionId"))
+                    .and_then(|(_, v)| string_id(tree, v).ok())
+                {
+                    let at = tree.node(item).start();
+                    out.repeats
+                        .push((id.to_owned(), tree.line(item), tree.column(at) + 1));
+                }
+            }
             // Only a merge-only item (its `actionId` comes through `<<`) is a note: an
             // item whose own `actionId` is a number, null or a mapping is an error (issue 7).
             Err(e)
@@ -400,11 +436,33 @@ pub fn read_actions(
 }
 
 /// The items of a file that may be actions, with its root; sets the file's shape and
-/// `info`. Shape A/B only when items really are actions: an unrelated YAML list is left
-/// alone.
+/// `info`. Shape A/B only when items really are actions. A file found by its name that holds
+/// no readable action list is a problem, named with its line: passed over silently, its
+/// connector vanished from the counts while `check` passed (issue 21: a misspelled
+/// `actions:`, a number, a string, null, only items that are not actions, an LFS pointer).
 fn action_items(tree: &Tree, file: &mut ParsedFile) -> Option<(NodeId, Vec<NodeId>)> {
+    let no_list = |at: Option<NodeId>, why: String| match at {
+        Some(node) => node_error(tree, node, format!("no action list: {why}")),
+        None => Error::new(format!("no action list: {why}")).at(1, 1),
+    };
+    if tree
+        .text()
+        .trim_start_matches('\u{feff}')
+        .starts_with("version https://git-lfs.github.com/spec/")
+    {
+        file.problems.push(no_list(
+            None,
+            "a Git LFS pointer, not the file's content: fetch it (`git lfs pull`) and run again"
+                .into(),
+        ));
+        return None;
+    }
+    // A file of comments alone says nothing is there on purpose (every action commented
+    // out); an empty one is refused where it is read.
     let &root = tree.roots.iter().find(|r| !is_null(tree, **r))?;
     let mut items: Vec<NodeId> = Vec::new();
+    // Where the list should have been, when the file has none.
+    let mut missing: Option<(Option<NodeId>, String)> = None;
     if let Some(seq) = tree.items(root) {
         file.shape = Shape::A;
         items.extend(seq);
@@ -413,24 +471,115 @@ fn action_items(tree: &Tree, file: &mut ParsedFile) -> Option<(NodeId, Vec<NodeI
             file.info_key = tree.get_str(info, "key").map(str::to_owned);
             file.info_title = tree.get_str(info, "title").map(str::to_owned);
         }
-        match tree.get(root, "actions") {
-            Some(actions) if tree.items(actions).is_some() => {
+        match tree.entry(root, "actions") {
+            Some((_, actions)) if tree.items(actions).is_some() => {
                 file.shape = Shape::B;
                 items.extend(tree.items(actions).into_iter().flatten());
             }
-            Some(actions) if tree.is_map(actions) => file.shape = Shape::C,
-            _ if tree.get(root, "$ref").is_some() => file.shape = Shape::D,
-            _ => {}
+            Some((_, actions)) if tree.is_map(actions) => {
+                file.shape = Shape::C;
+                file.refs = refs_of(tree, actions);
+            }
+            Some((key, actions)) => {
+                let what = value_kind(tree, actions);
+                missing = Some((
+                    Some(key),
+                    format!("`actions:` is {what}, not a list of actions"),
+                ));
+            }
+            None if tree.get(root, "$ref").is_some() => {
+                file.shape = Shape::D;
+                file.refs = refs_of(tree, root);
+            }
+            None => {
+                let near = tree
+                    .own_entries(root)
+                    .into_iter()
+                    .flatten()
+                    .find(|&(k, _)| {
+                        tree.scalar(k).is_some_and(|k| {
+                            k.to_ascii_lowercase().starts_with('a')
+                                && crate::error::closest(k, ["actions"]).is_some()
+                        })
+                    });
+                if let Some((key, _)) = near {
+                    let name = tree.scalar(key).unwrap_or_default();
+                    missing = Some((
+                        Some(key),
+                        format!("`{name}` is not `actions` (did you mean `actions`?)"),
+                    ));
+                } else if tree.get(root, "info").is_none() {
+                    missing = Some((
+                        Some(root),
+                        "a mapping with no `actions:`, `info` or `$ref`".into(),
+                    ));
+                }
+            }
         }
+    } else {
+        let what = value_kind(tree, root);
+        missing = Some((Some(root), format!("the file holds {what}")));
     }
     let any_action = items
         .iter()
         .any(|&i| own_entry(tree, i, "actionId").is_some());
     if !any_action && matches!(file.shape, Shape::A | Shape::B) {
+        if !items.is_empty() {
+            let at = match file.shape {
+                Shape::B => tree.entry(root, "actions").map(|(k, _)| k),
+                _ => Some(root),
+            };
+            missing = Some((
+                at,
+                format!(
+                    "none of its {} is a mapping with an `actionId`",
+                    crate::emit::plural(items.len(), "item")
+                ),
+            ));
+        }
         file.shape = Shape::Other;
         items.clear();
     }
+    if let Some((at, why)) = missing {
+        file.problems.push(no_list(at, why));
+    }
     Some((root, items))
+}
+
+/// What a value that should have been a list is, for the message that says so.
+fn value_kind(tree: &Tree, id: NodeId) -> String {
+    if is_null(tree, id) {
+        return "null".into();
+    }
+    if tree.is_map(id) {
+        return "a mapping".into();
+    }
+    let short = |v: &str| match v.char_indices().nth(40) {
+        Some((at, _)) => format!("{}...", &v[..at]),
+        None => v.to_owned(),
+    };
+    match tree.scalar_text(id) {
+        Some((v, ScalarStyle::Plain)) => match plain_type(v) {
+            Some(t) => format!("{t} (`{}`)", short(v)),
+            None => format!("a string (`{}`)", short(v)),
+        },
+        Some((v, _)) => format!("a string (`{}`)", short(v)),
+        None => "not a list".into(),
+    }
+}
+
+/// The `$ref:` values among the own entries of `map`, with their line and column.
+fn refs_of(tree: &Tree, map: NodeId) -> Vec<(String, usize, usize)> {
+    tree.own_entries(map)
+        .into_iter()
+        .flatten()
+        .filter(|&(k, _)| tree.scalar(k) == Some("$ref"))
+        .filter_map(|(_, v)| {
+            let name = tree.scalar(v)?;
+            let at = tree.node(v).start();
+            Some((name.to_owned(), tree.line(v), tree.column(at) + 1))
+        })
+        .collect()
 }
 
 /// `info.key` of a main file, without looking at its actions: read before the run so that

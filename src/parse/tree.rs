@@ -423,6 +423,20 @@ pub struct Storage {
 }
 
 /// Parses `text` into a [`Tree`]. Errors carry 1-based line and column.
+/// Where the first tab at or after character `from` is, as (line, column), both 1-based.
+/// The scanner reports a tab it trips on where the token it was reading began, often the
+/// line above (issue 21); a reader looks for the tab.
+fn tab_after(text: &str, from: usize) -> Option<(usize, usize)> {
+    let (at, _) = text.char_indices().skip(from).find(|&(_, c)| c == '\t')?;
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let column = before[before.rfind('\n').map_or(0, |i| i + 1)..]
+        .chars()
+        .count()
+        + 1;
+    Some((line, column))
+}
+
 pub fn parse(text: &str) -> Result<Tree<'_>, Error> {
     parse_in(text, Storage::default())
 }
@@ -456,21 +470,94 @@ pub fn parse_in(text: &str, storage: Storage) -> Result<Tree<'_>, Error> {
         tags: Vec::new(),
         lines: Lines::new(text),
     };
+    // saphyr-parser never lets a possible simple key go stale inside a flow collection, so
+    // the key it saves at a root `[` or `{` (`[a, b]: c` is YAML) stays possible until the
+    // collection closes, and the scanner queues every token of the file meanwhile: a 3 MB
+    // one-line flow file took 429 MB (issue 21). No implicit key may follow a `---` on its
+    // line, so such a file is parsed with one before its opener, as an iterator (the text
+    // is not copied), and every position is taken back past it.
+    match flow_root(text) {
+        Some(at) => {
+            let chars = text[..at]
+                .chars()
+                .chain("--- ".chars())
+                .chain(text[at..].chars());
+            let marker = Some((text[..at].chars().count(), MARKER.len()));
+            build(&mut tree, Parser::new_from_iter(chars), marker)?;
+        }
+        None => build(&mut tree, Parser::new_from_str(text), None)?,
+    }
+    Ok(tree)
+}
+
+/// The `---` a flow root is parsed behind ([`flow_root`]).
+const MARKER: &str = "--- ";
+
+/// Where a root flow collection opens (a byte), when it opens the document: nothing but
+/// blank lines, comments and a BOM before it. Parsed behind a `---` there, the file keeps
+/// its lines; a file with a directive or its own `---` is parsed as it is.
+fn flow_root(text: &str) -> Option<usize> {
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_start_matches(['\u{feff}', ' ', '\t']);
+        let indent = line.len() - body.len();
+        match body.as_bytes().first() {
+            Some(b'[' | b'{') => return Some(at + indent),
+            Some(b'#' | b'\n' | b'\r') | None => at += line.len(),
+            Some(_) => return None,
+        }
+    }
+    None
+}
+
+/// 1-based line and column of character `index` of `text`.
+fn line_column(text: &str, index: usize) -> (usize, usize) {
+    let at = text
+        .char_indices()
+        .nth(index)
+        .map_or(text.len(), |(b, _)| b);
+    let before = &text[..at];
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    (
+        before.matches('\n').count() + 1,
+        before[start..].chars().count() + 1,
+    )
+}
+
+/// Builds `tree` from the parser's `events`; `marker` is where a `---` the text does not
+/// hold was parsed into it (its character and length), to take positions back past it.
+fn build<'t, 'i>(
+    tree: &mut Tree<'t>,
+    events: impl Iterator<Item = Result<(Event<'i>, saphyr_parser::Span), saphyr_parser::ScanError>>,
+    marker: Option<(usize, usize)>,
+) -> Result<(), Error> {
+    let text = tree.text;
     let bytes = text.as_bytes();
     let mut cursor = CharCursor::new(text);
     // Open collections, each with its flow context.
     let mut stack: Vec<(NodeId, bool)> = Vec::new();
 
-    for item in Parser::new_from_str(text) {
+    // A position of the parsed characters, as a character of the text.
+    let original = |i: usize| match marker {
+        Some((at, len)) if i >= at + len => i - len,
+        Some((at, _)) if i >= at => at,
+        _ => i,
+    };
+    for item in events {
         let (event, span) = item.map_err(|e| {
             let m = e.marker();
-            Error::new(format!("invalid YAML: {}", e.info())).at(m.line(), m.col() + 1)
+            let (line, col) = match e.info().contains("tab") {
+                true => tab_after(text, original(m.index())).unwrap_or((m.line(), m.col() + 1)),
+                false if marker.is_some() => line_column(text, original(m.index())),
+                false => (m.line(), m.col() + 1),
+            };
+            Error::new(format!("invalid YAML: {}", e.info())).at(line, col)
         })?;
-        let start = cursor.byte(span.start.index());
+        let start = cursor.byte(original(span.start.index()));
         let id = tree.nodes.len();
         let (kind, anchor, tag) = match event {
             Event::Scalar(value, style, anchor, tag) => {
-                let end = cursor.byte(span.end.index()).max(start);
+                let end = cursor.byte(original(span.end.index())).max(start);
                 let quote = quote_len(style);
                 let sliced = end >= start + quote + value.len()
                     && bytes[end - quote - value.len()..end - quote] == *value.as_bytes();
@@ -504,14 +591,14 @@ pub fn parse_in(text: &str, storage: Storage) -> Result<Tree<'_>, Error> {
                 {
                     tree.nodes[target as usize].flags |= ALIASED;
                 }
-                let end = cursor.byte(span.end.index()).max(start);
+                let end = cursor.byte(original(span.end.index())).max(start);
                 tree.push(Kind::Alias, start, end, anchor_id as u32, 0, 0);
                 (Kind::Alias, 0, None)
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 if let Some((open, _)) = stack.pop() {
                     let n = &mut tree.nodes[open];
-                    n.end = cursor.byte(span.end.index()) as u32;
+                    n.end = cursor.byte(original(span.end.index())) as u32;
                     n.aux = (id - open - 1) as u32;
                 }
                 continue;
@@ -543,7 +630,7 @@ pub fn parse_in(text: &str, storage: Storage) -> Result<Tree<'_>, Error> {
             stack.push((id, flow));
         }
     }
-    Ok(tree)
+    Ok(())
 }
 
 /// The children of a collection, in order.

@@ -27,8 +27,9 @@ impl super::Source for Connector {
         &self,
         text: String,
         opts: &Options,
+        left_alone: Option<&str>,
         render: &mut dyn FnMut(&str, &[Edit]),
     ) -> Result<Plan, Error> {
-        crate::pipeline::plan_owned(text, opts, render)
+        crate::pipeline::plan_owned(text, opts, left_alone, render)
     }
 }

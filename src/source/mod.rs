@@ -28,10 +28,13 @@ pub trait Source: Sync {
 
     /// Parses, classifies and plans one file's text; `render` sees the original text and
     /// the edits that passed their check (for the patch).
+    /// `left_alone` says why no edit of this file may leave the run, when none may (a
+    /// file the routes must not touch): its proposals are listed for a human instead.
     fn plan(
         &self,
         text: String,
         opts: &Options,
+        left_alone: Option<&str>,
         render: &mut dyn FnMut(&str, &[Edit]),
     ) -> Result<Plan, Error>;
 }

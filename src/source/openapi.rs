@@ -53,9 +53,10 @@ impl super::Source for OpenApi {
         &self,
         text: String,
         opts: &Options,
+        left_alone: Option<&str>,
         render: &mut dyn FnMut(&str, &[Edit]),
     ) -> Result<Plan, Error> {
-        plan(text, opts, render)
+        plan(text, opts, left_alone, render)
     }
 }
 
@@ -839,6 +840,7 @@ fn check(
 pub fn plan(
     text: String,
     opts: &Options,
+    left_alone: Option<&str>,
     render: &mut dyn FnMut(&str, &[Edit]),
 ) -> Result<Plan, Error> {
     let tree = parse::parse_tree(&text)?;
@@ -851,6 +853,24 @@ pub fn plan(
     let (key, title) = (document.key(), document.title.clone());
     let mut problems = document.problems;
     let (mut ops, group) = plan_ops(&tree, document.operations, opts, None, &mut notes);
+    if let Some(why) = left_alone {
+        let mut refused = 0;
+        for o in ops
+            .iter_mut()
+            .filter(|o| o.planned.edit.is_some() || !o.planned.more.is_empty())
+        {
+            o.inserted.clear();
+            o.planned.more.clear();
+            o.planned.refuse(why);
+            refused += 1;
+        }
+        if refused > 0 {
+            notes.push(Error::new(format!(
+                "not edited: {why}; its {} listed for a human instead",
+                crate::emit::plural(refused, "proposal")
+            )));
+        }
+    }
     let with_edits: Vec<usize> = (0..ops.len())
         .filter(|&i| ops[i].planned.edit.is_some() || !ops[i].planned.more.is_empty())
         .collect();
@@ -917,6 +937,10 @@ pub fn plan(
         new_text: new_text.filter(|_| opts.keep_texts),
         silences,
         inserted,
+        repeats: Vec::new(),
+        // A document's `$ref`s are JSON pointers, resolved (and reported) by its reader,
+        // not connector partials.
+        refs: Vec::new(),
     })
 }
 
@@ -930,7 +954,7 @@ mod tests {
         let mut opts = Options::new(RuleSet::builtin().unwrap());
         opts.keep_texts = true;
         opts.hint_formats = formats.to_vec();
-        let p = plan(text.to_owned(), &opts, &mut |_, _| {}).unwrap();
+        let p = plan(text.to_owned(), &opts, None, &mut |_, _| {}).unwrap();
         let new = p.new_text.clone().unwrap_or_else(|| text.to_owned());
         (new, p)
     }
@@ -1014,7 +1038,7 @@ mod tests {
             "]".repeat(5000)
         );
         let opts = Options::new(crate::classify::RuleSet::builtin().unwrap());
-        let e = plan(deep, &opts, &mut |_, _| {}).unwrap_err();
+        let e = plan(deep, &opts, None, &mut |_, _| {}).unwrap_err();
         assert_eq!(e.line, Some(2), "{e}");
         assert!(e.column.is_some(), "{e}");
     }
