@@ -614,6 +614,103 @@ fn large_text(o: &Opts, mb: u64) -> Result<String, String> {
     Ok(text)
 }
 
+/// The same operations as one connector file, as one OpenAPI document in YAML and as one in
+/// minified JSON (issue 23: a document must cost no more per operation than connector
+/// files do per action).
+fn openapi_documents(o: &Opts) {
+    let n = o.long_line;
+    let dir = o.dir.join("openapi");
+    let _ = fs::remove_dir_all(&dir);
+    println!();
+    println!(
+        "## {n} operations: a connector file against OpenAPI documents (backfill, one job, best of 3)"
+    );
+    println!();
+    let verbs = [
+        ("list", "get"),
+        ("delete", "delete"),
+        ("create", "post"),
+        ("get", "get"),
+    ];
+    let mut connector =
+        String::from("StackOne: 1.0.0\ninfo:\n  key: users\n  title: Users\nactions:\n");
+    let mut yaml = String::from("openapi: 3.0.3\ninfo:\n  title: Users\n  version: '1'\npaths:\n");
+    let mut paths = serde_json::Map::new();
+    for i in 0..n {
+        let (verb, method) = verbs[i % verbs.len()];
+        connector.push_str(&format!(
+            "  - actionId: {verb}_users_{i}\n    label: User {i}\n    steps:\n      - stepId: s\n        stepFunction:\n          functionName: request\n          parameters:\n            url: /u/{i}\n            method: {method}\n"
+        ));
+        yaml.push_str(&format!(
+            "  /u/{i}:\n    {method}:\n      operationId: {verb}_users_{i}\n      summary: User {i}\n      responses:\n        '200': {{description: ok}}\n"
+        ));
+        paths.insert(
+            format!("/u/{i}"),
+            serde_json::json!({method: {"operationId": format!("{verb}_users_{i}"), "summary": format!("User {i}"), "responses": {"200": {"description": "ok"}}}}),
+        );
+    }
+    let json = serde_json::json!({"openapi": "3.0.3", "info": {"title": "Users", "version": "1"}, "paths": paths}).to_string();
+    let out = dir.join("out");
+    let files = [
+        (
+            "connector file (YAML)",
+            "c/users.s1.yaml",
+            connector,
+            &[][..],
+        ),
+        (
+            "OpenAPI document (YAML)",
+            "y/openapi.yaml",
+            yaml,
+            &["--hints", "speakeasy"][..],
+        ),
+        (
+            "OpenAPI document (minified JSON)",
+            "j/openapi.json",
+            json,
+            &["--hints", "speakeasy"][..],
+        ),
+    ];
+    let made = fs::create_dir_all(&out).and_then(|()| {
+        files.iter().try_for_each(|(_, rel, text, _)| {
+            let path = dir.join(rel);
+            fs::create_dir_all(path.parent().unwrap_or(&dir))?;
+            fs::write(path, text)
+        })
+    });
+    if let Err(e) = made {
+        println!("n/a (cannot write {}: {e})", dir.display());
+        return;
+    }
+    println!("| file | MB | seconds | ms per operation | x connector | peak RSS MB |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    let mut base = None;
+    for (name, rel, text, extra) in &files {
+        let folder = dir
+            .join(rel)
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        match best_backfill(o, &folder, &out, extra) {
+            Ok(m) => {
+                let per = m.secs * 1000.0 / n as f64;
+                let base_per = *base.get_or_insert(per);
+                println!(
+                    "| {name} | {:.1} | {:.3} | {per:.4} | {:.2} | {} |",
+                    text.len() as f64 / 1e6,
+                    m.secs,
+                    per / base_per,
+                    m.rss_mb.map_or("-".into(), |r| format!("{r:.1}"))
+                );
+            }
+            Err(e) => println!("| {name} | | n/a ({e}) | | | |"),
+        }
+    }
+    if !o.keep {
+        let _ = fs::remove_dir_all(&dir);
+    }
+}
+
 /// Peak memory on one large file, against the same binary's peak on a tiny catalog (the
 /// fixed base): at most four times the file's size above the base.
 fn large_file(o: &Opts) {
@@ -922,6 +1019,9 @@ fn main() {
     }
     if o.large_mb > 0 && bin_ok {
         large_file(&o);
+    }
+    if o.long_line > 0 && bin_ok {
+        openapi_documents(&o);
     }
 
     println!();

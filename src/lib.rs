@@ -16,5 +16,6 @@ pub mod lint;
 pub mod mcp;
 pub mod parse;
 pub mod pipeline;
+pub mod source;
 pub mod view;
 pub mod walk;

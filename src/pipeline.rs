@@ -60,6 +60,8 @@ pub struct Options {
     pub untouchable: Vec<std::collections::BTreeMap<String, &'static str>>,
     /// Remove the hints an action's effects derive to the same value (`--migrate-hints`).
     pub migrate_hints: bool,
+    /// Where an OpenAPI operation's derived hints are also written (`--hints`).
+    pub hint_formats: Vec<crate::parse::openapi::HintFormat>,
 }
 
 impl Options {
@@ -78,6 +80,7 @@ impl Options {
             render_patch: true,
             untouchable: Vec::new(),
             migrate_hints: false,
+            hint_formats: Vec::new(),
         }
     }
 }
@@ -116,6 +119,9 @@ pub struct ActionResult {
     pub hint_review: Option<Box<HintReview>>,
     /// The comment on its `actionId` line, when it holds `catalog-effects:` (a silence).
     pub comment: Option<Box<str>>,
+    /// Edits besides `edit` that add keys (an OpenAPI operation's hints merged into a
+    /// generator's existing map); kept or dropped with the action's others.
+    pub more: Vec<Edit>,
 }
 
 impl FileResult {
@@ -135,6 +141,7 @@ impl ActionResult {
     pub fn edits(&self) -> impl Iterator<Item = &Edit> {
         self.edit
             .iter()
+            .chain(&self.more)
             .chain(self.hint_review.iter().flat_map(|h| &h.edits))
     }
 
@@ -188,6 +195,8 @@ pub struct FileResult {
     pub repeats: Vec<(String, usize, usize)>,
     /// `# catalog-effects: ignore[...]` in the file's leading comment lines: (line, code).
     pub silences: Vec<(usize, String)>,
+    /// What an OpenAPI document's edits insert where (for `--overlay`).
+    pub inserted: Vec<crate::source::openapi::Inserted>,
 }
 
 impl FileResult {
@@ -334,10 +343,14 @@ impl Walked {
     pub fn new(catalogs: &[PathBuf]) -> Walked {
         let cwd = std::env::current_dir().ok();
         let mut out = Walked::default();
-        for (i, root) in catalogs.iter().enumerate() {
+        for (i, given) in catalogs.iter().enumerate() {
+            // A catalog named by one of its files (an OpenAPI document) is that file in its
+            // folder: paths stay relative to a folder.
+            let dir = walk::catalog_dir(given);
+            let root = &dir;
             let shown_root = walk::shown(root, cwd.as_deref());
             out.shown.push(shown_root.clone());
-            match walk::walk(root) {
+            match walk::walk(given) {
                 Ok(w) => {
                     let catalog = Catalog {
                         root: root.clone(),
@@ -374,7 +387,7 @@ impl Walked {
                 }
                 Err(e) => {
                     let e = Error {
-                        path: Some(shown_root.into()),
+                        path: Some(walk::shown(given, cwd.as_deref()).into()),
                         ..e
                     };
                     out.errors.push(e.clone());
@@ -667,6 +680,7 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
         new_text: None,
         repeats: Vec::new(),
         silences: Vec::new(),
+        inserted: Vec::new(),
     };
     let text = match read_text(&file.path) {
         Ok(t) => t,
@@ -681,7 +695,8 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
         .get(w.catalog)
         .and_then(|m| m.get(&w.patch_path))
         .copied();
-    let plan = match plan_owned(text, opts, left_alone, &mut |old, edits| {
+    let source = crate::source::of_file(&file.rel);
+    let plan = match source.plan(text, opts, left_alone, &mut |old, edits| {
         if opts.render_patch {
             diff::render_patch(path, old, edits, patch);
         }
@@ -698,6 +713,7 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
     out.info_key = plan.info_key;
     out.info_title = plan.info_title;
     out.silences = plan.silences;
+    out.inserted = plan.inserted;
     out.problems = plan
         .problems
         .into_iter()
@@ -716,8 +732,8 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
         .actions
         .into_iter()
         .map(|p| {
-            let (mut site, inference, status, edit, hint_review) =
-                (p.site, p.inference, p.status, p.edit, p.hints);
+            let (mut site, inference, status, edit, hint_review, more) =
+                (p.site, p.inference, p.status, p.edit, p.hints, p.more);
             let (effects, declared_source) =
                 match diff::effects_after(&site.view.declared, status, edit.as_ref()) {
                     Some((e, from)) => (e, from == diff::EffectsFrom::Declared),
@@ -779,6 +795,7 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
                 hint_review,
                 comment,
                 view,
+                more,
             }
         })
         .collect();
@@ -803,6 +820,8 @@ pub struct Planned {
     pub status: Status,
     pub edit: Option<Edit>,
     pub hints: Option<Box<HintReview>>,
+    /// Edits besides `edit` that add keys (see [`ActionResult::more`]).
+    pub more: Vec<Edit>,
 }
 
 impl Planned {
@@ -810,13 +829,14 @@ impl Planned {
     fn edits(&self) -> impl Iterator<Item = &Edit> {
         self.edit
             .iter()
+            .chain(&self.more)
             .chain(self.hints.iter().flat_map(|h| &h.edits))
     }
 
     /// Judges the action's hints against the effects it has with its edit, and plans the
     /// removal of the redundant ones when the run migrates them; a removal that cannot be
     /// made in place is said why in `notes`, and the action's `effects` edit goes on.
-    fn judge_hints(&mut self, text: &str, opts: &Options, notes: &mut Vec<Error>) {
+    pub(crate) fn judge_hints(&mut self, text: &str, opts: &Options, notes: &mut Vec<Error>) {
         let after = diff::effects_after(&self.site.view.declared, self.status, self.edit.as_ref());
         let Some(mut review) = hints::review(
             self.site.view.annotations.as_ref(),
@@ -860,7 +880,7 @@ impl Planned {
     /// Leaves the action unedited, `why` said of it: an added proposal then counts as
     /// unclassified (it is listed for a human), a conflict stays one. A proposal its hints
     /// were judged against no longer counts, and none of them is removed.
-    fn refuse(&mut self, why: &str) -> Error {
+    pub(crate) fn refuse(&mut self, why: &str) -> Error {
         let hints_only =
             self.edit.is_none() && self.hints.as_ref().is_some_and(|h| !h.edits.is_empty());
         let what = match self.status {
@@ -903,6 +923,8 @@ pub struct Plan {
     pub repeats: Vec<(String, usize, usize)>,
     /// `# catalog-effects: ignore[...]` in the file's leading comment lines: (line, code).
     pub silences: Vec<(usize, String)>,
+    /// What an OpenAPI document's edits insert where.
+    pub inserted: Vec<crate::source::openapi::Inserted>,
 }
 
 /// Parses, classifies and plans one file's text, then checks the edited text before any
@@ -917,7 +939,7 @@ pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
 /// [`plan`], taking the text: it becomes the edited text in place while that is checked
 /// (one large file is never held twice then); `render` sees the original with the edits
 /// that passed.
-fn plan_owned(
+pub(crate) fn plan_owned(
     text: String,
     opts: &Options,
     left_alone: Option<&str>,
@@ -1016,6 +1038,7 @@ fn plan_tree(tree: &parse::tree::Tree, opts: &Options, keep_views: bool) -> Resu
         refs: facts.refs,
         repeats: facts.repeats,
         silences: parse::file_silences(tree.text()),
+        inserted: Vec::new(),
     })
 }
 
@@ -1086,6 +1109,7 @@ fn plan_actions(
             status,
             edit,
             hints: None,
+            more: Vec::new(),
         };
         if let Some(why) = why {
             notes.push(p.refuse(&format!("{why}; declare its effects by hand")));

@@ -56,6 +56,8 @@ pub enum Source {
     #[default]
     Catalog,
     McpTool,
+    /// An operation of an OpenAPI document.
+    OpenApi,
 }
 
 /// One action, normalized.

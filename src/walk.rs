@@ -83,7 +83,7 @@ pub fn walk(root: &Path) -> Result<Walk> {
     let meta = std::fs::metadata(root)
         .map_err(|e| Error::new(format!("catalog not found: {e}")).in_file(root))?;
     if !meta.is_dir() {
-        return Err(Error::new("catalog is not a directory").in_file(root));
+        return single_file(root, &meta);
     }
     let mut out = Walk::default();
     let mut level = vec![(root.to_path_buf(), String::new())];
@@ -104,6 +104,43 @@ pub fn walk(root: &Path) -> Result<Walk> {
     out.skipped_links.sort();
     out.errors.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(out)
+}
+
+/// A catalog named by one of its files (`backfill api/openapi.yaml`): that file, when a
+/// source claims it, found in its folder.
+fn single_file(root: &Path, meta: &std::fs::Metadata) -> Result<Walk> {
+    let name = root
+        .file_name()
+        .and_then(|n| n.to_str())
+        .map(str::to_owned)
+        .unwrap_or_default();
+    if !meta.is_file() || crate::source::claiming(&name, root).is_none() {
+        return Err(Error::new(
+            "catalog is not a directory, nor an OpenAPI document (a YAML or JSON file with a top-level `openapi` or `swagger` key)",
+        )
+        .in_file(root));
+    }
+    Ok(Walk {
+        files: vec![CatalogFile {
+            path: root.to_path_buf(),
+            rel: name,
+            folder: String::new(),
+        }],
+        ..Walk::default()
+    })
+}
+
+/// The folder a catalog's paths are relative to: the catalog itself, or the folder of a
+/// catalog named by one of its files.
+pub fn catalog_dir(root: &Path) -> PathBuf {
+    if root.is_file() {
+        match root.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        }
+    } else {
+        root.to_path_buf()
+    }
 }
 
 /// What one directory holds.
@@ -165,7 +202,7 @@ fn scan(dir: &Path, rel_dir: &str) -> Scan {
             if !name.starts_with('.') && name != "node_modules" && name != "target" {
                 out.subdirs.push((entry.path(), rel));
             }
-        } else if kind.is_file() && is_connector_file(&name) {
+        } else if kind.is_file() && crate::source::claiming(&name, &entry.path()).is_some() {
             out.files.push(CatalogFile {
                 path: entry.path(),
                 rel,

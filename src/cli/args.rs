@@ -157,7 +157,7 @@ pub fn check_outputs(guard: &Guard, outputs: &[Target]) -> Result<()> {
         let Some(at) = resolve(path) else { continue };
         if at
             .file_name()
-            .is_some_and(|n| walk::is_connector_file(&n.to_string_lossy()))
+            .is_some_and(|n| catalog_effects::source::claiming(&n.to_string_lossy(), &at).is_some())
         {
             return refuse(match roots.iter().find(|r| at.starts_with(r)) {
                 Some(root) => format!(

@@ -9,6 +9,7 @@ use clap::Args;
 
 use catalog_effects::diff::Status;
 use catalog_effects::emit::review::{self, Review};
+use catalog_effects::emit::sink::Sink;
 use catalog_effects::emit::{self, write::replace_if_unchanged};
 use catalog_effects::error::{Error, Result};
 use catalog_effects::findings;
@@ -71,6 +72,17 @@ pub struct BackfillArgs {
     /// patched, each with its `explain` command.
     #[arg(long, value_name = "FILE.md")]
     pub review: Option<PathBuf>,
+    /// In OpenAPI documents, also write the hints the effects derive where this MCP
+    /// generator reads them, merged into a map already there (repeatable): speakeasy
+    /// (`x-speakeasy-mcp`), zuplo (`x-zuplo-route.mcp.annotations`), zilla
+    /// (`x-zilla-mcp.annotations`), mcp (`x-mcp.annotations`) [default: `hints` of
+    /// catalog-effects.toml, else none].
+    #[arg(long = "hints", value_enum, value_name = "FORMAT")]
+    pub hints: Vec<super::HintsArg>,
+    /// Also write the OpenAPI document's edits as an OpenAPI Overlay 1.0 document (YAML;
+    /// JSON for a `.json` name), one action per operation targeting it by JSONPath.
+    #[arg(long, value_name = "FILE")]
+    pub overlay: Option<PathBuf>,
     /// `human`: the summary table, what was not patched and the files written; `json`:
     /// the counts.
     #[arg(long, value_enum, default_value = "human")]
@@ -104,11 +116,21 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
         Target::from("--report", &report_path, report_origin),
     ];
     own.extend(args.review.as_deref().map(|p| Target::given("--review", p)));
+    own.extend(
+        args.overlay
+            .as_deref()
+            .map(|p| Target::given("--overlay", p)),
+    );
     args.reports
         .check_outputs(&Guard::new(&catalogs, config), &own)?;
     let mut opts = args.engine.options()?;
     opts.fix_conflicts = args.fix_conflicts;
     opts.migrate_hints = args.migrate_hints;
+    opts.hint_formats = if args.hints.is_empty() {
+        super::hint_formats(config.hints.as_deref().unwrap_or_default())
+    } else {
+        super::hint_formats(&args.hints)
+    };
     opts.keep_texts = args.write || args.branch.is_some();
     opts.render_csv = true;
     let walked = match super::walk_or_refuse(&catalogs) {
@@ -152,6 +174,10 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
     let mut low = Vec::new();
     let mut checker = findings::Checker::default();
     let mut guide = (args.review.is_some() || args.branch.is_some()).then(Review::default);
+    let mut overlay = args
+        .overlay
+        .as_ref()
+        .map(|p| emit::overlay::Overlay::new(p.extension().is_some_and(|x| x == "json")));
     let (mut written, mut failed) = (0, 0);
     // Hints removed, and the actions they were removed from.
     let (mut removed, mut migrated) = (0, 0);
@@ -182,6 +208,9 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
         summary.add_file(f);
         if let Some(g) = &mut guide {
             g.add_file(f, &opts.rules);
+        }
+        if let Some(o) = &mut overlay {
+            o.file(f);
         }
         if failed_io.is_none() {
             if let Err(e) = patch.write_all(f.patch.as_bytes()) {
@@ -253,6 +282,12 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
         emit::html::Coverage::Projected,
         &opts.rules,
     ) {
+        out::error(&e.to_string());
+        errors += 1;
+    }
+    if let (Some(path), Some(o)) = (&args.overlay, &mut overlay)
+        && let Err(e) = o.finish().and_then(|text| super::write_output(path, &text))
+    {
         out::error(&e.to_string());
         errors += 1;
     }
@@ -339,6 +374,9 @@ fn wrote(args: &BackfillArgs, report: &Path) -> Option<String> {
     }
     if let Some(p) = &args.review {
         name(p, "review guide");
+    }
+    if let Some(p) = &args.overlay {
+        name(p, "overlay");
     }
     (!files.is_empty()).then(|| format!("wrote: {}", files.join(", ")))
 }

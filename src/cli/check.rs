@@ -103,7 +103,10 @@ fn changed_files(catalog: &Path, rev: &str) -> Result<BTreeSet<String>> {
         .changed_since(rev)?
         .into_iter()
         .filter_map(|path| path.strip_prefix(&prefix).map(str::to_owned))
-        .filter(|rel| walk::is_connector_file(rel))
+        // An OpenAPI document is known by its content: the walk decides which it is.
+        .filter(|rel| {
+            walk::is_connector_file(rel) || catalog_effects::source::openapi::may_be_document(rel)
+        })
         .collect())
 }
 
@@ -197,7 +200,11 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
     if let Some(rev) = &args.since {
         let mut only = BTreeSet::new();
         for (i, c) in catalogs.iter().enumerate() {
-            only.extend(changed_files(c, rev)?.into_iter().map(|f| (i, f)));
+            only.extend(
+                changed_files(&walk::catalog_dir(c), rev)?
+                    .into_iter()
+                    .map(|f| (i, f)),
+            );
         }
         opts.only = Some(only);
     }

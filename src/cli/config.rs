@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use catalog_effects::error::{Error, Result};
 
-use super::{ConfidenceArg, FailOn, PolicyArg};
+use super::{ConfidenceArg, FailOn, HintsArg, PolicyArg};
 
 pub const FILE_NAME: &str = "catalog-effects.toml";
 
@@ -21,6 +21,7 @@ pub const HELP: &str = "Configuration: catalog-effects.toml, found from the curr
   report = \"reports/coverage.csv\"  the CSV report of backfill and check (--report)
   baseline = \"reports/effects-baseline.csv\"   what check compares with (--baseline)
   fail-on = \"new\"                  what fails check: error | warning | new | never (--fail-on)
+  hints = [\"speakeasy\"]            OpenAPI documents: also write the hints for speakeasy | zuplo | zilla | mcp (--hints)
 Any other key is an error.";
 
 /// The keys of `catalog-effects.toml`, every one optional.
@@ -34,6 +35,7 @@ pub struct Config {
     pub report: Option<PathBuf>,
     pub baseline: Option<PathBuf>,
     pub fail_on: Option<FailOn>,
+    pub hints: Option<Vec<HintsArg>>,
     /// The file these keys came from, if any: a path it gives may not leave its repository
     /// (issue 21: `report = "../home/.profile"` replaced a file outside it).
     #[serde(skip)]

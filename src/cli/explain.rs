@@ -49,6 +49,8 @@ pub struct ExplainCodeArgs {
 pub fn run(mut args: ExplainArgs, config: &Config) -> Result<u8> {
     args.engine.apply(config);
     let mut opts = args.engine.options()?;
+    // The patch shown is the one `backfill` would write with the configuration's hints.
+    opts.hint_formats = super::hint_formats(config.hints.as_deref().unwrap_or_default());
     opts.keep_views = true;
     let run = match super::walk_or_refuse(std::slice::from_ref(&args.catalog)) {
         Ok(w) => w.collect(&opts),

@@ -140,6 +140,38 @@ impl FailOn {
     }
 }
 
+/// Where an OpenAPI operation's derived hints also go: the MCP generator that reads them.
+#[derive(ValueEnum, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum HintsArg {
+    /// `x-speakeasy-mcp` (the hints directly in that map).
+    Speakeasy,
+    /// `x-zuplo-route.mcp.annotations`.
+    Zuplo,
+    /// `x-zilla-mcp.annotations`.
+    Zilla,
+    /// `x-mcp.annotations`.
+    Mcp,
+}
+
+/// The formats asked for, without repeats, in the order given.
+pub fn hint_formats(asked: &[HintsArg]) -> Vec<catalog_effects::parse::openapi::HintFormat> {
+    use catalog_effects::parse::openapi::HintFormat;
+    let mut out = Vec::new();
+    for a in asked {
+        let f = match a {
+            HintsArg::Speakeasy => HintFormat::Speakeasy,
+            HintsArg::Zuplo => HintFormat::Zuplo,
+            HintsArg::Zilla => HintFormat::Zilla,
+            HintsArg::Mcp => HintFormat::Mcp,
+        };
+        if !out.contains(&f) {
+            out.push(f);
+        }
+    }
+    out
+}
+
 #[derive(ValueEnum, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
 pub enum PolicyArg {

@@ -6,9 +6,11 @@ pub mod annotations;
 pub mod github;
 pub mod history;
 pub mod html;
+pub mod overlay;
 pub mod review;
 pub mod safe;
 pub mod sarif;
+pub mod sink;
 pub mod write;
 
 use std::collections::BTreeMap;

@@ -1,6 +1,7 @@
 //! Parse: a connector file's text into its shape, its actions (normalized views) and the
 //! byte positions an edit needs. Never re-serializes anything.
 
+pub mod openapi;
 pub mod tree;
 
 use saphyr_parser::ScalarStyle;
@@ -23,6 +24,8 @@ pub enum Shape {
     D,
     /// Anything else: no actions, left alone.
     Other,
+    /// An OpenAPI or Swagger document (see [`openapi`]): its operations are the actions.
+    OpenApi,
 }
 
 impl Shape {
@@ -33,6 +36,7 @@ impl Shape {
             Shape::C => "C",
             Shape::D => "D",
             Shape::Other => "other",
+            Shape::OpenApi => "openapi",
         }
     }
 }

@@ -674,11 +674,17 @@ pub fn patch_dry_run(dir: &Path, patch: &Path) -> Option<Result<(), String>> {
     }
 }
 
-/// A line the backfill may insert: `<spaces>effects:` or `<spaces>- <effect>`, spaces only.
+/// A line the backfill may insert: `<spaces>effects:` or `<spaces>- <effect>`, spaces only;
+/// in an OpenAPI document, `<spaces>x-effects: [<effect>, ...]`.
 pub fn is_inserted_line(line: &str) -> bool {
     let body = line.trim_end_matches(['\n', '\r']);
     let rest = body.trim_start_matches(' ');
-    rest == "effects:"
+    let openapi = rest
+        .strip_prefix("x-effects: [")
+        .and_then(|r| r.strip_suffix(']'))
+        .is_some_and(|list| list.split(", ").all(|e| EFFECT_NAMES.contains(&e)));
+    openapi
+        || rest == "effects:"
         || rest
             .strip_prefix("- ")
             .is_some_and(|e| EFFECT_NAMES.contains(&e))

@@ -1,0 +1,184 @@
+//! `--overlay`: an OpenAPI document's edits as an OpenAPI Overlay 1.0 document, so the
+//! source stays untouched and the build applies the overlay. One action per edited mapping
+//! (one per operation, plus one per generator map that already existed and takes new
+//! hints: an update merges into its target, and a map given whole would replace the keys
+//! it already has), each targeting its mapping by a JSONPath of name selectors.
+
+use serde_json::Value;
+
+use crate::emit::sink::Sink;
+use crate::error::Error;
+use crate::pipeline::FileResult;
+use crate::source::openapi::{Inserted, NewValue};
+
+/// The JSONPath (RFC 9535) of a mapping given by its keys from the root.
+pub fn json_path(keys: &[String]) -> String {
+    let mut out = String::from("$");
+    for k in keys {
+        let short = k.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if short {
+            out.push('.');
+            out.push_str(k);
+        } else {
+            out.push_str("['");
+            for c in k.chars() {
+                if c == '\'' || c == '\\' {
+                    out.push('\\');
+                }
+                out.push(c);
+            }
+            out.push_str("']");
+        }
+    }
+    out
+}
+
+/// Collects the documents' insertions; renders them as YAML, or JSON when `json`.
+#[derive(Debug, Default)]
+pub struct Overlay {
+    pub json: bool,
+    /// (file as printed, document title, insertions) of each document with edits.
+    docs: Vec<(String, Option<String>, Vec<Inserted>)>,
+}
+
+impl Overlay {
+    pub fn new(json: bool) -> Overlay {
+        Overlay {
+            json,
+            docs: Vec::new(),
+        }
+    }
+}
+
+fn yaml_value(v: &NewValue, indent: usize, out: &mut String) {
+    match v {
+        NewValue::Bool(b) => {
+            out.push(' ');
+            out.push_str(&b.to_string());
+            out.push('\n');
+        }
+        NewValue::List(items) => {
+            let items: Vec<String> = items
+                .iter()
+                .map(|i| Value::from(i.as_str()).to_string())
+                .collect();
+            out.push_str(&format!(" [{}]\n", items.join(", ")));
+        }
+        NewValue::Map(entries) => {
+            out.push('\n');
+            yaml_entries(entries, indent, out);
+        }
+    }
+}
+
+fn yaml_entries(entries: &[(String, NewValue)], indent: usize, out: &mut String) {
+    for (k, v) in entries {
+        out.push_str(&" ".repeat(indent));
+        let plain = k.starts_with(|c: char| c.is_ascii_alphabetic())
+            && k.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if plain {
+            out.push_str(k);
+        } else {
+            out.push_str(&Value::from(k.as_str()).to_string());
+        }
+        out.push(':');
+        yaml_value(v, indent + 2, out);
+    }
+}
+
+fn json_value(v: &NewValue) -> Value {
+    match v {
+        NewValue::Bool(b) => Value::Bool(*b),
+        NewValue::List(items) => {
+            Value::Array(items.iter().map(|i| Value::from(i.as_str())).collect())
+        }
+        NewValue::Map(entries) => {
+            let mut m = serde_json::Map::new();
+            for (k, v) in entries {
+                m.insert(k.clone(), json_value(v));
+            }
+            Value::Object(m)
+        }
+    }
+}
+
+impl Sink for Overlay {
+    fn file(&mut self, f: &FileResult) {
+        if !f.inserted.is_empty() {
+            self.docs
+                .push((f.shown.clone(), f.info_title.clone(), f.inserted.clone()));
+        }
+    }
+
+    fn finish(&mut self) -> Result<String, Error> {
+        if self.docs.len() > 1 {
+            let names: Vec<&str> = self.docs.iter().map(|d| d.0.as_str()).collect();
+            return Err(Error::new(format!(
+                "--overlay describes one document, and {} have edits ({}): run once per document",
+                self.docs.len(),
+                names.join(", ")
+            )));
+        }
+        let (title, inserted) = match self.docs.first() {
+            Some((_, title, ins)) => (title.clone(), ins.as_slice()),
+            None => (None, &[][..]),
+        };
+        let title = format!(
+            "catalog-effects: x-effects{}",
+            title.map(|t| format!(" for {t}")).unwrap_or_default()
+        );
+        if self.json {
+            let actions: Vec<Value> = inserted
+                .iter()
+                .map(|i| {
+                    let update: serde_json::Map<String, Value> = i
+                        .entries
+                        .iter()
+                        .map(|(k, v)| (k.clone(), json_value(v)))
+                        .collect();
+                    serde_json::json!({"target": json_path(&i.target), "update": update})
+                })
+                .collect();
+            let doc = serde_json::json!({
+                "overlay": "1.0.0",
+                "info": {"title": title, "version": "1.0.0"},
+                "actions": actions,
+            });
+            return Ok(serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n");
+        }
+        let mut out = format!(
+            "overlay: 1.0.0\ninfo:\n  title: {}\n  version: 1.0.0\n",
+            Value::from(title)
+        );
+        if inserted.is_empty() {
+            out.push_str("actions: []\n");
+            return Ok(out);
+        }
+        out.push_str("actions:\n");
+        for i in inserted {
+            out.push_str(&format!(
+                "  - target: {}\n    update:\n",
+                Value::from(json_path(&i.target))
+            ));
+            yaml_entries(&i.entries, 6, &mut out);
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_quote_what_a_shorthand_cannot_hold() {
+        let keys = |k: &[&str]| k.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            json_path(&keys(&["paths", "/pets/{id}", "get", "x-zuplo-route"])),
+            "$.paths['/pets/{id}'].get['x-zuplo-route']"
+        );
+        assert_eq!(json_path(&keys(&["paths", "/it's"])), "$.paths['/it\\'s']");
+    }
+}

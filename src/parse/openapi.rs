@@ -1,0 +1,718 @@
+//! OpenAPI documents (Swagger 2.0, OpenAPI 3.0 and 3.1; YAML or JSON) read as catalogs: each
+//! operation (path x method) is an action, mapped into the same [`ActionView`] connector
+//! actions are, so every rule, finding and output treats both alike.
+//!
+//! JSON is read by the YAML parser (JSON is YAML 1.2 flow syntax), so a JSON document gets
+//! the same byte spans, duplicate-key refusal and line/column errors as YAML does.
+
+use saphyr_parser::ScalarStyle;
+
+use crate::effects::{Effect, Effects, Hints};
+use crate::error::Error;
+use crate::parse::tree::{Kind, NodeId, Tree};
+use crate::view::{ActionView, Declared, Input, Source, Step};
+
+/// The key an operation declares its effects under: an extension, as OpenAPI requires of
+/// any key it does not define.
+pub const EFFECTS_KEY: &str = "x-effects";
+
+/// The HTTP methods a path item may hold as operations.
+const METHODS: [&str; 8] = [
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
+
+/// Where an MCP generator reads the hints of an operation (issue 23's table).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum HintFormat {
+    /// `x-speakeasy-mcp`, the hints directly in that map.
+    Speakeasy,
+    /// `x-zuplo-route.mcp.annotations`.
+    Zuplo,
+    /// `x-zilla-mcp.annotations`.
+    Zilla,
+    /// `x-mcp.annotations`.
+    Mcp,
+}
+
+impl HintFormat {
+    pub const ALL: [HintFormat; 4] = [
+        HintFormat::Speakeasy,
+        HintFormat::Zuplo,
+        HintFormat::Zilla,
+        HintFormat::Mcp,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            HintFormat::Speakeasy => "speakeasy",
+            HintFormat::Zuplo => "zuplo",
+            HintFormat::Zilla => "zilla",
+            HintFormat::Mcp => "mcp",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<HintFormat> {
+        HintFormat::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// The keys from the operation down to the map that holds the hints.
+    pub fn path(self) -> &'static [&'static str] {
+        match self {
+            HintFormat::Speakeasy => &["x-speakeasy-mcp"],
+            HintFormat::Zuplo => &["x-zuplo-route", "mcp", "annotations"],
+            HintFormat::Zilla => &["x-zilla-mcp", "annotations"],
+            HintFormat::Mcp => &["x-mcp", "annotations"],
+        }
+    }
+}
+
+/// The hint keys written and read back; `title` is left to the generators, which take it
+/// from the operation's summary.
+pub const HINT_KEYS: [&str; 4] = [
+    "readOnlyHint",
+    "destructiveHint",
+    "idempotentHint",
+    "openWorldHint",
+];
+
+/// One operation of a document.
+#[derive(Debug, Clone)]
+pub struct Operation {
+    pub view: ActionView,
+    /// The path template (`/pets/{petId}`) and the lower-case method, as keys of `paths`.
+    pub path: String,
+    pub method: String,
+    /// The method key and the operation's mapping.
+    pub key: NodeId,
+    pub map: NodeId,
+    /// The `x-effects` value, when there is one.
+    pub effects: Option<NodeId>,
+    pub request_body: bool,
+    pub tags: Vec<String>,
+}
+
+/// What a document holds besides its operations.
+#[derive(Debug, Clone, Default)]
+pub struct Document {
+    /// `openapi` or `swagger`, with its version (`3.1.0`, `2.0`).
+    pub spec: String,
+    pub title: Option<String>,
+    pub operations: Vec<Operation>,
+    /// Problems with single operations (a `$ref` that points nowhere, a bad `x-effects`
+    /// item, a hint that is not a boolean); the others are still read.
+    pub problems: Vec<Error>,
+}
+
+impl Document {
+    /// The name its operations' tools are filed under: the title, snake-cased (the
+    /// `info.key` a connector would have), else none.
+    pub fn key(&self) -> Option<String> {
+        let t = self.title.as_deref()?;
+        let key = snake(t);
+        (!key.is_empty()).then_some(key)
+    }
+}
+
+/// True when a file's text is an OpenAPI or Swagger document: its top-level mapping has an
+/// `openapi` or `swagger` key. Decided on the text alone, without parsing it, so the walk
+/// can ask of every `*.yaml` and `*.json` file cheaply.
+pub fn is_document(text: &str) -> bool {
+    let text = text.trim_start_matches('\u{feff}');
+    if text.trim_start().starts_with('{') {
+        return json_top_level_keys(text).any(|k| k == "openapi" || k == "swagger");
+    }
+    // In YAML a top-level key starts its line at column 0; block scalars and nested
+    // mappings are indented, so nothing else can start a line with `openapi:`.
+    const STARTS: [&str; 8] = [
+        "openapi:",
+        "\"openapi\":",
+        "'openapi':",
+        "openapi :",
+        "swagger:",
+        "\"swagger\":",
+        "'swagger':",
+        "swagger :",
+    ];
+    text.lines()
+        .filter(|line| line.starts_with(['o', 's', '"', '\'']))
+        .any(|line| STARTS.iter().any(|p| line.starts_with(p)))
+}
+
+/// The keys of a JSON text's top-level object, found by skipping strings and counting
+/// brackets: no value is built.
+fn json_top_level_keys(text: &str) -> impl Iterator<Item = &str> {
+    let b = text.as_bytes();
+    let mut keys = Vec::new();
+    let (mut depth, mut i) = (0usize, 0usize);
+    while i < b.len() {
+        match b[i] {
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            b'"' => {
+                let start = i + 1;
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                let end = i.min(b.len());
+                if depth == 1 {
+                    let mut j = end + 1;
+                    while j < b.len() && b[j].is_ascii_whitespace() {
+                        j += 1;
+                    }
+                    if b.get(j) == Some(&b':') {
+                        keys.push(&text[start..end]);
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    keys.into_iter()
+}
+
+/// `Swagger Petstore` -> `swagger_petstore`; also the action id of an operation without an
+/// `operationId` (`get /pets/{petId}` -> `get_pets_pet_id`).
+pub fn snake(name: &str) -> String {
+    let mut out = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            if c.is_ascii_uppercase() && prev_lower {
+                out.push('_');
+            }
+            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+            out.push(c.to_ascii_lowercase());
+        } else {
+            if !out.ends_with('_') && !out.is_empty() {
+                out.push('_');
+            }
+            prev_lower = false;
+        }
+    }
+    out.trim_end_matches('_').to_owned()
+}
+
+fn node_error(tree: &Tree, node: NodeId, message: impl Into<String>) -> Error {
+    let at = tree.node(node).start();
+    Error::new(message).at(tree.line(node), tree.column(at) + 1)
+}
+
+/// Reads a parsed document's operations. Fails only when the document is not one (no
+/// top-level mapping with `openapi` or `swagger`); problems with single operations are
+/// collected in [`Document::problems`].
+pub fn read(tree: &Tree) -> Result<Document, Error> {
+    let root = *tree
+        .roots
+        .first()
+        .ok_or_else(|| Error::new("empty document"))?;
+    if !tree.is_map(root) {
+        return Err(node_error(
+            tree,
+            root,
+            "an OpenAPI document is a mapping at the top level",
+        ));
+    }
+    let spec_key = ["openapi", "swagger"]
+        .into_iter()
+        .find(|k| tree.get(root, k).is_some())
+        .ok_or_else(|| node_error(tree, root, "no top-level `openapi` or `swagger` key"))?;
+    let mut doc = Document {
+        spec: format!(
+            "{spec_key} {}",
+            tree.get_str(root, spec_key).unwrap_or_default()
+        ),
+        title: tree
+            .get(root, "info")
+            .and_then(|i| tree.get_str(i, "title"))
+            .map(str::to_owned),
+        ..Document::default()
+    };
+    let reader = Reader {
+        tree,
+        root,
+        refs: Default::default(),
+    };
+    let Some(paths) = tree.get(root, "paths") else {
+        return Ok(doc);
+    };
+    let Some(entries) = tree.entries(paths) else {
+        doc.problems
+            .push(node_error(tree, paths, "`paths` must be a mapping"));
+        return Ok(doc);
+    };
+    for (pk, item) in entries {
+        let Some(path) = tree.scalar(pk) else {
+            continue;
+        };
+        let Some(item_entries) = tree.entries(item) else {
+            continue;
+        };
+        if tree.get(item, "$ref").is_some() {
+            doc.problems.push(node_error(
+                tree,
+                item,
+                format!(
+                    "path `{path}` is a `$ref` to a path item elsewhere: its operations are not read (write them under `paths`)"
+                ),
+            ));
+            continue;
+        }
+        let shared = tree.get(item, "parameters");
+        for (mk, op) in item_entries {
+            let Some(method) = tree.scalar(mk).filter(|m| METHODS.contains(m)) else {
+                continue;
+            };
+            if !tree.is_map(op) || tree.node(op).kind() == Kind::Alias {
+                doc.problems.push(node_error(
+                    tree,
+                    op,
+                    format!("operation `{method} {path}` is not a mapping written here"),
+                ));
+                continue;
+            }
+            doc.operations.push(reader.operation(
+                path,
+                method,
+                mk,
+                op,
+                shared,
+                doc.title.as_deref(),
+                &mut doc.problems,
+            ));
+        }
+    }
+    Ok(doc)
+}
+
+struct Reader<'a, 't> {
+    tree: &'a Tree<'t>,
+    root: NodeId,
+    /// What each local `$ref` names, once looked up: a mapping's keys are searched one by
+    /// one, and a large document's `components` hold thousands (a 20 MB document spent
+    /// most of its read there).
+    refs: std::cell::RefCell<std::collections::HashMap<String, Option<NodeId>>>,
+}
+
+impl Reader<'_, '_> {
+    /// Follows a local `$ref` (`#/components/parameters/limit`) to what it names; anything
+    /// else is returned as it is. Bounded, so a cycle cannot loop.
+    fn deref(&self, mut node: NodeId, problems: &mut Vec<Error>) -> NodeId {
+        let tree = self.tree;
+        for _ in 0..16 {
+            let Some(target) = tree
+                .is_map(node)
+                .then(|| tree.get_str(node, "$ref"))
+                .flatten()
+            else {
+                return node;
+            };
+            let Some(pointer) = target.strip_prefix("#/") else {
+                return node; // another file: not read
+            };
+            let cached = self.refs.borrow().get(pointer).copied();
+            let at = cached.unwrap_or_else(|| {
+                let mut at = Some(self.root);
+                for part in pointer.split('/') {
+                    let part = part.replace("~1", "/").replace("~0", "~");
+                    let part = percent_decode(&part);
+                    at = at.and_then(|a| tree.get(a, &part));
+                }
+                self.refs.borrow_mut().insert(pointer.to_owned(), at);
+                at
+            });
+            match at {
+                Some(found) => node = found,
+                None => {
+                    problems.push(node_error(
+                        tree,
+                        node,
+                        format!("`$ref: {target}` points to nothing in this document"),
+                    ));
+                    return node;
+                }
+            }
+        }
+        node
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn operation(
+        &self,
+        path: &str,
+        method: &str,
+        key: NodeId,
+        op: NodeId,
+        shared: Option<NodeId>,
+        title: Option<&str>,
+        problems: &mut Vec<Error>,
+    ) -> Operation {
+        let tree = self.tree;
+        let string = |n: Option<NodeId>| n.and_then(|n| tree.scalar(n)).map(str::to_owned);
+        let [
+            op_id,
+            summary,
+            description,
+            params,
+            body,
+            security,
+            tags,
+            effects,
+        ] = tree.fields(
+            op,
+            [
+                "operationId",
+                "summary",
+                "description",
+                "parameters",
+                "requestBody",
+                "security",
+                "tags",
+                EFFECTS_KEY,
+            ],
+        );
+        let id = string(op_id)
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| snake(&format!("{method} {path}")));
+        // Path-level parameters apply unless the operation redefines the same name and
+        // location.
+        let mut params_read: Vec<(String, String, NodeId)> = Vec::new();
+        for list in [params, shared].into_iter().flatten() {
+            for p in tree.items(list).into_iter().flatten() {
+                let p = self.deref(p, problems);
+                let name = tree.get_str(p, "name").unwrap_or_default().to_owned();
+                let loc = tree.get_str(p, "in").unwrap_or_default().to_owned();
+                if name.is_empty() || params_read.iter().any(|(n, l, _)| *n == name && *l == loc) {
+                    continue;
+                }
+                params_read.push((name, loc, p));
+            }
+        }
+        let mut inputs: Vec<Input> = Vec::new();
+        let mut request_body = false;
+        for (name, loc, p) in &params_read {
+            let schema = tree.get(*p, "schema").map(|s| self.deref(s, problems));
+            if loc == "body" {
+                // Swagger 2.0's body parameter: the body's properties are the inputs.
+                request_body = true;
+                if let Some(s) = schema {
+                    self.properties(s, &mut inputs, problems);
+                }
+                if inputs.is_empty() {
+                    inputs.push(self.input(name, None, None));
+                }
+                continue;
+            }
+            if loc == "formData" {
+                request_body = true;
+            }
+            let typed = schema.unwrap_or(*p);
+            inputs.push(self.input(name, Some(typed), Some(*p)));
+        }
+        if let Some(body) = body.map(|b| self.deref(b, problems)) {
+            request_body = true;
+            let schema = tree
+                .get(body, "content")
+                .and_then(|c| tree.entries(c))
+                .and_then(|mut e| e.next())
+                .and_then(|(_, media)| tree.get(media, "schema"))
+                .map(|s| self.deref(s, problems));
+            let before = inputs.len();
+            if let Some(s) = schema {
+                self.properties(s, &mut inputs, problems);
+            }
+            if inputs.len() == before {
+                inputs.push(Input {
+                    name: "body".into(),
+                    ty: Some("object".into()),
+                    ..Input::default()
+                });
+            }
+        }
+        let security = security.or_else(|| tree.get(self.root, "security"));
+        let mut scopes: Vec<String> = Vec::new();
+        for req in security.and_then(|s| tree.items(s)).into_iter().flatten() {
+            for (_, list) in tree.entries(req).into_iter().flatten() {
+                for s in tree.items(list).into_iter().flatten() {
+                    if let Some(s) = tree.scalar(s)
+                        && !scopes.iter().any(|x| x == s)
+                    {
+                        scopes.push(s.to_owned());
+                    }
+                }
+            }
+        }
+        let tags = tags
+            .and_then(|t| tree.items(t))
+            .into_iter()
+            .flatten()
+            .filter_map(|t| tree.scalar(t).map(str::to_owned))
+            .collect();
+        let view = ActionView {
+            id,
+            label: string(summary).filter(|s| !s.is_empty()),
+            description: string(description).filter(|s| !s.is_empty()),
+            steps: vec![Step {
+                function: Some("request".into()),
+                method: Some(method.to_owned()),
+                url: Some(path.to_owned()),
+                soap_operation: None,
+            }],
+            inputs,
+            scopes,
+            declared: declared(tree, effects),
+            annotations: self.hints(op, problems),
+            line: tree.line(key),
+            id_comment: method_comment(tree, key),
+            connector_title: title.map(str::to_owned),
+            source: Source::OpenApi,
+            ..ActionView::default()
+        };
+        Operation {
+            view,
+            path: path.to_owned(),
+            method: method.to_owned(),
+            key,
+            map: op,
+            effects,
+            request_body,
+            tags,
+        }
+    }
+
+    fn input(&self, name: &str, typed: Option<NodeId>, param: Option<NodeId>) -> Input {
+        let tree = self.tree;
+        Input {
+            name: name.to_owned(),
+            ty: typed
+                .and_then(|t| tree.get_str(t, "type"))
+                .map(str::to_owned),
+            enum_values: typed
+                .and_then(|t| tree.get(t, "enum"))
+                .and_then(|e| tree.items(e))
+                .into_iter()
+                .flatten()
+                .filter_map(|v| tree.scalar(v).map(str::to_owned))
+                .collect(),
+            description: param
+                .and_then(|p| tree.get_str(p, "description"))
+                .map(str::to_owned),
+        }
+    }
+
+    /// The top-level properties of a body schema, as inputs (what a connector would list).
+    fn properties(&self, schema: NodeId, out: &mut Vec<Input>, problems: &mut Vec<Error>) {
+        let tree = self.tree;
+        let Some(props) = tree.get(schema, "properties").and_then(|p| tree.entries(p)) else {
+            return;
+        };
+        for (k, v) in props {
+            let Some(name) = tree.scalar(k) else { continue };
+            let v = self.deref(v, problems);
+            // Without its description: a shared body schema repeats its property texts in
+            // every operation that sends it (a 20 MB document's views took 700 MB), and
+            // what rules read of a body is its field names and types.
+            out.push(self.input(name, Some(v), None));
+        }
+    }
+
+    /// The hints already written where a generator reads them, first found wins: they are
+    /// declarations, like a connector's `annotations:`.
+    fn hints(&self, op: NodeId, problems: &mut Vec<Error>) -> Option<Hints> {
+        let tree = self.tree;
+        let mut hints = Hints::default();
+        let mut any = false;
+        for format in HintFormat::ALL {
+            let mut at = Some(op);
+            for k in format.path() {
+                at = at.and_then(|a| tree.get(a, k));
+            }
+            let Some(map) = at.filter(|&m| tree.is_map(m)) else {
+                continue;
+            };
+            for (i, key) in HINT_KEYS.iter().enumerate() {
+                let Some(v) = tree.get(map, key) else {
+                    continue;
+                };
+                let value = match tree.scalar_text(tree.resolve(v)) {
+                    Some(("true", ScalarStyle::Plain)) => true,
+                    Some(("false", ScalarStyle::Plain)) => false,
+                    _ => {
+                        problems.push(node_error(tree, v, format!("{key} must be true or false")));
+                        continue;
+                    }
+                };
+                let slot = match i {
+                    0 => &mut hints.read_only,
+                    1 => &mut hints.destructive,
+                    2 => &mut hints.idempotent,
+                    _ => &mut hints.open_world,
+                };
+                if slot.is_none() {
+                    *slot = Some(value);
+                    any = true;
+                }
+            }
+        }
+        any.then_some(hints)
+    }
+}
+
+/// The comment after an operation's method key (`get: # catalog-effects: ignore[...]`),
+/// without `#`: where a YAML document silences a finding for one operation, as a
+/// connector does on its `actionId` line.
+fn method_comment(tree: &Tree, key: NodeId) -> Option<String> {
+    let text = tree.text();
+    let bytes = text.as_bytes();
+    let mut i = tree.node(key).end();
+    while i < bytes.len() && matches!(bytes[i], b' ' | b'\t') {
+        i += 1;
+    }
+    if bytes.get(i) != Some(&b':') {
+        return None;
+    }
+    i += 1;
+    while i < bytes.len() && matches!(bytes[i], b' ' | b'\t') {
+        i += 1;
+    }
+    if bytes.get(i) != Some(&b'#') {
+        return None;
+    }
+    let end = tree.lines.line_end(i);
+    Some(text[i + 1..end].trim().to_owned())
+}
+
+/// `x-effects` read back as a declaration, with the messages a connector's `effects` gets.
+fn declared(tree: &Tree, value: Option<NodeId>) -> Declared {
+    let Some(value) = value else {
+        return Declared::None;
+    };
+    let Some(items) = tree.items(value) else {
+        return Declared::Invalid(match tree.scalar(value) {
+            Some(v) => format!("{EFFECTS_KEY} is a scalar `{v}`, not a list"),
+            None => format!("{EFFECTS_KEY} is a mapping, not a list"),
+        });
+    };
+    let mut set = Effects::EMPTY;
+    let mut unknown = Vec::new();
+    for item in items {
+        match tree.scalar(item).and_then(Effect::parse) {
+            Some(e) => set.insert(e),
+            None => unknown.push(tree.scalar(item).unwrap_or("(not a scalar)").to_owned()),
+        }
+    }
+    if !unknown.is_empty() {
+        Declared::Invalid(format!("unknown effect(s): {}", unknown.join(", ")))
+    } else if set.is_empty() {
+        Declared::Invalid(format!("{EFFECTS_KEY} is an empty list"))
+    } else {
+        Declared::Valid(set)
+    }
+}
+
+fn percent_decode(s: &str) -> String {
+    if !s.contains('%') {
+        return s.to_owned();
+    }
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%'
+            && let Some(v) = s
+                .get(i + 1..i + 3)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        {
+            out.push(v);
+            i += 3;
+            continue;
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::tree;
+
+    #[test]
+    fn documents_are_found_by_their_top_level_key() {
+        assert!(is_document("openapi: 3.1.0\ninfo: {}\n"));
+        assert!(is_document("# c\nswagger: '2.0'\n"));
+        assert!(is_document(
+            "{\"info\": {\"openapi\": 1}, \"openapi\": \"3.0.0\"}"
+        ));
+        assert!(!is_document("{\"info\": {\"openapi\": \"3.0.0\"}}"));
+        assert!(!is_document("info:\n  openapi: 3.0.0\n"));
+        assert!(!is_document("description: |\n  openapi: no\n"));
+    }
+
+    #[test]
+    fn operations_resolve_refs_path_parameters_bodies_and_scopes() {
+        let text = r##"openapi: 3.0.3
+info: {title: Pet Store, version: "1"}
+security: [{oauth: [pets.read]}]
+components:
+  parameters:
+    Limit: {name: limit, in: query, schema: {type: integer}}
+  schemas:
+    Pet: {type: object, properties: {name: {type: string}, tag: {type: string}}}
+paths:
+  /pets/{petId}:
+    parameters:
+    - {name: petId, in: path, required: true}
+    get:
+      operationId: showPetById
+      summary: Info for a pet
+      tags: [pets]
+      parameters: [{$ref: '#/components/parameters/Limit'}]
+      x-effects: [read]
+      x-speakeasy-mcp: {readOnlyHint: true}
+    post:
+      security: [{oauth: [pets.write]}]
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Pet'}
+"##;
+        let t = tree::parse(text).unwrap();
+        let doc = read(&t).unwrap();
+        assert_eq!(doc.key().as_deref(), Some("pet_store"));
+        let [get, post] = &doc.operations[..] else {
+            panic!("{:?}", doc.operations)
+        };
+        assert_eq!(get.view.id, "showPetById");
+        assert_eq!(get.view.label.as_deref(), Some("Info for a pet"));
+        let names: Vec<&str> = get.view.inputs.iter().map(|i| i.name.as_str()).collect();
+        assert_eq!(names, ["limit", "petId"]);
+        assert_eq!(get.view.scopes, ["pets.read"]);
+        assert_eq!(get.tags, ["pets"]);
+        assert_eq!(
+            get.view.declared,
+            Declared::Valid(Effects::single(Effect::Read))
+        );
+        assert_eq!(get.view.annotations.as_ref().unwrap().read_only, Some(true));
+        assert_eq!(get.view.line, 13);
+        assert_eq!(post.view.id, "post_pets_pet_id");
+        assert!(post.request_body);
+        let names: Vec<&str> = post.view.inputs.iter().map(|i| i.name.as_str()).collect();
+        assert_eq!(names, ["petId", "name", "tag"]);
+        assert_eq!(post.view.scopes, ["pets.write"]);
+        assert!(doc.problems.is_empty(), "{:?}", doc.problems);
+    }
+
+    #[test]
+    fn a_dangling_ref_is_named_and_the_rest_is_read() {
+        let text = "swagger: '2.0'\ninfo: {title: x}\npaths:\n  /a:\n    get:\n      parameters:\n      - $ref: '#/parameters/nope'\n    delete: {}\n";
+        let t = tree::parse(text).unwrap();
+        let doc = read(&t).unwrap();
+        assert_eq!(doc.operations.len(), 2);
+        assert_eq!(doc.problems.len(), 1);
+        assert_eq!(doc.problems[0].line, Some(7));
+        assert!(doc.problems[0].message.contains("#/parameters/nope"));
+    }
+}

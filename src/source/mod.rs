@@ -1,0 +1,58 @@
+//! Sources: the kinds of file that hold actions. Each is one implementation of [`Source`]:
+//! it says which files are its own and turns one file's text into a checked
+//! [`Plan`](crate::pipeline::Plan) (actions as [`ActionView`](crate::view::ActionView)s, their
+//! decisions and edits). The walk asks every source, the pipeline plans each file with the
+//! source that claimed it, and every output reads the same per-file results; a new kind of
+//! file is a new implementation here and one line in [`SOURCES`].
+
+pub mod connector;
+pub mod openapi;
+
+use std::path::Path;
+
+use crate::diff::Edit;
+use crate::error::Error;
+use crate::pipeline::{Options, Plan};
+
+/// A kind of file that holds actions.
+pub trait Source: Sync {
+    fn name(&self) -> &'static str;
+
+    /// Whether a file is one of this source's, from its name and, where the name cannot
+    /// tell, its content (read from `path`).
+    fn claims(&self, name: &str, path: &Path) -> bool;
+
+    /// Whether a file the walk admitted is this source's, from its name alone: a source
+    /// that claims by content answers for every name no earlier source claims.
+    fn owns_name(&self, name: &str) -> bool;
+
+    /// Parses, classifies and plans one file's text; `render` sees the original text and
+    /// the edits that passed their check (for the patch).
+    /// `left_alone` says why no edit of this file may leave the run, when none may (a
+    /// file the routes must not touch): its proposals are listed for a human instead.
+    fn plan(
+        &self,
+        text: String,
+        opts: &Options,
+        left_alone: Option<&str>,
+        render: &mut dyn FnMut(&str, &[Edit]),
+    ) -> Result<Plan, Error>;
+}
+
+/// Every source, asked in this order: connector files are decided by name, before any
+/// content is read.
+pub const SOURCES: [&dyn Source; 2] = [&connector::Connector, &openapi::OpenApi];
+
+/// The source that claims a file found by the walk, if any.
+pub fn claiming(name: &str, path: &Path) -> Option<&'static dyn Source> {
+    SOURCES.into_iter().find(|s| s.claims(name, path))
+}
+
+/// The source of a file the walk admitted, from its name (`rel` or a file name).
+pub fn of_file(name: &str) -> &'static dyn Source {
+    let name = name.rsplit('/').next().unwrap_or(name);
+    SOURCES
+        .into_iter()
+        .find(|s| s.owns_name(name))
+        .unwrap_or(&connector::Connector)
+}

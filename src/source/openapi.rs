@@ -1,0 +1,1045 @@
+//! OpenAPI documents as a source: each operation gets `x-effects` (and, with `--hints`, the
+//! derived hints where each MCP generator reads them), edited in the document's own syntax
+//! and style. YAML gets lines indented like the operation's keys; JSON gets JSON, with the
+//! document's indentation, spacing and line endings; every other byte stays as it was.
+//!
+//! Every edited text is checked before anything uses it: it must parse, hold the original's
+//! data plus exactly the inserted keys, and plan no further edit. An operation whose edits
+//! fail is left alone and reported; the document's other operations keep theirs.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::classify::{Group, Inference, infer_in};
+use crate::diff::{self, Edit, Status};
+use crate::effects::{Effects, derive_hints};
+use crate::error::Error;
+use crate::parse::openapi::{self as doc, EFFECTS_KEY, Operation};
+use crate::parse::tree::{Kind, NodeId, Tree, opener};
+use crate::parse::{self, ActionSite, Insert, Shape, line_start};
+use crate::pipeline::{Options, Plan, Planned};
+use crate::view::Declared;
+
+pub struct OpenApi;
+
+/// File names an OpenAPI document may have; which of them are documents is decided by
+/// content.
+pub fn may_be_document(name: &str) -> bool {
+    !crate::walk::is_connector_file(name)
+        && [".yaml", ".yml", ".json"]
+            .iter()
+            .any(|ext| name.ends_with(ext))
+}
+
+impl super::Source for OpenApi {
+    fn name(&self) -> &'static str {
+        "openapi"
+    }
+
+    fn claims(&self, name: &str, path: &Path) -> bool {
+        may_be_document(name)
+            && std::fs::read(path)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok())
+                .is_some_and(|t| doc::is_document(&t))
+    }
+
+    fn owns_name(&self, name: &str) -> bool {
+        may_be_document(name)
+    }
+
+    fn plan(
+        &self,
+        text: String,
+        opts: &Options,
+        left_alone: Option<&str>,
+        render: &mut dyn FnMut(&str, &[Edit]),
+    ) -> Result<Plan, Error> {
+        plan(text, opts, left_alone, render)
+    }
+}
+
+/// A value this tool writes into a document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NewValue {
+    List(Vec<String>),
+    Bool(bool),
+    Map(Vec<(String, NewValue)>),
+}
+
+impl NewValue {
+    fn to_json(&self) -> Value {
+        match self {
+            NewValue::List(items) => Value::Array(items.iter().cloned().map(Value::from).collect()),
+            NewValue::Bool(b) => Value::Bool(*b),
+            NewValue::Map(entries) => Value::Object(
+                entries
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.to_json()))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+/// Keys added to one mapping of a document: the mapping's path of keys from the root
+/// (`paths`, `/pets`, `get`, ...) and the entries. What the patch inserts there, and what an
+/// Overlay action updates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inserted {
+    /// Where the operation's mapping starts: the edits of one operation go together.
+    pub map: usize,
+    pub target: Vec<String>,
+    pub entries: Vec<(String, NewValue)>,
+    /// The entries replace values the mapping has (a rewritten `x-effects`); else every key
+    /// is new there.
+    pub replaces: bool,
+}
+
+/// How the document writes itself, measured once.
+#[derive(Debug, Clone, Copy)]
+struct Style {
+    json: bool,
+    /// JSON: `": "` or `":"` between a key and its value.
+    spaced: bool,
+    /// JSON: arrays of scalars written one item per line.
+    multiline_lists: bool,
+}
+
+impl Style {
+    fn of(tree: &Tree) -> Style {
+        let text = tree.text();
+        let json = text
+            .trim_start_matches('\u{feff}')
+            .trim_start()
+            .starts_with('{');
+        let mut style = Style {
+            json,
+            spaced: true,
+            multiline_lists: false,
+        };
+        if !json {
+            return style;
+        }
+        let root = tree.roots[0];
+        if let Some((k, v)) = tree.own_entries(root).and_then(|mut e| e.next()) {
+            let between = &text[tree.node(k).end()..tree.node(v).start()];
+            style.spaced = between.contains(' ') || between.contains('\n');
+        }
+        // The first array of scalars says how the document writes arrays.
+        for id in 0..tree.len() {
+            let n = tree.node(id);
+            if n.kind() != Kind::Seq {
+                continue;
+            }
+            let Some(mut items) = tree.items(id) else {
+                continue;
+            };
+            let Some(first) = items.next() else { continue };
+            if tree.node(first).kind() != Kind::Scalar {
+                continue;
+            }
+            let open = opener(text, n.start()).map_or(n.start(), |(at, _)| at);
+            style.multiline_lists = text[open..tree.node(first).start()].contains('\n');
+            break;
+        }
+        style
+    }
+}
+
+/// The line terminator of the line before `at`, else the text's first one.
+fn eol_before(text: &str, at: usize) -> &'static str {
+    let b = text.as_bytes();
+    let nl = b[..at]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .or_else(|| b.iter().position(|&c| c == b'\n'));
+    match nl {
+        Some(p) if p > 0 && b[p - 1] == b'\r' => "\r\n",
+        _ => "\n",
+    }
+}
+
+fn json_str(s: &str) -> String {
+    Value::from(s).to_string()
+}
+
+/// A key as YAML writes it: plain when that reads back as the same string.
+fn yaml_key(s: &str) -> String {
+    let plain = s
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        && s.starts_with(|c: char| c.is_ascii_alphabetic());
+    if plain { s.to_owned() } else { json_str(s) }
+}
+
+fn inline(style: Style, value: &NewValue) -> String {
+    let (colon, sep) = if !style.json || style.spaced {
+        (": ", ", ")
+    } else {
+        (":", ",")
+    };
+    match value {
+        NewValue::Bool(b) => b.to_string(),
+        NewValue::List(items) => {
+            let items: Vec<String> = items
+                .iter()
+                .map(|i| if style.json { json_str(i) } else { i.clone() })
+                .collect();
+            format!("[{}]", items.join(sep))
+        }
+        NewValue::Map(entries) => {
+            let parts: Vec<String> = entries
+                .iter()
+                .map(|(k, v)| format!("{}{colon}{}", key(style, k), inline(style, v)))
+                .collect();
+            format!("{{{}}}", parts.join(sep))
+        }
+    }
+}
+
+fn key(style: Style, k: &str) -> String {
+    if style.json { json_str(k) } else { yaml_key(k) }
+}
+
+/// One entry written over lines at `indent`, nested values `unit` further in; no final
+/// terminator.
+fn pretty(style: Style, k: &str, v: &NewValue, indent: &str, unit: &str, eol: &str) -> String {
+    let colon = if !style.json || style.spaced {
+        ": "
+    } else {
+        ":"
+    };
+    let inner = format!("{indent}{unit}");
+    match v {
+        NewValue::Map(entries) if style.json => {
+            let parts: Vec<String> = entries
+                .iter()
+                .map(|(ck, cv)| pretty(style, ck, cv, &inner, unit, eol))
+                .collect();
+            format!(
+                "{indent}{}{colon}{{{eol}{}{eol}{indent}}}",
+                key(style, k),
+                parts.join(&format!(",{eol}"))
+            )
+        }
+        NewValue::Map(entries) => {
+            let parts: Vec<String> = entries
+                .iter()
+                .map(|(ck, cv)| pretty(style, ck, cv, &inner, unit, eol))
+                .collect();
+            format!("{indent}{}:{eol}{}", key(style, k), parts.join(eol))
+        }
+        NewValue::List(items) if style.json && style.multiline_lists => {
+            let parts: Vec<String> = items
+                .iter()
+                .map(|i| format!("{inner}{}", json_str(i)))
+                .collect();
+            format!(
+                "{indent}{}{colon}[{eol}{}{eol}{indent}]",
+                key(style, k),
+                parts.join(&format!(",{eol}"))
+            )
+        }
+        _ => format!("{indent}{}{colon}{}", key(style, k), inline(style, v)),
+    }
+}
+
+/// The insertion that adds `entries` to the mapping `map` (the value of `parent_key`), or
+/// why none can be made without rewriting what is written. New keys go first in the
+/// mapping: before its first key, on lines of their own when it writes its keys on lines
+/// of their own, else inline.
+fn insertion(
+    tree: &Tree,
+    style: Style,
+    map: NodeId,
+    parent_key: NodeId,
+    entries: &[(String, NewValue)],
+) -> Result<(usize, String), &'static str> {
+    let text = tree.text();
+    let bytes = text.as_bytes();
+    let m = tree.node(map);
+    if m.anchored() || m.tagged() {
+        return Err("the mapping carries an anchor or a tag, which other places may share");
+    }
+    let first = tree.own_entries(map).and_then(|mut e| e.next());
+    // Asked only where keys sit on lines of their own: on a one-line document the line
+    // start is the start of the file, and looking for it once per operation made a
+    // minified 20 MB document quadratic.
+    let parent_indent = || {
+        let parent_start = tree.node(parent_key).start();
+        text[line_start(bytes, parent_start)..parent_start]
+            .chars()
+            .take_while(|c| *c == ' ' || *c == '\t')
+            .collect::<String>()
+    };
+    let sep = if !style.json || style.spaced {
+        ", "
+    } else {
+        ","
+    };
+    if m.flow() {
+        let Some((open, b'{')) = opener(text, m.start()) else {
+            return Err("the mapping's `{` was not found where the parser put it");
+        };
+        let Some((k0, _)) = first else {
+            let parts: Vec<String> = entries
+                .iter()
+                .map(|(k, v)| inline_entry(style, k, v))
+                .collect();
+            return Ok((open + 1, parts.join(sep)));
+        };
+        let k0_start = tree.node(k0).start();
+        let gap = &text[open + 1..k0_start];
+        let ls = if gap.contains('\n') {
+            line_start(bytes, k0_start)
+        } else {
+            k0_start
+        };
+        let own_line =
+            gap.contains('\n') && text[ls..k0_start].bytes().all(|b| b == b' ' || b == b'\t');
+        if own_line {
+            let indent = &text[ls..k0_start];
+            let parent_indent = parent_indent();
+            let unit = indent
+                .strip_prefix(parent_indent.as_str())
+                .filter(|u| !u.is_empty())
+                .unwrap_or("  ");
+            let eol = eol_before(text, ls);
+            let mut out = String::new();
+            for (k, v) in entries {
+                if style.json {
+                    out.push_str(&pretty(style, k, v, indent, unit, eol));
+                } else {
+                    // Inside a YAML flow mapping a nested mapping must be flow too.
+                    out.push_str(indent);
+                    out.push_str(&inline_entry(style, k, v));
+                }
+                out.push(',');
+                out.push_str(eol);
+            }
+            return Ok((ls, out));
+        }
+        let mut out = String::new();
+        for (k, v) in entries {
+            out.push_str(&inline_entry(style, k, v));
+            out.push_str(sep);
+        }
+        return Ok((k0_start, out));
+    }
+    let Some((k0, _)) = first else {
+        return Err("the mapping is empty and written in block style");
+    };
+    let k0_start = tree.node(k0).start();
+    let ls = line_start(bytes, k0_start);
+    if !text[ls..k0_start].bytes().all(|b| b == b' ') {
+        return Err("its first key shares its line with something else (`- key:` or `? key`)");
+    }
+    let indent = &text[ls..k0_start];
+    let unit_cols = indent.len().saturating_sub(parent_indent().len());
+    let unit = " ".repeat(if unit_cols == 0 { 2 } else { unit_cols });
+    let eol = eol_before(text, ls);
+    let mut out = String::new();
+    for (k, v) in entries {
+        out.push_str(&pretty(style, k, v, indent, &unit, eol));
+        out.push_str(eol);
+    }
+    Ok((ls, out))
+}
+
+fn inline_entry(style: Style, k: &str, v: &NewValue) -> String {
+    let colon = if !style.json || style.spaced {
+        ": "
+    } else {
+        ":"
+    };
+    format!("{}{colon}{}", key(style, k), inline(style, v))
+}
+
+/// The hints an operation's effects derive, as a generator's map holds them: the three the
+/// published rule sets (idempotentHint only from an override, never written here).
+fn hint_entries(hints: &crate::effects::Hints) -> Vec<(String, NewValue)> {
+    [
+        ("readOnlyHint", hints.read_only),
+        ("destructiveHint", hints.destructive),
+        ("openWorldHint", hints.open_world),
+    ]
+    .into_iter()
+    .filter_map(|(k, v)| Some((k.to_owned(), NewValue::Bool(v?))))
+    .collect()
+}
+
+/// An operation planned: the shared [`Planned`] (decision, status, the `x-effects` edit in
+/// `edit`, other insertions in `more`) and what each edit inserts where.
+struct OpPlan {
+    planned: Planned,
+    inserted: Vec<Inserted>,
+}
+
+/// Plans every operation of a parsed document; `known` gives each operation's decision
+/// (a second plan of the same data), else each is classified.
+fn plan_ops(
+    tree: &Tree,
+    operations: Vec<Operation>,
+    opts: &Options,
+    known: Option<&[Inference]>,
+    notes: &mut Vec<Error>,
+) -> (Vec<OpPlan>, Group) {
+    let style = Style::of(tree);
+    let group = Group::of(
+        operations.iter().map(|o| o.view.id.as_str()),
+        &opts.rules.lexicon,
+    );
+    let mut out = Vec::with_capacity(operations.len());
+    for (i, op) in operations.into_iter().enumerate() {
+        let inference = match known {
+            Some(k) => k.get(i).cloned().unwrap_or_default(),
+            None => infer_in(&op.view, &group, &opts.rules),
+        };
+        out.push(plan_op(tree, style, op, inference, opts, notes));
+    }
+    (out, group)
+}
+
+fn op_target(op: &Operation) -> Vec<String> {
+    vec!["paths".into(), op.path.clone(), op.method.clone()]
+}
+
+fn plan_op(
+    tree: &Tree,
+    style: Style,
+    mut op: Operation,
+    inference: Inference,
+    opts: &Options,
+    notes: &mut Vec<Error>,
+) -> OpPlan {
+    let op = &mut op;
+    let text = tree.text();
+    let mut view = std::mem::take(&mut op.view);
+    // Decided: the text only rules read goes, unless a caller keeps the view (a large
+    // document's parameter and property descriptions are most of its plan).
+    if !opts.keep_views {
+        view.description = None;
+        view.details = None;
+        view.inputs = Vec::new();
+    }
+    let column = tree.column(tree.node(op.key).start()) + 1;
+    let map_start = tree.node(op.map).start();
+    let status = diff::status(&view.declared, false, &inference, opts.min_confidence);
+    let refuse = |why: &str| {
+        Error::new(format!(
+            "`{}` not edited: {why}; declare its effects by hand",
+            view.id
+        ))
+        .at(view.line, column)
+    };
+    // What the operation declares once the patch is applied, and the entries that get it
+    // there.
+    let mut op_entries: Vec<(String, NewValue)> = Vec::new();
+    let mut rewrite: Option<Edit> = None;
+    let mut status = status;
+    let mut after: Option<Effects> = view.declared.valid();
+    let effects_value =
+        |e: Effects| NewValue::List(e.iter().map(|x| x.name().to_owned()).collect());
+    match status {
+        Status::Added => {
+            op_entries.push((EFFECTS_KEY.to_owned(), effects_value(inference.effects)));
+            after = Some(inference.effects);
+        }
+        Status::Conflict if opts.fix_conflicts => match op.effects {
+            Some(v) if tree.node(v).flow() && !tree.node(v).anchored() => {
+                let n = tree.node(v);
+                let start = opener(text, n.start()).map_or(n.start(), |(at, _)| at);
+                rewrite = Some(Edit {
+                    start,
+                    end: n.end(),
+                    text: inline(style, &effects_value(inference.effects)),
+                    effects: inference.effects,
+                    map: map_start,
+                    old: text[start..n.end()].to_owned(),
+                    removes: 0,
+                });
+                after = Some(inference.effects);
+            }
+            _ => notes.push(
+                Error::new(format!(
+                    "`{}` not rewritten: its {EFFECTS_KEY} is not a flow list (`[..]`) written here; rewrite it by hand",
+                    view.id
+                ))
+                .at(view.line, column),
+            ),
+        },
+        _ => {}
+    }
+    let mut inserted: Vec<Inserted> = Vec::new();
+    let mut more: Vec<Edit> = Vec::new();
+    let mut failed: Option<&'static str> = None;
+    if let Some(effects) = after.filter(|_| !opts.hint_formats.is_empty()) {
+        let hints = derive_hints(
+            effects,
+            view.label.as_deref(),
+            view.annotations.as_ref(),
+            opts.policy,
+            inference.overwrites,
+        );
+        let wanted = hint_entries(&hints);
+        for format in &opts.hint_formats {
+            // The deepest mapping of the format's path that exists, and the keys below it.
+            let mut at = op.map;
+            let mut parent_key = op.key;
+            let mut depth = 0;
+            for k in format.path() {
+                match tree.entry(at, k) {
+                    Some((kn, v)) if tree.is_map(v) => {
+                        at = v;
+                        parent_key = kn;
+                        depth += 1;
+                    }
+                    Some((kn, _)) => {
+                        notes.push(
+                            Error::new(format!(
+                                "`{}`: `{k}` is not a mapping: {} hints not written",
+                                view.id,
+                                format.name()
+                            ))
+                            .at(tree.line(kn), tree.column(tree.node(kn).start()) + 1),
+                        );
+                        depth = usize::MAX;
+                        break;
+                    }
+                    None => break,
+                }
+            }
+            if depth == usize::MAX {
+                continue;
+            }
+            let missing: Vec<(String, NewValue)> = wanted
+                .iter()
+                .filter(|(k, _)| depth < format.path().len() || tree.get(at, k).is_none())
+                .cloned()
+                .collect();
+            if missing.is_empty() {
+                continue;
+            }
+            // Wrap the hints in the keys of the path that do not exist yet.
+            let mut value = NewValue::Map(missing);
+            for k in format.path()[depth..].iter().skip(1).rev() {
+                value = NewValue::Map(vec![((*k).to_owned(), value)]);
+            }
+            let entries: Vec<(String, NewValue)> = if depth < format.path().len() {
+                vec![(format.path()[depth].to_owned(), value)]
+            } else {
+                match value {
+                    NewValue::Map(e) => e,
+                    _ => Vec::new(),
+                }
+            };
+            if at == op.map {
+                op_entries.extend(entries);
+                continue;
+            }
+            match insertion(tree, style, at, parent_key, &entries) {
+                Ok((pos, new)) => {
+                    let mut target = op_target(op);
+                    target.extend(format.path()[..depth].iter().map(|s| (*s).to_owned()));
+                    more.push(Edit {
+                        start: pos,
+                        end: pos,
+                        text: new,
+                        effects,
+                        map: map_start,
+                        old: String::new(),
+                        removes: 0,
+                    });
+                    inserted.push(Inserted {
+                        map: map_start,
+                        target,
+                        entries,
+                        replaces: false,
+                    });
+                }
+                Err(why) => failed = Some(why),
+            }
+        }
+    }
+    let mut edit = rewrite;
+    if let Some(r) = &edit {
+        inserted.push(Inserted {
+            map: map_start,
+            target: op_target(op),
+            entries: vec![(EFFECTS_KEY.to_owned(), effects_value(r.effects))],
+            replaces: true,
+        });
+    }
+    if failed.is_none() && !op_entries.is_empty() {
+        match insertion(tree, style, op.map, op.key, &op_entries) {
+            Ok((pos, new)) => {
+                let e = Edit {
+                    start: pos,
+                    end: pos,
+                    text: new,
+                    effects: after.unwrap_or(Effects::EMPTY),
+                    map: map_start,
+                    old: String::new(),
+                    removes: 0,
+                };
+                if status == Status::Added {
+                    edit = Some(e);
+                } else {
+                    more.push(e);
+                }
+                inserted.insert(
+                    0,
+                    Inserted {
+                        map: map_start,
+                        target: op_target(op),
+                        entries: op_entries,
+                        replaces: false,
+                    },
+                );
+            }
+            Err(why) => failed = Some(why),
+        }
+    }
+    if let Some(why) = failed {
+        notes.push(refuse(why));
+        edit = None;
+        more.clear();
+        inserted.clear();
+        if status == Status::Added {
+            status = Status::Unclassified;
+        }
+    }
+    more.sort_by_key(Edit::order);
+    let site = ActionSite {
+        view,
+        column,
+        map_start,
+        nested: false,
+        insert: Insert::Unsafe("an OpenAPI operation is planned by its own source"),
+        effects: None,
+        seq_offset: None,
+        annotations: None,
+    };
+    let mut planned = Planned {
+        site,
+        inference,
+        status,
+        edit,
+        hints: None,
+        more,
+    };
+    planned.judge_hints(text, opts, notes);
+    if let Some(h) = &mut planned.hints {
+        // Hints in a generator's extension are what the generator reads, not a restatement
+        // to clean up: one equal to what the effects derive is what `--hints` writes. They
+        // are never removed; only one that differs (an override) is kept for the findings.
+        h.migrate = false;
+        h.notes
+            .retain(|n| n.verdict != crate::diff::hints::Verdict::Redundant);
+        if h.notes.is_empty() {
+            planned.hints = None;
+        }
+    }
+    OpPlan { planned, inserted }
+}
+
+/// A JSON document must be JSON, not only YAML: a trailing comma or a comment that the
+/// YAML parser accepts would break every JSON consumer, and an edit must not hide it.
+fn strict_json(text: &str) -> Result<(), Error> {
+    serde_json::from_str::<serde::de::IgnoredAny>(text.trim_start_matches('\u{feff}'))
+        .map(|_| ())
+        .map_err(|e| {
+            let message = e.to_string();
+            let message = message
+                .rsplit_once(" at line ")
+                .map_or(message.as_str(), |(m, _)| m)
+                .to_owned();
+            Error::new(format!("not valid JSON: {message}")).at(e.line(), e.column())
+        })
+}
+
+/// How deep the data check follows a document: far deeper than any real API description.
+const MAX_DEPTH: usize = 1000;
+
+/// The data of a node, as a loader would read it: plain `true`/`false` as booleans, every
+/// other scalar as its string (the same on both sides of a comparison).
+fn data(tree: &Tree, node: NodeId, budget: &mut usize, depth: usize) -> Result<Value, String> {
+    if *budget == 0 {
+        return Err("the document expands to too many nodes (aliases?)".into());
+    }
+    // Recursion, bounded: a hostile document nested deeper would exhaust the stack.
+    if depth > MAX_DEPTH {
+        return Err(format!("the document nests deeper than {MAX_DEPTH} levels"));
+    }
+    *budget -= 1;
+    let node = tree.resolve(node);
+    let n = tree.node(node);
+    Ok(match n.kind() {
+        Kind::Scalar => match tree.scalar_text(node) {
+            Some(("true", saphyr_parser::ScalarStyle::Plain)) => Value::Bool(true),
+            Some(("false", saphyr_parser::ScalarStyle::Plain)) => Value::Bool(false),
+            Some((v, _)) => Value::String(v.to_owned()),
+            None => Value::Null,
+        },
+        Kind::Seq => Value::Array(
+            tree.items(node)
+                .into_iter()
+                .flatten()
+                .map(|i| data(tree, i, budget, depth + 1))
+                .collect::<Result<_, _>>()?,
+        ),
+        Kind::Map => {
+            let mut m = serde_json::Map::new();
+            for (k, v) in tree.entries(node).into_iter().flatten() {
+                let key = tree.scalar(k).unwrap_or_default().to_owned();
+                m.insert(key, data(tree, v, budget, depth + 1)?);
+            }
+            Value::Object(m)
+        }
+        Kind::Alias => Value::Null,
+    })
+}
+
+fn root_data(tree: &Tree) -> Result<Value, String> {
+    let mut budget = tree.len().saturating_mul(4).max(1024);
+    data(tree, tree.roots[0], &mut budget, 0)
+}
+
+/// What the check compares an edited text with: the original's data, serialized once
+/// (keys sorted, so the text is canonical), and its tree for the values a rewrite replaced.
+/// Kept as text rather than as a value, one large document's data is not held twice.
+struct Original<'a, 't> {
+    json: String,
+    tree: &'a Tree<'t>,
+}
+
+impl<'a, 't> Original<'a, 't> {
+    fn of(tree: &'a Tree<'t>) -> Result<Original<'a, 't>, String> {
+        Ok(Original {
+            json: root_data(tree)?.to_string(),
+            tree,
+        })
+    }
+
+    /// The original's value at `target`, `key`, if it has one.
+    fn value(&self, target: &[String], key: &str) -> Result<Option<Value>, String> {
+        let tree = self.tree;
+        let mut at = Some(tree.roots[0]);
+        for k in target.iter().map(String::as_str).chain([key]) {
+            at = at.and_then(|a| tree.get(a, k));
+        }
+        let mut budget = tree.len().max(1024);
+        at.map(|n| data(tree, n, &mut budget, 0)).transpose()
+    }
+}
+
+/// The edited text's data with each inserted key checked and put back as the original has
+/// it (absent, or the value a rewrite replaced): equal to the original's when the edits
+/// added exactly those keys.
+fn without(
+    mut edited: Value,
+    original: &Original,
+    inserted: &[&Inserted],
+) -> Result<Value, String> {
+    for ins in inserted {
+        let mut at = &mut edited;
+        for k in &ins.target {
+            at = at
+                .get_mut(k.as_str())
+                .ok_or_else(|| format!("no `{k}` on the way to the edited mapping"))?;
+        }
+        let Value::Object(map) = at else {
+            return Err("the edited place is not a mapping".into());
+        };
+        for (k, v) in &ins.entries {
+            if map.get(k) != Some(&v.to_json()) {
+                return Err(format!("`{k}` does not hold what was inserted"));
+            }
+            // Only a rewrite has an original value to put back: looking one up walks
+            // `paths`, which on a large document cost more than the rest of the check.
+            let old = if ins.replaces {
+                original.value(&ins.target, k)?
+            } else {
+                None
+            };
+            match old {
+                Some(old) => map.insert(k.clone(), old),
+                None => map.remove(k),
+            };
+        }
+    }
+    Ok(edited)
+}
+
+/// Checks the operations' edits applied to `text`: the result parses as a document of the
+/// same operations, holds the original's data plus exactly the inserted keys, and a second
+/// plan proposes nothing. Returns the edited text.
+fn check(
+    text: &str,
+    original: &Original,
+    ops: &[&OpPlan],
+    all: &[OpPlan],
+    opts: &Options,
+) -> Result<String, String> {
+    let mut edits: Vec<Edit> = ops
+        .iter()
+        .flat_map(|o| o.planned.edit.iter().chain(&o.planned.more))
+        .cloned()
+        .collect();
+    edits.sort_by_key(Edit::order);
+    let new = diff::apply(text, &edits);
+    let tree =
+        parse::parse_tree(&new).map_err(|e| format!("the edited text does not parse: {e}"))?;
+    if Style::of(&tree).json {
+        strict_json(&new).map_err(|e| format!("the edited text is not JSON: {e}"))?;
+    }
+    let inserted: Vec<&Inserted> = ops.iter().flat_map(|o| &o.inserted).collect();
+    let edited = serde_json::to_string(&without(root_data(&tree)?, original, &inserted)?)
+        .map_err(|e| e.to_string())?;
+    if edited != original.json {
+        return Err("the edited text's data is not the original's plus the new keys".into());
+    }
+    let document = doc::read(&tree).map_err(|e| format!("the edited text is no document: {e}"))?;
+    if document.operations.len() != all.len() {
+        return Err("the edited text holds other operations".into());
+    }
+    let known: Vec<Inference> = all.iter().map(|o| o.planned.inference.clone()).collect();
+    let mut notes = Vec::new();
+    let (again, _) = plan_ops(&tree, document.operations, opts, Some(&known), &mut notes);
+    for (before, after) in all.iter().zip(&again) {
+        let id = &before.planned.site.view.id;
+        if *id != after.planned.site.view.id {
+            return Err(format!("operation `{id}` changed its id"));
+        }
+        let edited = ops.iter().any(|o| std::ptr::eq(*o, before));
+        let planned_again = after.planned.edit.is_some() || !after.planned.more.is_empty();
+        let had = before.planned.edit.is_some() || !before.planned.more.is_empty();
+        if edited && planned_again {
+            return Err(format!("planning the edited text again edits `{id}` again"));
+        }
+        if !edited && planned_again != had {
+            return Err(format!(
+                "planning the edited text again plans `{id}` differently"
+            ));
+        }
+        if let Some(e) = before.planned.edit.as_ref().filter(|_| edited)
+            && after.planned.site.view.declared != Declared::Valid(e.effects)
+        {
+            return Err(format!(
+                "`{id}` does not declare the planned effects after the edit"
+            ));
+        }
+    }
+    Ok(new)
+}
+
+/// Parses, classifies and plans one OpenAPI document, then checks its edits (see
+/// [`check`]); `render` sees the original and the edits that passed.
+pub fn plan(
+    text: String,
+    opts: &Options,
+    left_alone: Option<&str>,
+    render: &mut dyn FnMut(&str, &[Edit]),
+) -> Result<Plan, Error> {
+    let tree = parse::parse_tree(&text)?;
+    let json = Style::of(&tree).json;
+    if json {
+        strict_json(&text)?;
+    }
+    let document = doc::read(&tree)?;
+    let mut notes = Vec::new();
+    let (key, title) = (document.key(), document.title.clone());
+    let mut problems = document.problems;
+    let (mut ops, group) = plan_ops(&tree, document.operations, opts, None, &mut notes);
+    if let Some(why) = left_alone {
+        let mut refused = 0;
+        for o in ops
+            .iter_mut()
+            .filter(|o| o.planned.edit.is_some() || !o.planned.more.is_empty())
+        {
+            o.inserted.clear();
+            o.planned.more.clear();
+            o.planned.refuse(why);
+            refused += 1;
+        }
+        if refused > 0 {
+            notes.push(Error::new(format!(
+                "not edited: {why}; its {} listed for a human instead",
+                crate::emit::plural(refused, "proposal")
+            )));
+        }
+    }
+    let with_edits: Vec<usize> = (0..ops.len())
+        .filter(|&i| ops[i].planned.edit.is_some() || !ops[i].planned.more.is_empty())
+        .collect();
+    let mut new_text = None;
+    if !with_edits.is_empty() && opts.check_edits {
+        let original = Original::of(&tree).map_err(Error::new)?;
+        let refs: Vec<&OpPlan> = with_edits.iter().map(|&i| &ops[i]).collect();
+        match check(&text, &original, &refs, &ops, opts) {
+            Ok(new) => new_text = Some(new),
+            Err(why) => {
+                // The slow path: each operation alone, then those that pass together.
+                let mut failing: Vec<(usize, String)> = Vec::new();
+                let mut passing = Vec::new();
+                for &i in &with_edits {
+                    match check(&text, &original, &[&ops[i]], &ops, opts) {
+                        Ok(_) => passing.push(i),
+                        Err(e) => failing.push((i, e)),
+                    }
+                }
+                let refs: Vec<&OpPlan> = passing.iter().map(|&i| &ops[i]).collect();
+                if failing.is_empty() || check(&text, &original, &refs, &ops, opts).is_err() {
+                    failing.extend(passing.drain(..).map(|i| (i, why.clone())));
+                }
+                for (i, why) in failing {
+                    ops[i].inserted.clear();
+                    let p = &mut ops[i].planned;
+                    p.more.clear();
+                    problems.push(p.refuse(&format!(
+                        "its edit failed the check before writing ({why}); declare its effects by hand"
+                    )));
+                }
+                if !passing.is_empty() {
+                    let refs: Vec<&OpPlan> = passing.iter().map(|&i| &ops[i]).collect();
+                    new_text = check(&text, &original, &refs, &ops, opts).ok();
+                }
+            }
+        }
+    }
+    let mut edits: Vec<Edit> = ops
+        .iter()
+        .flat_map(|o| o.planned.edit.iter().chain(&o.planned.more))
+        .cloned()
+        .collect();
+    edits.sort_by_key(Edit::order);
+    if new_text.is_none() && opts.keep_texts && !edits.is_empty() {
+        new_text = Some(diff::apply(&text, &edits));
+    }
+    render(&text, &edits);
+    let silences = if json {
+        Vec::new()
+    } else {
+        parse::file_silences(&text)
+    };
+    let inserted = ops.iter().flat_map(|o| o.inserted.clone()).collect();
+    Ok(Plan {
+        shape: Shape::OpenApi,
+        group,
+        info_key: key,
+        info_title: title,
+        problems,
+        notes,
+        actions: ops.into_iter().map(|o| o.planned).collect(),
+        edits,
+        new_text: new_text.filter(|_| opts.keep_texts),
+        silences,
+        inserted,
+        repeats: Vec::new(),
+        // A document's `$ref`s are JSON pointers, resolved (and reported) by its reader,
+        // not connector partials.
+        refs: Vec::new(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classify::RuleSet;
+    use crate::parse::openapi::HintFormat;
+
+    fn run(text: &str, formats: &[HintFormat]) -> (String, Plan) {
+        let mut opts = Options::new(RuleSet::builtin().unwrap());
+        opts.keep_texts = true;
+        opts.hint_formats = formats.to_vec();
+        let p = plan(text.to_owned(), &opts, None, &mut |_, _| {}).unwrap();
+        let new = p.new_text.clone().unwrap_or_else(|| text.to_owned());
+        (new, p)
+    }
+
+    const YAML: &str = "openapi: 3.0.0\ninfo:\n  title: Pets\npaths:\n  /pets:\n    get:\n      operationId: listPets\n      summary: List all pets\n    delete:\n      operationId: deletePet\n      x-speakeasy-mcp:\n        name: remove\n";
+
+    #[test]
+    fn yaml_operations_get_x_effects_and_hints_in_their_own_style() {
+        let (new, p) = run(YAML, &[HintFormat::Speakeasy]);
+        assert!(p.problems.is_empty(), "{:?}", p.problems);
+        assert_eq!(
+            new,
+            "openapi: 3.0.0\ninfo:\n  title: Pets\npaths:\n  /pets:\n    get:\n      x-effects: [read]\n      x-speakeasy-mcp:\n        readOnlyHint: true\n        destructiveHint: false\n        openWorldHint: true\n      operationId: listPets\n      summary: List all pets\n    delete:\n      x-effects: [delete]\n      operationId: deletePet\n      x-speakeasy-mcp:\n        readOnlyHint: false\n        destructiveHint: true\n        openWorldHint: true\n        name: remove\n"
+        );
+        let (again, p2) = run(&new, &[HintFormat::Speakeasy]);
+        assert_eq!(again, new);
+        assert!(p2.edits.is_empty());
+        assert!(p2.actions.iter().all(|a| a.status == Status::Agrees));
+    }
+
+    #[test]
+    fn json_keeps_its_indentation_spacing_and_line_endings() {
+        let text = "{\r\n\t\"swagger\": \"2.0\",\r\n\t\"paths\": {\r\n\t\t\"/pets\": {\r\n\t\t\t\"get\": {\r\n\t\t\t\t\"operationId\": \"listPets\",\r\n\t\t\t\t\"tags\": [\r\n\t\t\t\t\t\"pets\"\r\n\t\t\t\t]\r\n\t\t\t}\r\n\t\t}\r\n\t}\r\n}";
+        let (new, _) = run(text, &[HintFormat::Zuplo]);
+        assert_eq!(
+            new,
+            "{\r\n\t\"swagger\": \"2.0\",\r\n\t\"paths\": {\r\n\t\t\"/pets\": {\r\n\t\t\t\"get\": {\r\n\t\t\t\t\"x-effects\": [\r\n\t\t\t\t\t\"read\"\r\n\t\t\t\t],\r\n\t\t\t\t\"x-zuplo-route\": {\r\n\t\t\t\t\t\"mcp\": {\r\n\t\t\t\t\t\t\"annotations\": {\r\n\t\t\t\t\t\t\t\"readOnlyHint\": true,\r\n\t\t\t\t\t\t\t\"destructiveHint\": false,\r\n\t\t\t\t\t\t\t\"openWorldHint\": true\r\n\t\t\t\t\t\t}\r\n\t\t\t\t\t}\r\n\t\t\t\t},\r\n\t\t\t\t\"operationId\": \"listPets\",\r\n\t\t\t\t\"tags\": [\r\n\t\t\t\t\t\"pets\"\r\n\t\t\t\t]\r\n\t\t\t}\r\n\t\t}\r\n\t}\r\n}"
+        );
+        let v: Value = serde_json::from_str(&new).unwrap();
+        assert_eq!(v["paths"]["/pets"]["get"]["x-effects"][0], "read");
+    }
+
+    #[test]
+    fn minified_json_stays_minified() {
+        let text = "{\"openapi\":\"3.1.0\",\"paths\":{\"/pets/{id}\":{\"delete\":{\"operationId\":\"deletePet\"},\"get\":{}}}}\n";
+        let (new, _) = run(text, &[HintFormat::Mcp]);
+        assert_eq!(
+            new,
+            "{\"openapi\":\"3.1.0\",\"paths\":{\"/pets/{id}\":{\"delete\":{\"x-effects\":[\"delete\"],\"x-mcp\":{\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":true,\"openWorldHint\":true}},\"operationId\":\"deletePet\"},\"get\":{\"x-effects\":[\"read\"],\"x-mcp\":{\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"openWorldHint\":true}}}}}}\n"
+        );
+    }
+
+    #[test]
+    fn a_yaml_flow_mapping_over_lines_gets_flow_entries_on_lines_of_their_own() {
+        let text = "openapi: 3.0.0\npaths:\n  /a:\n    get: {\n      operationId: listA,\n      summary: List A\n    }\n";
+        let (new, p) = run(text, &[HintFormat::Zilla]);
+        assert!(
+            p.problems.is_empty() && p.notes.is_empty(),
+            "{:?} {:?}",
+            p.problems,
+            p.notes
+        );
+        assert_eq!(
+            new,
+            "openapi: 3.0.0\npaths:\n  /a:\n    get: {\n      x-effects: [read],\n      x-zilla-mcp: {annotations: {readOnlyHint: true, destructiveHint: false, openWorldHint: true}},\n      operationId: listA,\n      summary: List A\n    }\n"
+        );
+    }
+
+    #[test]
+    fn an_operation_that_cannot_take_a_key_is_named_and_the_rest_edited() {
+        let text = "openapi: 3.0.0\npaths:\n  /a:\n    get: &op\n      operationId: listA\n    delete:\n      operationId: deleteA\n";
+        let (new, p) = run(text, &[]);
+        assert!(
+            new.contains("    delete:\n      x-effects: [delete]\n"),
+            "{new}"
+        );
+        assert!(!new.contains("get: &op\n      x-effects"), "{new}");
+        assert_eq!(p.notes.len(), 1, "{:?}", p.notes);
+        assert!(
+            p.notes[0].to_string().contains("`listA` not edited"),
+            "{}",
+            p.notes[0]
+        );
+    }
+
+    #[test]
+    fn a_deeply_nested_document_is_an_error_with_its_place_not_a_crash() {
+        let deep = format!(
+            "openapi: 3.0.0\nx: {}{}\n",
+            "[".repeat(5000),
+            "]".repeat(5000)
+        );
+        let opts = Options::new(crate::classify::RuleSet::builtin().unwrap());
+        let e = plan(deep, &opts, None, &mut |_, _| {}).unwrap_err();
+        assert_eq!(e.line, Some(2), "{e}");
+        assert!(e.column.is_some(), "{e}");
+    }
+}

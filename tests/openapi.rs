@@ -1,0 +1,661 @@
+//! OpenAPI documents as catalogs (issue 23): found by content or named directly, patched in
+//! their own syntax (a patch `git apply` takes, a rerun silent), hints merged where the
+//! generators read them, an Overlay that gives the same document as the patch, and every
+//! catalog command on them.
+
+mod common;
+
+use std::path::Path;
+
+use common::{git_apply, git_init, git_ok, run_in, write_file};
+use serde_json::Value;
+
+const PETS_YAML: &str = "openapi: 3.0.3
+info:
+  title: Pet Store
+  version: \"1.0\"
+security:
+  - oauth: [pets.read]
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      summary: List all pets
+      parameters:
+        - $ref: '#/components/parameters/Limit'
+    post:
+      operationId: createPet
+      summary: Create a pet
+      security:
+        - oauth: [pets.write]
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Pet'}
+  /pets/{petId}:
+    parameters:
+      - {name: petId, in: path, required: true, schema: {type: string}}
+    delete:
+      operationId: deletePet
+      summary: Delete a pet
+      x-speakeasy-mcp:
+        name: remove_pet
+        scopes: [admin]
+    get:
+      summary: Info for a specific pet
+      x-effects: [read]
+components:
+  parameters:
+    Limit: {name: limit, in: query, schema: {type: integer}}
+  schemas:
+    Pet:
+      type: object
+      properties:
+        name: {type: string}
+";
+
+/// A Swagger 2.0 document as `JSON.stringify(doc, null, 2)` writes it, with CRLF endings.
+fn store_json() -> String {
+    let doc = serde_json::json!({
+        "swagger": "2.0",
+        "info": {"title": "Store", "version": "1"},
+        "paths": {
+            "/orders/search": {
+                "post": {
+                    "operationId": "searchOrders",
+                    "summary": "Search orders",
+                    "parameters": [{"name": "body", "in": "body", "schema": {"type": "object", "properties": {"query": {"type": "string"}}}}],
+                    "responses": {"200": {"description": "ok"}}
+                }
+            },
+            "/orders/{id}": {
+                "get": {
+                    "operationId": "getOrder",
+                    "tags": ["orders"],
+                    "responses": {"200": {"description": "ok"}}
+                }
+            }
+        }
+    });
+    serde_json::to_string_pretty(&doc)
+        .unwrap()
+        .replace('\n', "\r\n")
+}
+
+fn catalog(root: &Path) {
+    write_file(root, "api/pets.yaml", PETS_YAML);
+    write_file(root, "api/store.json", &store_json());
+    // Neither is an OpenAPI document: left alone.
+    write_file(root, "api/notes.yaml", "title: notes\nopenapi_like: no\n");
+    write_file(
+        root,
+        "api/package.json",
+        "{\"name\": \"x\", \"info\": {\"openapi\": 1}}\n",
+    );
+}
+
+fn yaml_data(text: &str) -> Value {
+    let v: yaml_serde::Value = yaml_serde::from_str(text).unwrap();
+    serde_json::to_value(v).unwrap()
+}
+
+#[test]
+fn documents_are_found_by_content_patched_in_their_own_syntax_and_a_rerun_is_silent() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    catalog(root);
+    git_init(root);
+    let run = run_in(
+        root,
+        &[
+            "backfill",
+            "api",
+            "--hints",
+            "speakeasy",
+            "--patch",
+            "out/p.patch",
+            "--report",
+            "out/c.csv",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let patch = std::fs::read_to_string(root.join("out/p.patch")).unwrap();
+    assert!(
+        patch.contains("diff --git a/api/pets.yaml b/api/pets.yaml"),
+        "{patch}"
+    );
+    assert!(
+        patch.contains("diff --git a/api/store.json b/api/store.json"),
+        "{patch}"
+    );
+    assert!(!patch.contains("notes.yaml") && !patch.contains("package.json"));
+    // YAML: lines indented like the operation's keys; the existing generator map keeps
+    // its keys and takes the missing hints.
+    assert!(
+        patch.contains(
+            "     delete:\n+      x-effects: [delete]\n       operationId: deletePet\n       summary: Delete a pet\n       x-speakeasy-mcp:\n+        readOnlyHint: false\n+        destructiveHint: true\n+        openWorldHint: true\n         name: remove_pet\n"
+        ),
+        "{patch}"
+    );
+    // JSON: CRLF, two-space indentation, arrays one item per line, as the document writes.
+    assert!(
+        patch.contains("+        \"x-effects\": [\r\n+          \"search\"\r\n+        ],\r\n"),
+        "{patch}"
+    );
+    let csv = std::fs::read_to_string(root.join("out/c.csv")).unwrap();
+    assert!(
+        csv.contains(
+            "pet_store,pets.yaml,9,listPets,pet_store_listPets,List all pets,GET,/pets,,read,added,"
+        ),
+        "{csv}"
+    );
+    assert!(csv.contains(",get_pets_pet_id,pet_store_get_pets_pet_id,Info for a specific pet,GET,/pets/{petId},read,read,agrees,"), "{csv}");
+    assert!(csv.contains("store,store.json,8,searchOrders,store_searchOrders,Search orders,POST,/orders/search,,search,added,medium,verb-search,true,false,,true"), "{csv}");
+
+    let before_yaml = yaml_data(PETS_YAML);
+    let before_json: Value = serde_json::from_str(&store_json()).unwrap();
+    git_apply(root, &root.join("out/p.patch"), false).unwrap();
+    let after_yaml = yaml_data(&std::fs::read_to_string(root.join("api/pets.yaml")).unwrap());
+    let after_json: Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("api/store.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        after_json["paths"]["/orders/search"]["post"]["x-effects"],
+        serde_json::json!(["search"])
+    );
+    assert_eq!(
+        after_json["paths"]["/orders/{id}"]["get"]["x-speakeasy-mcp"]["readOnlyHint"],
+        true
+    );
+    let del = &after_yaml["paths"]["/pets/{petId}"]["delete"]["x-speakeasy-mcp"];
+    assert_eq!(del["name"], "remove_pet");
+    assert_eq!(del["scopes"], serde_json::json!(["admin"]));
+    assert_eq!(del["destructiveHint"], true);
+    // Same content less the new keys.
+    assert_eq!(strip(after_yaml), strip(before_yaml));
+    assert_eq!(strip(after_json), strip(before_json));
+
+    let again = run_in(
+        root,
+        &[
+            "backfill",
+            "api",
+            "--hints",
+            "speakeasy",
+            "--patch",
+            "out/p2.patch",
+            "--report",
+            "out/c2.csv",
+        ],
+    );
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(
+        std::fs::read_to_string(root.join("out/p2.patch")).unwrap(),
+        ""
+    );
+    // The hints written are what the generators read, not hints to clean up: `check` has
+    // nothing to say once the patch is in.
+    let check = run_in(root, &["check", "api"]);
+    assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
+    assert!(
+        check
+            .stdout
+            .contains("check: 0 errors, 0 warnings; 0 failing"),
+        "{}",
+        check.stdout
+    );
+}
+
+/// The data less what the tool adds: `x-effects` and the hint keys.
+fn strip(mut v: Value) -> Value {
+    fn walk(v: &mut Value) {
+        match v {
+            Value::Object(m) => {
+                m.remove("x-effects");
+                for k in ["readOnlyHint", "destructiveHint", "openWorldHint"] {
+                    m.remove(k);
+                }
+                m.retain(|_, v| !matches!(v, Value::Object(o) if o.is_empty()));
+                m.values_mut().for_each(walk);
+                m.retain(|_, v| !matches!(v, Value::Object(o) if o.is_empty()));
+            }
+            Value::Array(a) => a.iter_mut().for_each(walk),
+            _ => {}
+        }
+    }
+    walk(&mut v);
+    v
+}
+
+#[test]
+fn a_document_named_directly_is_a_catalog_and_write_edits_it_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    catalog(root);
+    git_init(root);
+    let run = run_in(
+        root,
+        &[
+            "backfill",
+            "api/pets.yaml",
+            "--patch",
+            "out/p.patch",
+            "--report",
+            "out/c.csv",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let patch = std::fs::read_to_string(root.join("out/p.patch")).unwrap();
+    assert!(
+        patch.starts_with("diff --git a/api/pets.yaml b/api/pets.yaml\n"),
+        "{patch}"
+    );
+    assert!(!patch.contains("store.json"));
+    git_apply(root, &root.join("out/p.patch"), true).unwrap();
+    let run = run_in(
+        root,
+        &[
+            "backfill",
+            "api/pets.yaml",
+            "--write",
+            "--patch",
+            "out/p.patch",
+            "--report",
+            "out/c.csv",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let written = std::fs::read_to_string(root.join("api/pets.yaml")).unwrap();
+    git_ok(root, &["checkout", "--", "api/pets.yaml"]);
+    git_apply(root, &root.join("out/p.patch"), false).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(root.join("api/pets.yaml")).unwrap(),
+        written
+    );
+    // An output may not overwrite a document of the catalog.
+    let before = std::fs::read(root.join("api/store.json")).unwrap();
+    let refused = run_in(root, &["backfill", "api", "--report", "api/store.json"]);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("--report would write over"),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(std::fs::read(root.join("api/store.json")).unwrap(), before);
+    // A file that is neither a folder nor a document is refused by name.
+    let bad = run_in(root, &["backfill", "api/notes.yaml"]);
+    assert_eq!(bad.code, 2);
+    assert!(
+        bad.stderr
+            .contains("api/notes.yaml: catalog is not a directory, nor an OpenAPI document"),
+        "{}",
+        bad.stderr
+    );
+}
+
+/// Applies an Overlay whose targets are name-selector JSONPaths, as the specification
+/// says: each update's keys merged into its target.
+fn apply_overlay(doc: &mut Value, overlay: &Value) {
+    for action in overlay["actions"].as_array().unwrap() {
+        let target = action["target"].as_str().unwrap();
+        let mut at = &mut *doc;
+        let mut rest = target.strip_prefix('$').unwrap();
+        while !rest.is_empty() {
+            let (key, tail) = if let Some(r) = rest.strip_prefix("['") {
+                let end = r.find("']").unwrap();
+                (r[..end].replace("\\'", "'"), &r[end + 2..])
+            } else {
+                let r = rest.strip_prefix('.').unwrap();
+                let end = r.find(['.', '[']).unwrap_or(r.len());
+                (r[..end].to_owned(), &r[end..])
+            };
+            at = at
+                .get_mut(&key)
+                .unwrap_or_else(|| panic!("{target}: no {key}"));
+            rest = tail;
+        }
+        for (k, v) in action["update"].as_object().unwrap() {
+            at.as_object_mut().unwrap().insert(k.clone(), v.clone());
+        }
+    }
+}
+
+#[test]
+fn the_overlay_gives_the_document_the_patch_gives() {
+    for (name, overlay) in [
+        ("api/pets.yaml", "out/o.yaml"),
+        ("api/store.json", "out/o.json"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        catalog(root);
+        git_init(root);
+        let run = run_in(
+            root,
+            &[
+                "backfill",
+                name,
+                "--hints",
+                "zuplo",
+                "--hints",
+                "speakeasy",
+                "--overlay",
+                overlay,
+                "--patch",
+                "out/p.patch",
+                "--report",
+                "out/c.csv",
+            ],
+        );
+        assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+        assert!(
+            run.stdout.contains(&format!("{overlay} (overlay)")),
+            "{}",
+            run.stdout
+        );
+        let text = std::fs::read_to_string(root.join(overlay)).unwrap();
+        let ov = yaml_data(&text);
+        assert_eq!(ov["overlay"], "1.0.0");
+        let original = std::fs::read_to_string(root.join(name)).unwrap();
+        let mut via_overlay = yaml_data(&original);
+        apply_overlay(&mut via_overlay, &ov);
+        git_apply(root, &root.join("out/p.patch"), false).unwrap();
+        let patched = yaml_data(&std::fs::read_to_string(root.join(name)).unwrap());
+        assert_eq!(via_overlay, patched, "{text}");
+        assert_ne!(patched, yaml_data(&original));
+    }
+}
+
+#[test]
+fn hints_from_the_configuration_and_hints_already_declared() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write_file(
+        root,
+        "doc.yaml",
+        "openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths:\n  /users/{id}:\n    delete:\n      operationId: deleteUser\n      x-zilla-mcp:\n        annotations:\n          readOnlyHint: true\n",
+    );
+    write_file(
+        root,
+        "catalog-effects.toml",
+        "hints = [\"zilla\", \"mcp\"]\n",
+    );
+    let run = run_in(
+        root,
+        &[
+            "backfill", "doc.yaml", "--patch", "p.patch", "--report", "c.csv",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let patch = std::fs::read_to_string(root.join("p.patch")).unwrap();
+    // The declared readOnlyHint stays (a conflict for a human); the missing keys are added.
+    assert!(
+        patch.contains("+      x-mcp:\n+        annotations:\n+          readOnlyHint: true\n"),
+        "{patch}"
+    );
+    assert!(patch.contains("         annotations:\n+          destructiveHint: true\n+          openWorldHint: true\n           readOnlyHint: true\n"), "{patch}");
+    let check = run_in(root, &["check", "doc.yaml"]);
+    assert_eq!(check.code, 1);
+    assert!(
+        check
+            .stdout
+            .contains("doc.yaml:5:5: error [read-only-override]"),
+        "{}",
+        check.stdout
+    );
+}
+
+#[test]
+fn check_baseline_since_sarif_explain_lint_and_review_work_on_documents() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    catalog(root);
+    git_init(root);
+    let run = run_in(root, &["check", "api", "--write-baseline", "base.csv"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let run = run_in(
+        root,
+        &["check", "api", "--baseline", "base.csv", "--fail-on", "new"],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    // A new operation is a new finding, on its own line.
+    let text = PETS_YAML.replace(
+        "components:\n",
+        "  /pets/{petId}/archive:\n    post:\n      operationId: archivePet\ncomponents:\n",
+    );
+    write_file(root, "api/pets.yaml", &text);
+    let run = run_in(
+        root,
+        &[
+            "check",
+            "api",
+            "--since",
+            "HEAD",
+            "--baseline",
+            "base.csv",
+            "--fail-on",
+            "new",
+            "--format",
+            "sarif",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let sarif: Value = serde_json::from_str(&run.stdout).unwrap();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    let new: Vec<&Value> = results
+        .iter()
+        .filter(|r| r["baselineState"] == "new")
+        .collect();
+    assert_eq!(new.len(), 1, "{results:?}");
+    assert_eq!(
+        new[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "api/pets.yaml"
+    );
+    assert_eq!(
+        new[0]["locations"][0]["physicalLocation"]["region"]["startLine"],
+        36
+    );
+    // --since reads only the changed document.
+    assert!(!run.stdout.contains("store.json"), "{}", run.stdout);
+
+    let run = run_in(root, &["explain", "api", "store_searchOrders"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("store_searchOrders (api/store.json:"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("inferred: [search]"), "{}", run.stdout);
+
+    let run = run_in(root, &["lint", "api"]);
+    assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
+
+    let run = run_in(
+        root,
+        &[
+            "backfill", "api", "--review", "r.md", "--patch", "p.patch", "--report", "c.csv",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let review = std::fs::read_to_string(root.join("r.md")).unwrap();
+    assert!(review.contains("api/store.json:"), "{review}");
+}
+
+#[test]
+fn a_broken_document_is_named_with_its_line_and_the_others_are_still_processed() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    catalog(root);
+    write_file(
+        root,
+        "api/broken.json",
+        "{\n  \"openapi\": \"3.0.0\",\n  \"paths\": {\n    \"/a\": {\"get\": {\"operationId\": \"x\",}}\n  }\n}\n",
+    );
+    write_file(
+        root,
+        "api/refs.yaml",
+        "openapi: 3.0.0\npaths:\n  /a:\n    get:\n      operationId: listA\n      parameters:\n        - $ref: '#/components/parameters/Missing'\n",
+    );
+    let run = run_in(
+        root,
+        &["backfill", "api", "--patch", "p.patch", "--report", "c.csv"],
+    );
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("error: api/broken.json:4:"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("error: api/refs.yaml:7:11: `$ref: #/components/parameters/Missing` points to nothing in this document"),
+        "{}",
+        run.stderr
+    );
+    let patch = std::fs::read_to_string(root.join("p.patch")).unwrap();
+    // Outside git, patch paths are relative to the catalog.
+    assert!(
+        patch.contains("a/pets.yaml") && patch.contains("a/store.json"),
+        "{patch}"
+    );
+    assert!(patch.contains("a/refs.yaml"), "{patch}");
+}
+
+const README: &str = include_str!("../README.md");
+
+/// The command lines of README's code block that follows `<!-- recipe: NAME -->`.
+fn recipe(name: &str) -> Vec<&'static str> {
+    let marker = format!("<!-- recipe: {name} -->\n```");
+    let at = README
+        .find(&marker)
+        .unwrap_or_else(|| panic!("README has no recipe {name:?}"))
+        + marker.len();
+    let body = &README[at..];
+    let body = &body[body.find('\n').unwrap() + 1..];
+    body[..body.find("```").unwrap()]
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .collect()
+}
+
+#[test]
+fn readme_openapi_recipe_on_the_demo_document_patch_and_overlay_agree_and_a_rerun_is_silent() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path();
+    let demo = std::fs::read_to_string(
+        common::manifest_dir().join("catalogs/demo/bookshelf/openapi.yaml"),
+    )
+    .unwrap();
+    write_file(work, "api/openapi.yaml", &demo);
+    git_init(work);
+    let lines = recipe("openapi");
+    let mut runs = Vec::new();
+    for line in &lines {
+        let r = common::run_on_path(work, "sh", &["-c", line], &[]);
+        assert_eq!(r.code, 0, "{line}\n{}{}", r.stdout, r.stderr);
+        runs.push(r);
+    }
+    let patched = std::fs::read_to_string(work.join("api/openapi.yaml")).unwrap();
+    assert_ne!(patched, demo, "the recipe's git apply changed nothing");
+    assert!(
+        patched.contains(
+            "      x-effects: [search]\n      x-speakeasy-mcp:\n        readOnlyHint: true\n"
+        ),
+        "{patched}"
+    );
+    // The overlay, applied to the untouched document, gives the patched one.
+    let overlay =
+        yaml_data(&std::fs::read_to_string(work.join("reports/effects-overlay.yaml")).unwrap());
+    let mut via_overlay = yaml_data(&demo);
+    apply_overlay(&mut via_overlay, &overlay);
+    assert_eq!(via_overlay, yaml_data(&patched));
+    let last = runs.last().unwrap();
+    assert!(
+        last.stdout.contains(", 0 changed by the patch;"),
+        "{}",
+        last.stdout
+    );
+    assert_eq!(
+        std::fs::read_to_string(work.join("reports/effects.patch")).unwrap(),
+        ""
+    );
+}
+
+#[test]
+fn branch_commits_what_the_patch_gives_and_the_page_lists_the_document() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    catalog(root);
+    git_init(root);
+    let run = run_in(
+        root,
+        &[
+            "backfill",
+            "api",
+            "--branch",
+            "effects",
+            "--hints",
+            "speakeasy",
+            "--html",
+            "out/c.html",
+            "--patch",
+            "out/p.patch",
+            "--report",
+            "out/c.csv",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let page = std::fs::read_to_string(root.join("out/c.html")).unwrap();
+    assert!(
+        page.contains("pet_store") && page.contains("store"),
+        "the page lists both documents"
+    );
+    let committed: Vec<String> = ["api/pets.yaml", "api/store.json"]
+        .iter()
+        .map(|p| git_ok(root, &["show", &format!("effects:{p}")]))
+        .collect();
+    git_apply(root, &root.join("out/p.patch"), false).unwrap();
+    for (p, c) in ["api/pets.yaml", "api/store.json"].iter().zip(&committed) {
+        assert_eq!(&std::fs::read_to_string(root.join(p)).unwrap(), c, "{p}");
+    }
+}
+
+#[test]
+fn a_comment_on_the_method_line_silences_a_finding_of_that_operation() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write_file(
+        root,
+        "doc.yaml",
+        "openapi: 3.0.0\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get: # catalog-effects: ignore[missing-effects]\n      operationId: listA\n    delete:\n      operationId: deleteA\n",
+    );
+    let run = run_in(root, &["check", "doc.yaml"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        !run.stdout.contains("`listA` declares no effects"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("doc.yaml:7:5: warning [missing-effects]: `deleteA`"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("1 silenced"), "{}", run.stdout);
+    // The patch still proposes it: a silence is about the finding, not the edit.
+    let run = run_in(
+        root,
+        &[
+            "backfill", "doc.yaml", "--patch", "p.patch", "--report", "c.csv",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let patch = std::fs::read_to_string(root.join("p.patch")).unwrap();
+    assert!(
+        patch.contains(
+            "     get: # catalog-effects: ignore[missing-effects]\n+      x-effects: [read]\n"
+        ),
+        "{patch}"
+    );
+}
