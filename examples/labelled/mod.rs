@@ -207,26 +207,11 @@ pub fn slug(server: &str) -> String {
         .collect()
 }
 
-/// `application-cancelDeployment` -> `application_cancel_deployment`; an id that would not
-/// start with a letter gets a `t_` prefix, as catalog ids must.
+/// `application-cancelDeployment` -> `application_cancel_deployment` (the library's
+/// OpenAPI id rule); an id that would not start with a letter gets a `t_` prefix, as catalog
+/// ids must.
 pub fn snake(name: &str) -> String {
-    let mut out = String::new();
-    let mut prev_lower = false;
-    for c in name.chars() {
-        if c.is_ascii_alphanumeric() {
-            if c.is_ascii_uppercase() && prev_lower {
-                out.push('_');
-            }
-            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-            out.push(c.to_ascii_lowercase());
-        } else {
-            if !out.ends_with('_') && !out.is_empty() {
-                out.push('_');
-            }
-            prev_lower = false;
-        }
-    }
-    let out = out.trim_end_matches('_').to_owned();
+    let out = catalog_effects::parse::openapi::snake(name);
     if out.starts_with(|c: char| c.is_ascii_lowercase()) {
         out
     } else {

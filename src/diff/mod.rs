@@ -138,7 +138,7 @@ pub fn effects_after(
 /// The terminator of the last line that ends at or before `at`, else the file's first one.
 /// After an unterminated last line, that is the line before it, not the first of the file:
 /// in a file of mixed endings the inserted lines end like their neighbours.
-fn eol_before(text: &str, at: usize) -> &'static str {
+pub(crate) fn eol_before(text: &str, at: usize) -> &'static str {
     let b = text.as_bytes();
     let nl = b[..at]
         .iter()

@@ -148,19 +148,6 @@ impl Style {
     }
 }
 
-/// The line terminator of the line before `at`, else the text's first one.
-fn eol_before(text: &str, at: usize) -> &'static str {
-    let b = text.as_bytes();
-    let nl = b[..at]
-        .iter()
-        .rposition(|&c| c == b'\n')
-        .or_else(|| b.iter().position(|&c| c == b'\n'));
-    match nl {
-        Some(p) if p > 0 && b[p - 1] == b'\r' => "\r\n",
-        _ => "\n",
-    }
-}
-
 fn json_str(s: &str) -> String {
     Value::from(s).to_string()
 }
@@ -306,7 +293,7 @@ fn insertion(
                 .strip_prefix(parent_indent.as_str())
                 .filter(|u| !u.is_empty())
                 .unwrap_or("  ");
-            let eol = eol_before(text, ls);
+            let eol = crate::diff::eol_before(text, ls);
             let mut out = String::new();
             for (k, v) in entries {
                 if style.json {
@@ -339,7 +326,7 @@ fn insertion(
     let indent = &text[ls..k0_start];
     let unit_cols = indent.len().saturating_sub(parent_indent().len());
     let unit = " ".repeat(if unit_cols == 0 { 2 } else { unit_cols });
-    let eol = eol_before(text, ls);
+    let eol = crate::diff::eol_before(text, ls);
     let mut out = String::new();
     for (k, v) in entries {
         out.push_str(&pretty(style, k, v, indent, &unit, eol));
