@@ -7,7 +7,7 @@ use std::cell::RefCell;
 
 use super::RuleSet;
 use super::index::Sym;
-use super::name::{Group, Position, Verb, Words, sentence_verb};
+use super::name::{Group, Position, Verb, Words, sentence_verb_in};
 use super::rules::{self, Facts};
 use super::signals::PathSink;
 use crate::view::ActionView;
@@ -125,6 +125,9 @@ struct Scratch {
     facts: Facts,
     cands: Vec<(usize, Position)>,
     path: LastPath,
+    /// A lowered word and its stems, for prose.
+    buf: String,
+    form: String,
 }
 
 /// What the last URL of an action names.
@@ -317,7 +320,7 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
     // Prose is read too when the name or operation has a verb: a label that says change
     // overrules a read, and a label or description that agrees is support.
     if let Some(label) = &view.label {
-        ev.verbs[Source::Label as usize] = sentence_verb(label, lex);
+        ev.verbs[Source::Label as usize] = sentence_verb_in(label, lex, &mut s.buf, &mut s.form);
         // "Managed Databases List All": a past participle qualifies the thing the label
         // names; "Deletes the document" acts on it.
         let mut words = super::signals::raw_words(label);
@@ -325,7 +328,7 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
         ev.label_acts = words.next().is_some() && !first.to_ascii_lowercase().ends_with("ed");
     }
     if let Some(d) = &view.description {
-        ev.verbs[Source::Description as usize] = sentence_verb(d, lex);
+        ev.verbs[Source::Description as usize] = sentence_verb_in(d, lex, &mut s.buf, &mut s.form);
     }
     ev
 }

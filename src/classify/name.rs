@@ -336,12 +336,21 @@ impl Words {
 /// inflection; nothing when that word is not a verb, or lies past the first sentence, since
 /// later words describe the result, not the action.
 pub fn sentence_verb(text: &str, lex: &Lexicon) -> Option<Verb> {
+    sentence_verb_in(text, lex, &mut String::new(), &mut String::new())
+}
+
+/// [`sentence_verb`] with buffers the caller reuses: it runs twice for every action.
+pub(crate) fn sentence_verb_in(
+    text: &str,
+    lex: &Lexicon,
+    buf: &mut String,
+    form: &mut String,
+) -> Option<Verb> {
     let head = sentence_head(text);
-    let (mut buf, mut form) = (String::new(), String::new());
     let mut words = raw_words(head).peekable();
     for index in 0..SENTENCE_LEAD {
         let raw = words.next()?;
-        let w = lower(raw, &mut buf);
+        let w = lower(raw, buf);
         if w.ends_with("ly") || lex.lookup(w).is_some_and(|(_, i)| i.lead_in) {
             continue;
         }
@@ -356,7 +365,7 @@ pub fn sentence_verb(text: &str, lex: &Lexicon) -> Option<Verb> {
         }
         let exact = lex.sym(w);
         let mut found = None;
-        each_stem(w, &mut form, |f| {
+        each_stem(w, form, |f| {
             found = lex
                 .lookup(f)
                 .filter(|(_, info)| info.is_verb() && f.len() > 1);
