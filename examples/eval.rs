@@ -125,8 +125,24 @@ fn real_main() -> Result<(), String> {
         );
         if differ > 0 {
             println!(
-                "NOTE: the binary and the library differ: the binary is older than the heuristics (rebuild it with `cargo build --release`)"
+                "NOTE: the binary and the library differ (is the binary older than the heuristics? `cargo build --release`):"
             );
+            for (b, l) in bin.iter().zip(&lib).filter(|(b, l)| {
+                b.inference.effects != l.inference.effects
+                    || b.inference.confidence != l.inference.confidence
+            }) {
+                println!(
+                    "  {} {} {} {}: binary [{}] {:?}, library [{}] {:?}",
+                    b.row.set.name(),
+                    b.route.name(),
+                    b.row.server,
+                    b.row.name,
+                    b.inference.effects.joined("|"),
+                    b.inference.confidence,
+                    l.inference.effects.joined("|"),
+                    l.inference.confidence
+                );
+            }
         }
         bin
     };

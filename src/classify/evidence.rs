@@ -324,8 +324,9 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
         // "Managed Databases List All": a past participle qualifies the thing the label
         // names; "Deletes the document" acts on it.
         let mut words = super::signals::raw_words(label);
-        let first = words.next().unwrap_or_default();
-        ev.label_acts = words.next().is_some() && !first.to_ascii_lowercase().ends_with("ed");
+        let first = words.next().unwrap_or_default().as_bytes();
+        let participle = first.len() >= 2 && first[first.len() - 2..].eq_ignore_ascii_case(b"ed");
+        ev.label_acts = words.next().is_some() && !participle;
     }
     if let Some(d) = &view.description {
         ev.verbs[Source::Description as usize] = sentence_verb_in(d, lex, &mut s.buf, &mut s.form);

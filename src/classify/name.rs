@@ -110,22 +110,35 @@ impl Words {
         if word.len() < 4 || word.ends_with("ss") {
             return;
         }
-        let mut stems = [None, None, None];
-        if let Some(w) = word.strip_suffix("ies") {
-            stems[0] = Some([w, "y"].concat());
+        // (stem, what follows it): looked up in place, or built in the reused buffer only
+        // when a letter is added (`copies` -> `copy`, `creating` -> `create`). Runs for every
+        // name that does not open with a verb.
+        let forms: [(&str, &str); 2] = if let Some(w) = word.strip_suffix("ies") {
+            [(w, "y"), ("", "")]
         } else if let Some(w) = word.strip_suffix("es") {
-            stems[0] = Some(w.to_owned());
-            stems[1] = Some([w, "e"].concat());
+            [(w, ""), (w, "e")]
         } else if let Some(w) = word.strip_suffix('s') {
-            stems[0] = Some(w.to_owned());
+            [(w, ""), ("", "")]
         } else if let Some(w) = word.strip_suffix("ing") {
-            stems[0] = Some(w.to_owned());
-            stems[1] = Some([w, "e"].concat());
-        }
-        let found = stems
-            .iter()
-            .flatten()
-            .find_map(|stem| lex.lookup(stem).filter(|(_, info)| info.is_plain_verb()));
+            [(w, ""), (w, "e")]
+        } else {
+            return;
+        };
+        let tok = &mut self.tok;
+        let found = forms
+            .into_iter()
+            .filter(|(stem, _)| !stem.is_empty())
+            .find_map(|(stem, tail)| {
+                let form = if tail.is_empty() {
+                    stem
+                } else {
+                    tok.clear();
+                    tok.push_str(stem);
+                    tok.push_str(tail);
+                    tok.as_str()
+                };
+                lex.lookup(form).filter(|(_, info)| info.is_plain_verb())
+            });
         if let Some((sym, info)) = found {
             let w = &mut self.words[0];
             w.sym = Some(sym);
