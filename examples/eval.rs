@@ -175,6 +175,10 @@ fn real_main() -> Result<(), String> {
             ok(f.coverage() >= min_coverage),
         );
     }
+    println!(
+        "\nwhose misses: for each figure not met, the same evidence in the other providers, by label:"
+    );
+    print!("{}", labelled::contested::render(&held_out, &lib, &rules));
     if let Some(path) = &a.dump {
         std::fs::write(path, dump(&held_out, &rules))
             .map_err(|e| format!("{}: {e}", path.display()))?;

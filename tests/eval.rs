@@ -88,6 +88,28 @@ fn the_figures_hold_on_providers_the_counts_have_not_seen() {
             f.coverage()
         );
     }
+    // Every miss is put to the engine or the labels (`examples/eval` prints whose), and
+    // Azure's unsafe rows are the labels': most are names every other provider labels
+    // read-only (`get_*`, `list_*_secrets`), so no rule that follows them meets 1.5%.
+    let ix = labelled::contested::Index::of(&outcomes);
+    for (s, route, ..) in HOLD {
+        let f = &report.engine[&(s, route, Confidence::Medium)];
+        for (truth, n) in [(false, f.unsafe_), (true, f.friction)] {
+            let ms = labelled::contested::misses(&held_out, &ix, s, route, truth);
+            assert_eq!(ms.len(), n, "{} {}: misses", s.name(), route.name());
+        }
+    }
+    let azure = labelled::contested::misses(&held_out, &ix, Set::Azure, Route::Audit, false);
+    let by_labels = azure
+        .iter()
+        .filter(|m| m.verdict == labelled::contested::Verdict::Labels)
+        .count();
+    let not_read_only =
+        report.engine[&(Set::Azure, Route::Audit, Confidence::Medium)].not_read_only;
+    assert!(
+        by_labels as f64 > 0.015 * not_read_only as f64,
+        "azure-dev audit: {by_labels} unsafe rows on evidence labelled the other way elsewhere"
+    );
     // High read-only claims on APIs the counts have not seen are right at least 99.5% of
     // the time, 99% on google-dev (whose labels put some plain GETs behind a write scope).
     for (s, route, floor) in [

@@ -1,0 +1,248 @@
+//! Whose miss is it, the engine's or the labels'? For each row the default patch level gets
+//! wrong on a target it does not meet (leave-one-provider-out), the same piece of evidence
+//! is looked up in every other provider, with their labels: where most of them label it the
+//! other way, any rule that follows the evidence is wrong here, and the rows count toward
+//! the floor the labels set; where they label it the same way, the miss is the engine's.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+
+use catalog_effects::classify::confidence::{self, Key};
+use catalog_effects::classify::{Confidence, RuleSet};
+
+use super::{Outcome, Route, Set, TARGETS, engine_claim};
+
+/// The piece of evidence a row rests on: the most specific record of its decision, or of
+/// the read its decision overruled (that read is what its names and words said).
+pub fn evidence(o: &Outcome<'_>) -> Option<Key> {
+    let inf = &o.inference;
+    let d = inf.overruled.as_deref().or(inf.decision.as_ref())?;
+    confidence::chain(d).own().first().copied()
+}
+
+/// Labelled rows by route, evidence and provider: (read-only rows, other rows).
+#[derive(Default)]
+pub struct Index {
+    by: HashMap<(Route, Key), BTreeMap<String, (usize, usize)>>,
+}
+
+impl Index {
+    /// From the decisions made with every provider's counts (`classify_all`'s): what the
+    /// held-out counts were made of.
+    pub fn of(outcomes: &[Outcome<'_>]) -> Index {
+        let mut ix = Index::default();
+        for o in outcomes {
+            let (Some(truth), Some(key)) = (o.row.truth, evidence(o)) else {
+                continue;
+            };
+            let c = ix
+                .by
+                .entry((o.route, key))
+                .or_default()
+                .entry(o.row.provider())
+                .or_default();
+            if truth {
+                c.0 += 1;
+            } else {
+                c.1 += 1;
+            }
+        }
+        ix
+    }
+
+    /// What providers other than `provider` say of `key`.
+    pub fn elsewhere(&self, route: Route, key: Key, provider: &str) -> Elsewhere {
+        let mut e = Elsewhere::default();
+        for (p, &(ro, other)) in self.by.get(&(route, key)).into_iter().flatten() {
+            if p == provider {
+                continue;
+            }
+            e.read_only += ro;
+            e.other += other;
+            // A provider speaks for the label most of its rows carry.
+            if ro > other {
+                e.providers_read_only += 1;
+            } else if other > ro {
+                e.providers_other += 1;
+            }
+        }
+        e
+    }
+}
+
+/// The same evidence in other providers: rows and providers by label.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Elsewhere {
+    pub read_only: usize,
+    pub other: usize,
+    pub providers_read_only: usize,
+    pub providers_other: usize,
+}
+
+/// Whose a miss is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Verdict {
+    /// Most other rows with the same evidence carry the other label.
+    Labels,
+    /// Most carry this row's label: the engine had the evidence and missed.
+    Engine,
+    /// No other provider has the evidence (or the row has none).
+    Unseen,
+}
+
+impl Verdict {
+    pub fn of(truth: bool, e: Elsewhere) -> Verdict {
+        let (same, other) = if truth {
+            (e.read_only, e.other)
+        } else {
+            (e.other, e.read_only)
+        };
+        match (same, other) {
+            (0, 0) => Verdict::Unseen,
+            (s, o) if o > s => Verdict::Labels,
+            _ => Verdict::Engine,
+        }
+    }
+}
+
+/// One miss of a target.
+pub struct Miss<'a> {
+    pub outcome: &'a Outcome<'a>,
+    pub key: Option<Key>,
+    pub elsewhere: Elsewhere,
+    pub verdict: Verdict,
+}
+
+/// The misses of one kind (unsafe: `truth` false; friction: `truth` true) of a set and
+/// route, each with its verdict.
+pub fn misses<'a>(
+    held_out: &'a [Outcome<'a>],
+    ix: &Index,
+    set: Set,
+    route: Route,
+    truth: bool,
+) -> Vec<Miss<'a>> {
+    held_out
+        .iter()
+        .filter(|o| o.row.set == set && o.route == route && o.row.truth == Some(truth))
+        .filter(|o| {
+            let claim = engine_claim(&o.inference, Confidence::Medium);
+            if truth {
+                claim != Some(true)
+            } else {
+                claim == Some(true)
+            }
+        })
+        .map(|o| {
+            let key = evidence(o);
+            let elsewhere = key.map_or_else(Elsewhere::default, |k| {
+                ix.elsewhere(route, k, &o.row.provider())
+            });
+            Miss {
+                outcome: o,
+                key,
+                elsewhere,
+                verdict: Verdict::of(truth, elsewhere),
+            }
+        })
+        .collect()
+}
+
+/// For every target figure not met (unsafe, friction), its misses split by verdict, the
+/// floor the labels set (the misses on evidence labelled the other way elsewhere, over the
+/// figure's denominator), and the evidence that most misses rest on.
+pub fn render(held_out: &[Outcome<'_>], lib: &[Outcome<'_>], rules: &RuleSet) -> String {
+    let ix = Index::of(lib);
+    let mut s = String::new();
+    for (set, route, max_unsafe, max_friction, _) in TARGETS {
+        for (truth, kind, max) in [
+            (false, "unsafe", max_unsafe),
+            (true, "friction", max_friction),
+        ] {
+            let of = held_out
+                .iter()
+                .filter(|o| o.row.set == set && o.route == route && o.row.truth == Some(truth))
+                .count();
+            let ms = misses(held_out, &ix, set, route, truth);
+            if of == 0 || (ms.len() as f64) <= max * of as f64 {
+                continue;
+            }
+            let n = |v: Verdict| ms.iter().filter(|m| m.verdict == v).count();
+            let floor = n(Verdict::Labels) as f64 / of as f64;
+            let _ = writeln!(
+                s,
+                "  {} through {}, {kind} {} of {of} ({:.2}%, target {:.1}%): {} on evidence other providers mostly label the other way, {} on evidence they label this way, {} on evidence no other provider has; labels alone leave {:.2}%{}",
+                set.name(),
+                route.name(),
+                ms.len(),
+                100.0 * ms.len() as f64 / of as f64,
+                100.0 * max,
+                n(Verdict::Labels),
+                n(Verdict::Engine),
+                n(Verdict::Unseen),
+                100.0 * floor,
+                if floor > max {
+                    ": out of reach for any rule that follows this evidence"
+                } else {
+                    ""
+                }
+            );
+            let mut by_key: BTreeMap<String, Vec<&Miss<'_>>> = BTreeMap::new();
+            for m in ms.iter().filter(|m| m.verdict == Verdict::Labels) {
+                if let Some(k) = m.key {
+                    by_key.entry(k.text(rules)).or_default().push(m);
+                }
+            }
+            let mut keys: Vec<_> = by_key.into_iter().collect();
+            keys.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(&b.0)));
+            for (key, group) in keys.iter().take(5) {
+                let e = group[0].elsewhere;
+                let mut names: Vec<String> = group
+                    .iter()
+                    .map(|m| format!("{} {}", m.outcome.row.server, m.outcome.row.name))
+                    .collect();
+                names.dedup();
+                let more = names.len().saturating_sub(3);
+                names.truncate(3);
+                let _ = writeln!(
+                    s,
+                    "    `{key}`: {} here ({}{}); elsewhere read-only in {} rows of {} providers, not in {} rows of {} providers",
+                    group.len(),
+                    names.join(", "),
+                    if more > 0 {
+                        format!(" and {more} more")
+                    } else {
+                        String::new()
+                    },
+                    e.read_only,
+                    e.providers_read_only,
+                    e.other,
+                    e.providers_other,
+                );
+            }
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_miss_belongs_to_the_labels_when_most_other_rows_say_otherwise() {
+        let e = |read_only, other| Elsewhere {
+            read_only,
+            other,
+            ..Elsewhere::default()
+        };
+        // A read-only row proposed as a change, on evidence others label a change.
+        assert_eq!(Verdict::of(true, e(2, 9)), Verdict::Labels);
+        // ... on evidence others label read-only: the engine's miss.
+        assert_eq!(Verdict::of(true, e(9, 2)), Verdict::Engine);
+        assert_eq!(Verdict::of(false, e(9, 2)), Verdict::Labels);
+        // A tie is no reason to blame the labels.
+        assert_eq!(Verdict::of(false, e(3, 3)), Verdict::Engine);
+        assert_eq!(Verdict::of(false, e(0, 0)), Verdict::Unseen);
+    }
+}
