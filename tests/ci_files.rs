@@ -533,10 +533,10 @@ fn the_reference_lives_in_its_own_page() {
         );
     }
     assert!(README.contains("[docs/reference.md](docs/reference.md)"));
-    // Room for the four workflows (the fourth, OpenAPI documents, is issue 23's); the
-    // reference stays in docs/reference.md.
+    // Room for the four workflows (the fourth, OpenAPI documents, is issue 23's) and the
+    // evaluation's figures (issue 20's); the reference stays in docs/reference.md.
     assert!(
-        README.lines().count() < 320,
+        README.lines().count() < 340,
         "README is {} lines",
         README.lines().count()
     );

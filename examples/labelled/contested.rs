@@ -187,42 +187,59 @@ pub fn render(held_out: &[Outcome<'_>], lib: &[Outcome<'_>], rules: &RuleSet) ->
                     ""
                 }
             );
-            let mut by_key: BTreeMap<String, Vec<&Miss<'_>>> = BTreeMap::new();
-            for m in ms.iter().filter(|m| m.verdict == Verdict::Labels) {
-                if let Some(k) = m.key {
-                    by_key.entry(k.text(rules)).or_default().push(m);
-                }
-            }
-            let mut keys: Vec<_> = by_key.into_iter().collect();
-            keys.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(&b.0)));
-            for (key, group) in keys.iter().take(5) {
-                let e = group[0].elsewhere;
-                let mut names: Vec<String> = group
-                    .iter()
-                    .map(|m| format!("{} {}", m.outcome.row.server, m.outcome.row.name))
-                    .collect();
-                names.dedup();
-                let more = names.len().saturating_sub(3);
-                names.truncate(3);
-                let _ = writeln!(
-                    s,
-                    "    `{key}`: {} here ({}{}); elsewhere read-only in {} rows of {} providers, not in {} rows of {} providers",
-                    group.len(),
-                    names.join(", "),
-                    if more > 0 {
-                        format!(" and {more} more")
-                    } else {
-                        String::new()
-                    },
-                    e.read_only,
-                    e.providers_read_only,
-                    e.other,
-                    e.providers_other,
-                );
+            for (verdict, whose, top) in [
+                (Verdict::Labels, "labels'", 5),
+                (Verdict::Engine, "engine's", 3),
+            ] {
+                top_keys(&mut s, &ms, verdict, whose, top, rules);
             }
         }
     }
     s
+}
+
+/// The evidence most misses of `verdict` rest on, with the rows and what other providers say.
+fn top_keys(
+    s: &mut String,
+    ms: &[Miss<'_>],
+    verdict: Verdict,
+    whose: &str,
+    top: usize,
+    rules: &RuleSet,
+) {
+    let mut by_key: BTreeMap<String, Vec<&Miss<'_>>> = BTreeMap::new();
+    for m in ms.iter().filter(|m| m.verdict == verdict) {
+        if let Some(k) = m.key {
+            by_key.entry(k.text(rules)).or_default().push(m);
+        }
+    }
+    let mut keys: Vec<_> = by_key.into_iter().collect();
+    keys.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(&b.0)));
+    for (key, group) in keys.iter().take(top) {
+        let e = group[0].elsewhere;
+        let mut names: Vec<String> = group
+            .iter()
+            .map(|m| format!("{} {}", m.outcome.row.server, m.outcome.row.name))
+            .collect();
+        names.dedup();
+        let more = names.len().saturating_sub(3);
+        names.truncate(3);
+        let _ = writeln!(
+            s,
+            "    {whose} `{key}`: {} here ({}{}); elsewhere read-only in {} rows of {} providers, not in {} rows of {} providers",
+            group.len(),
+            names.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            },
+            e.read_only,
+            e.providers_read_only,
+            e.other,
+            e.providers_other,
+        );
+    }
 }
 
 #[cfg(test)]
