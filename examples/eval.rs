@@ -349,7 +349,10 @@ fn by_binary<'a>(bin: &Path, rows: &'a [Row], work: &Path) -> Result<Vec<Outcome
         col("inferred_effects")?,
         col("confidence")?,
     );
-    let mut backfill: BTreeMap<(String, String), Inference> = BTreeMap::new();
+    // In file order: an id that occurs twice in one file (graph-dev has three) is read back
+    // occurrence by occurrence.
+    let mut backfill: BTreeMap<(String, String), std::collections::VecDeque<Inference>> =
+        BTreeMap::new();
     for rec in csv.records() {
         let rec = rec.map_err(|e| e.to_string())?;
         let folder = Path::new(&rec[file_c])
@@ -357,24 +360,27 @@ fn by_binary<'a>(bin: &Path, rows: &'a [Row], work: &Path) -> Result<Vec<Outcome
             .and_then(Path::file_name)
             .map(|f| f.to_string_lossy().into_owned())
             .unwrap_or_default();
-        backfill.insert(
-            (folder, rec[id_c].to_owned()),
-            Inference {
+        backfill
+            .entry((folder, rec[id_c].to_owned()))
+            .or_default()
+            .push_back(Inference {
                 effects: effects_of(rec[eff_c].split('|').map(str::to_owned)),
                 confidence: Confidence::parse(&rec[conf_c]),
                 ..Inference::default()
-            },
-        );
+            });
     }
     let mut out = Vec::new();
     for set in Set::ALL {
         for (server, list) in by_server(rows, set) {
             for row in list.iter().filter(|r| r.has_http()) {
                 let key = (folder(set, server), snake(&row.name));
-                let inference = backfill.get(&key).cloned().ok_or(format!(
-                    "backfill report has no row for {} {}",
-                    server, row.name
-                ))?;
+                let inference = backfill
+                    .get_mut(&key)
+                    .and_then(std::collections::VecDeque::pop_front)
+                    .ok_or(format!(
+                        "backfill report has no row for {} {}",
+                        server, row.name
+                    ))?;
                 out.push(Outcome {
                     row,
                     route: Route::Backfill,
