@@ -175,10 +175,26 @@ fn real_main() -> Result<(), String> {
             ok(f.coverage() >= min_coverage),
         );
     }
+    let by_set = labelled::set_held_out(&rows, &lib, &rules)?;
+    let sets = Report::of(&by_set);
+    println!(
+        "\nleave-one-set-out, default patch level: each set judged by the counts of the other four (a naming culture never seen)"
+    );
+    for (set, route, ..) in TARGETS {
+        let [c, u, f] = sets.engine[&(set, route, Confidence::Medium)].cells();
+        let [_, lu, lf] = lopo.engine[&(set, route, Confidence::Medium)].cells();
+        println!(
+            "  {:34} coverage {c:>18}  unsafe {u:>16}  friction {f:>18}   (provider out: unsafe {lu}, friction {lf})",
+            format!("{} through {}", set.name(), route.name())
+        );
+    }
     println!(
         "\nwhose misses: for each figure not met, the same evidence in the other providers, by label:"
     );
     print!("{}", labelled::contested::render(&held_out, &lib, &rules));
+    if let Ok(path) = std::env::var("EVAL_SET_DUMP") {
+        std::fs::write(&path, dump(&by_set, &rules)).map_err(|e| format!("{path}: {e}"))?;
+    }
     if let Some(path) = &a.dump {
         std::fs::write(path, dump(&held_out, &rules))
             .map_err(|e| format!("{}: {e}", path.display()))?;

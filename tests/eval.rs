@@ -62,6 +62,17 @@ const HOLD: [(Set, Route, usize, usize, f64); 5] = [
     (Set::Mcp, Route::Audit, 1, 47, 0.92),
 ];
 
+/// The same at the default patch level with each whole set held out (a naming culture the
+/// counts have never seen): the figures reached, as counts.
+const HOLD_SETS: [(Set, Route, usize, usize, f64); 5] = [
+    (Set::Openapi, Route::Backfill, 2, 60, 0.989),
+    // Google's IAM reads behind write scopes: every other set labels such reads read-only.
+    (Set::Google, Route::Backfill, 27, 40, 0.999),
+    (Set::Graph, Route::Backfill, 0, 298, 0.965),
+    (Set::Azure, Route::Audit, 39, 152, 0.886),
+    (Set::Mcp, Route::Audit, 1, 47, 0.921),
+];
+
 #[test]
 fn the_figures_hold_on_providers_the_counts_have_not_seen() {
     let (rows, set) = run();
@@ -110,6 +121,29 @@ fn the_figures_hold_on_providers_the_counts_have_not_seen() {
         by_labels as f64 > 0.015 * not_read_only as f64,
         "azure-dev audit: {by_labels} unsafe rows on evidence labelled the other way elsewhere"
     );
+    // A whole naming culture held out: each set judged by the other four's counts. Held
+    // as reached (unsafe, friction, coverage); `examples/eval` prints it beside the above.
+    let by_set = labelled::set_held_out(&rows, &outcomes, &set).expect("every row classifies");
+    let sets = Report::of(&by_set);
+    for (s, route, max_unsafe, max_friction, min_coverage) in HOLD_SETS {
+        let f = &sets.engine[&(s, route, Confidence::Medium)];
+        let at = format!("{} through {}, its set held out", s.name(), route.name());
+        assert!(
+            f.unsafe_ <= max_unsafe,
+            "{at}: unsafe rose to {}",
+            f.unsafe_
+        );
+        assert!(
+            f.friction <= max_friction,
+            "{at}: friction rose to {}",
+            f.friction
+        );
+        assert!(
+            f.coverage() >= min_coverage,
+            "{at}: coverage fell to {:.3}",
+            f.coverage()
+        );
+    }
     // High read-only claims on APIs the counts have not seen are right at least 99.5% of
     // the time, 99% on google-dev (whose labels put some plain GETs behind a write scope).
     for (s, route, floor) in [

@@ -410,6 +410,32 @@ pub fn cross_validated<'a>(
     Ok(out)
 }
 
+/// Every row classified again with the counts measured without its whole set: each naming
+/// culture (OpenAPI documents, Google, Graph, Azure, MCP servers) judged only by the other
+/// four, as an API of a kind the counts have never seen is. Harder than leaving one provider
+/// out, and closer to what an unseen cloud's API meets.
+pub fn set_held_out<'a>(
+    rows: &'a [Row],
+    outcomes: &[Outcome<'a>],
+    set: &RuleSet,
+) -> Result<Vec<Outcome<'a>>, String> {
+    let mut tally = Tally::default();
+    for o in outcomes {
+        add(&mut tally, o);
+    }
+    let counts = tally.by_provider();
+    let mut held_out = set.clone();
+    let mut out = Vec::with_capacity(outcomes.len());
+    for s in Set::ALL {
+        let prefix = format!("{}:", s.name());
+        held_out.measured = counts.without_all(|p| p.starts_with(&prefix));
+        for (server, list) in by_server(rows, s) {
+            out.extend(classify_server(server, &list, &held_out)?);
+        }
+    }
+    Ok(out)
+}
+
 /// The audit route through the library as `audit` runs it, for one server: a check that
 /// `classify_all` and the command agree.
 pub fn audit_rows(list: &[&Row], set: &RuleSet) -> Vec<catalog_effects::audit::AuditRow> {

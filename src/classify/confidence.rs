@@ -805,7 +805,17 @@ impl ByProvider {
     /// have never seen is judged by.
     pub fn without(&self, provider: Option<&str>) -> Measured {
         let except = provider.and_then(|p| self.providers.get(p).copied());
-        Tally::gather(&self.by, except)
+        Tally::gather(&self.by, |p| Some(p) == except)
+    }
+
+    /// The counts without every provider `drop` names: a whole naming culture held out at
+    /// once (a labelled set), which is what a new kind of API meets.
+    pub fn without_all(&self, drop: impl Fn(&str) -> bool) -> Measured {
+        let mut dropped = vec![false; self.providers.len()];
+        for (name, &p) in &self.providers {
+            dropped[p as usize] = drop(name);
+        }
+        Tally::gather(&self.by, |p| dropped[p as usize])
     }
 }
 
@@ -872,11 +882,11 @@ impl Tally {
 
     fn gather(
         by: &HashMap<(Key, u32), (u32, u32), BuildHasherDefault<Fx>>,
-        except: Option<u32>,
+        except: impl Fn(u32) -> bool,
     ) -> Measured {
         let mut m = Measured::default();
         for (&(k, p), &(held, of)) in by {
-            if Some(p) == except {
+            if except(p) {
                 continue;
             }
             let c = m.counts.entry(k).or_default();
@@ -1011,7 +1021,7 @@ mod tests {
         by.insert((word(None), 0), (9, 10));
         by.insert((word(None), 1), (0, 2));
         by.insert((word(None), 2), (3, 3));
-        let m = Tally::gather(&by, None);
+        let m = Tally::gather(&by, |_| false);
         let c = m.get(&word(None));
         assert_eq!((c.held, c.of), (12, 15));
         assert_eq!((c.providers_held, c.providers), (2, 3));
