@@ -49,28 +49,32 @@ fn the_measured_counts_are_what_the_labelled_sets_give() {
 /// level, leave-one-provider-out, as counts: the targets where met, else the figures
 /// reached (tighten them as inference improves, never loosen them).
 const HOLD: [(Set, Route, usize, usize, f64); 5] = [
-    // Unsafe and coverage met; friction held: Jira's POST reads (search, get by ids).
-    (Set::Openapi, Route::Backfill, 4, 74, 0.97),
+    // Unsafe and coverage met; friction held: Jira's and Square's POST reads (search, get by
+    // ids).
+    (Set::Openapi, Route::Backfill, 4, 67, 0.97),
     // Unsafe and coverage met; friction held: 24 IAM reads share their names with 20 that
     // Google puts behind a write scope, so either side pays.
-    (Set::Google, Route::Backfill, 7, 65, 0.96),
+    (Set::Google, Route::Backfill, 7, 63, 0.96),
     // Met: at most 0.2% unsafe, 5% friction, 97% coverage.
-    (Set::Graph, Route::Backfill, 5, 122, 0.97),
+    (Set::Graph, Route::Backfill, 5, 120, 0.97),
     // Held: list-keys and secrets reads that Azure's RBAC counts as actions.
     (Set::Azure, Route::Audit, 25, 41, 0.943),
-    // Unsafe met; friction and coverage held: the contradictions between servers.
-    (Set::Mcp, Route::Audit, 1, 47, 0.92),
+    // Unsafe met; friction and coverage held: the contradictions between servers. One row
+    // more than before a read word was judged by its position's record alone
+    // (`query_heapsnapshot_objects`), for nine fewer on openapi-scopes-dev and google-dev.
+    (Set::Mcp, Route::Audit, 1, 48, 0.918),
 ];
 
 /// The same at the default patch level with each whole set held out (a naming culture the
 /// counts have never seen): the figures reached, as counts.
 const HOLD_SETS: [(Set, Route, usize, usize, f64); 5] = [
-    (Set::Openapi, Route::Backfill, 2, 60, 0.989),
+    (Set::Openapi, Route::Backfill, 2, 53, 0.991),
     // Google's IAM reads behind write scopes: every other set labels such reads read-only.
-    (Set::Google, Route::Backfill, 27, 40, 0.999),
+    (Set::Google, Route::Backfill, 24, 41, 0.999),
     (Set::Graph, Route::Backfill, 0, 298, 0.965),
-    (Set::Azure, Route::Audit, 39, 152, 0.886),
-    (Set::Mcp, Route::Audit, 1, 47, 0.921),
+    // Azure's run-like verbs are actions; elsewhere they are read-only 39 times in 40.
+    (Set::Azure, Route::Audit, 47, 30, 0.958),
+    (Set::Mcp, Route::Audit, 1, 48, 0.918),
 ];
 
 #[test]

@@ -346,8 +346,18 @@ pub fn chain(d: &Decision) -> Chain {
                 first,
                 agreement,
             };
+            // A read word's own record is its position's: `read` opening a name reads
+            // (128 of 128), after a change it is a state (`mark_chat_read_for_user`), and a
+            // record of both would lower the first by the second. A change word is a change
+            // wherever it stands (the bound), so its record is every position's too.
+            let own = [word(first), word(None)];
+            let own = if claim == Claim::Read && first.is_some() {
+                &own[..1]
+            } else {
+                &own[..]
+            };
             Chain::of(
-                &[word(first), word(None)],
+                own,
                 &[
                     context(Some(place), first),
                     context(Some(place), None),
