@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use catalog_effects::audit::audit;
-use catalog_effects::classify::confidence::Tally;
+use catalog_effects::classify::confidence::{ByProvider, Tally};
 use catalog_effects::classify::{Confidence, Group, Inference, Measured, RuleSet, infer_in};
 use catalog_effects::effects::{DestructivePolicy, Hints};
 use catalog_effects::mcp::parse_tools;
@@ -394,20 +394,9 @@ pub fn cross_validated<'a>(
     outcomes: &[Outcome<'a>],
     set: &RuleSet,
 ) -> Result<Vec<Outcome<'a>>, String> {
-    let mut tally = Tally::default();
-    for o in outcomes {
-        add(&mut tally, o);
-    }
-    let counts = tally.by_provider();
-    let mut held_out = set.clone();
-    let mut out = Vec::with_capacity(outcomes.len());
-    for s in Set::ALL {
-        for (server, list) in by_server(rows, s) {
-            held_out.measured = counts.without(Some(&list[0].provider()));
-            out.extend(classify_server(server, &list, &held_out)?);
-        }
-    }
-    Ok(out)
+    held_out_by(rows, outcomes, set, |counts, provider| {
+        counts.without(Some(provider))
+    })
 }
 
 /// Every row classified again with the counts measured without its whole set: each naming
@@ -419,6 +408,19 @@ pub fn set_held_out<'a>(
     outcomes: &[Outcome<'a>],
     set: &RuleSet,
 ) -> Result<Vec<Outcome<'a>>, String> {
+    held_out_by(rows, outcomes, set, |counts, provider| {
+        let culture = provider.split(':').next().unwrap_or_default();
+        counts.without_all(|p| p.split(':').next() == Some(culture))
+    })
+}
+
+/// Every server's rows classified again with the counts `without` gives for its provider.
+fn held_out_by<'a>(
+    rows: &'a [Row],
+    outcomes: &[Outcome<'a>],
+    set: &RuleSet,
+    without: impl Fn(&ByProvider, &str) -> Measured,
+) -> Result<Vec<Outcome<'a>>, String> {
     let mut tally = Tally::default();
     for o in outcomes {
         add(&mut tally, o);
@@ -427,9 +429,8 @@ pub fn set_held_out<'a>(
     let mut held_out = set.clone();
     let mut out = Vec::with_capacity(outcomes.len());
     for s in Set::ALL {
-        let prefix = format!("{}:", s.name());
-        held_out.measured = counts.without_all(|p| p.starts_with(&prefix));
         for (server, list) in by_server(rows, s) {
+            held_out.measured = without(&counts, &list[0].provider());
             out.extend(classify_server(server, &list, &held_out)?);
         }
     }
