@@ -27,7 +27,7 @@ use std::process::Command;
 
 use catalog_effects::classify::{Confidence, Inference, RuleSet};
 use catalog_effects::effects::{Effect, Effects};
-use labelled::{Outcome, Report, Route, Row, Set, TARGETS, by_server, slug, snake};
+use labelled::{Outcome, Report, Route, Row, Set, TARGETS, by_server, openapi_shape, slug, snake};
 
 fn main() {
     if let Err(e) = real_main() {
@@ -156,6 +156,24 @@ fn real_main() -> Result<(), String> {
         "\nleave-one-provider-out: each provider's confidence read from counts measured without it"
     );
     print!("{}", lopo.render());
+    let shapes = &openapi_shape::SETS;
+    let documents = if a.library {
+        openapi_shape::classify_all(&rows, shapes, &rules)?
+    } else {
+        let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
+        let work = a.keep.clone().unwrap_or_else(|| tmp.path().to_owned());
+        openapi_shape::by_binary(&rows, shapes, &work, &|args| run(&a.bin, args))?
+    };
+    println!("\nthe same rows as OpenAPI documents, backfill (connector | document):");
+    let connector = openapi_shape::connector_rows(&outcomes, shapes);
+    print!(
+        "{}",
+        openapi_shape::side_by_side(&connector, &documents, 20)
+    );
+    let held = openapi_shape::cross_validated(&rows, &lib, shapes, &rules)?;
+    println!("as OpenAPI documents, leave-one-provider-out (connector | document):");
+    let connector = openapi_shape::connector_rows(&held_out, shapes);
+    print!("{}", openapi_shape::side_by_side(&connector, &held, 20));
     println!("\ntargets at the default patch level, leave-one-provider-out:");
     for (set, route, max_unsafe, max_friction, min_coverage) in TARGETS {
         let f = &lopo.engine[&(set, route, Confidence::Medium)];
@@ -345,7 +363,10 @@ fn by_binary<'a>(bin: &Path, rows: &'a [Row], work: &Path) -> Result<Vec<Outcome
         col("inferred_effects")?,
         col("confidence")?,
     );
-    let mut backfill: BTreeMap<(String, String), Inference> = BTreeMap::new();
+    let (method_c, path_c) = (col("methods")?, col("paths")?);
+    // With the method and path: graph-dev repeats names within a server.
+    type Key = (String, String, String, String);
+    let mut backfill: BTreeMap<Key, Inference> = BTreeMap::new();
     for rec in csv.records() {
         let rec = rec.map_err(|e| e.to_string())?;
         let folder = Path::new(&rec[file_c])
@@ -354,7 +375,12 @@ fn by_binary<'a>(bin: &Path, rows: &'a [Row], work: &Path) -> Result<Vec<Outcome
             .map(|f| f.to_string_lossy().into_owned())
             .unwrap_or_default();
         backfill.insert(
-            (folder, rec[id_c].to_owned()),
+            (
+                folder,
+                rec[id_c].to_owned(),
+                rec[method_c].to_ascii_lowercase(),
+                rec[path_c].to_owned(),
+            ),
             Inference {
                 effects: effects_of(rec[eff_c].split('|').map(str::to_owned)),
                 confidence: Confidence::parse(&rec[conf_c]),
@@ -366,7 +392,12 @@ fn by_binary<'a>(bin: &Path, rows: &'a [Row], work: &Path) -> Result<Vec<Outcome
     for set in Set::ALL {
         for (server, list) in by_server(rows, set) {
             for row in list.iter().filter(|r| r.has_http()) {
-                let key = (folder(set, server), snake(&row.name));
+                let key = (
+                    folder(set, server),
+                    snake(&row.name),
+                    row.method.clone(),
+                    row.path.clone(),
+                );
                 let inference = backfill.get(&key).cloned().ok_or(format!(
                     "backfill report has no row for {} {}",
                     server, row.name
