@@ -694,20 +694,64 @@ fn root_data(tree: &Tree) -> Result<Value, String> {
     data(tree, tree.roots[0], &mut budget, 0)
 }
 
-/// What the check compares an edited text with: the original's data, serialized once
-/// (keys sorted, so the text is canonical), and its tree for the values a rewrite replaced.
-/// Kept as text rather than as a value, one large document's data is not held twice.
+/// The limits [`data`] reads a document within, checked without building its value: the
+/// same nodes in the same order, so a document too large or too deep fails with the same
+/// message.
+fn within_limits(
+    tree: &Tree,
+    node: NodeId,
+    budget: &mut usize,
+    depth: usize,
+) -> Result<(), String> {
+    if *budget == 0 {
+        return Err("the document expands to too many nodes (aliases?)".into());
+    }
+    if depth > MAX_DEPTH {
+        return Err(format!("the document nests deeper than {MAX_DEPTH} levels"));
+    }
+    *budget -= 1;
+    let node = tree.resolve(node);
+    match tree.node(node).kind() {
+        Kind::Seq => {
+            for i in tree.items(node).into_iter().flatten() {
+                within_limits(tree, i, budget, depth + 1)?;
+            }
+        }
+        Kind::Map => {
+            for (_, v) in tree.entries(node).into_iter().flatten() {
+                within_limits(tree, v, budget, depth + 1)?;
+            }
+        }
+        Kind::Scalar | Kind::Alias => {}
+    }
+    Ok(())
+}
+
+/// What the check compares an edited text with: the original's tree, walked beside the
+/// edited one, and its data serialized (keys sorted, so the text is canonical) only when
+/// that walk finds a difference and the exact reason is wanted. Building and serializing
+/// both documents' values took half of a large document's backfill.
 struct Original<'a, 't> {
-    json: String,
+    json: std::cell::OnceCell<String>,
     tree: &'a Tree<'t>,
 }
 
 impl<'a, 't> Original<'a, 't> {
     fn of(tree: &'a Tree<'t>) -> Result<Original<'a, 't>, String> {
+        let mut budget = tree.len().saturating_mul(4).max(1024);
+        within_limits(tree, tree.roots[0], &mut budget, 0)?;
         Ok(Original {
-            json: root_data(tree)?.to_string(),
+            json: std::cell::OnceCell::new(),
             tree,
         })
+    }
+
+    fn json(&self) -> Result<&str, String> {
+        if self.json.get().is_none() {
+            let json = root_data(self.tree)?.to_string();
+            let _ = self.json.set(json);
+        }
+        Ok(self.json.get().map_or("", String::as_str))
     }
 
     /// The original's value at `target`, `key`, if it has one.
@@ -719,6 +763,154 @@ impl<'a, 't> Original<'a, 't> {
         }
         let mut budget = tree.len().max(1024);
         at.map(|n| data(tree, n, &mut budget, 0)).transpose()
+    }
+}
+
+/// A scalar as [`data`] reads it.
+#[derive(PartialEq)]
+enum Datum<'s> {
+    Bool(bool),
+    Str(&'s str),
+    Null,
+}
+
+fn datum<'s>(tree: &'s Tree, node: NodeId) -> Datum<'s> {
+    match tree.scalar_text(node) {
+        Some(("true", saphyr_parser::ScalarStyle::Plain)) => Datum::Bool(true),
+        Some(("false", saphyr_parser::ScalarStyle::Plain)) => Datum::Bool(false),
+        Some((v, _)) => Datum::Str(v),
+        None => Datum::Null,
+    }
+}
+
+/// The original and the edited tree walked side by side: true when the edited one holds
+/// the original's data, in the original's order, plus exactly the inserted entries (each
+/// holding what was inserted; a replaced entry's old value is not compared, as [`without`]
+/// puts it back). True implies what [`without`] and the serialized comparison conclude;
+/// false is decided again by them, which name the difference.
+struct Beside<'s> {
+    old: &'s Tree<'s>,
+    new: &'s Tree<'s>,
+    /// Inserted entries (key, value, replaces) by the path of keys to their mapping.
+    targets: std::collections::HashMap<Vec<&'s str>, Vec<(&'s str, &'s NewValue, bool)>>,
+    /// Every prefix of those paths: the walk follows its path of keys only along them.
+    prefixes: std::collections::HashSet<Vec<&'s str>>,
+    verified: usize,
+    budget: usize,
+}
+
+impl<'s> Beside<'s> {
+    fn same(old: &'s Tree<'s>, new: &'s Tree<'s>, inserted: &[&'s Inserted]) -> bool {
+        let mut b = Beside {
+            old,
+            new,
+            targets: Default::default(),
+            prefixes: Default::default(),
+            verified: 0,
+            budget: new.len().saturating_mul(4).max(1024),
+        };
+        let mut expected = 0;
+        for ins in inserted {
+            let path: Vec<&str> = ins.target.iter().map(String::as_str).collect();
+            for n in 0..=path.len() {
+                b.prefixes.insert(path[..n].to_vec());
+            }
+            let at = b.targets.entry(path).or_default();
+            for (k, v) in &ins.entries {
+                at.push((k.as_str(), v, ins.replaces));
+                expected += 1;
+            }
+        }
+        let mut path = Vec::new();
+        b.node(old.roots[0], new.roots[0], Some(&mut path), 0) && b.verified == expected
+    }
+
+    fn node(
+        &mut self,
+        o: NodeId,
+        n: NodeId,
+        path: Option<&mut Vec<&'s str>>,
+        depth: usize,
+    ) -> bool {
+        if self.budget == 0 || depth > MAX_DEPTH {
+            return false;
+        }
+        self.budget -= 1;
+        let (old, new) = (self.old, self.new);
+        let (o, n) = (old.resolve(o), new.resolve(n));
+        match (old.node(o).kind(), new.node(n).kind()) {
+            (Kind::Scalar, Kind::Scalar) => datum(old, o) == datum(new, n),
+            (Kind::Alias, Kind::Alias) => true,
+            (Kind::Seq, Kind::Seq) => {
+                let (mut a, mut b) = (
+                    old.items(o).into_iter().flatten(),
+                    new.items(n).into_iter().flatten(),
+                );
+                loop {
+                    match (a.next(), b.next()) {
+                        (None, None) => return true,
+                        (Some(x), Some(y)) if self.node(x, y, None, depth + 1) => {}
+                        _ => return false,
+                    }
+                }
+            }
+            (Kind::Map, Kind::Map) => self.map(o, n, path, depth),
+            _ => false,
+        }
+    }
+
+    fn map(
+        &mut self,
+        o: NodeId,
+        n: NodeId,
+        mut path: Option<&mut Vec<&'s str>>,
+        depth: usize,
+    ) -> bool {
+        let (old, new) = (self.old, self.new);
+        let here: Vec<(&'s str, &'s NewValue, bool)> = path
+            .as_deref()
+            .and_then(|p| self.targets.get(p.as_slice()))
+            .cloned()
+            .unwrap_or_default();
+        let mut olds = old.entries(o).into_iter().flatten().filter(|&(k, _)| {
+            let key = old.scalar(k).unwrap_or_default();
+            !here.iter().any(|&(x, _, replaces)| replaces && x == key)
+        });
+        for (k, v) in new.entries(n).into_iter().flatten() {
+            let key = new.scalar(k).unwrap_or_default();
+            if let Some(&(_, value, _)) = here.iter().find(|&&(x, _, _)| x == key) {
+                let mut budget = 1 << 16;
+                match data(new, v, &mut budget, depth + 1) {
+                    Ok(d) if d == value.to_json() => self.verified += 1,
+                    _ => return false,
+                }
+                continue;
+            }
+            let Some((ok, ov)) = olds.next() else {
+                return false;
+            };
+            if old.scalar(ok).unwrap_or_default() != key {
+                return false;
+            }
+            let same = match path.as_deref_mut() {
+                Some(p) => {
+                    p.push(key);
+                    let follow = self.prefixes.contains(p.as_slice());
+                    let same = if follow {
+                        self.node(ov, v, Some(&mut *p), depth + 1)
+                    } else {
+                        self.node(ov, v, None, depth + 1)
+                    };
+                    p.pop();
+                    same
+                }
+                None => self.node(ov, v, None, depth + 1),
+            };
+            if !same {
+                return false;
+            }
+        }
+        olds.next().is_none()
     }
 }
 
@@ -783,10 +975,12 @@ fn check(
         strict_json(&new).map_err(|e| format!("the edited text is not JSON: {e}"))?;
     }
     let inserted: Vec<&Inserted> = ops.iter().flat_map(|o| &o.inserted).collect();
-    let edited = serde_json::to_string(&without(root_data(&tree)?, original, &inserted)?)
-        .map_err(|e| e.to_string())?;
-    if edited != original.json {
-        return Err("the edited text's data is not the original's plus the new keys".into());
+    if !Beside::same(original.tree, &tree, &inserted) {
+        let edited = serde_json::to_string(&without(root_data(&tree)?, original, &inserted)?)
+            .map_err(|e| e.to_string())?;
+        if edited != original.json()? {
+            return Err("the edited text's data is not the original's plus the new keys".into());
+        }
     }
     let document = doc::read(&tree).map_err(|e| format!("the edited text is no document: {e}"))?;
     if document.operations.len() != all.len() {
@@ -795,12 +989,18 @@ fn check(
     let known: Vec<Inference> = all.iter().map(|o| o.planned.inference.clone()).collect();
     let mut notes = Vec::new();
     let (again, _) = plan_ops(&tree, document.operations, opts, Some(&known), &mut notes);
+    // By address, as a set: searching `ops` for each operation was quadratic, most of a
+    // 20,000-operation document's check.
+    let edited_ops: std::collections::HashSet<*const OpPlan> = ops
+        .iter()
+        .map(|o| std::ptr::from_ref::<OpPlan>(o))
+        .collect();
     for (before, after) in all.iter().zip(&again) {
         let id = &before.planned.site.view.id;
         if *id != after.planned.site.view.id {
             return Err(format!("operation `{id}` changed its id"));
         }
-        let edited = ops.iter().any(|o| std::ptr::eq(*o, before));
+        let edited = edited_ops.contains(&std::ptr::from_ref(before));
         let planned_again = after.planned.edit.is_some() || !after.planned.more.is_empty();
         let had = before.planned.edit.is_some() || !before.planned.more.is_empty();
         if edited && planned_again {
@@ -947,6 +1147,34 @@ mod tests {
     }
 
     const YAML: &str = "openapi: 3.0.0\ninfo:\n  title: Pets\npaths:\n  /pets:\n    get:\n      operationId: listPets\n      summary: List all pets\n    delete:\n      operationId: deletePet\n      x-speakeasy-mcp:\n        name: remove\n";
+
+    /// The walk beside the original is what the check trusts when it finds nothing wrong,
+    /// so it must find every change that is not one of the inserted entries.
+    #[test]
+    fn the_walk_beside_the_original_finds_any_other_change() {
+        let (new, p) = run(YAML, &[HintFormat::Speakeasy]);
+        let old = parse::parse_tree(YAML).unwrap();
+        let inserted: Vec<&Inserted> = p.inserted.iter().collect();
+        assert!(!inserted.is_empty());
+        let same = |text: &str| {
+            let t = parse::parse_tree(text).unwrap();
+            Beside::same(&old, &t, &inserted)
+        };
+        assert!(same(&new));
+        for (from, to) in [
+            ("List all pets", "List all dogs"),
+            ("name: remove", "name: 'true'"),
+            ("summary:", "summery:"),
+            ("x-effects: [read]", "x-effects: [write]"),
+            ("readOnlyHint: true", "readOnlyHint: 'true'"),
+        ] {
+            assert!(new.contains(from), "{from}");
+            assert!(!same(&new.replacen(from, to, 1)), "{from} -> {to}");
+        }
+        // An inserted entry missing, and the original text (nothing inserted).
+        assert!(!same(&new.replacen("      x-effects: [read]\n", "", 1)));
+        assert!(!same(YAML));
+    }
 
     #[test]
     fn yaml_operations_get_x_effects_and_hints_in_their_own_style() {
