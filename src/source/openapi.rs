@@ -148,88 +148,151 @@ impl Style {
     }
 }
 
-fn json_str(s: &str) -> String {
-    Value::from(s).to_string()
+/// `s` as a JSON string, as serde_json writes it: quoted as it is when nothing in it needs
+/// an escape (the keys and effects written here), which saves a value and a string each.
+fn push_json_str(out: &mut String, s: &str) {
+    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    } else {
+        out.push_str(&Value::from(s).to_string());
+    }
 }
 
 /// A key as YAML writes it: plain when that reads back as the same string.
-fn yaml_key(s: &str) -> String {
+fn push_yaml_key(out: &mut String, s: &str) {
     let plain = s
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
         && s.starts_with(|c: char| c.is_ascii_alphabetic());
-    if plain { s.to_owned() } else { json_str(s) }
+    if plain {
+        out.push_str(s);
+    } else {
+        push_json_str(out, s);
+    }
 }
 
-fn inline(style: Style, value: &NewValue) -> String {
-    let (colon, sep) = if !style.json || style.spaced {
+/// `(colon, separator)` between a key and its value and between items, inline.
+fn punctuation(style: Style) -> (&'static str, &'static str) {
+    if !style.json || style.spaced {
         (": ", ", ")
     } else {
         (":", ",")
-    };
+    }
+}
+
+fn inline(style: Style, value: &NewValue) -> String {
+    let mut out = String::new();
+    push_inline(&mut out, style, value);
+    out
+}
+
+fn push_inline(out: &mut String, style: Style, value: &NewValue) {
+    let (colon, sep) = punctuation(style);
     match value {
-        NewValue::Bool(b) => b.to_string(),
+        NewValue::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         NewValue::List(items) => {
-            let items: Vec<String> = items
-                .iter()
-                .map(|i| if style.json { json_str(i) } else { i.clone() })
-                .collect();
-            format!("[{}]", items.join(sep))
+            out.push('[');
+            for (n, i) in items.iter().enumerate() {
+                if n > 0 {
+                    out.push_str(sep);
+                }
+                if style.json {
+                    push_json_str(out, i);
+                } else {
+                    out.push_str(i);
+                }
+            }
+            out.push(']');
         }
         NewValue::Map(entries) => {
-            let parts: Vec<String> = entries
-                .iter()
-                .map(|(k, v)| format!("{}{colon}{}", key(style, k), inline(style, v)))
-                .collect();
-            format!("{{{}}}", parts.join(sep))
+            out.push('{');
+            for (n, (k, v)) in entries.iter().enumerate() {
+                if n > 0 {
+                    out.push_str(sep);
+                }
+                push_key(out, style, k);
+                out.push_str(colon);
+                push_inline(out, style, v);
+            }
+            out.push('}');
         }
     }
 }
 
-fn key(style: Style, k: &str) -> String {
-    if style.json { json_str(k) } else { yaml_key(k) }
+fn push_key(out: &mut String, style: Style, k: &str) {
+    if style.json {
+        push_json_str(out, k);
+    } else {
+        push_yaml_key(out, k);
+    }
 }
 
 /// One entry written over lines at `indent`, nested values `unit` further in; no final
-/// terminator.
-fn pretty(style: Style, k: &str, v: &NewValue, indent: &str, unit: &str, eol: &str) -> String {
-    let colon = if !style.json || style.spaced {
-        ": "
-    } else {
-        ":"
-    };
-    let inner = format!("{indent}{unit}");
+/// terminator. Written into one buffer: a string per piece was most of planning an edit.
+fn push_pretty(
+    out: &mut String,
+    style: Style,
+    k: &str,
+    v: &NewValue,
+    indent: &str,
+    unit: &str,
+    eol: &str,
+) {
+    let (colon, _) = punctuation(style);
+    let inner = || format!("{indent}{unit}");
+    out.push_str(indent);
+    push_key(out, style, k);
     match v {
         NewValue::Map(entries) if style.json => {
-            let parts: Vec<String> = entries
-                .iter()
-                .map(|(ck, cv)| pretty(style, ck, cv, &inner, unit, eol))
-                .collect();
-            format!(
-                "{indent}{}{colon}{{{eol}{}{eol}{indent}}}",
-                key(style, k),
-                parts.join(&format!(",{eol}"))
-            )
+            out.push_str(colon);
+            out.push('{');
+            out.push_str(eol);
+            let inner = inner();
+            for (n, (ck, cv)) in entries.iter().enumerate() {
+                if n > 0 {
+                    out.push(',');
+                    out.push_str(eol);
+                }
+                push_pretty(out, style, ck, cv, &inner, unit, eol);
+            }
+            out.push_str(eol);
+            out.push_str(indent);
+            out.push('}');
         }
         NewValue::Map(entries) => {
-            let parts: Vec<String> = entries
-                .iter()
-                .map(|(ck, cv)| pretty(style, ck, cv, &inner, unit, eol))
-                .collect();
-            format!("{indent}{}:{eol}{}", key(style, k), parts.join(eol))
+            out.push(':');
+            out.push_str(eol);
+            let inner = inner();
+            for (n, (ck, cv)) in entries.iter().enumerate() {
+                if n > 0 {
+                    out.push_str(eol);
+                }
+                push_pretty(out, style, ck, cv, &inner, unit, eol);
+            }
         }
         NewValue::List(items) if style.json && style.multiline_lists => {
-            let parts: Vec<String> = items
-                .iter()
-                .map(|i| format!("{inner}{}", json_str(i)))
-                .collect();
-            format!(
-                "{indent}{}{colon}[{eol}{}{eol}{indent}]",
-                key(style, k),
-                parts.join(&format!(",{eol}"))
-            )
+            out.push_str(colon);
+            out.push('[');
+            out.push_str(eol);
+            for (n, i) in items.iter().enumerate() {
+                if n > 0 {
+                    out.push(',');
+                    out.push_str(eol);
+                }
+                out.push_str(indent);
+                out.push_str(unit);
+                push_json_str(out, i);
+            }
+            out.push_str(eol);
+            out.push_str(indent);
+            out.push(']');
         }
-        _ => format!("{indent}{}{colon}{}", key(style, k), inline(style, v)),
+        _ => {
+            out.push_str(colon);
+            push_inline(out, style, v);
+        }
     }
 }
 
@@ -297,7 +360,7 @@ fn insertion(
             let mut out = String::new();
             for (k, v) in entries {
                 if style.json {
-                    out.push_str(&pretty(style, k, v, indent, unit, eol));
+                    push_pretty(&mut out, style, k, v, indent, unit, eol);
                 } else {
                     // Inside a YAML flow mapping a nested mapping must be flow too.
                     out.push_str(indent);
@@ -329,19 +392,19 @@ fn insertion(
     let eol = crate::diff::eol_before(text, ls);
     let mut out = String::new();
     for (k, v) in entries {
-        out.push_str(&pretty(style, k, v, indent, &unit, eol));
+        push_pretty(&mut out, style, k, v, indent, &unit, eol);
         out.push_str(eol);
     }
     Ok((ls, out))
 }
 
 fn inline_entry(style: Style, k: &str, v: &NewValue) -> String {
-    let colon = if !style.json || style.spaced {
-        ": "
-    } else {
-        ":"
-    };
-    format!("{}{colon}{}", key(style, k), inline(style, v))
+    let (colon, _) = punctuation(style);
+    let mut out = String::new();
+    push_key(&mut out, style, k);
+    out.push_str(colon);
+    push_inline(&mut out, style, v);
+    out
 }
 
 /// The hints an operation's effects derive, as a generator's map holds them: the three the
@@ -791,12 +854,17 @@ fn datum<'s>(tree: &'s Tree, node: NodeId) -> Datum<'s> {
 struct Beside<'s> {
     old: &'s Tree<'s>,
     new: &'s Tree<'s>,
-    /// Inserted entries (key, value, replaces) by the path of keys to their mapping.
-    targets: std::collections::HashMap<Vec<&'s str>, Vec<(&'s str, &'s NewValue, bool)>>,
-    /// Every prefix of those paths: the walk follows its path of keys only along them.
-    prefixes: std::collections::HashSet<Vec<&'s str>>,
     verified: usize,
     budget: usize,
+}
+
+/// The inserted entries by the path of keys to their mapping, one level of keys a node:
+/// the walk follows it along the keys it holds and asks nothing of any other mapping.
+#[derive(Default)]
+struct Targets<'s> {
+    /// (key, value, replaces) inserted into this mapping.
+    here: Vec<(&'s str, &'s NewValue, bool)>,
+    under: std::collections::HashMap<&'s str, Targets<'s>>,
 }
 
 impl<'s> Beside<'s> {
@@ -804,34 +872,25 @@ impl<'s> Beside<'s> {
         let mut b = Beside {
             old,
             new,
-            targets: Default::default(),
-            prefixes: Default::default(),
             verified: 0,
             budget: new.len().saturating_mul(4).max(1024),
         };
+        let mut targets = Targets::default();
         let mut expected = 0;
         for ins in inserted {
-            let path: Vec<&str> = ins.target.iter().map(String::as_str).collect();
-            for n in 0..=path.len() {
-                b.prefixes.insert(path[..n].to_vec());
+            let mut at = &mut targets;
+            for k in &ins.target {
+                at = at.under.entry(k.as_str()).or_default();
             }
-            let at = b.targets.entry(path).or_default();
             for (k, v) in &ins.entries {
-                at.push((k.as_str(), v, ins.replaces));
+                at.here.push((k.as_str(), v, ins.replaces));
                 expected += 1;
             }
         }
-        let mut path = Vec::new();
-        b.node(old.roots[0], new.roots[0], Some(&mut path), 0) && b.verified == expected
+        b.node(old.roots[0], new.roots[0], Some(&targets), 0) && b.verified == expected
     }
 
-    fn node(
-        &mut self,
-        o: NodeId,
-        n: NodeId,
-        path: Option<&mut Vec<&'s str>>,
-        depth: usize,
-    ) -> bool {
+    fn node(&mut self, o: NodeId, n: NodeId, at: Option<&Targets<'s>>, depth: usize) -> bool {
         if self.budget == 0 || depth > MAX_DEPTH {
             return false;
         }
@@ -854,27 +913,20 @@ impl<'s> Beside<'s> {
                     }
                 }
             }
-            (Kind::Map, Kind::Map) => self.map(o, n, path, depth),
+            (Kind::Map, Kind::Map) => self.map(o, n, at, depth),
             _ => false,
         }
     }
 
-    fn map(
-        &mut self,
-        o: NodeId,
-        n: NodeId,
-        mut path: Option<&mut Vec<&'s str>>,
-        depth: usize,
-    ) -> bool {
+    fn map(&mut self, o: NodeId, n: NodeId, at: Option<&Targets<'s>>, depth: usize) -> bool {
         let (old, new) = (self.old, self.new);
-        let here: Vec<(&'s str, &'s NewValue, bool)> = path
-            .as_deref()
-            .and_then(|p| self.targets.get(p.as_slice()))
-            .cloned()
-            .unwrap_or_default();
+        let here: &[(&str, &NewValue, bool)] = at.map_or(&[], |t| &t.here);
+        let under = at.map(|t| &t.under).filter(|u| !u.is_empty());
         let mut olds = old.entries(o).into_iter().flatten().filter(|&(k, _)| {
-            let key = old.scalar(k).unwrap_or_default();
-            !here.iter().any(|&(x, _, replaces)| replaces && x == key)
+            here.is_empty() || {
+                let key = old.scalar(k).unwrap_or_default();
+                !here.iter().any(|&(x, _, replaces)| replaces && x == key)
+            }
         });
         for (k, v) in new.entries(n).into_iter().flatten() {
             let key = new.scalar(k).unwrap_or_default();
@@ -892,21 +944,8 @@ impl<'s> Beside<'s> {
             if old.scalar(ok).unwrap_or_default() != key {
                 return false;
             }
-            let same = match path.as_deref_mut() {
-                Some(p) => {
-                    p.push(key);
-                    let follow = self.prefixes.contains(p.as_slice());
-                    let same = if follow {
-                        self.node(ov, v, Some(&mut *p), depth + 1)
-                    } else {
-                        self.node(ov, v, None, depth + 1)
-                    };
-                    p.pop();
-                    same
-                }
-                None => self.node(ov, v, None, depth + 1),
-            };
-            if !same {
+            let next = under.and_then(|u| u.get(key));
+            if !self.node(ov, v, next, depth + 1) {
                 return false;
             }
         }
@@ -1147,6 +1186,23 @@ mod tests {
     }
 
     const YAML: &str = "openapi: 3.0.0\ninfo:\n  title: Pets\npaths:\n  /pets:\n    get:\n      operationId: listPets\n      summary: List all pets\n    delete:\n      operationId: deletePet\n      x-speakeasy-mcp:\n        name: remove\n";
+
+    #[test]
+    fn json_strings_are_written_as_serde_json_writes_them() {
+        for s in [
+            "read",
+            "x-speakeasy-mcp",
+            "a\"b",
+            "back\\slash",
+            "tab\there",
+            "\u{7f}é/",
+            "",
+        ] {
+            let mut out = String::new();
+            push_json_str(&mut out, s);
+            assert_eq!(out, Value::from(s).to_string(), "{s:?}");
+        }
+    }
 
     /// The walk beside the original is what the check trusts when it finds nothing wrong,
     /// so it must find every change that is not one of the inserted entries.
