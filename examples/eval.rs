@@ -17,7 +17,9 @@
 //! proposal, what the default patch applies (medium and high), high only. The library is
 //! run on the same rows too, and any difference between the two is reported (there should be
 //! none). `--measure` writes the counts the confidence levels are read from; it uses the
-//! library, which the commands share.
+//! library, which the commands share. openapi-scopes-dev and graph-dev are also written as
+//! OpenAPI documents (`labelled/openapi_shape.rs`), backfilled and scored beside the
+//! connectors: the two shapes must agree.
 
 mod labelled;
 

@@ -949,6 +949,24 @@ impl<'s> Beside<'s> {
         let (old, new) = (self.old, self.new);
         let here: &[(&str, &NewValue, bool)] = at.map_or(&[], |t| &t.here);
         let under = at.map(|t| &t.under).filter(|u| !u.is_empty());
+        // A replaced value is put back from the original by [`without`], found as `get`
+        // finds it (through a merge key too): trusted here only when it is the mapping's
+        // own entry, else the values decide.
+        let replaced = here.iter().filter(|&&(_, _, r)| r).count();
+        if replaced > 0 {
+            let own = old
+                .entries(o)
+                .into_iter()
+                .flatten()
+                .filter(|&(k, _)| {
+                    let key = old.scalar(k).unwrap_or_default();
+                    here.iter().any(|&(x, _, r)| r && x == key)
+                })
+                .count();
+            if own != replaced {
+                return false;
+            }
+        }
         let mut olds = old.entries(o).into_iter().flatten().filter(|&(k, _)| {
             here.is_empty() || {
                 let key = old.scalar(k).unwrap_or_default();
@@ -1253,6 +1271,23 @@ mod tests {
             assert!(new.contains(from), "{from}");
             assert!(!same(&new.replacen(from, to, 1)), "{from} -> {to}");
         }
+        // A rewritten declaration (`--fix-conflicts`) replaces the original's value.
+        let conflicting = YAML.replace(
+            "operationId: listPets",
+            "operationId: listPets\n      x-effects: [delete]",
+        );
+        let mut opts = Options::new(RuleSet::builtin().unwrap());
+        opts.fix_conflicts = true;
+        let p = plan(conflicting.clone(), &opts, None, &mut |_, _| {}).unwrap();
+        assert!(p.inserted.iter().any(|i| i.replaces), "{:?}", p.inserted);
+        let edited = diff::apply(&conflicting, &p.edits);
+        assert!(edited.contains("x-effects: [read]"), "{edited}");
+        let (o, e) = (
+            parse::parse_tree(&conflicting).unwrap(),
+            parse::parse_tree(&edited).unwrap(),
+        );
+        let ins: Vec<&Inserted> = p.inserted.iter().collect();
+        assert!(Beside::same(&o, &e, &ins));
         // An inserted entry missing, and the original text (nothing inserted).
         assert!(!same(&new.replacen("      x-effects: [read]\n", "", 1)));
         assert!(!same(YAML));
