@@ -17,7 +17,9 @@
 //! proposal, what the default patch applies (medium and high), high only. The library is
 //! run on the same rows too, and any difference between the two is reported (there should be
 //! none). `--measure` writes the counts the confidence levels are read from; it uses the
-//! library, which the commands share.
+//! library, which the commands share. openapi-scopes-dev and graph-dev are also written as
+//! OpenAPI documents (`labelled/openapi_shape.rs`), backfilled and scored beside the
+//! connectors: the two shapes must agree.
 
 mod labelled;
 
@@ -27,7 +29,7 @@ use std::process::Command;
 
 use catalog_effects::classify::{Confidence, Inference, RuleSet};
 use catalog_effects::effects::{Effect, Effects};
-use labelled::{Outcome, Report, Route, Row, Set, TARGETS, by_server, slug, snake};
+use labelled::{Outcome, Report, Route, Row, Set, TARGETS, by_server, openapi_shape, slug, snake};
 
 fn main() {
     if let Err(e) = real_main() {
@@ -156,6 +158,24 @@ fn real_main() -> Result<(), String> {
         "\nleave-one-provider-out: each provider's confidence read from counts measured without it"
     );
     print!("{}", lopo.render());
+    let shapes = &openapi_shape::SETS;
+    let documents = if a.library {
+        openapi_shape::classify_all(&rows, shapes, &rules)?
+    } else {
+        let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
+        let work = a.keep.clone().unwrap_or_else(|| tmp.path().to_owned());
+        openapi_shape::by_binary(&rows, shapes, &work, &|args| run(&a.bin, args))?
+    };
+    println!("\nthe same rows as OpenAPI documents, backfill (connector | document):");
+    let connector = openapi_shape::connector_rows(&outcomes, shapes);
+    print!(
+        "{}",
+        openapi_shape::side_by_side(&connector, &documents, 20)
+    );
+    let held = openapi_shape::cross_validated(&rows, &lib, shapes, &rules)?;
+    println!("as OpenAPI documents, leave-one-provider-out (connector | document):");
+    let connector = openapi_shape::connector_rows(&held_out, shapes);
+    print!("{}", openapi_shape::side_by_side(&connector, &held, 20));
     println!("\ntargets at the default patch level, leave-one-provider-out:");
     for (set, route, max_unsafe, max_friction, min_coverage) in TARGETS {
         let f = &lopo.engine[&(set, route, Confidence::Medium)];

@@ -18,6 +18,8 @@ use catalog_effects::effects::{DestructivePolicy, Hints};
 use catalog_effects::mcp::parse_tools;
 use catalog_effects::parse::parse_file;
 
+pub mod openapi_shape;
+
 /// One of the five dev sets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Set {

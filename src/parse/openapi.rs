@@ -359,6 +359,10 @@ impl Reader<'_, '_> {
             security,
             tags,
             effects,
+            speakeasy,
+            zuplo,
+            zilla,
+            mcp,
         ] = tree.fields(
             op,
             [
@@ -370,6 +374,10 @@ impl Reader<'_, '_> {
                 "security",
                 "tags",
                 EFFECTS_KEY,
+                HintFormat::Speakeasy.path()[0],
+                HintFormat::Zuplo.path()[0],
+                HintFormat::Zilla.path()[0],
+                HintFormat::Mcp.path()[0],
             ],
         );
         let id = string(op_id)
@@ -462,7 +470,7 @@ impl Reader<'_, '_> {
             inputs,
             scopes,
             declared: declared(tree, effects),
-            annotations: self.hints(op, problems),
+            annotations: self.hints([speakeasy, zuplo, zilla, mcp], problems),
             line: tree.line(key),
             id_comment: method_comment(tree, key),
             connector_title: title.map(str::to_owned),
@@ -519,13 +527,15 @@ impl Reader<'_, '_> {
 
     /// The hints already written where a generator reads them, first found wins: they are
     /// declarations, like a connector's `annotations:`.
-    fn hints(&self, op: NodeId, problems: &mut Vec<Error>) -> Option<Hints> {
+    /// `first` holds the operation's value of each format's first key, in
+    /// [`HintFormat::ALL`] order, read with its other keys in one pass.
+    fn hints(&self, first: [Option<NodeId>; 4], problems: &mut Vec<Error>) -> Option<Hints> {
         let tree = self.tree;
         let mut hints = Hints::default();
         let mut any = false;
-        for format in HintFormat::ALL {
-            let mut at = Some(op);
-            for k in format.path() {
+        for (format, first) in HintFormat::ALL.into_iter().zip(first) {
+            let mut at = first;
+            for k in &format.path()[1..] {
                 at = at.and_then(|a| tree.get(a, k));
             }
             let Some(map) = at.filter(|&m| tree.is_map(m)) else {

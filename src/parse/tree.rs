@@ -149,6 +149,8 @@ pub struct Lines<'a> {
 
 /// How far back a column is counted directly before the cursor is asked.
 const NEAR: usize = 1024;
+/// How far back a line start is searched byte by byte before the newlines are counted.
+const SHORT: usize = 128;
 
 impl<'a> Lines<'a> {
     pub fn new(text: &'a str) -> Lines<'a> {
@@ -211,12 +213,20 @@ impl<'a> Lines<'a> {
 
     /// Start of the line holding byte `at`.
     pub fn line_start(&self, at: usize) -> usize {
-        let lo = at.saturating_sub(NEAR);
-        match self.bytes[lo..at].iter().rposition(|&c| c == b'\n') {
-            Some(i) => lo + i + 1,
-            None if lo == 0 => 0,
-            None => self.seek(at).1,
+        let nl = |c: &u8| *c == b'\n';
+        // A short line is found a byte at a time; further back, the newlines are counted
+        // first (a vector loop), so a long line is not searched back byte by byte for
+        // nothing at every lookup (most of planning a minified document).
+        let short = at.saturating_sub(SHORT);
+        if let Some(i) = self.bytes[short..at].iter().rposition(nl) {
+            return short + i + 1;
         }
+        let lo = at.saturating_sub(NEAR);
+        if short > lo && newlines(&self.bytes[lo..short]) > 0 {
+            let i = self.bytes[lo..short].iter().rposition(nl).unwrap_or(0);
+            return lo + i + 1;
+        }
+        if lo == 0 { 0 } else { self.seek(at).1 }
     }
 
     /// Byte just past the line holding byte `at` (its terminator included), or the end of a

@@ -148,88 +148,151 @@ impl Style {
     }
 }
 
-fn json_str(s: &str) -> String {
-    Value::from(s).to_string()
+/// `s` as a JSON string, as serde_json writes it: quoted as it is when nothing in it needs
+/// an escape (the keys and effects written here), which saves a value and a string each.
+fn push_json_str(out: &mut String, s: &str) {
+    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    } else {
+        out.push_str(&Value::from(s).to_string());
+    }
 }
 
 /// A key as YAML writes it: plain when that reads back as the same string.
-fn yaml_key(s: &str) -> String {
+fn push_yaml_key(out: &mut String, s: &str) {
     let plain = s
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
         && s.starts_with(|c: char| c.is_ascii_alphabetic());
-    if plain { s.to_owned() } else { json_str(s) }
+    if plain {
+        out.push_str(s);
+    } else {
+        push_json_str(out, s);
+    }
 }
 
-fn inline(style: Style, value: &NewValue) -> String {
-    let (colon, sep) = if !style.json || style.spaced {
+/// `(colon, separator)` between a key and its value and between items, inline.
+fn punctuation(style: Style) -> (&'static str, &'static str) {
+    if !style.json || style.spaced {
         (": ", ", ")
     } else {
         (":", ",")
-    };
+    }
+}
+
+fn inline(style: Style, value: &NewValue) -> String {
+    let mut out = String::new();
+    push_inline(&mut out, style, value);
+    out
+}
+
+fn push_inline(out: &mut String, style: Style, value: &NewValue) {
+    let (colon, sep) = punctuation(style);
     match value {
-        NewValue::Bool(b) => b.to_string(),
+        NewValue::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         NewValue::List(items) => {
-            let items: Vec<String> = items
-                .iter()
-                .map(|i| if style.json { json_str(i) } else { i.clone() })
-                .collect();
-            format!("[{}]", items.join(sep))
+            out.push('[');
+            for (n, i) in items.iter().enumerate() {
+                if n > 0 {
+                    out.push_str(sep);
+                }
+                if style.json {
+                    push_json_str(out, i);
+                } else {
+                    out.push_str(i);
+                }
+            }
+            out.push(']');
         }
         NewValue::Map(entries) => {
-            let parts: Vec<String> = entries
-                .iter()
-                .map(|(k, v)| format!("{}{colon}{}", key(style, k), inline(style, v)))
-                .collect();
-            format!("{{{}}}", parts.join(sep))
+            out.push('{');
+            for (n, (k, v)) in entries.iter().enumerate() {
+                if n > 0 {
+                    out.push_str(sep);
+                }
+                push_key(out, style, k);
+                out.push_str(colon);
+                push_inline(out, style, v);
+            }
+            out.push('}');
         }
     }
 }
 
-fn key(style: Style, k: &str) -> String {
-    if style.json { json_str(k) } else { yaml_key(k) }
+fn push_key(out: &mut String, style: Style, k: &str) {
+    if style.json {
+        push_json_str(out, k);
+    } else {
+        push_yaml_key(out, k);
+    }
 }
 
 /// One entry written over lines at `indent`, nested values `unit` further in; no final
-/// terminator.
-fn pretty(style: Style, k: &str, v: &NewValue, indent: &str, unit: &str, eol: &str) -> String {
-    let colon = if !style.json || style.spaced {
-        ": "
-    } else {
-        ":"
-    };
-    let inner = format!("{indent}{unit}");
+/// terminator. Written into one buffer: a string per piece was most of planning an edit.
+fn push_pretty(
+    out: &mut String,
+    style: Style,
+    k: &str,
+    v: &NewValue,
+    indent: &str,
+    unit: &str,
+    eol: &str,
+) {
+    let (colon, _) = punctuation(style);
+    let inner = || format!("{indent}{unit}");
+    out.push_str(indent);
+    push_key(out, style, k);
     match v {
         NewValue::Map(entries) if style.json => {
-            let parts: Vec<String> = entries
-                .iter()
-                .map(|(ck, cv)| pretty(style, ck, cv, &inner, unit, eol))
-                .collect();
-            format!(
-                "{indent}{}{colon}{{{eol}{}{eol}{indent}}}",
-                key(style, k),
-                parts.join(&format!(",{eol}"))
-            )
+            out.push_str(colon);
+            out.push('{');
+            out.push_str(eol);
+            let inner = inner();
+            for (n, (ck, cv)) in entries.iter().enumerate() {
+                if n > 0 {
+                    out.push(',');
+                    out.push_str(eol);
+                }
+                push_pretty(out, style, ck, cv, &inner, unit, eol);
+            }
+            out.push_str(eol);
+            out.push_str(indent);
+            out.push('}');
         }
         NewValue::Map(entries) => {
-            let parts: Vec<String> = entries
-                .iter()
-                .map(|(ck, cv)| pretty(style, ck, cv, &inner, unit, eol))
-                .collect();
-            format!("{indent}{}:{eol}{}", key(style, k), parts.join(eol))
+            out.push(':');
+            out.push_str(eol);
+            let inner = inner();
+            for (n, (ck, cv)) in entries.iter().enumerate() {
+                if n > 0 {
+                    out.push_str(eol);
+                }
+                push_pretty(out, style, ck, cv, &inner, unit, eol);
+            }
         }
         NewValue::List(items) if style.json && style.multiline_lists => {
-            let parts: Vec<String> = items
-                .iter()
-                .map(|i| format!("{inner}{}", json_str(i)))
-                .collect();
-            format!(
-                "{indent}{}{colon}[{eol}{}{eol}{indent}]",
-                key(style, k),
-                parts.join(&format!(",{eol}"))
-            )
+            out.push_str(colon);
+            out.push('[');
+            out.push_str(eol);
+            for (n, i) in items.iter().enumerate() {
+                if n > 0 {
+                    out.push(',');
+                    out.push_str(eol);
+                }
+                out.push_str(indent);
+                out.push_str(unit);
+                push_json_str(out, i);
+            }
+            out.push_str(eol);
+            out.push_str(indent);
+            out.push(']');
         }
-        _ => format!("{indent}{}{colon}{}", key(style, k), inline(style, v)),
+        _ => {
+            out.push_str(colon);
+            push_inline(out, style, v);
+        }
     }
 }
 
@@ -297,7 +360,7 @@ fn insertion(
             let mut out = String::new();
             for (k, v) in entries {
                 if style.json {
-                    out.push_str(&pretty(style, k, v, indent, unit, eol));
+                    push_pretty(&mut out, style, k, v, indent, unit, eol);
                 } else {
                     // Inside a YAML flow mapping a nested mapping must be flow too.
                     out.push_str(indent);
@@ -329,19 +392,19 @@ fn insertion(
     let eol = crate::diff::eol_before(text, ls);
     let mut out = String::new();
     for (k, v) in entries {
-        out.push_str(&pretty(style, k, v, indent, &unit, eol));
+        push_pretty(&mut out, style, k, v, indent, &unit, eol);
         out.push_str(eol);
     }
     Ok((ls, out))
 }
 
 fn inline_entry(style: Style, k: &str, v: &NewValue) -> String {
-    let colon = if !style.json || style.spaced {
-        ": "
-    } else {
-        ":"
-    };
-    format!("{}{colon}{}", key(style, k), inline(style, v))
+    let (colon, _) = punctuation(style);
+    let mut out = String::new();
+    push_key(&mut out, style, k);
+    out.push_str(colon);
+    push_inline(&mut out, style, v);
+    out
 }
 
 /// The hints an operation's effects derive, as a generator's map holds them: the three the
@@ -694,20 +757,64 @@ fn root_data(tree: &Tree) -> Result<Value, String> {
     data(tree, tree.roots[0], &mut budget, 0)
 }
 
-/// What the check compares an edited text with: the original's data, serialized once
-/// (keys sorted, so the text is canonical), and its tree for the values a rewrite replaced.
-/// Kept as text rather than as a value, one large document's data is not held twice.
+/// The limits [`data`] reads a document within, checked without building its value: the
+/// same nodes in the same order, so a document too large or too deep fails with the same
+/// message.
+fn within_limits(
+    tree: &Tree,
+    node: NodeId,
+    budget: &mut usize,
+    depth: usize,
+) -> Result<(), String> {
+    if *budget == 0 {
+        return Err("the document expands to too many nodes (aliases?)".into());
+    }
+    if depth > MAX_DEPTH {
+        return Err(format!("the document nests deeper than {MAX_DEPTH} levels"));
+    }
+    *budget -= 1;
+    let node = tree.resolve(node);
+    match tree.node(node).kind() {
+        Kind::Seq => {
+            for i in tree.items(node).into_iter().flatten() {
+                within_limits(tree, i, budget, depth + 1)?;
+            }
+        }
+        Kind::Map => {
+            for (_, v) in tree.entries(node).into_iter().flatten() {
+                within_limits(tree, v, budget, depth + 1)?;
+            }
+        }
+        Kind::Scalar | Kind::Alias => {}
+    }
+    Ok(())
+}
+
+/// What the check compares an edited text with: the original's tree, walked beside the
+/// edited one, and its data serialized (keys sorted, so the text is canonical) only when
+/// that walk finds a difference and the exact reason is wanted. Building and serializing
+/// both documents' values took half of a large document's backfill.
 struct Original<'a, 't> {
-    json: String,
+    json: std::cell::OnceCell<String>,
     tree: &'a Tree<'t>,
 }
 
 impl<'a, 't> Original<'a, 't> {
     fn of(tree: &'a Tree<'t>) -> Result<Original<'a, 't>, String> {
+        let mut budget = tree.len().saturating_mul(4).max(1024);
+        within_limits(tree, tree.roots[0], &mut budget, 0)?;
         Ok(Original {
-            json: root_data(tree)?.to_string(),
+            json: std::cell::OnceCell::new(),
             tree,
         })
+    }
+
+    fn json(&self) -> Result<&str, String> {
+        if self.json.get().is_none() {
+            let json = root_data(self.tree)?.to_string();
+            let _ = self.json.set(json);
+        }
+        Ok(self.json.get().map_or("", String::as_str))
     }
 
     /// The original's value at `target`, `key`, if it has one.
@@ -719,6 +826,174 @@ impl<'a, 't> Original<'a, 't> {
         }
         let mut budget = tree.len().max(1024);
         at.map(|n| data(tree, n, &mut budget, 0)).transpose()
+    }
+}
+
+/// A scalar as [`data`] reads it.
+#[derive(PartialEq)]
+enum Datum<'s> {
+    Bool(bool),
+    Str(&'s str),
+    Null,
+}
+
+fn datum<'s>(tree: &'s Tree, node: NodeId) -> Datum<'s> {
+    match tree.scalar_text(node) {
+        Some(("true", saphyr_parser::ScalarStyle::Plain)) => Datum::Bool(true),
+        Some(("false", saphyr_parser::ScalarStyle::Plain)) => Datum::Bool(false),
+        Some((v, _)) => Datum::Str(v),
+        None => Datum::Null,
+    }
+}
+
+/// Whether `node` holds `value` as written, entries in order: implies that [`data`] of it
+/// equals `value.to_json()` (which compares mappings in any order), without building
+/// either.
+fn holds(tree: &Tree, node: NodeId, value: &NewValue) -> bool {
+    let node = tree.resolve(node);
+    match value {
+        NewValue::Bool(b) => {
+            tree.node(node).kind() == Kind::Scalar && datum(tree, node) == Datum::Bool(*b)
+        }
+        NewValue::List(items) => tree.items(node).is_some_and(|mut got| {
+            items.iter().all(|i| {
+                got.next().is_some_and(|g| {
+                    let g = tree.resolve(g);
+                    tree.node(g).kind() == Kind::Scalar && datum(tree, g) == Datum::Str(i)
+                })
+            }) && got.next().is_none()
+        }),
+        NewValue::Map(entries) => tree.entries(node).is_some_and(|mut got| {
+            entries.iter().all(|(k, v)| {
+                got.next().is_some_and(|(gk, gv)| {
+                    tree.scalar(gk) == Some(k.as_str()) && holds(tree, gv, v)
+                })
+            }) && got.next().is_none()
+        }),
+    }
+}
+
+/// The original and the edited tree walked side by side: true when the edited one holds
+/// the original's data, in the original's order, plus exactly the inserted entries (each
+/// holding what was inserted; a replaced entry's old value is not compared, as [`without`]
+/// puts it back). True implies what [`without`] and the serialized comparison conclude;
+/// false is decided again by them, which name the difference.
+struct Beside<'s> {
+    old: &'s Tree<'s>,
+    new: &'s Tree<'s>,
+    verified: usize,
+    budget: usize,
+}
+
+/// The inserted entries by the path of keys to their mapping, one level of keys a node:
+/// the walk follows it along the keys it holds and asks nothing of any other mapping.
+#[derive(Default)]
+struct Targets<'s> {
+    /// (key, value, replaces) inserted into this mapping.
+    here: Vec<(&'s str, &'s NewValue, bool)>,
+    under: std::collections::HashMap<&'s str, Targets<'s>>,
+}
+
+impl<'s> Beside<'s> {
+    fn same(old: &'s Tree<'s>, new: &'s Tree<'s>, inserted: &[&'s Inserted]) -> bool {
+        let mut b = Beside {
+            old,
+            new,
+            verified: 0,
+            budget: new.len().saturating_mul(4).max(1024),
+        };
+        let mut targets = Targets::default();
+        let mut expected = 0;
+        for ins in inserted {
+            let mut at = &mut targets;
+            for k in &ins.target {
+                at = at.under.entry(k.as_str()).or_default();
+            }
+            for (k, v) in &ins.entries {
+                at.here.push((k.as_str(), v, ins.replaces));
+                expected += 1;
+            }
+        }
+        b.node(old.roots[0], new.roots[0], Some(&targets), 0) && b.verified == expected
+    }
+
+    fn node(&mut self, o: NodeId, n: NodeId, at: Option<&Targets<'s>>, depth: usize) -> bool {
+        if self.budget == 0 || depth > MAX_DEPTH {
+            return false;
+        }
+        self.budget -= 1;
+        let (old, new) = (self.old, self.new);
+        let (o, n) = (old.resolve(o), new.resolve(n));
+        match (old.node(o).kind(), new.node(n).kind()) {
+            (Kind::Scalar, Kind::Scalar) => datum(old, o) == datum(new, n),
+            (Kind::Alias, Kind::Alias) => true,
+            (Kind::Seq, Kind::Seq) => {
+                let (mut a, mut b) = (
+                    old.items(o).into_iter().flatten(),
+                    new.items(n).into_iter().flatten(),
+                );
+                loop {
+                    match (a.next(), b.next()) {
+                        (None, None) => return true,
+                        (Some(x), Some(y)) if self.node(x, y, None, depth + 1) => {}
+                        _ => return false,
+                    }
+                }
+            }
+            (Kind::Map, Kind::Map) => self.map(o, n, at, depth),
+            _ => false,
+        }
+    }
+
+    fn map(&mut self, o: NodeId, n: NodeId, at: Option<&Targets<'s>>, depth: usize) -> bool {
+        let (old, new) = (self.old, self.new);
+        let here: &[(&str, &NewValue, bool)] = at.map_or(&[], |t| &t.here);
+        let under = at.map(|t| &t.under).filter(|u| !u.is_empty());
+        // A replaced value is put back from the original by [`without`], found as `get`
+        // finds it (through a merge key too): trusted here only when it is the mapping's
+        // own entry, else the values decide.
+        let replaced = here.iter().filter(|&&(_, _, r)| r).count();
+        if replaced > 0 {
+            let own = old
+                .entries(o)
+                .into_iter()
+                .flatten()
+                .filter(|&(k, _)| {
+                    let key = old.scalar(k).unwrap_or_default();
+                    here.iter().any(|&(x, _, r)| r && x == key)
+                })
+                .count();
+            if own != replaced {
+                return false;
+            }
+        }
+        let mut olds = old.entries(o).into_iter().flatten().filter(|&(k, _)| {
+            here.is_empty() || {
+                let key = old.scalar(k).unwrap_or_default();
+                !here.iter().any(|&(x, _, replaces)| replaces && x == key)
+            }
+        });
+        for (k, v) in new.entries(n).into_iter().flatten() {
+            let key = new.scalar(k).unwrap_or_default();
+            if let Some(&(_, value, _)) = here.iter().find(|&&(x, _, _)| x == key) {
+                if !holds(new, v, value) {
+                    return false;
+                }
+                self.verified += 1;
+                continue;
+            }
+            let Some((ok, ov)) = olds.next() else {
+                return false;
+            };
+            if old.scalar(ok).unwrap_or_default() != key {
+                return false;
+            }
+            let next = under.and_then(|u| u.get(key));
+            if !self.node(ov, v, next, depth + 1) {
+                return false;
+            }
+        }
+        olds.next().is_none()
     }
 }
 
@@ -783,10 +1058,12 @@ fn check(
         strict_json(&new).map_err(|e| format!("the edited text is not JSON: {e}"))?;
     }
     let inserted: Vec<&Inserted> = ops.iter().flat_map(|o| &o.inserted).collect();
-    let edited = serde_json::to_string(&without(root_data(&tree)?, original, &inserted)?)
-        .map_err(|e| e.to_string())?;
-    if edited != original.json {
-        return Err("the edited text's data is not the original's plus the new keys".into());
+    if !Beside::same(original.tree, &tree, &inserted) {
+        let edited = serde_json::to_string(&without(root_data(&tree)?, original, &inserted)?)
+            .map_err(|e| e.to_string())?;
+        if edited != original.json()? {
+            return Err("the edited text's data is not the original's plus the new keys".into());
+        }
     }
     let document = doc::read(&tree).map_err(|e| format!("the edited text is no document: {e}"))?;
     if document.operations.len() != all.len() {
@@ -795,12 +1072,18 @@ fn check(
     let known: Vec<Inference> = all.iter().map(|o| o.planned.inference.clone()).collect();
     let mut notes = Vec::new();
     let (again, _) = plan_ops(&tree, document.operations, opts, Some(&known), &mut notes);
+    // By address, as a set: searching `ops` for each operation was quadratic, most of a
+    // 20,000-operation document's check.
+    let edited_ops: std::collections::HashSet<*const OpPlan> = ops
+        .iter()
+        .map(|o| std::ptr::from_ref::<OpPlan>(o))
+        .collect();
     for (before, after) in all.iter().zip(&again) {
         let id = &before.planned.site.view.id;
         if *id != after.planned.site.view.id {
             return Err(format!("operation `{id}` changed its id"));
         }
-        let edited = ops.iter().any(|o| std::ptr::eq(*o, before));
+        let edited = edited_ops.contains(&std::ptr::from_ref(before));
         let planned_again = after.planned.edit.is_some() || !after.planned.more.is_empty();
         let had = before.planned.edit.is_some() || !before.planned.more.is_empty();
         if edited && planned_again {
@@ -947,6 +1230,68 @@ mod tests {
     }
 
     const YAML: &str = "openapi: 3.0.0\ninfo:\n  title: Pets\npaths:\n  /pets:\n    get:\n      operationId: listPets\n      summary: List all pets\n    delete:\n      operationId: deletePet\n      x-speakeasy-mcp:\n        name: remove\n";
+
+    #[test]
+    fn json_strings_are_written_as_serde_json_writes_them() {
+        for s in [
+            "read",
+            "x-speakeasy-mcp",
+            "a\"b",
+            "back\\slash",
+            "tab\there",
+            "\u{7f}é/",
+            "",
+        ] {
+            let mut out = String::new();
+            push_json_str(&mut out, s);
+            assert_eq!(out, Value::from(s).to_string(), "{s:?}");
+        }
+    }
+
+    /// The walk beside the original is what the check trusts when it finds nothing wrong,
+    /// so it must find every change that is not one of the inserted entries.
+    #[test]
+    fn the_walk_beside_the_original_finds_any_other_change() {
+        let (new, p) = run(YAML, &[HintFormat::Speakeasy]);
+        let old = parse::parse_tree(YAML).unwrap();
+        let inserted: Vec<&Inserted> = p.inserted.iter().collect();
+        assert!(!inserted.is_empty());
+        let same = |text: &str| {
+            let t = parse::parse_tree(text).unwrap();
+            Beside::same(&old, &t, &inserted)
+        };
+        assert!(same(&new));
+        for (from, to) in [
+            ("List all pets", "List all dogs"),
+            ("name: remove", "name: 'true'"),
+            ("summary:", "summery:"),
+            ("x-effects: [read]", "x-effects: [write]"),
+            ("readOnlyHint: true", "readOnlyHint: 'true'"),
+        ] {
+            assert!(new.contains(from), "{from}");
+            assert!(!same(&new.replacen(from, to, 1)), "{from} -> {to}");
+        }
+        // A rewritten declaration (`--fix-conflicts`) replaces the original's value.
+        let conflicting = YAML.replace(
+            "operationId: listPets",
+            "operationId: listPets\n      x-effects: [delete]",
+        );
+        let mut opts = Options::new(RuleSet::builtin().unwrap());
+        opts.fix_conflicts = true;
+        let p = plan(conflicting.clone(), &opts, None, &mut |_, _| {}).unwrap();
+        assert!(p.inserted.iter().any(|i| i.replaces), "{:?}", p.inserted);
+        let edited = diff::apply(&conflicting, &p.edits);
+        assert!(edited.contains("x-effects: [read]"), "{edited}");
+        let (o, e) = (
+            parse::parse_tree(&conflicting).unwrap(),
+            parse::parse_tree(&edited).unwrap(),
+        );
+        let ins: Vec<&Inserted> = p.inserted.iter().collect();
+        assert!(Beside::same(&o, &e, &ins));
+        // An inserted entry missing, and the original text (nothing inserted).
+        assert!(!same(&new.replacen("      x-effects: [read]\n", "", 1)));
+        assert!(!same(YAML));
+    }
 
     #[test]
     fn yaml_operations_get_x_effects_and_hints_in_their_own_style() {
