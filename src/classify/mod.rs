@@ -269,12 +269,22 @@ pub fn infer(view: &ActionView, set: &RuleSet) -> Inference {
 // as one figure.
 #[inline(never)]
 pub fn infer_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inference {
-    let ev = evidence::gather(view, group, set);
+    infer_gathered(view, group, set).0
+}
+
+/// [`infer_in`], and the evidence it read (its rules moved into the inference), for what
+/// weighs a person's hint against it.
+fn infer_gathered(view: &ActionView, group: &Group, set: &RuleSet) -> (Inference, Evidence) {
+    let mut ev = evidence::gather(view, group, set);
     let Some(mut d) = decide::decide(&ev, set) else {
-        return Inference {
-            fired: ev.fired,
-            ..Inference::default()
-        };
+        let fired = std::mem::take(&mut ev.fired);
+        return (
+            Inference {
+                fired,
+                ..Inference::default()
+            },
+            ev,
+        );
     };
     let mut judgement = set.measured.judge(&confidence::chain(&d));
     let mut overruled = None;
@@ -289,15 +299,17 @@ pub fn infer_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inference {
             judgement = j;
         }
     }
-    Inference {
+    let fired = std::mem::take(&mut ev.fired);
+    let inference = Inference {
         effects: d.effects,
         confidence: Some(judgement.confidence),
         overwrites: d.overwrites,
-        fired: ev.fired,
+        fired,
         decision: Some(d),
         judgement: Some(judgement),
         overruled,
-    }
+    };
+    (inference, ev)
 }
 
 /// The inference for a catalog action, where a hint a person declared
@@ -306,7 +318,7 @@ pub fn infer_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inference {
 /// (which then stands, and `check` names both); a destructive hint proposes a delete where
 /// nothing says change. An MCP server's own hints are not evidence: `audit` judges them.
 pub fn infer_declared_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inference {
-    let inf = infer_in(view, group, set);
+    let (inf, ev) = infer_gathered(view, group, set);
     let Some(hints) = &view.annotations else {
         return inf;
     };
@@ -329,7 +341,6 @@ pub fn infer_declared_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inf
     if !take {
         return inf;
     }
-    let ev = evidence::gather(view, group, set);
     let read_only = hints.read_only == Some(true);
     // A search overruled by its POST is still the search the hint confirms.
     let decision = decide::declared(inf.overruled.as_deref().or(d), &ev, read_only);
