@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::classify::{Confidence, Group, Inference, RuleSet, infer_declared_in};
+use crate::classify::{Confidence, Group, Inference, RuleSet, catalog};
 use crate::diff::hints::{self, HintReview};
 use crate::diff::{self, Edit, Status};
 use crate::effects::{DestructivePolicy, Effects, Hints, derive_hints};
@@ -62,6 +62,11 @@ pub struct Options {
     pub migrate_hints: bool,
     /// Where an OpenAPI operation's derived hints are also written (`--hints`).
     pub hint_formats: Vec<crate::parse::openapi::HintFormat>,
+    /// Count the effects the catalog declares, before planning, as evidence for the actions
+    /// that declare none (off: `--no-catalog-evidence`).
+    pub catalog_evidence: bool,
+    /// Those counts, once made (a run makes them over every file it walked).
+    pub votes: Option<std::sync::Arc<catalog::Votes>>,
 }
 
 impl Options {
@@ -81,6 +86,8 @@ impl Options {
             untouchable: Vec::new(),
             migrate_hints: false,
             hint_formats: Vec::new(),
+            catalog_evidence: true,
+            votes: None,
         }
     }
 }
@@ -465,6 +472,18 @@ impl Walked {
             .map(|(w, _)| (w.catalog, w.file.folder.as_str()))
             .collect();
         let names = connector_names(&catalogs, &work, &partial_folders);
+        // The catalog votes for itself: what every walked file declares is counted before
+        // any is planned, so each proposal sees the whole catalog, whatever `only` selects.
+        let with_votes;
+        let opts = if opts.catalog_evidence && opts.votes.is_none() {
+            with_votes = Options {
+                votes: Some(std::sync::Arc::new(count_declared(&work, opts))),
+                ..opts.clone()
+            };
+            &with_votes
+        } else {
+            opts
+        };
         let work: Vec<&Work> = work
             .iter()
             .zip(&wanted)
@@ -525,6 +544,61 @@ impl Walked {
         });
         meta
     }
+}
+
+/// The effects every walked file declares, counted by the verb the engine reads in each
+/// declaring action ([`catalog::Counter`]); a connector is a catalog's folder.
+fn count_declared(work: &[Work], opts: &Options) -> catalog::Votes {
+    // Only the decisions are read: nothing is rendered, checked or kept.
+    let quiet = Options {
+        check_edits: false,
+        render_patch: false,
+        render_csv: false,
+        keep_views: false,
+        keep_texts: false,
+        migrate_hints: false,
+        fix_conflicts: false,
+        progress: None,
+        only: None,
+        untouchable: Vec::new(),
+        hint_formats: Vec::new(),
+        catalog_evidence: false,
+        votes: None,
+        ..opts.clone()
+    };
+    let found: Vec<Vec<(catalog::Word, Effects)>> = work
+        .par_iter()
+        .map(|w| {
+            let Ok(text) = read_text(&w.file.path) else {
+                return Vec::new();
+            };
+            // A file that declares nothing (most, in a catalog being backfilled) is not
+            // parsed twice.
+            if !text.contains("effects") {
+                return Vec::new();
+            }
+            let source = crate::source::of_file(&w.file.rel);
+            let Ok(plan) = source.plan(text, &quiet, None, &mut |_, _| {}) else {
+                return Vec::new();
+            };
+            plan.actions
+                .iter()
+                .filter(|p| !p.site.nested)
+                .filter_map(|p| {
+                    let declared = p.site.view.declared.valid()?;
+                    Some((catalog::Word::of(p.inference.decision.as_ref()?)?, declared))
+                })
+                .collect()
+        })
+        .collect();
+    let mut counter = catalog::Counter::default();
+    for (w, keys) in work.iter().zip(found) {
+        let connector = format!("{}/{}", w.catalog, w.file.folder);
+        for (key, declared) in keys {
+            counter.add_key(key, declared, &connector);
+        }
+    }
+    counter.finish(catalog::Thresholds::builtin())
 }
 
 /// A poisoned lock only means a worker panicked, which ends the run anyway.
@@ -1075,7 +1149,7 @@ fn plan_actions(
                 let group = group.get_or_insert_with(|| {
                     Group::of(layout.names.iter().copied(), &opts.rules.lexicon)
                 });
-                infer_declared_in(&site.view, group, &opts.rules)
+                catalog::infer_in(&site.view, group, &opts.rules, opts.votes.as_deref())
             }
         };
         k += 1;
