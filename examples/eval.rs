@@ -175,6 +175,8 @@ fn real_main() -> Result<(), String> {
             ok(f.coverage() >= min_coverage),
         );
     }
+    // Issue 22: the catalog's own declarations, half of every provider's rows declared.
+    print!("{}", labelled::half::measure(&rows, &rules, &lib)?.render());
     if let Some(path) = &a.dump {
         std::fs::write(path, dump(&held_out, &rules))
             .map_err(|e| format!("{}: {e}", path.display()))?;

@@ -108,3 +108,25 @@ fn the_figures_hold_on_providers_the_counts_have_not_seen() {
         );
     }
 }
+
+/// Issue 22, item 5: half of every provider's rows declared, the other half scored with and
+/// without the catalog's own evidence. The catalog's evidence never raises the unsafe count
+/// of any set, and never lowers its coverage.
+#[test]
+fn the_catalogs_own_declarations_never_make_a_proposal_less_safe() {
+    let (rows, set) = run();
+    let outcomes = labelled::classify_all(&rows, &set).expect("every row classifies");
+    let half = labelled::half::measure(&rows, &set, &outcomes).expect("every row classifies");
+    println!("{}", half.render());
+    for (&(s, route), without) in &half.without {
+        let with = &half.with[&(s, route, 0)];
+        let at = format!("{} through {}", s.name(), route.name());
+        assert!(
+            with.unsafe_ <= without.unsafe_,
+            "{at}: unsafe {} -> {}",
+            without.unsafe_,
+            with.unsafe_
+        );
+        assert!(with.covered >= without.covered, "{at}: coverage fell");
+    }
+}

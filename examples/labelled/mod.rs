@@ -5,6 +5,8 @@
 
 #![allow(dead_code)]
 
+pub mod half;
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;

@@ -51,6 +51,9 @@ pub struct Thresholds {
     pub read_share: f64,
     /// The share that must say change for a change vote.
     pub change_share: f64,
+    /// Short of a vote, the share of a key's declarations that say change at which a read
+    /// the engine proposes goes down one level (above 1: never).
+    pub lower_share: f64,
 }
 
 impl Thresholds {
@@ -78,6 +81,7 @@ impl Thresholds {
             high_rows: n("high_rows")?,
             read_share: f("read_share")?,
             change_share: f("change_share")?,
+            lower_share: f("lower_share")?,
         })
     }
 }
@@ -270,7 +274,7 @@ impl Counter {
         self.rows.push((key, declared, c));
     }
 
-    pub fn finish(self, thresholds: Thresholds) -> Votes {
+    pub fn finish(&self, thresholds: Thresholds) -> Votes {
         // Rows by key, then by (claim or effects, connector).
         let mut claims: HashMap<(Word, Claim, u32), u32> = HashMap::new();
         let mut effects: HashMap<(Word, Effects, u32), u32> = HashMap::new();
@@ -428,7 +432,7 @@ impl Votes {
             // Declarations that disagree: a read they contradict often enough goes down.
             None if d.claim == Claim::Read
                 && s.change.rows > 0
-                && f64::from(s.change.rows) >= (1.0 - t.change_share) * f64::from(of) - 1e-9 =>
+                && f64::from(s.change.rows) >= t.lower_share * f64::from(of) - 1e-9 =>
             {
                 inf.confidence = Some(lower(c));
                 Did::Lowered
