@@ -512,3 +512,193 @@ pub fn reason(engine: String, inf: &Inference, set: &RuleSet) -> String {
     };
     format!("{engine}; {}, {did}", v.sentence(set))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::effects::Effect;
+    use crate::view::Step;
+
+    fn set() -> RuleSet {
+        RuleSet::builtin().unwrap()
+    }
+
+    fn call(id: &str, method: &str, url: &str) -> ActionView {
+        ActionView {
+            id: id.into(),
+            steps: vec![Step {
+                method: Some(method.into()),
+                url: Some(url.into()),
+                ..Step::default()
+            }],
+            ..ActionView::default()
+        }
+    }
+
+    /// Votes from `declared`: (action, connector, effects).
+    fn votes(set: &RuleSet, declared: &[(ActionView, &str, Effect)], t: Thresholds) -> Votes {
+        let mut c = Counter::default();
+        for (view, connector, e) in declared {
+            c.add(
+                &super::super::infer(view, set),
+                Effects::single(*e),
+                connector,
+            );
+        }
+        c.finish(t)
+    }
+
+    fn vote(set: &RuleSet, v: &Votes, view: &ActionView) -> Inference {
+        infer_in(view, &Group::single(), set, Some(v))
+    }
+
+    #[test]
+    fn the_built_in_thresholds_load() {
+        let t = Thresholds::builtin();
+        assert!(t.high_connectors >= 3 && t.read_share >= 1.0, "{t:?}");
+        assert!(Thresholds::parse("medium_rows\t3\n").is_none());
+    }
+
+    #[test]
+    fn a_family_of_declared_neighbours_lifts_a_sibling_and_one_connector_never_makes_it_high() {
+        let set = set();
+        let t = Thresholds::builtin();
+        let alone = super::super::infer(&call("sync_ledger", "get", "/ledger/sync"), &set);
+        assert_eq!(alone.confidence, Some(Confidence::Low), "{alone:?}");
+        let family = [
+            (
+                call("sync_users", "get", "/users/sync"),
+                "a",
+                Effect::Execute,
+            ),
+            (
+                call("sync_macros", "get", "/macros/sync"),
+                "a",
+                Effect::Execute,
+            ),
+            (
+                call("sync_contacts", "get", "/contacts/sync"),
+                "b",
+                Effect::Execute,
+            ),
+        ];
+        let v = votes(&set, &family, t);
+        let inf = vote(&set, &v, &call("sync_ledger", "get", "/ledger/sync"));
+        assert_eq!(inf.effects.joined("|"), "execute");
+        assert_eq!(inf.confidence, Some(Confidence::Medium));
+        let cast = inf.catalog.as_deref().unwrap();
+        assert_eq!(cast.did, Did::Raised);
+        assert!(
+            cast.sentence(&set).contains(
+                "`sync` (over GET) is declared [execute] on 3 of 3 actions in 2 connectors"
+            ),
+            "{}",
+            cast.sentence(&set)
+        );
+        // Twelve declarations of one connector: still not high.
+        let many: Vec<_> = (0..12)
+            .map(|i| {
+                (
+                    call(&format!("sync_x{i}"), "get", "/x/sync"),
+                    "a",
+                    Effect::Execute,
+                )
+            })
+            .collect();
+        let inf = vote(
+            &set,
+            &votes(&set, &many, t),
+            &call("sync_ledger", "get", "/l/sync"),
+        );
+        assert_eq!(inf.confidence, Some(Confidence::Medium));
+        // Two declarations are an anecdote.
+        let inf = vote(
+            &set,
+            &votes(&set, &family[..2], t),
+            &call("sync_ledger", "get", "/l"),
+        );
+        assert_eq!(inf.confidence, Some(Confidence::Low));
+        // An action that declares effects is not voted on.
+        let mut declared = call("sync_ledger", "get", "/ledger/sync");
+        declared.declared = Declared::Valid(Effects::single(Effect::Write));
+        assert!(vote(&set, &v, &declared).catalog.is_none());
+    }
+
+    #[test]
+    fn a_reviewers_corrections_are_followed_and_a_read_never_overrules_a_change() {
+        let set = set();
+        let t = Thresholds::builtin();
+        // Reviewers corrected `sync` over POST to a plain write.
+        let corrected = [
+            (
+                call("sync_users", "post", "/users/sync"),
+                "a",
+                Effect::Write,
+            ),
+            (
+                call("sync_teams", "post", "/teams/sync"),
+                "a",
+                Effect::Write,
+            ),
+            (
+                call("sync_roles", "post", "/roles/sync"),
+                "b",
+                Effect::Write,
+            ),
+        ];
+        let inf = vote(
+            &set,
+            &votes(&set, &corrected, t),
+            &call("sync_groups", "post", "/g/sync"),
+        );
+        assert_eq!(inf.effects.joined("|"), "write", "{inf:?}");
+        assert_eq!(inf.catalog.as_deref().unwrap().did, Did::Adopted);
+        // Declared read-only everywhere, a change verb over POST stays a change.
+        let reads = [
+            (call("sync_a", "post", "/a/sync"), "a", Effect::Read),
+            (call("sync_b", "post", "/b/sync"), "b", Effect::Read),
+            (call("sync_c", "post", "/c/sync"), "c", Effect::Read),
+            (call("sync_d", "post", "/d/sync"), "d", Effect::Read),
+        ];
+        let inf = vote(
+            &set,
+            &votes(&set, &reads, t),
+            &call("sync_e", "post", "/e/sync"),
+        );
+        assert!(!inf.effects.is_read_only(), "{inf:?}");
+        // And a DELETE stays a delete whatever its verb's neighbours declare.
+        let inf = vote(
+            &set,
+            &votes(&set, &reads, t),
+            &call("sync_e", "delete", "/e"),
+        );
+        assert!(inf.effects.contains(Effect::Delete), "{inf:?}");
+    }
+
+    #[test]
+    fn declarations_of_change_overrule_a_read_and_disagreeing_ones_lower_it() {
+        let set = set();
+        let t = Thresholds::builtin();
+        let get = |id: &str| call(id, "get", &format!("/{id}"));
+        let before = super::super::infer(&get("fetch_report"), &set);
+        assert!(before.effects.is_read_only(), "{before:?}");
+        let changes = [
+            (get("fetch_a"), "a", Effect::Write),
+            (get("fetch_b"), "a", Effect::Write),
+            (get("fetch_c"), "b", Effect::Write),
+        ];
+        let inf = vote(&set, &votes(&set, &changes, t), &get("fetch_report"));
+        assert_eq!(inf.effects.joined("|"), "write", "{inf:?}");
+        assert_eq!(inf.confidence, Some(Confidence::Medium));
+        assert_eq!(inf.catalog.as_deref().unwrap().did, Did::Overruled);
+        // Half read, half change: no vote, and the read goes down a level.
+        let mixed = [
+            (get("fetch_a"), "a", Effect::Read),
+            (get("fetch_b"), "a", Effect::Write),
+        ];
+        let inf = vote(&set, &votes(&set, &mixed, t), &get("fetch_report"));
+        assert!(inf.effects.is_read_only());
+        assert!(inf.confidence < before.confidence, "{inf:?}");
+        assert_eq!(inf.catalog.as_deref().unwrap().did, Did::Lowered);
+    }
+}
