@@ -246,13 +246,15 @@ impl Half {
         );
         let _ = writeln!(
             s,
-            "thresholds (heuristics/catalog.tsv): medium from {} connectors and {} declarations, high from {} connectors and {} declarations without the largest, reads {:.0}% agreed, changes {:.0}%",
+            "thresholds (heuristics/catalog.tsv): medium from {} connector{} and {} declarations, high from {} connectors and {} declarations without the largest, reads {:.0}% agreed, changes {:.0}%, a read lowered by {:.0}% of changes",
             t.medium_connectors,
+            if t.medium_connectors == 1 { "" } else { "s" },
             t.medium_rows,
             t.high_connectors,
             t.high_rows,
             100.0 * t.read_share,
-            100.0 * t.change_share
+            100.0 * t.change_share,
+            100.0 * t.lower_share
         );
         let _ = writeln!(
             s,
