@@ -573,8 +573,8 @@ fn count_declared(work: &[Work], opts: &Options) -> catalog::Votes {
                 return Vec::new();
             };
             // A file that declares nothing (most, in a catalog being backfilled) is not
-            // parsed twice.
-            if !text.contains("effects") {
+            // parsed twice: `effects:` in YAML, `x-effects` in YAML or JSON.
+            if !(text.contains("effects:") || text.contains("effects\"")) {
                 return Vec::new();
             }
             let source = crate::source::of_file(&w.file.rel);

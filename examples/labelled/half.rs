@@ -149,6 +149,9 @@ fn server_of<'a>(rows: Vec<&'a Row>, mut views: Vec<ActionView>, set: &RuleSet) 
     Server { rows, views, group }
 }
 
+/// A server's actions, their inferences without the catalog's evidence and with it.
+type Scored<'a> = (Server<'a>, Vec<Inference>, Vec<Inference>);
+
 /// The half-declared measurement over every set and route; `outcomes` are
 /// [`super::classify_all`]'s, from which the counts without each provider are made.
 pub fn measure(rows: &[Row], set: &RuleSet, outcomes: &[Outcome<'_>]) -> Result<Half, String> {
@@ -163,8 +166,7 @@ pub fn measure(rows: &[Row], set: &RuleSet, outcomes: &[Outcome<'_>]) -> Result<
     for s in Set::ALL {
         // Per route: every server, and each row's engine inference with the counts
         // measured without its provider.
-        let mut read: BTreeMap<Route, Vec<(Server<'_>, Vec<Inference>, Vec<Inference>)>> =
-            BTreeMap::new();
+        let mut read: BTreeMap<Route, Vec<Scored<'_>>> = BTreeMap::new();
         for (server, list) in by_server(rows, s) {
             held_out.measured = counts.without(Some(&list[0].provider()));
             for (route, srv) in servers(server, &list, set)? {
