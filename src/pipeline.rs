@@ -546,18 +546,40 @@ impl Walked {
     }
 }
 
-/// The effects every walked file declares, counted by the verb the engine reads in each
-/// declaring action ([`catalog::Counter`]); a connector is a catalog's folder.
+/// The effects every walked file will declare once this run's patch is applied, counted by
+/// the verb the engine reads in each action ([`catalog::Counter`]); a connector is a
+/// catalog's folder. What the patch adds is counted as declared: a rerun after applying it
+/// then counts the same, and proposes nothing new.
 fn count_declared(work: &[Work], opts: &Options) -> catalog::Votes {
-    // Only the decisions are read: nothing is rendered, checked or kept.
-    let quiet = Options {
+    let quiet = quiet(opts);
+    let found: Vec<Vec<(catalog::Word, Effects, bool)>> = work
+        .par_iter()
+        .map(|w| {
+            let Ok(text) = read_text(&w.file.path) else {
+                return Vec::new();
+            };
+            declared_in(text, crate::source::of_file(&w.file.rel), &quiet)
+        })
+        .collect();
+    let mut counter = catalog::Counter::default();
+    for (w, keys) in work.iter().zip(found) {
+        let connector = format!("{}/{}", w.catalog, w.file.folder);
+        for (key, effects, proposed) in keys {
+            counter.add_key(key, effects, &connector, proposed);
+        }
+    }
+    counter.finish(catalog::Thresholds::builtin())
+}
+
+/// `opts` for counting: only the decisions are read; nothing is rendered, checked or kept.
+fn quiet(opts: &Options) -> Options {
+    Options {
         check_edits: false,
         render_patch: false,
         render_csv: false,
         keep_views: false,
         keep_texts: false,
         migrate_hints: false,
-        fix_conflicts: false,
         progress: None,
         only: None,
         untouchable: Vec::new(),
@@ -565,40 +587,39 @@ fn count_declared(work: &[Work], opts: &Options) -> catalog::Votes {
         catalog_evidence: false,
         votes: None,
         ..opts.clone()
-    };
-    let found: Vec<Vec<(catalog::Word, Effects)>> = work
-        .par_iter()
-        .map(|w| {
-            let Ok(text) = read_text(&w.file.path) else {
-                return Vec::new();
-            };
-            // A file that declares nothing (most, in a catalog being backfilled) is not
-            // parsed twice: `effects:` in YAML, `x-effects` in YAML or JSON.
-            if !(text.contains("effects:") || text.contains("effects\"")) {
-                return Vec::new();
-            }
-            let source = crate::source::of_file(&w.file.rel);
-            let Ok(plan) = source.plan(text, &quiet, None, &mut |_, _| {}) else {
-                return Vec::new();
-            };
-            plan.actions
-                .iter()
-                .filter(|p| !p.site.nested)
-                .filter_map(|p| {
-                    let declared = p.site.view.declared.valid()?;
-                    Some((catalog::Word::of(p.inference.decision.as_ref()?)?, declared))
-                })
-                .collect()
-        })
-        .collect();
-    let mut counter = catalog::Counter::default();
-    for (w, keys) in work.iter().zip(found) {
-        let connector = format!("{}/{}", w.catalog, w.file.folder);
-        for (key, declared) in keys {
-            counter.add_key(key, declared, &connector);
-        }
     }
-    counter.finish(catalog::Thresholds::builtin())
+}
+
+/// What one file's actions will declare once the patch is applied, by key; `proposed`:
+/// added by this run.
+fn declared_in(
+    text: String,
+    source: &dyn crate::source::Source,
+    quiet: &Options,
+) -> Vec<(catalog::Word, Effects, bool)> {
+    // Every file is read: what its actions declare, and what this run proposes for those
+    // that declare nothing, which the patch will make declarations.
+    let Ok(plan) = source.plan(text, quiet, None, &mut |_, _| {}) else {
+        return Vec::new();
+    };
+    plan.actions
+        .iter()
+        .filter(|p| !p.site.nested)
+        .filter_map(|p| {
+            let proposed = match p.status {
+                Status::Added => true,
+                Status::Conflict => quiet.fix_conflicts,
+                _ => false,
+            };
+            let effects = if proposed {
+                p.inference.effects
+            } else {
+                p.site.view.declared.valid()?
+            };
+            let key = catalog::Word::of(p.inference.decision.as_ref()?)?;
+            Some((key, effects, proposed))
+        })
+        .collect()
 }
 
 /// A poisoned lock only means a worker panicked, which ends the run anyway.
@@ -1006,7 +1027,27 @@ pub struct Plan {
 /// planned `effects`, and plan nothing more. An edit that fails is dropped and its action
 /// reported with why; the file's other edits go on. Pure: the same text and options always
 /// give the same plan, which is what makes a rerun after applying the patch empty.
+///
+/// The text is the whole catalog here: what it declares is the catalog's evidence, as a run
+/// over a folder of this one file would count it.
 pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
+    if opts.catalog_evidence && opts.votes.is_none() {
+        let mut counter = catalog::Counter::default();
+        for (key, effects, proposed) in declared_in(
+            text.to_owned(),
+            &crate::source::connector::Connector,
+            &quiet(opts),
+        ) {
+            counter.add_key(key, effects, "", proposed);
+        }
+        let with = Options {
+            votes: Some(std::sync::Arc::new(
+                counter.finish(catalog::Thresholds::builtin()),
+            )),
+            ..opts.clone()
+        };
+        return plan_owned(text.to_owned(), &with, None, &mut |_, _| {});
+    }
     plan_owned(text.to_owned(), opts, None, &mut |_, _| {})
 }
 

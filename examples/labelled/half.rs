@@ -182,12 +182,17 @@ pub fn measure(rows: &[Row], set: &RuleSet, outcomes: &[Outcome<'_>]) -> Result<
             let mut counter = Counter::default();
             let mut n = 0;
             for (srv, base, _) in servers.iter() {
-                for ((row, inf), _) in srv.rows.iter().zip(base).zip(&srv.views) {
-                    let Some(truth) = row.truth.filter(|_| declared(row)) else {
+                for (row, inf) in srv.rows.iter().zip(base) {
+                    if !declared(row) {
+                        // What the patch would add counts as the commands count it.
+                        if engine_claim(inf, Confidence::Medium).is_some() {
+                            counter.add(inf, inf.effects, &row.server, true);
+                        }
                         continue;
-                    };
+                    }
+                    let Some(truth) = row.truth else { continue };
                     let e = Effects::single(if truth { Effect::Read } else { Effect::Write });
-                    counter.add(inf, e, &row.server);
+                    counter.add(inf, e, &row.server, false);
                     n += 1;
                 }
             }

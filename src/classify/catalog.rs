@@ -186,8 +186,9 @@ pub struct Side {
 struct Summary {
     read: Side,
     change: Side,
-    /// Each effects list declared, with its rows and connectors, most rows first.
-    effects: Vec<(Effects, u32, u32)>,
+    /// Each effects list declared, with its rows, connectors and the rows this run's patch
+    /// adds, most rows first.
+    effects: Vec<(Effects, u32, u32, u32)>,
 }
 
 impl Summary {
@@ -210,6 +211,8 @@ pub struct Vote {
     pub effects: Effects,
     pub effects_rows: u32,
     pub effects_connectors: u32,
+    /// Of `effects_rows`, those this run's patch adds.
+    pub effects_proposed: u32,
     /// The declarations of that claim, and of the key.
     pub side: Side,
     pub of: u32,
@@ -252,35 +255,38 @@ impl Did {
 /// Counts declarations: [`Counter::add`] each declared action, then [`Counter::finish`].
 #[derive(Debug, Default)]
 pub struct Counter {
-    rows: Vec<(Word, Effects, u32)>,
+    rows: Vec<(Word, Effects, u32, bool)>,
     connectors: HashMap<String, u32>,
 }
 
 impl Counter {
-    /// One action of `connector` that declares `declared`, with the engine's inference
-    /// for it (which says what its verb is). An action with no verb teaches nothing.
-    pub fn add(&mut self, inf: &Inference, declared: Effects, connector: &str) {
+    /// One action of `connector` that declares `declared` (or will, once this run's patch
+    /// is applied: `proposed`), with the engine's inference for it (which says what its
+    /// verb is). An action with no verb teaches nothing.
+    pub fn add(&mut self, inf: &Inference, declared: Effects, connector: &str, proposed: bool) {
         if let Some(key) = inf.decision.as_ref().and_then(Word::of) {
-            self.add_key(key, declared, connector);
+            self.add_key(key, declared, connector, proposed);
         }
     }
 
-    pub fn add_key(&mut self, key: Word, declared: Effects, connector: &str) {
+    pub fn add_key(&mut self, key: Word, declared: Effects, connector: &str, proposed: bool) {
         if declared.is_empty() {
             return;
         }
         let n = self.connectors.len() as u32;
         let c = *self.connectors.entry(connector.to_owned()).or_insert(n);
-        self.rows.push((key, declared, c));
+        self.rows.push((key, declared, c, proposed));
     }
 
     pub fn finish(&self, thresholds: Thresholds) -> Votes {
         // Rows by key, then by (claim or effects, connector).
         let mut claims: HashMap<(Word, Claim, u32), u32> = HashMap::new();
-        let mut effects: HashMap<(Word, Effects, u32), u32> = HashMap::new();
-        for &(key, e, c) in &self.rows {
+        let mut effects: HashMap<(Word, Effects, u32), (u32, u32)> = HashMap::new();
+        for &(key, e, c, proposed) in &self.rows {
             *claims.entry((key, Claim::of(e), c)).or_default() += 1;
-            *effects.entry((key, e, c)).or_default() += 1;
+            let n = effects.entry((key, e, c)).or_default();
+            n.0 += 1;
+            n.1 += u32::from(proposed);
         }
         let mut by: HashMap<Word, Summary> = HashMap::new();
         for ((key, claim, _), rows) in claims {
@@ -293,21 +299,22 @@ impl Counter {
             side.connectors += 1;
             side.top = side.top.max(rows);
         }
-        for ((key, e, _), rows) in effects {
+        for ((key, e, _), (rows, proposed)) in effects {
             let s = by.entry(key).or_default();
             match s.effects.iter_mut().find(|x| x.0 == e) {
                 Some(x) => {
                     x.1 += rows;
                     x.2 += 1;
+                    x.3 += proposed;
                 }
-                None => s.effects.push((e, rows, 1)),
+                None => s.effects.push((e, rows, 1, proposed)),
             }
         }
         for s in by.values_mut() {
             // Most rows first; ties by the list's own order, so the run does not depend on
             // the map's.
             s.effects
-                .sort_by_key(|&(e, rows, _)| (std::cmp::Reverse(rows), e.joined(",")));
+                .sort_by_key(|&(e, rows, ..)| (std::cmp::Reverse(rows), e.joined(",")));
         }
         Votes {
             by,
@@ -383,11 +390,11 @@ impl Votes {
         } else {
             Claim::Change
         };
-        let (effects, effects_rows, effects_connectors) = s
+        let (effects, effects_rows, effects_connectors, effects_proposed) = s
             .effects
             .iter()
             .copied()
-            .find(|(e, _, _)| Claim::of(*e) == claim)
+            .find(|(e, ..)| Claim::of(*e) == claim)
             .unwrap_or_default();
         let level = self.level(s, claim);
         let before = (d.effects, inf.confidence);
@@ -447,6 +454,7 @@ impl Votes {
             effects,
             effects_rows,
             effects_connectors,
+            effects_proposed,
             side: s.side(claim),
             of,
             level,
@@ -462,7 +470,7 @@ impl Vote {
     /// "in this catalog, `sync` is declared [execute] on 12 of 12 actions in 5 connectors".
     pub fn sentence(&self, set: &RuleSet) -> String {
         format!(
-            "in this catalog, `{}` ({}) is declared [{}] on {} of {} actions in {} connector{}",
+            "in this catalog, `{}` ({}) is declared [{}] on {} of {} actions in {} connector{}{}",
             set.lexicon.word(self.key.word),
             self.key.method.describe(),
             self.effects.joined(", "),
@@ -473,6 +481,10 @@ impl Vote {
                 ""
             } else {
                 "s"
+            },
+            match self.effects_proposed {
+                0 => String::new(),
+                n => format!(" ({n} of them proposed in this run)"),
             }
         )
     }
@@ -543,6 +555,7 @@ mod tests {
                 &super::super::infer(view, set),
                 Effects::single(*e),
                 connector,
+                false,
             );
         }
         c.finish(t)
