@@ -558,7 +558,19 @@ fn count_declared(work: &[Work], opts: &Options) -> catalog::Votes {
             let Ok(text) = read_text(&w.file.path) else {
                 return Vec::new();
             };
-            declared_in(text, crate::source::of_file(&w.file.rel), &quiet)
+            // A file no route may edit keeps its proposals for a human: they never become
+            // declarations, so they are not counted as such.
+            let left_alone = opts
+                .untouchable
+                .get(w.catalog)
+                .and_then(|m| m.get(&w.patch_path))
+                .copied();
+            declared_in(
+                text,
+                crate::source::of_file(&w.file.rel),
+                &quiet,
+                left_alone,
+            )
         })
         .collect();
     let mut counter = catalog::Counter::default();
@@ -596,10 +608,11 @@ fn declared_in(
     text: String,
     source: &dyn crate::source::Source,
     quiet: &Options,
+    left_alone: Option<&str>,
 ) -> Vec<(catalog::Word, Effects, bool)> {
     // Every file is read: what its actions declare, and what this run proposes for those
     // that declare nothing, which the patch will make declarations.
-    let Ok(plan) = source.plan(text, quiet, None, &mut |_, _| {}) else {
+    let Ok(plan) = source.plan(text, quiet, left_alone, &mut |_, _| {}) else {
         return Vec::new();
     };
     plan.actions
@@ -1037,6 +1050,7 @@ pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
             text.to_owned(),
             &crate::source::connector::Connector,
             &quiet(opts),
+            None,
         ) {
             counter.add_key(key, effects, "", proposed);
         }
