@@ -118,10 +118,10 @@ const HALF: [(Set, Route, usize, usize, usize); 9] = [
     (Set::Openapi, Route::Backfill, 2, 38, 1588),
     (Set::Openapi, Route::Audit, 0, 51, 1547),
     (Set::Google, Route::Backfill, 1, 28, 768),
-    (Set::Google, Route::Audit, 4, 50, 717),
+    (Set::Google, Route::Audit, 4, 51, 716),
     (Set::Graph, Route::Backfill, 1, 59, 2688),
     (Set::Graph, Route::Audit, 8, 127, 2537),
-    (Set::Azure, Route::Audit, 10, 12, 829),
+    (Set::Azure, Route::Audit, 10, 11, 830),
     (Set::Mcp, Route::Backfill, 0, 0, 86),
     (Set::Mcp, Route::Audit, 1, 23, 211),
 ];

@@ -138,6 +138,9 @@ pub struct Word {
     /// The first word of its text.
     pub first: bool,
     pub method: Method,
+    /// The object beside the verb, if any (`list` + `policies`): it changes what the verb
+    /// is worth, as the labelled counts tell it apart.
+    pub object: Option<usize>,
 }
 
 impl Word {
@@ -149,14 +152,19 @@ impl Word {
             prose: matches!(source, Source::Label | Source::Description),
             first: v.position == Position::First,
             method: Method::of(d.claim, d.agreement),
+            object: d.object.map(|o| o.object),
         })
     }
 
     /// `` `sync` as the first word of a name, over GET ``.
     pub fn describe(&self, set: &RuleSet) -> String {
         format!(
-            "`{}` {} of a {}, {}",
+            "`{}`{} {} of a {}, {}",
             set.lexicon.word(self.word),
+            self.object.map_or(String::new(), |o| format!(
+                " (beside an object of `{}`)",
+                set.lexicon.objects[o].id
+            )),
             if self.first {
                 "as the first word"
             } else {
@@ -469,23 +477,27 @@ impl Votes {
 impl Vote {
     /// "in this catalog, `sync` is declared [execute] on 12 of 12 actions in 5 connectors".
     pub fn sentence(&self, set: &RuleSet) -> String {
-        format!(
-            "in this catalog, `{}` ({}) is declared [{}] on {} of {} actions in {} connector{}{}",
-            set.lexicon.word(self.key.word),
-            self.key.method.describe(),
-            self.effects.joined(", "),
-            self.effects_rows,
-            self.of,
+        let connectors = format!(
+            "{} connector{}",
             self.effects_connectors,
             if self.effects_connectors == 1 {
                 ""
             } else {
                 "s"
-            },
-            match self.effects_proposed {
-                0 => String::new(),
-                n => format!(" ({n} of them proposed in this run)"),
             }
+        );
+        let how = match self.effects_proposed {
+            0 => "declared ".to_owned(),
+            n if n == self.effects_rows => "proposed by this run ".to_owned(),
+            n => format!("declared (or proposed by this run: {n}) "),
+        };
+        format!(
+            "in this catalog, `{}` ({}) is {how}[{}] on {} of {} actions in {connectors}",
+            set.lexicon.word(self.key.word),
+            self.key.method.describe(),
+            self.effects.joined(", "),
+            self.effects_rows,
+            self.of,
         )
     }
 }
