@@ -215,6 +215,8 @@ fn real_main() -> Result<(), String> {
     if let Ok(path) = std::env::var("EVAL_SET_DUMP") {
         std::fs::write(&path, dump(&by_set, &rules)).map_err(|e| format!("{path}: {e}"))?;
     }
+    // Issue 22: the catalog's own declarations, half of every provider's rows declared.
+    print!("{}", labelled::half::measure(&rows, &rules, &lib)?.render());
     if let Some(path) = &a.dump {
         std::fs::write(path, dump(&held_out, &rules))
             .map_err(|e| format!("{}: {e}", path.display()))?;

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::classify::{Confidence, Group, Inference, RuleSet, infer_declared_in};
+use crate::classify::{Confidence, Group, Inference, RuleSet, catalog};
 use crate::diff::hints::{self, HintReview};
 use crate::diff::{self, Edit, Status};
 use crate::effects::{DestructivePolicy, Effects, Hints, derive_hints};
@@ -62,6 +62,11 @@ pub struct Options {
     pub migrate_hints: bool,
     /// Where an OpenAPI operation's derived hints are also written (`--hints`).
     pub hint_formats: Vec<crate::parse::openapi::HintFormat>,
+    /// Count the effects the catalog declares, before planning, as evidence for the actions
+    /// that declare none (`--catalog-evidence`).
+    pub catalog_evidence: bool,
+    /// Those counts, once made (a run makes them over every file it walked).
+    pub votes: Option<std::sync::Arc<catalog::Votes>>,
 }
 
 impl Options {
@@ -81,6 +86,8 @@ impl Options {
             untouchable: Vec::new(),
             migrate_hints: false,
             hint_formats: Vec::new(),
+            catalog_evidence: false,
+            votes: None,
         }
     }
 }
@@ -465,6 +472,18 @@ impl Walked {
             .map(|(w, _)| (w.catalog, w.file.folder.as_str()))
             .collect();
         let names = connector_names(&catalogs, &work, &partial_folders);
+        // The catalog votes for itself: what every walked file declares is counted before
+        // any is planned, so each proposal sees the whole catalog, whatever `only` selects.
+        let with_votes;
+        let opts = if opts.catalog_evidence && opts.votes.is_none() {
+            with_votes = Options {
+                votes: Some(std::sync::Arc::new(count_declared(&work, opts))),
+                ..opts.clone()
+            };
+            &with_votes
+        } else {
+            opts
+        };
         let work: Vec<&Work> = work
             .iter()
             .zip(&wanted)
@@ -525,6 +544,95 @@ impl Walked {
         });
         meta
     }
+}
+
+/// The effects every walked file will declare once this run's patch is applied, counted by
+/// the verb the engine reads in each action ([`catalog::Counter`]); a connector is a
+/// catalog's folder. What the patch adds is counted as declared: a rerun after applying it
+/// then counts the same, and proposes nothing new.
+fn count_declared(work: &[Work], opts: &Options) -> catalog::Votes {
+    let quiet = quiet(opts);
+    let found: Vec<Vec<(catalog::Word, Effects, bool)>> = work
+        .par_iter()
+        .map(|w| {
+            let Ok(text) = read_text(&w.file.path) else {
+                return Vec::new();
+            };
+            // A file no route may edit keeps its proposals for a human: they never become
+            // declarations, so they are not counted as such.
+            let left_alone = opts
+                .untouchable
+                .get(w.catalog)
+                .and_then(|m| m.get(&w.patch_path))
+                .copied();
+            declared_in(
+                text,
+                crate::source::of_file(&w.file.rel),
+                &quiet,
+                left_alone,
+            )
+        })
+        .collect();
+    let mut counter = catalog::Counter::default();
+    for (w, keys) in work.iter().zip(found) {
+        let connector = format!("{}/{}", w.catalog, w.file.folder);
+        for (key, effects, proposed) in keys {
+            counter.add_key(key, effects, &connector, proposed);
+        }
+    }
+    counter.finish(catalog::Thresholds::builtin())
+}
+
+/// `opts` for counting: only the decisions are read; nothing is rendered, checked or kept.
+fn quiet(opts: &Options) -> Options {
+    Options {
+        check_edits: false,
+        render_patch: false,
+        render_csv: false,
+        keep_views: false,
+        keep_texts: false,
+        migrate_hints: false,
+        progress: None,
+        only: None,
+        untouchable: Vec::new(),
+        hint_formats: Vec::new(),
+        catalog_evidence: false,
+        votes: None,
+        ..opts.clone()
+    }
+}
+
+/// What one file's actions will declare once the patch is applied, by key; `proposed`:
+/// added by this run.
+fn declared_in(
+    text: String,
+    source: &dyn crate::source::Source,
+    quiet: &Options,
+    left_alone: Option<&str>,
+) -> Vec<(catalog::Word, Effects, bool)> {
+    // Every file is read: what its actions declare, and what this run proposes for those
+    // that declare nothing, which the patch will make declarations.
+    let Ok(plan) = source.plan(text, quiet, left_alone, &mut |_, _| {}) else {
+        return Vec::new();
+    };
+    plan.actions
+        .iter()
+        .filter(|p| !p.site.nested)
+        .filter_map(|p| {
+            let proposed = match p.status {
+                Status::Added => true,
+                Status::Conflict => quiet.fix_conflicts,
+                _ => false,
+            };
+            let effects = if proposed {
+                p.inference.effects
+            } else {
+                p.site.view.declared.valid()?
+            };
+            let key = catalog::Word::of(p.inference.decision.as_ref()?)?;
+            Some((key, effects, proposed))
+        })
+        .collect()
 }
 
 /// A poisoned lock only means a worker panicked, which ends the run anyway.
@@ -932,7 +1040,28 @@ pub struct Plan {
 /// planned `effects`, and plan nothing more. An edit that fails is dropped and its action
 /// reported with why; the file's other edits go on. Pure: the same text and options always
 /// give the same plan, which is what makes a rerun after applying the patch empty.
+///
+/// The text is the whole catalog here: what it declares is the catalog's evidence, as a run
+/// over a folder of this one file would count it.
 pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
+    if opts.catalog_evidence && opts.votes.is_none() {
+        let mut counter = catalog::Counter::default();
+        for (key, effects, proposed) in declared_in(
+            text.to_owned(),
+            &crate::source::connector::Connector,
+            &quiet(opts),
+            None,
+        ) {
+            counter.add_key(key, effects, "", proposed);
+        }
+        let with = Options {
+            votes: Some(std::sync::Arc::new(
+                counter.finish(catalog::Thresholds::builtin()),
+            )),
+            ..opts.clone()
+        };
+        return plan_owned(text.to_owned(), &with, None, &mut |_, _| {});
+    }
     plan_owned(text.to_owned(), opts, None, &mut |_, _| {})
 }
 
@@ -1075,7 +1204,7 @@ fn plan_actions(
                 let group = group.get_or_insert_with(|| {
                     Group::of(layout.names.iter().copied(), &opts.rules.lexicon)
                 });
-                infer_declared_in(&site.view, group, &opts.rules)
+                catalog::infer_in(&site.view, group, &opts.rules, opts.votes.as_deref())
             }
         };
         k += 1;

@@ -154,3 +154,58 @@ fn the_figures_hold_on_providers_the_counts_have_not_seen() {
         );
     }
 }
+
+/// Issue 22, item 5: half of every provider's rows declared, the other half scored with and
+/// without the catalog's own evidence (`examples/labelled/half.rs`). The catalog's evidence
+/// never raises the unsafe count of any set and route; with it, each holds at least what was
+/// measured when it was built: (set, route, unsafe at most, friction at most, rows covered at
+/// least), at the default patch level, leave-one-provider-out. Tighten, never loosen.
+const HALF: [(Set, Route, usize, usize, usize); 9] = [
+    (Set::Openapi, Route::Backfill, 2, 38, 1588),
+    (Set::Openapi, Route::Audit, 0, 51, 1547),
+    (Set::Google, Route::Backfill, 1, 28, 768),
+    (Set::Google, Route::Audit, 4, 51, 716),
+    (Set::Graph, Route::Backfill, 1, 59, 2688),
+    (Set::Graph, Route::Audit, 8, 127, 2537),
+    (Set::Azure, Route::Audit, 10, 11, 830),
+    (Set::Mcp, Route::Backfill, 0, 0, 86),
+    (Set::Mcp, Route::Audit, 1, 23, 211),
+];
+
+#[test]
+fn the_catalogs_own_declarations_never_make_a_proposal_less_safe() {
+    let (rows, set) = run();
+    let outcomes = labelled::classify_all(&rows, &set).expect("every row classifies");
+    let half = labelled::half::measure(&rows, &set, &outcomes).expect("every row classifies");
+    println!("{}", half.render());
+    for (&(s, route), without) in &half.without {
+        let with = &half.with[&(s, route, 0)];
+        assert!(
+            with.unsafe_ <= without.unsafe_,
+            "{} through {}: the catalog's evidence raised unsafe {} -> {}",
+            s.name(),
+            route.name(),
+            without.unsafe_,
+            with.unsafe_
+        );
+    }
+    for (s, route, max_unsafe, max_friction, min_covered) in HALF {
+        let f = &half.with[&(s, route, 0)];
+        let at = format!("{} through {}", s.name(), route.name());
+        assert!(
+            f.unsafe_ <= max_unsafe,
+            "{at}: unsafe rose to {}",
+            f.unsafe_
+        );
+        assert!(
+            f.friction <= max_friction,
+            "{at}: friction rose to {}",
+            f.friction
+        );
+        assert!(
+            f.covered >= min_covered,
+            "{at}: coverage fell to {}",
+            f.covered
+        );
+    }
+}

@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 pub mod contested;
+pub mod half;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

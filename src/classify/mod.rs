@@ -17,6 +17,7 @@
 //!
 //! [`index`] holds the word-to-number maps that make the lookups fast; nothing there decides.
 
+pub mod catalog;
 pub mod confidence;
 pub mod decide;
 pub mod evidence;
@@ -226,6 +227,8 @@ pub struct Inference {
     /// A read proposal too poor to stand against the POST that says change, which this
     /// inference's change overruled: kept so the counts measure the read as it was made.
     pub overruled: Option<Box<Decision>>,
+    /// What the catalog's own declarations said of it, and did ([`catalog`]).
+    pub catalog: Option<Box<catalog::Vote>>,
 }
 
 impl Inference {
@@ -250,7 +253,7 @@ impl Inference {
     /// were a tenth of its plan.
     pub fn reason(&self, set: &RuleSet) -> String {
         match (&self.decision, &self.judgement) {
-            (Some(d), Some(j)) => reason(d, j, set),
+            (Some(d), Some(j)) => catalog::reason(reason(d, j, set), self, set),
             _ => UNCLASSIFIED.to_owned(),
         }
     }
@@ -308,6 +311,7 @@ fn infer_gathered(view: &ActionView, group: &Group, set: &RuleSet) -> (Inference
         decision: Some(d),
         judgement: Some(judgement),
         overruled,
+        catalog: None,
     };
     (inference, ev)
 }
@@ -357,6 +361,7 @@ pub fn infer_declared_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inf
         decision: Some(decision),
         judgement: Some(judgement),
         overruled: None,
+        catalog: None,
     }
 }
 

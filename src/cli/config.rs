@@ -22,6 +22,7 @@ pub const HELP: &str = "Configuration: catalog-effects.toml, found from the curr
   baseline = \"reports/effects-baseline.csv\"   what check compares with (--baseline)
   fail-on = \"new\"                  what fails check: error | warning | new | never (--fail-on)
   hints = [\"speakeasy\"]            OpenAPI documents: also write the hints for speakeasy | zuplo | zilla | mcp (--hints)
+  catalog-evidence = true          judge actions also by what the catalog declares (--catalog-evidence)
 Any other key is an error.";
 
 /// The keys of `catalog-effects.toml`, every one optional.
@@ -36,6 +37,7 @@ pub struct Config {
     pub baseline: Option<PathBuf>,
     pub fail_on: Option<FailOn>,
     pub hints: Option<Vec<HintsArg>>,
+    pub catalog_evidence: Option<bool>,
     /// The file these keys came from, if any: a path it gives may not leave its repository
     /// (issue 21: `report = "../home/.profile"` replaced a file outside it).
     #[serde(skip)]

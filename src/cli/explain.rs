@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use catalog_effects::classify::catalog::Did;
 use catalog_effects::classify::decide::Agreement;
 use catalog_effects::classify::evidence::{self, Source};
 use catalog_effects::classify::index::Sym;
@@ -97,6 +98,7 @@ fn explain_one(f: &FileResult, a: &ActionResult, opts: &pipeline::Options) -> St
         evidence_section(&mut s, v, f, &opts.rules);
     }
     confidence_section(&mut s, a, &opts.rules);
+    catalog_section(&mut s, a, opts);
     let inf = &a.inference;
     let _ = writeln!(s, "\ndecision: {}", inf.reason(&opts.rules));
     let _ = writeln!(
@@ -148,6 +150,61 @@ fn explain_one(f: &FileResult, a: &ActionResult, opts: &pipeline::Options) -> St
         }
     }
     s
+}
+
+/// What the rest of the catalog declares for the same verb, and what that did.
+fn catalog_section(s: &mut String, a: &ActionResult, opts: &pipeline::Options) {
+    if !matches!(a.declared, Declared::None) {
+        return;
+    }
+    if !opts.catalog_evidence {
+        return;
+    }
+    let Some(v) = &a.inference.catalog else {
+        return;
+    };
+    let set = &opts.rules;
+    let _ = writeln!(s, "\ncatalog evidence: {}", v.sentence(set));
+    let claim = match v.claim {
+        Claim::Read => "read-only",
+        Claim::Change => "a change",
+    };
+    let _ = writeln!(
+        s,
+        "  the verb {}: {} of its {} declarations say {claim}, in {} connector{}; on their own they are {}",
+        v.key.describe(set),
+        v.side.rows,
+        v.of,
+        v.side.connectors,
+        if v.side.connectors == 1 { "" } else { "s" },
+        v.level.map_or_else(
+            || "no evidence (too few, or they disagree: heuristics/catalog.tsv)".to_owned(),
+            |l| format!("worth {l}")
+        )
+    );
+    let before = format!(
+        "[{}] {}",
+        v.before.joined(", "),
+        v.before_confidence.map_or("none", |c| c.name())
+    );
+    let did = match v.did {
+        Did::Nothing => {
+            format!("it changes nothing: the engine proposed {before}")
+        }
+        Did::Raised => {
+            format!("it agrees with the engine's {before}, and raises its confidence")
+        }
+        Did::Adopted => {
+            format!("it agrees with the engine's claim ({before}), and its effects are taken")
+        }
+        Did::Overruled => format!(
+            "it says change where the engine read ({before}): the change is proposed, at most medium"
+        ),
+        Did::Lowered => format!(
+            "it disagrees with the engine's {before} and cannot overrule it (a read is never proposed against evidence of change, nor from declarations that disagree): the confidence goes down"
+        ),
+    };
+    let _ = writeln!(s, "  {did}");
 }
 
 /// What was read from the action, as `decide.rs` weighs it.

@@ -8,6 +8,7 @@
 
 use std::fmt::Write as _;
 
+use crate::classify::catalog::Did;
 use crate::classify::decide::{Agreement, Basis};
 use crate::classify::{Confidence, Ref, RuleSet, Weight};
 use crate::diff::Status;
@@ -667,7 +668,11 @@ fn item(f: &FileResult, a: &ActionResult, rules: &RuleSet) -> Item {
         .decision
         .as_ref()
         .is_some_and(|d| matches!(d.basis, Basis::Veto(_)));
-    if !inf.effects.is_empty() && (overruled || inf.overruled.is_some()) {
+    let outvoted = inf
+        .catalog
+        .as_ref()
+        .is_some_and(|v| v.did == Did::Overruled);
+    if !inf.effects.is_empty() && (overruled || outvoted || inf.overruled.is_some()) {
         flags.push(Flag::Contradicted);
     }
     if !inf.effects.is_empty()
@@ -691,7 +696,7 @@ fn item(f: &FileResult, a: &ActionResult, rules: &RuleSet) -> Item {
     if steps > 1 {
         flags.push(Flag::MultiStep);
     }
-    let evidence = if inf.deciding().is_empty() {
+    let mut evidence = if inf.deciding().is_empty() {
         inf.reason(rules)
     } else {
         let mut e = format!("decided by {}", ref_list(inf.deciding(), rules));
@@ -700,6 +705,10 @@ fn item(f: &FileResult, a: &ActionResult, rules: &RuleSet) -> Item {
         }
         e
     };
+    // What the rest of the catalog declares changed it: the reviewer sees whose habit.
+    if let Some(v) = inf.catalog.as_deref().filter(|v| v.did != Did::Nothing) {
+        let _ = write!(evidence, "; {} ({})", v.sentence(rules), v.did.name());
+    }
     let declared = match &a.declared {
         Declared::Valid(d) => d.joined(", "),
         Declared::Invalid(why) => why.clone(),

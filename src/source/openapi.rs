@@ -445,7 +445,13 @@ fn plan_ops(
     for (i, op) in operations.into_iter().enumerate() {
         let inference = match known {
             Some(k) => k.get(i).cloned().unwrap_or_default(),
-            None => infer_in(&op.view, &group, &opts.rules),
+            None => {
+                let inf = infer_in(&op.view, &group, &opts.rules);
+                match &opts.votes {
+                    Some(votes) => votes.apply(&op.view, inf),
+                    None => inf,
+                }
+            }
         };
         out.push(plan_op(tree, style, op, inference, opts, notes));
     }

@@ -1,0 +1,729 @@
+//! The catalog votes for itself: the effects its actions already declare (`effects:`, an
+//! OpenAPI operation's `x-effects`) are counted the way `heuristics/measured.tsv` counts the
+//! labelled sets, by the verb word the engine read, its place (first word or later, in a
+//! name or in prose) and how the HTTP method sits (GET, another method, none or RPC, a POST
+//! that names its operation), in rows and in connectors; and they become evidence for the
+//! actions that declare none.
+//!
+//! What they may do is bounded by the engine's own caution, so that the catalog's evidence
+//! can lower the unsafe rate but never raise it through anything but a read it confirms:
+//!
+//! - a vote that agrees with the engine's claim raises its confidence (medium from
+//!   [`Thresholds::medium_connectors`], high only from [`Thresholds::high_connectors`] and
+//!   [`Thresholds::high_rows`] without the connector that has the most), and its effects
+//!   become the ones the catalog declares (`[execute]` where the engine said `[write]`), unless
+//!   a strong rule decided them (a DELETE stays a delete);
+//! - a vote of change against the engine's read proposes the change, at most medium;
+//! - a vote of read never turns a change into a read (HTTP DELETE, PUT or PATCH, a change
+//!   verb, a change beside a read verb, a POST that overruled a read: the engine's
+//!   conservative bound), it only takes a high change down to medium;
+//! - declarations that disagree ([`Thresholds::read_share`], [`Thresholds::change_share`])
+//!   make no vote, and a read the catalog's declarations contradict often enough goes down
+//!   one level.
+//!
+//! The thresholds are data (`heuristics/catalog.tsv`), measured by the half-declared run of
+//! `examples/eval.rs`.
+
+use std::collections::HashMap;
+
+use super::decide::{Agreement, Basis, Claim, Decision};
+use super::evidence::Source;
+use super::index::Sym;
+use super::name::Position;
+use super::{Confidence, Group, Inference, RuleSet};
+use crate::effects::Effects;
+use crate::view::{ActionView, Declared};
+
+const THRESHOLDS: &str = include_str!("../../heuristics/catalog.tsv");
+
+/// What the catalog's declarations need before they count (`heuristics/catalog.tsv`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Thresholds {
+    /// Connectors that must declare a claim for it to reach medium.
+    pub medium_connectors: u32,
+    /// Declarations of it needed for medium.
+    pub medium_rows: u32,
+    /// Connectors needed for high.
+    pub high_connectors: u32,
+    /// Declarations needed for high without the connector that has the most.
+    pub high_rows: u32,
+    /// The share of a key's declarations that must say read-only for a read vote.
+    pub read_share: f64,
+    /// The share that must say change for a change vote.
+    pub change_share: f64,
+    /// Short of a vote, the share of a key's declarations that say change at which a read
+    /// the engine proposes goes down one level (above 1: never).
+    pub lower_share: f64,
+}
+
+impl Thresholds {
+    /// The built-in thresholds.
+    pub fn builtin() -> Thresholds {
+        Thresholds::parse(THRESHOLDS).expect("heuristics/catalog.tsv names every threshold")
+    }
+
+    /// Reads `name<TAB>value<TAB>why` lines; every threshold must be there.
+    pub fn parse(text: &str) -> Option<Thresholds> {
+        let values: HashMap<&str, &str> = text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .filter_map(|l| {
+                let mut c = l.split('\t');
+                Some((c.next()?, c.next()?))
+            })
+            .collect();
+        let n = |k: &str| values.get(k)?.parse::<u32>().ok();
+        let f = |k: &str| values.get(k)?.parse::<f64>().ok();
+        Some(Thresholds {
+            medium_connectors: n("medium_connectors")?,
+            medium_rows: n("medium_rows")?,
+            high_connectors: n("high_connectors")?,
+            high_rows: n("high_rows")?,
+            read_share: f("read_share")?,
+            change_share: f("change_share")?,
+            lower_share: f("lower_share")?,
+        })
+    }
+}
+
+/// How the HTTP method of an action sits, whatever its claim: what the counts tell apart
+/// (a read verb over GET and over POST are different evidence).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Method {
+    Get,
+    /// POST, PUT, PATCH or DELETE.
+    Other,
+    /// No HTTP call, or POST on an RPC-style API.
+    Neutral,
+    /// A POST whose URL ends in the operation's name.
+    Named,
+}
+
+impl Method {
+    fn of(claim: Claim, agreement: Agreement) -> Method {
+        match (claim, agreement) {
+            (_, Agreement::Neutral) => Method::Neutral,
+            (_, Agreement::Named) => Method::Named,
+            (Claim::Read, Agreement::Agrees) | (Claim::Change, Agreement::Disagrees) => Method::Get,
+            _ => Method::Other,
+        }
+    }
+
+    fn agreement(self, claim: Claim) -> Agreement {
+        match (self, claim) {
+            (Method::Neutral, _) => Agreement::Neutral,
+            (Method::Named, _) => Agreement::Named,
+            (Method::Get, Claim::Read) | (Method::Other, Claim::Change) => Agreement::Agrees,
+            _ => Agreement::Disagrees,
+        }
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            Method::Get => "over GET",
+            Method::Other => "over POST, PUT, PATCH or DELETE",
+            Method::Neutral => "with no method that says anything",
+            Method::Named => "over a POST whose URL ends in the operation's name",
+        }
+    }
+}
+
+/// What the catalog's declarations are counted by: the verb the engine read, where, and the
+/// method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Word {
+    pub word: Sym,
+    /// Read from a label or description.
+    pub prose: bool,
+    /// The first word of its text.
+    pub first: bool,
+    pub method: Method,
+    /// The object beside the verb, if any (`list` + `policies`): it changes what the verb
+    /// is worth, as the labelled counts tell it apart.
+    pub object: Option<usize>,
+}
+
+impl Word {
+    /// The key of the verb a decision rests on, if it rests on one.
+    pub fn of(d: &Decision) -> Option<Word> {
+        let (source, v) = d.verb?;
+        Some(Word {
+            word: v.sym,
+            prose: matches!(source, Source::Label | Source::Description),
+            first: v.position == Position::First,
+            method: Method::of(d.claim, d.agreement),
+            object: d.object.map(|o| o.object),
+        })
+    }
+
+    /// `` `sync` as the first word of a name, over GET ``.
+    pub fn describe(&self, set: &RuleSet) -> String {
+        format!(
+            "`{}`{} {} of a {}, {}",
+            set.lexicon.word(self.word),
+            self.object.map_or(String::new(), |o| format!(
+                " (beside an object of `{}`)",
+                set.lexicon.objects[o].id
+            )),
+            if self.first {
+                "as the first word"
+            } else {
+                "after the first word"
+            },
+            if self.prose {
+                "label or description"
+            } else {
+                "name, URL or SOAP operation"
+            },
+            self.method.describe()
+        )
+    }
+}
+
+/// The declarations of one claim for one key.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Side {
+    pub rows: u32,
+    pub connectors: u32,
+    /// The rows of the connector that has the most.
+    pub top: u32,
+}
+
+/// Everything the catalog declares for one key.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Summary {
+    read: Side,
+    change: Side,
+    /// Each effects list declared, with its rows, connectors and the rows this run's patch
+    /// adds, most rows first.
+    effects: Vec<(Effects, u32, u32, u32)>,
+}
+
+impl Summary {
+    fn side(&self, claim: Claim) -> Side {
+        match claim {
+            Claim::Read => self.read,
+            Claim::Change => self.change,
+        }
+    }
+}
+
+/// What the catalog said of one action, and what it did: kept on the inference for
+/// `explain` and the review guide.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Vote {
+    pub key: Word,
+    /// The claim most of the key's declarations make, and the effects list declared most
+    /// among them, with its rows and connectors.
+    pub claim: Claim,
+    pub effects: Effects,
+    pub effects_rows: u32,
+    pub effects_connectors: u32,
+    /// Of `effects_rows`, those this run's patch adds.
+    pub effects_proposed: u32,
+    /// The declarations of that claim, and of the key.
+    pub side: Side,
+    pub of: u32,
+    /// The level the declarations reach on their own; `None`: too few, or they disagree.
+    pub level: Option<Confidence>,
+    pub did: Did,
+    /// The engine's proposal before the vote.
+    pub before: Effects,
+    pub before_confidence: Option<Confidence>,
+}
+
+/// What a vote did to the engine's proposal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Did {
+    /// Nothing: it agrees and the proposal is as sure already, or it is too weak.
+    Nothing,
+    /// It agrees: the confidence rose.
+    Raised,
+    /// It agrees on the claim; its effects were taken (and the confidence may have risen).
+    Adopted,
+    /// It says change where the engine read: the change is proposed.
+    Overruled,
+    /// It disagrees and cannot overrule (a read against evidence of change, or declarations
+    /// that disagree among themselves): the confidence went down.
+    Lowered,
+}
+
+impl Did {
+    pub fn name(self) -> &'static str {
+        match self {
+            Did::Nothing => "nothing",
+            Did::Raised => "raised",
+            Did::Adopted => "adopted",
+            Did::Overruled => "overruled",
+            Did::Lowered => "lowered",
+        }
+    }
+}
+
+/// Counts declarations: [`Counter::add`] each declared action, then [`Counter::finish`].
+#[derive(Debug, Default)]
+pub struct Counter {
+    rows: Vec<(Word, Effects, u32, bool)>,
+    connectors: HashMap<String, u32>,
+}
+
+impl Counter {
+    /// One action of `connector` that declares `declared` (or will, once this run's patch
+    /// is applied: `proposed`), with the engine's inference for it (which says what its
+    /// verb is). An action with no verb teaches nothing.
+    pub fn add(&mut self, inf: &Inference, declared: Effects, connector: &str, proposed: bool) {
+        if let Some(key) = inf.decision.as_ref().and_then(Word::of) {
+            self.add_key(key, declared, connector, proposed);
+        }
+    }
+
+    pub fn add_key(&mut self, key: Word, declared: Effects, connector: &str, proposed: bool) {
+        if declared.is_empty() {
+            return;
+        }
+        let n = self.connectors.len() as u32;
+        let c = *self.connectors.entry(connector.to_owned()).or_insert(n);
+        self.rows.push((key, declared, c, proposed));
+    }
+
+    pub fn finish(&self, thresholds: Thresholds) -> Votes {
+        // Rows by key, then by (claim or effects, connector).
+        let mut claims: HashMap<(Word, Claim, u32), u32> = HashMap::new();
+        let mut effects: HashMap<(Word, Effects, u32), (u32, u32)> = HashMap::new();
+        for &(key, e, c, proposed) in &self.rows {
+            *claims.entry((key, Claim::of(e), c)).or_default() += 1;
+            let n = effects.entry((key, e, c)).or_default();
+            n.0 += 1;
+            n.1 += u32::from(proposed);
+        }
+        let mut by: HashMap<Word, Summary> = HashMap::new();
+        for ((key, claim, _), rows) in claims {
+            let s = by.entry(key).or_default();
+            let side = match claim {
+                Claim::Read => &mut s.read,
+                Claim::Change => &mut s.change,
+            };
+            side.rows += rows;
+            side.connectors += 1;
+            side.top = side.top.max(rows);
+        }
+        for ((key, e, _), (rows, proposed)) in effects {
+            let s = by.entry(key).or_default();
+            match s.effects.iter_mut().find(|x| x.0 == e) {
+                Some(x) => {
+                    x.1 += rows;
+                    x.2 += 1;
+                    x.3 += proposed;
+                }
+                None => s.effects.push((e, rows, 1, proposed)),
+            }
+        }
+        for s in by.values_mut() {
+            // Most rows first; ties by the list's own order, so the run does not depend on
+            // the map's.
+            s.effects
+                .sort_by_key(|&(e, rows, ..)| (std::cmp::Reverse(rows), e.joined(",")));
+        }
+        Votes {
+            by,
+            thresholds: Some(thresholds),
+        }
+    }
+}
+
+/// The catalog's declarations, counted.
+#[derive(Debug, Clone, Default)]
+pub struct Votes {
+    by: HashMap<Word, Summary>,
+    thresholds: Option<Thresholds>,
+}
+
+impl Votes {
+    pub fn is_empty(&self) -> bool {
+        self.by.is_empty()
+    }
+
+    /// Keys counted.
+    pub fn len(&self) -> usize {
+        self.by.len()
+    }
+
+    fn thresholds(&self) -> Thresholds {
+        self.thresholds.unwrap_or_else(Thresholds::builtin)
+    }
+
+    /// The level one claim's declarations reach for a key, on their own.
+    fn level(&self, s: &Summary, claim: Claim) -> Option<Confidence> {
+        let t = self.thresholds();
+        let side = s.side(claim);
+        let of = s.read.rows + s.change.rows;
+        let need = match claim {
+            Claim::Read => t.read_share,
+            Claim::Change => t.change_share,
+        };
+        if of == 0 || f64::from(side.rows) < need * f64::from(of) - 1e-9 {
+            return None;
+        }
+        if side.connectors >= t.high_connectors && side.rows - side.top >= t.high_rows {
+            Some(Confidence::High)
+        } else if side.connectors >= t.medium_connectors && side.rows >= t.medium_rows {
+            Some(Confidence::Medium)
+        } else {
+            None
+        }
+    }
+
+    /// The engine's inference for an action that declares nothing, with the catalog's
+    /// vote taken as the module documentation says.
+    pub fn apply(&self, view: &ActionView, mut inf: Inference) -> Inference {
+        if !matches!(view.declared, Declared::None) {
+            return inf;
+        }
+        let Some((key, s)) = inf
+            .decision
+            .as_ref()
+            // A person's hint on the action itself outranks what its neighbours declare.
+            .filter(|d| d.basis != Basis::Declared)
+            .and_then(Word::of)
+            .and_then(|k| Some((k, self.by.get(&k)?)))
+        else {
+            return inf;
+        };
+        let Some(mut d) = inf.decision.take() else {
+            return inf;
+        };
+        let t = self.thresholds();
+        let claim = if s.read.rows > s.change.rows {
+            Claim::Read
+        } else {
+            Claim::Change
+        };
+        let (effects, effects_rows, effects_connectors, effects_proposed) = s
+            .effects
+            .iter()
+            .copied()
+            .find(|(e, ..)| Claim::of(*e) == claim)
+            .unwrap_or_default();
+        let level = self.level(s, claim);
+        let before = (d.effects, inf.confidence);
+        let c = inf.confidence.unwrap_or(Confidence::Low);
+        let lower = |c: Confidence| match c {
+            Confidence::High => Confidence::Medium,
+            _ => Confidence::Low,
+        };
+        let of = s.read.rows + s.change.rows;
+        let did = match level {
+            Some(l) if claim == d.claim => {
+                // A strong rule's effects stand (a DELETE stays a delete); a verb's are
+                // what the catalog says the verb does.
+                let adopt = !matches!(d.basis, Basis::Rule(_)) && effects != d.effects;
+                if adopt {
+                    inf.overwrites = false;
+                    d.effects = effects;
+                }
+                inf.confidence = Some(c.max(l));
+                if adopt {
+                    Did::Adopted
+                } else if l > c {
+                    Did::Raised
+                } else {
+                    Did::Nothing
+                }
+            }
+            Some(_) if claim == Claim::Change => {
+                d.effects = effects;
+                d.claim = Claim::Change;
+                d.agreement = key.method.agreement(Claim::Change);
+                inf.overwrites = false;
+                inf.confidence = Some(Confidence::Medium);
+                Did::Overruled
+            }
+            // A read vote against a change: never a read where the engine saw change.
+            Some(_) if c == Confidence::High => {
+                inf.confidence = Some(Confidence::Medium);
+                Did::Lowered
+            }
+            Some(_) => Did::Nothing,
+            // Declarations that disagree: a read they contradict often enough goes down.
+            None if d.claim == Claim::Read
+                && s.change.rows > 0
+                && f64::from(s.change.rows) >= t.lower_share * f64::from(of) - 1e-9 =>
+            {
+                inf.confidence = Some(lower(c));
+                Did::Lowered
+            }
+            None => Did::Nothing,
+        };
+        inf.effects = d.effects;
+        inf.decision = Some(d);
+        inf.catalog = Some(Box::new(Vote {
+            key,
+            claim,
+            effects,
+            effects_rows,
+            effects_connectors,
+            effects_proposed,
+            side: s.side(claim),
+            of,
+            level,
+            did,
+            before: before.0,
+            before_confidence: before.1,
+        }));
+        inf
+    }
+}
+
+impl Vote {
+    /// "in this catalog, `sync` is declared [execute] on 12 of 12 actions in 5 connectors".
+    pub fn sentence(&self, set: &RuleSet) -> String {
+        let connectors = format!(
+            "{} connector{}",
+            self.effects_connectors,
+            if self.effects_connectors == 1 {
+                ""
+            } else {
+                "s"
+            }
+        );
+        let how = match self.effects_proposed {
+            0 => "declared ".to_owned(),
+            n if n == self.effects_rows => "proposed by this run ".to_owned(),
+            n => format!("declared (or proposed by this run: {n}) "),
+        };
+        format!(
+            "in this catalog, `{}` ({}) is {how}[{}] on {} of {} actions in {connectors}",
+            set.lexicon.word(self.key.word),
+            self.key.method.describe(),
+            self.effects.joined(", "),
+            self.effects_rows,
+            self.of,
+        )
+    }
+}
+
+/// The inference for a catalog action (the hints it declares are evidence, as in
+/// [`super::infer_declared_in`]), with what the rest of the catalog declares: the function
+/// every command uses for catalog actions. `votes` is `None` with `--no-catalog-evidence`.
+pub fn infer_in(
+    view: &ActionView,
+    group: &Group,
+    set: &RuleSet,
+    votes: Option<&Votes>,
+) -> Inference {
+    let inf = super::infer_declared_in(view, group, set);
+    match votes {
+        Some(v) if !v.is_empty() => v.apply(view, inf),
+        _ => inf,
+    }
+}
+
+/// The decision's sentence, with what the catalog's vote did to it, if anything.
+pub fn reason(engine: String, inf: &Inference, set: &RuleSet) -> String {
+    let Some(v) = inf.catalog.as_deref().filter(|v| v.did != Did::Nothing) else {
+        return engine;
+    };
+    let level = inf.confidence.map_or("none", Confidence::name);
+    let did = match v.did {
+        Did::Raised => format!("so the confidence is {level}"),
+        Did::Adopted => format!("so it is proposed [{}], {level}", inf.effects.joined(", ")),
+        Did::Overruled => format!(
+            "which overrules the read: proposed [{}], {level}",
+            inf.effects.joined(", ")
+        ),
+        Did::Lowered => format!("which disagrees: the confidence goes down to {level}"),
+        Did::Nothing => String::new(),
+    };
+    format!("{engine}; {}, {did}", v.sentence(set))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::effects::Effect;
+    use crate::view::Step;
+
+    fn set() -> RuleSet {
+        RuleSet::builtin().unwrap()
+    }
+
+    fn call(id: &str, method: &str, url: &str) -> ActionView {
+        ActionView {
+            id: id.into(),
+            steps: vec![Step {
+                method: Some(method.into()),
+                url: Some(url.into()),
+                ..Step::default()
+            }],
+            ..ActionView::default()
+        }
+    }
+
+    /// Votes from `declared`: (action, connector, effects).
+    fn votes(set: &RuleSet, declared: &[(ActionView, &str, Effect)], t: Thresholds) -> Votes {
+        let mut c = Counter::default();
+        for (view, connector, e) in declared {
+            c.add(
+                &super::super::infer(view, set),
+                Effects::single(*e),
+                connector,
+                false,
+            );
+        }
+        c.finish(t)
+    }
+
+    fn vote(set: &RuleSet, v: &Votes, view: &ActionView) -> Inference {
+        infer_in(view, &Group::single(), set, Some(v))
+    }
+
+    #[test]
+    fn the_built_in_thresholds_load() {
+        let t = Thresholds::builtin();
+        assert!(t.high_connectors >= 3 && t.read_share >= 1.0, "{t:?}");
+        assert!(Thresholds::parse("medium_rows\t3\n").is_none());
+    }
+
+    #[test]
+    fn a_family_of_declared_neighbours_lifts_a_sibling_and_one_connector_never_makes_it_high() {
+        let set = set();
+        let t = Thresholds::builtin();
+        let alone = super::super::infer(&call("sync_ledger", "get", "/ledger/sync"), &set);
+        assert_eq!(alone.confidence, Some(Confidence::Low), "{alone:?}");
+        let family = [
+            (
+                call("sync_users", "get", "/users/sync"),
+                "a",
+                Effect::Execute,
+            ),
+            (
+                call("sync_macros", "get", "/macros/sync"),
+                "a",
+                Effect::Execute,
+            ),
+            (
+                call("sync_contacts", "get", "/contacts/sync"),
+                "b",
+                Effect::Execute,
+            ),
+        ];
+        let v = votes(&set, &family, t);
+        let inf = vote(&set, &v, &call("sync_ledger", "get", "/ledger/sync"));
+        assert_eq!(inf.effects.joined("|"), "execute");
+        assert_eq!(inf.confidence, Some(Confidence::Medium));
+        let cast = inf.catalog.as_deref().unwrap();
+        assert_eq!(cast.did, Did::Raised);
+        assert!(
+            cast.sentence(&set).contains(
+                "`sync` (over GET) is declared [execute] on 3 of 3 actions in 2 connectors"
+            ),
+            "{}",
+            cast.sentence(&set)
+        );
+        // Twelve declarations of one connector: still not high.
+        let many: Vec<_> = (0..12)
+            .map(|i| {
+                (
+                    call(&format!("sync_x{i}"), "get", "/x/sync"),
+                    "a",
+                    Effect::Execute,
+                )
+            })
+            .collect();
+        let inf = vote(
+            &set,
+            &votes(&set, &many, t),
+            &call("sync_ledger", "get", "/l/sync"),
+        );
+        assert_eq!(inf.confidence, Some(Confidence::Medium));
+        // Two declarations are an anecdote.
+        let inf = vote(
+            &set,
+            &votes(&set, &family[..2], t),
+            &call("sync_ledger", "get", "/l"),
+        );
+        assert_eq!(inf.confidence, Some(Confidence::Low));
+        // An action that declares effects is not voted on.
+        let mut declared = call("sync_ledger", "get", "/ledger/sync");
+        declared.declared = Declared::Valid(Effects::single(Effect::Write));
+        assert!(vote(&set, &v, &declared).catalog.is_none());
+    }
+
+    #[test]
+    fn a_reviewers_corrections_are_followed_and_a_read_never_overrules_a_change() {
+        let set = set();
+        let t = Thresholds::builtin();
+        // Reviewers corrected `sync` over POST to a plain write.
+        let corrected = [
+            (
+                call("sync_users", "post", "/users/sync"),
+                "a",
+                Effect::Write,
+            ),
+            (
+                call("sync_teams", "post", "/teams/sync"),
+                "a",
+                Effect::Write,
+            ),
+            (
+                call("sync_roles", "post", "/roles/sync"),
+                "b",
+                Effect::Write,
+            ),
+        ];
+        let inf = vote(
+            &set,
+            &votes(&set, &corrected, t),
+            &call("sync_groups", "post", "/g/sync"),
+        );
+        assert_eq!(inf.effects.joined("|"), "write", "{inf:?}");
+        assert_eq!(inf.catalog.as_deref().unwrap().did, Did::Adopted);
+        // Declared read-only everywhere, a change verb over POST stays a change.
+        let reads = [
+            (call("sync_a", "post", "/a/sync"), "a", Effect::Read),
+            (call("sync_b", "post", "/b/sync"), "b", Effect::Read),
+            (call("sync_c", "post", "/c/sync"), "c", Effect::Read),
+            (call("sync_d", "post", "/d/sync"), "d", Effect::Read),
+        ];
+        let inf = vote(
+            &set,
+            &votes(&set, &reads, t),
+            &call("sync_e", "post", "/e/sync"),
+        );
+        assert!(!inf.effects.is_read_only(), "{inf:?}");
+        // And a DELETE stays a delete whatever its verb's neighbours declare.
+        let inf = vote(
+            &set,
+            &votes(&set, &reads, t),
+            &call("sync_e", "delete", "/e"),
+        );
+        assert!(inf.effects.contains(Effect::Delete), "{inf:?}");
+    }
+
+    #[test]
+    fn declarations_of_change_overrule_a_read_and_disagreeing_ones_lower_it() {
+        let set = set();
+        let t = Thresholds::builtin();
+        let get = |id: &str| call(id, "get", &format!("/{id}"));
+        let before = super::super::infer(&get("fetch_report"), &set);
+        assert!(before.effects.is_read_only(), "{before:?}");
+        let changes = [
+            (get("fetch_a"), "a", Effect::Write),
+            (get("fetch_b"), "a", Effect::Write),
+            (get("fetch_c"), "b", Effect::Write),
+        ];
+        let inf = vote(&set, &votes(&set, &changes, t), &get("fetch_report"));
+        assert_eq!(inf.effects.joined("|"), "write", "{inf:?}");
+        assert_eq!(inf.confidence, Some(Confidence::Medium));
+        assert_eq!(inf.catalog.as_deref().unwrap().did, Did::Overruled);
+        // Half read, half change: no vote, and the read goes down a level.
+        let mixed = [
+            (get("fetch_a"), "a", Effect::Read),
+            (get("fetch_b"), "a", Effect::Write),
+        ];
+        let inf = vote(&set, &votes(&set, &mixed, t), &get("fetch_report"));
+        assert!(inf.effects.is_read_only());
+        assert!(inf.confidence < before.confidence, "{inf:?}");
+        assert_eq!(inf.catalog.as_deref().unwrap().did, Did::Lowered);
+    }
+}

@@ -1,0 +1,183 @@
+//! Issue 22, item 4: the catalog votes for itself. With `--catalog-evidence` (or
+//! `catalog-evidence = true`), what the catalog declares for a verb is evidence for the
+//! actions that declare none, on every command that proposes for catalog actions; it is off
+//! by default, and `--no-catalog-evidence` turns it off whatever the configuration says.
+
+mod common;
+
+use std::path::Path;
+
+use common::{action, main_file, manifest_dir, run_in as run, write_file as write};
+
+fn demo() -> String {
+    manifest_dir().join("catalogs/demo").display().to_string()
+}
+
+/// The CSV row of `id` in `csv`: its inferred effects, status and confidence.
+fn row(csv: &str, id: &str) -> (String, String, String) {
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |n: &str| header.iter().position(|h| *h == n).unwrap();
+    let r: Vec<&str> = lines
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .find(|r| r[col("action_id")] == id)
+        .unwrap_or_else(|| panic!("no {id} in\n{csv}"));
+    (
+        r[col("inferred_effects")].to_owned(),
+        r[col("status")].to_owned(),
+        r[col("confidence")].to_owned(),
+    )
+}
+
+fn backfill(dir: &Path, catalog: &str, extra: &[&str]) -> String {
+    let report = dir.join("coverage.csv").display().to_string();
+    let patch = dir.join("effects.patch").display().to_string();
+    let mut args = vec![
+        "backfill", catalog, "--report", &report, "--patch", &patch, "--quiet",
+    ];
+    args.extend(extra);
+    let out = run(dir, &args);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    std::fs::read_to_string(dir.join("coverage.csv")).unwrap()
+}
+
+#[test]
+fn the_demos_declared_sync_neighbours_lift_sync_ledger_when_turned_on() {
+    let tmp = tempfile::tempdir().unwrap();
+    let on = backfill(tmp.path(), &demo(), &["--catalog-evidence"]);
+    assert_eq!(
+        row(&on, "sync_ledger"),
+        ("execute".into(), "added".into(), "medium".into())
+    );
+    let off = backfill(tmp.path(), &demo(), &[]);
+    assert_eq!(
+        row(&off, "sync_ledger"),
+        ("execute".into(), "unclassified".into(), "low".into())
+    );
+    // Only the family's sibling changes.
+    let differ: Vec<(&str, &str)> = on
+        .lines()
+        .zip(off.lines())
+        .filter(|(a, b)| a != b)
+        .collect();
+    assert_eq!(differ.len(), 1, "{differ:#?}");
+
+    let explain = run(
+        tmp.path(),
+        &[
+            "explain",
+            &demo(),
+            "paywave_sync_ledger",
+            "--catalog-evidence",
+        ],
+    );
+    assert_eq!(explain.code, 0, "{}", explain.stderr);
+    assert!(
+        explain.stdout.contains(
+            "catalog evidence: in this catalog, `sync` (over GET) is declared [execute] on 3 of 3 actions in 2 connectors"
+        ),
+        "{}",
+        explain.stdout
+    );
+    assert!(
+        explain.stdout.contains("status: added"),
+        "{}",
+        explain.stdout
+    );
+    let explain = run(tmp.path(), &["explain", &demo(), "paywave_sync_ledger"]);
+    assert!(
+        !explain.stdout.contains("catalog evidence:"),
+        "{}",
+        explain.stdout
+    );
+    assert!(
+        explain.stdout.contains("status: unclassified"),
+        "{}",
+        explain.stdout
+    );
+
+    // `check` proposes as backfill does; the configuration turns it on, and
+    // `--no-catalog-evidence` off again.
+    let config = tmp.path().join("catalog-effects.toml");
+    std::fs::write(&config, "catalog-evidence = true\n").unwrap();
+    let check = run(tmp.path(), &["check", &demo(), "--fail-on", "never"]);
+    assert!(
+        check
+            .stdout
+            .contains("`sync_ledger` declares no effects; proposed [execute] (medium)"),
+        "{}",
+        check.stdout
+    );
+    let check = run(
+        tmp.path(),
+        &[
+            "check",
+            &demo(),
+            "--fail-on",
+            "never",
+            "--no-catalog-evidence",
+        ],
+    );
+    assert!(
+        check
+            .stdout
+            .contains("`sync_ledger` declares no effects; only a low confidence proposal"),
+        "{}",
+        check.stdout
+    );
+}
+
+#[test]
+fn a_rerun_after_a_reviewers_corrections_proposes_in_line_with_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let catalog = tmp.path().join("catalog");
+    let sync = |id: &str, extra: &str| {
+        action(
+            id,
+            "Sync",
+            "Synchronises the records with the provider.",
+            "post",
+            &format!("/{id}/sync"),
+            extra,
+        )
+    };
+    for key in ["acme", "beta"] {
+        write(
+            &catalog,
+            &format!("{key}/{key}.connector.s1.yaml"),
+            &main_file(key),
+        );
+    }
+    write(
+        &catalog,
+        "acme/acme.sync.s1.partial.yaml",
+        &[sync("sync_users", ""), sync("sync_teams", "")].concat(),
+    );
+    write(
+        &catalog,
+        "beta/beta.sync.s1.partial.yaml",
+        &[sync("sync_roles", ""), sync("sync_groups", "")].concat(),
+    );
+    let first = backfill(tmp.path(), "catalog", &["--catalog-evidence"]);
+    let (proposed, _, _) = row(&first, "sync_groups");
+    assert_ne!(proposed, "write", "the engine alone: {first}");
+    // A reviewer applies the patch but writes `[write]` on three of them.
+    let declared = "  effects: [write]\n";
+    write(
+        &catalog,
+        "acme/acme.sync.s1.partial.yaml",
+        &[sync("sync_users", declared), sync("sync_teams", declared)].concat(),
+    );
+    write(
+        &catalog,
+        "beta/beta.sync.s1.partial.yaml",
+        &[sync("sync_roles", declared), sync("sync_groups", "")].concat(),
+    );
+    let rerun = backfill(tmp.path(), "catalog", &["--catalog-evidence"]);
+    assert_eq!(
+        row(&rerun, "sync_groups"),
+        ("write".into(), "added".into(), "medium".into())
+    );
+    let off = backfill(tmp.path(), "catalog", &[]);
+    assert_eq!(row(&off, "sync_groups").0, proposed);
+}
