@@ -353,34 +353,9 @@ fn by_binary<'a>(bin: &Path, rows: &'a [Row], work: &Path) -> Result<Vec<Outcome
             }
         }
     }
-    let report = work.join("backfill.csv");
-    let (c, r, p) = (
-        catalog.to_string_lossy().into_owned(),
-        report.to_string_lossy().into_owned(),
-        work.join("backfill.patch").to_string_lossy().into_owned(),
-    );
-    run(
-        bin,
-        &[
-            "backfill",
-            &c,
-            "--report",
-            &r,
-            "--patch",
-            &p,
-            "--min-confidence",
-            "low",
-            "--quiet",
-        ],
-    )?;
-    let mut csv = csv::Reader::from_path(&report).map_err(|e| format!("backfill report: {e}"))?;
-    let header = csv.headers().map_err(|e| e.to_string())?.clone();
-    let col = |n: &str| {
-        header
-            .iter()
-            .position(|h| h == n)
-            .ok_or(format!("backfill report: no column `{n}`"))
-    };
+    let (mut csv, columns) =
+        labelled::backfill_report(&|args| run(bin, args), &catalog, work, "backfill")?;
+    let col = |n: &str| columns.get(n);
     let (file_c, id_c, eff_c, conf_c) = (
         col("file")?,
         col("action_id")?,
@@ -393,11 +368,7 @@ fn by_binary<'a>(bin: &Path, rows: &'a [Row], work: &Path) -> Result<Vec<Outcome
         BTreeMap::new();
     for rec in csv.records() {
         let rec = rec.map_err(|e| e.to_string())?;
-        let folder = Path::new(&rec[file_c])
-            .parent()
-            .and_then(Path::file_name)
-            .map(|f| f.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let folder = labelled::folder_of(&rec[file_c]);
         backfill
             .entry((folder, rec[id_c].to_owned()))
             .or_default()

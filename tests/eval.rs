@@ -82,22 +82,20 @@ fn hold(report: &Report, table: &[(Set, Route, usize, usize, f64)], how: &str) {
     for &(s, route, max_unsafe, max_friction, min_coverage) in table {
         let f = &report.engine[&(s, route, Confidence::Medium)];
         let at = format!("{} through {}{how}", s.name(), route.name());
-        assert!(
-            f.unsafe_ <= max_unsafe,
-            "{at}: unsafe rose to {}",
-            f.unsafe_
-        );
-        assert!(
-            f.friction <= max_friction,
-            "{at}: friction rose to {}",
-            f.friction
-        );
-        assert!(
+        held(
+            f,
+            &at,
+            (max_unsafe, max_friction),
             f.coverage() >= min_coverage,
-            "{at}: coverage fell to {:.3}",
-            f.coverage()
         );
     }
+}
+
+/// Fails where `f` has more unsafe or friction rows than `max`, or `covered` is false.
+fn held(f: &labelled::Figures, at: &str, max: (usize, usize), covered: bool) {
+    assert!(f.unsafe_ <= max.0, "{at}: unsafe rose to {}", f.unsafe_);
+    assert!(f.friction <= max.1, "{at}: friction rose to {}", f.friction);
+    assert!(covered, "{at}: coverage fell to {}", f.covered);
 }
 
 #[test]
@@ -192,20 +190,6 @@ fn the_catalogs_own_declarations_never_make_a_proposal_less_safe() {
     for (s, route, max_unsafe, max_friction, min_covered) in HALF {
         let f = &half.with[&(s, route, 0)];
         let at = format!("{} through {}", s.name(), route.name());
-        assert!(
-            f.unsafe_ <= max_unsafe,
-            "{at}: unsafe rose to {}",
-            f.unsafe_
-        );
-        assert!(
-            f.friction <= max_friction,
-            "{at}: friction rose to {}",
-            f.friction
-        );
-        assert!(
-            f.covered >= min_covered,
-            "{at}: coverage fell to {}",
-            f.covered
-        );
+        held(f, &at, (max_unsafe, max_friction), f.covered >= min_covered);
     }
 }

@@ -306,35 +306,28 @@ impl Half {
             let cells: Vec<String> = self
                 .without
                 .keys()
-                .map(|&(set, route)| {
-                    let f = &self.with[&(set, route, i)];
-                    format!(
-                        "{} {}: {}/{}/{}",
-                        set.name().trim_end_matches("-dev"),
-                        route.name(),
-                        f.unsafe_,
-                        f.friction,
-                        f.covered
-                    )
-                })
+                .map(|&(set, route)| cell(set, route, &self.with[&(set, route, i)]))
                 .collect();
             let _ = writeln!(s, "  {name:36} {}", cells.join("  "));
         }
         let cells: Vec<String> = self
             .without
             .iter()
-            .map(|(&(set, route), f)| {
-                format!(
-                    "{} {}: {}/{}/{}",
-                    set.name().trim_end_matches("-dev"),
-                    route.name(),
-                    f.unsafe_,
-                    f.friction,
-                    f.covered
-                )
-            })
+            .map(|(&(set, route), f)| cell(set, route, f))
             .collect();
         let _ = writeln!(s, "  {:36} {}", "no catalog evidence", cells.join("  "));
         s
     }
+}
+
+/// One set and route's figures in a row of the thresholds table: unsafe/friction/covered.
+fn cell(set: Set, route: Route, f: &Figures) -> String {
+    format!(
+        "{} {}: {}/{}/{}",
+        set.name().trim_end_matches("-dev"),
+        route.name(),
+        f.unsafe_,
+        f.friction,
+        f.covered
+    )
 }

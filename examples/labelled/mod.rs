@@ -302,6 +302,60 @@ pub fn connector_yaml(key: &str, title: &str, rows: &[&Row]) -> String {
     y
 }
 
+/// `backfill DIR` at every level through `run`, its patch and CSV report written into
+/// `work` under `name`: the report, and a function that finds a column of it by name.
+pub fn backfill_report(
+    run: &dyn Fn(&[&str]) -> Result<String, String>,
+    dir: &Path,
+    work: &Path,
+    name: &str,
+) -> Result<(csv::Reader<std::fs::File>, Columns), String> {
+    let report = work.join(format!("{name}.csv"));
+    let (c, r, p) = (
+        dir.to_string_lossy().into_owned(),
+        report.to_string_lossy().into_owned(),
+        work.join(format!("{name}.patch"))
+            .to_string_lossy()
+            .into_owned(),
+    );
+    run(&[
+        "backfill",
+        &c,
+        "--report",
+        &r,
+        "--patch",
+        &p,
+        "--min-confidence",
+        "low",
+        "--quiet",
+    ])?;
+    let mut csv = csv::Reader::from_path(&report).map_err(|e| format!("backfill report: {e}"))?;
+    let header = csv.headers().map_err(|e| e.to_string())?.clone();
+    Ok((csv, Columns(header)))
+}
+
+/// The folder a report's `file` column names (each server is written into one).
+pub fn folder_of(file: &str) -> String {
+    Path::new(file)
+        .parent()
+        .and_then(Path::file_name)
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// A CSV report's header.
+pub struct Columns(csv::StringRecord);
+
+impl Columns {
+    /// The index of column `n`.
+    pub fn get(&self, n: &str) -> Result<usize, String> {
+        self.0
+            .iter()
+            .position(|h| h == n)
+            .ok_or(format!("backfill report: no column `{n}`"))
+    }
+}
+
 /// What one route concluded for one row.
 #[derive(Debug, Clone)]
 pub struct Outcome<'a> {

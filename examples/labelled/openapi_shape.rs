@@ -172,33 +172,8 @@ pub fn by_binary<'a>(
                 .map_err(|e| e.to_string())?;
         }
     }
-    let report = dir.join("openapi-backfill.csv");
-    let (c, r, p) = (
-        docs.to_string_lossy().into_owned(),
-        report.to_string_lossy().into_owned(),
-        dir.join("openapi-backfill.patch")
-            .to_string_lossy()
-            .into_owned(),
-    );
-    run(&[
-        "backfill",
-        &c,
-        "--report",
-        &r,
-        "--patch",
-        &p,
-        "--min-confidence",
-        "low",
-        "--quiet",
-    ])?;
-    let mut csv = csv::Reader::from_path(&report).map_err(|e| format!("backfill report: {e}"))?;
-    let header = csv.headers().map_err(|e| e.to_string())?.clone();
-    let col = |n: &str| {
-        header
-            .iter()
-            .position(|h| h == n)
-            .ok_or(format!("backfill report: no column `{n}`"))
-    };
+    let (mut csv, columns) = super::backfill_report(run, &docs, dir, "openapi-backfill")?;
+    let col = |n: &str| columns.get(n);
     let (file_c, method_c, path_c, eff_c, conf_c) = (
         col("file")?,
         col("methods")?,
@@ -210,11 +185,7 @@ pub fn by_binary<'a>(
     let mut read: BTreeMap<(String, String, String), Inference> = BTreeMap::new();
     for rec in csv.records() {
         let rec = rec.map_err(|e| e.to_string())?;
-        let folder = Path::new(&rec[file_c])
-            .parent()
-            .and_then(Path::file_name)
-            .map(|f| f.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let folder = super::folder_of(&rec[file_c]);
         let effects: Effects = rec[eff_c].split('|').filter_map(Effect::parse).collect();
         read.insert(
             (
