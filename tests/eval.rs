@@ -159,10 +159,10 @@ fn the_figures_hold_on_providers_the_counts_have_not_seen() {
 /// measured when it was built: (set, route, unsafe at most, friction at most, rows covered at
 /// least), at the default patch level, leave-one-provider-out. Tighten, never loosen.
 const HALF: [(Set, Route, usize, usize, usize); 9] = [
-    (Set::Openapi, Route::Backfill, 2, 38, 1588),
+    (Set::Openapi, Route::Backfill, 2, 37, 1589),
     (Set::Openapi, Route::Audit, 0, 51, 1547),
-    (Set::Google, Route::Backfill, 1, 28, 768),
-    (Set::Google, Route::Audit, 4, 51, 716),
+    (Set::Google, Route::Backfill, 1, 26, 770),
+    (Set::Google, Route::Audit, 4, 50, 717),
     (Set::Graph, Route::Backfill, 1, 59, 2688),
     (Set::Graph, Route::Audit, 8, 127, 2537),
     (Set::Azure, Route::Audit, 10, 11, 830),
