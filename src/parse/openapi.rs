@@ -541,8 +541,10 @@ impl Reader<'_, '_> {
             let Some(map) = at.filter(|&m| tree.is_map(m)) else {
                 continue;
             };
-            for (i, key) in HINT_KEYS.iter().enumerate() {
-                let Some(v) = tree.get(map, key) else {
+            // The four keys in one pass over the mapping, as `get` finds each.
+            let found = tree.fields(map, HINT_KEYS);
+            for (i, (key, v)) in HINT_KEYS.iter().zip(found).enumerate() {
+                let Some(v) = v else {
                     continue;
                 };
                 let value = match tree.scalar_text(tree.resolve(v)) {
