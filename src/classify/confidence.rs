@@ -351,7 +351,7 @@ pub fn chain(d: &Decision) -> Chain {
             // record of both would lower the first by the second. A change word is a change
             // wherever it stands (the bound), so its record is every position's too.
             let own = [word(first), word(None)];
-            let own = if claim == Claim::Read && first.is_some() {
+            let own = if claim == Claim::Read {
                 &own[..1]
             } else {
                 &own[..]

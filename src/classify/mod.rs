@@ -627,6 +627,33 @@ mod tests {
     }
 
     #[test]
+    fn a_read_word_is_judged_by_its_positions_record_and_a_change_word_by_every_positions() {
+        let set = set();
+        let own = |id: &str| {
+            let view = ActionView {
+                id: id.into(),
+                ..ActionView::default()
+            };
+            let d = infer(&view, &set).decision.expect("a verb decides");
+            confidence::chain(&d)
+                .own()
+                .iter()
+                .map(|k| k.text(&set))
+                .collect::<Vec<_>>()
+        };
+        // `read` after a change is a state (`mark_chat_read_for_user`): its record there
+        // says nothing of `read` opening a name.
+        assert_eq!(own("read_metrics"), ["word name read first neutral"]);
+        assert_eq!(
+            own("delete_metrics"),
+            [
+                "word name delete first neutral",
+                "word name delete * neutral"
+            ]
+        );
+    }
+
+    #[test]
     fn a_post_whose_url_runs_the_names_last_words_together_names_its_operation() {
         let set = set();
         let view = post("users_get_member_groups", "/users/{id}/getMemberGroups");
