@@ -23,6 +23,11 @@
 //!
 //! The thresholds are data (`heuristics/catalog.tsv`), measured by the half-declared run of
 //! `examples/eval.rs`.
+//!
+//! The commands count votes only with `--catalog-evidence`: the pre-pass counts this run's
+//! own proposals (so a rerun after applying the patch is silent), which on a catalog that
+//! declares nothing lets the engine vote for itself, and it plans every file twice
+//! (docs/inference.md has the figures).
 
 use std::collections::HashMap;
 
