@@ -6,7 +6,7 @@
 //! cargo run --release --example eval                 # every set, both routes, the tables
 //! cargo run --release --example eval -- --misses     # ... and every miss at the default level
 //! cargo run --release --example eval -- --measure    # regenerate heuristics/measured.tsv
-//! options: --dump FILE (every row, held out, as TSV)  --dir heuristics/labelled  --bin target/release/catalog-effects  --keep DIR  --library
+//! options: --dump FILE (every row, held out, as TSV)  --dump-sets FILE (the same, each set held out)  --dir heuristics/labelled  --bin target/release/catalog-effects  --keep DIR  --library
 //! ```
 //!
 //! Each labelled row becomes a connector action (method, path, title as label, description,
@@ -45,6 +45,7 @@ struct Args {
     measure: bool,
     misses: bool,
     dump: Option<PathBuf>,
+    dump_sets: Option<PathBuf>,
     library: bool,
 }
 
@@ -57,6 +58,7 @@ fn args() -> Result<Args, String> {
         measure: false,
         misses: false,
         dump: None,
+        dump_sets: None,
         library: false,
     };
     let mut it = std::env::args().skip(1);
@@ -69,6 +71,7 @@ fn args() -> Result<Args, String> {
             "--measure" => a.measure = true,
             "--misses" => a.misses = true,
             "--dump" => a.dump = Some(value()?.into()),
+            "--dump-sets" => a.dump_sets = Some(value()?.into()),
             "--library" => a.library = true,
             other => return Err(format!("unknown argument `{other}`")),
         }
@@ -212,8 +215,9 @@ fn real_main() -> Result<(), String> {
         "\nwhose misses: for each figure not met, the same evidence in the other providers, by label:"
     );
     print!("{}", labelled::contested::render(&held_out, &lib, &rules));
-    if let Ok(path) = std::env::var("EVAL_SET_DUMP") {
-        std::fs::write(&path, dump(&by_set, &rules)).map_err(|e| format!("{path}: {e}"))?;
+    if let Some(path) = &a.dump_sets {
+        std::fs::write(path, dump(&by_set, &rules))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
     }
     // Issue 22: the catalog's own declarations, half of every provider's rows declared.
     print!("{}", labelled::half::measure(&rows, &rules, &lib)?.render());

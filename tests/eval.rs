@@ -10,22 +10,37 @@
 #[path = "../examples/labelled/mod.rs"]
 mod labelled;
 
+use std::sync::OnceLock;
+
 use catalog_effects::classify::{Confidence, RuleSet};
 use labelled::{Report, Route, Set};
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/heuristics/labelled");
 
-fn run() -> (Vec<labelled::Row>, RuleSet) {
+/// The labelled rows, the built-in rules and every row classified with them: read and
+/// classified once for every test of this file (the classification is most of its time).
+fn run() -> (
+    &'static [labelled::Row],
+    &'static RuleSet,
+    &'static [labelled::Outcome<'static>],
+) {
+    static ROWS: OnceLock<Vec<labelled::Row>> = OnceLock::new();
+    static SET: OnceLock<RuleSet> = OnceLock::new();
+    static OUTCOMES: OnceLock<Vec<labelled::Outcome<'static>>> = OnceLock::new();
     // CI has the files: a missing file must fail, not skip, or the regression test is void.
-    let rows = labelled::read_all(std::path::Path::new(DIR))
-        .unwrap_or_else(|e| panic!("the labelled sets in {DIR} are required: {e}"));
-    (rows, RuleSet::builtin().expect("built-in heuristics load"))
+    let rows = ROWS.get_or_init(|| {
+        labelled::read_all(std::path::Path::new(DIR))
+            .unwrap_or_else(|e| panic!("the labelled sets in {DIR} are required: {e}"))
+    });
+    let set = SET.get_or_init(|| RuleSet::builtin().expect("built-in heuristics load"));
+    let outcomes =
+        OUTCOMES.get_or_init(|| labelled::classify_all(rows, set).expect("every row classifies"));
+    (rows, set, outcomes)
 }
 
 #[test]
 fn the_measured_counts_are_what_the_labelled_sets_give() {
-    let (rows, set) = run();
-    let outcomes = labelled::classify_all(&rows, &set).expect("every row classifies");
+    let (rows, set, outcomes) = run();
     let fresh = labelled::measure(&outcomes).to_tsv(&set);
     let committed = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -100,8 +115,7 @@ fn held(f: &labelled::Figures, at: &str, max: (usize, usize), covered: bool) {
 
 #[test]
 fn the_figures_hold_on_providers_the_counts_have_not_seen() {
-    let (rows, set) = run();
-    let outcomes = labelled::classify_all(&rows, &set).expect("every row classifies");
+    let (rows, set, outcomes) = run();
     let held_out = labelled::cross_validated(&rows, &outcomes, &set).expect("every row classifies");
     let report = Report::of(&held_out);
     println!("{}", report.render());
@@ -172,8 +186,7 @@ const HALF: [(Set, Route, usize, usize, usize); 9] = [
 
 #[test]
 fn the_catalogs_own_declarations_never_make_a_proposal_less_safe() {
-    let (rows, set) = run();
-    let outcomes = labelled::classify_all(&rows, &set).expect("every row classifies");
+    let (rows, set, outcomes) = run();
     let half = labelled::half::measure(&rows, &set, &outcomes).expect("every row classifies");
     println!("{}", half.render());
     for (&(s, route), without) in &half.without {
