@@ -40,8 +40,8 @@ fn run() -> (
 
 #[test]
 fn the_measured_counts_are_what_the_labelled_sets_give() {
-    let (rows, set, outcomes) = run();
-    let fresh = labelled::measure(&outcomes).to_tsv(&set);
+    let (_rows, set, outcomes) = run();
+    let fresh = labelled::measure(outcomes).to_tsv(set);
     let committed = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/heuristics/measured.tsv"
@@ -116,14 +116,14 @@ fn held(f: &labelled::Figures, at: &str, max: (usize, usize), covered: bool) {
 #[test]
 fn the_figures_hold_on_providers_the_counts_have_not_seen() {
     let (rows, set, outcomes) = run();
-    let held_out = labelled::cross_validated(&rows, &outcomes, &set).expect("every row classifies");
+    let held_out = labelled::cross_validated(rows, outcomes, set).expect("every row classifies");
     let report = Report::of(&held_out);
     println!("{}", report.render());
     hold(&report, &HOLD, "");
     // Every miss is put to the engine or the labels (`examples/eval` prints whose), and
     // Azure's unsafe rows are the labels': most are names every other provider labels
     // read-only (`get_*`, `list_*_secrets`), so no rule that follows them meets 1.5%.
-    let ix = labelled::contested::Index::of(&outcomes);
+    let ix = labelled::contested::Index::of(outcomes);
     for (s, route, ..) in HOLD {
         let f = &report.engine[&(s, route, Confidence::Medium)];
         for (truth, n) in [(false, f.unsafe_), (true, f.friction)] {
@@ -144,7 +144,7 @@ fn the_figures_hold_on_providers_the_counts_have_not_seen() {
     );
     // A whole naming culture held out: each set judged by the other four's counts. Held
     // as reached (unsafe, friction, coverage); `examples/eval` prints it beside the above.
-    let by_set = labelled::set_held_out(&rows, &outcomes, &set).expect("every row classifies");
+    let by_set = labelled::set_held_out(rows, outcomes, set).expect("every row classifies");
     hold(&Report::of(&by_set), &HOLD_SETS, ", its set held out");
     // High read-only claims on APIs the counts have not seen are right at least 99.5% of
     // the time, 99% on google-dev (whose labels put some plain GETs behind a write scope).
@@ -187,7 +187,7 @@ const HALF: [(Set, Route, usize, usize, usize); 9] = [
 #[test]
 fn the_catalogs_own_declarations_never_make_a_proposal_less_safe() {
     let (rows, set, outcomes) = run();
-    let half = labelled::half::measure(&rows, &set, &outcomes).expect("every row classifies");
+    let half = labelled::half::measure(rows, set, outcomes).expect("every row classifies");
     println!("{}", half.render());
     for (&(s, route), without) in &half.without {
         let with = &half.with[&(s, route, 0)];
