@@ -64,12 +64,12 @@ fn the_measured_counts_are_what_the_labelled_sets_give() {
 /// level, leave-one-provider-out, as counts: the targets where met, else the figures
 /// reached (tighten them as inference improves, never loosen them).
 const HOLD: [(Set, Route, usize, usize, f64); 5] = [
-    // Unsafe and coverage met; friction held: Jira's and Square's POST reads (search, get by
-    // ids).
-    (Set::Openapi, Route::Backfill, 4, 67, 0.97),
+    // Unsafe and coverage met; friction held: Jira's, Square's and EVE's POST reads by ids
+    // (their searches are met since support beside the method outweighs a poor sense).
+    (Set::Openapi, Route::Backfill, 4, 53, 0.97),
     // Unsafe and coverage met; friction held: 24 IAM reads share their names with 20 that
     // Google puts behind a write scope, so either side pays.
-    (Set::Google, Route::Backfill, 7, 63, 0.96),
+    (Set::Google, Route::Backfill, 7, 58, 0.96),
     // Met: at most 0.2% unsafe, 5% friction, 97% coverage.
     (Set::Graph, Route::Backfill, 5, 120, 0.97),
     // Held: list-keys and secrets reads that Azure's RBAC counts as actions.
@@ -85,7 +85,7 @@ const HOLD: [(Set, Route, usize, usize, f64); 5] = [
 const HOLD_SETS: [(Set, Route, usize, usize, f64); 5] = [
     (Set::Openapi, Route::Backfill, 2, 53, 0.991),
     // Google's IAM reads behind write scopes: every other set labels such reads read-only.
-    (Set::Google, Route::Backfill, 24, 41, 0.999),
+    (Set::Google, Route::Backfill, 24, 36, 0.999),
     (Set::Graph, Route::Backfill, 0, 298, 0.965),
     // Azure's run-like verbs are actions; elsewhere they are read-only 39 times in 40.
     (Set::Azure, Route::Audit, 47, 30, 0.958),
@@ -173,9 +173,9 @@ fn the_figures_hold_on_providers_the_counts_have_not_seen() {
 /// measured when it was built: (set, route, unsafe at most, friction at most, rows covered at
 /// least), at the default patch level, leave-one-provider-out. Tighten, never loosen.
 const HALF: [(Set, Route, usize, usize, usize); 9] = [
-    (Set::Openapi, Route::Backfill, 2, 37, 1589),
+    (Set::Openapi, Route::Backfill, 2, 29, 1589),
     (Set::Openapi, Route::Audit, 0, 51, 1547),
-    (Set::Google, Route::Backfill, 1, 26, 770),
+    (Set::Google, Route::Backfill, 1, 25, 770),
     (Set::Google, Route::Audit, 4, 50, 717),
     (Set::Graph, Route::Backfill, 1, 59, 2688),
     (Set::Graph, Route::Audit, 8, 127, 2537),

@@ -13,8 +13,10 @@
 //!   at least 98.5% of the time with 95% confidence (Wilson, z = 1.645), nothing more
 //!   specific ever wrong; **medium** otherwise;
 //! - an own record that does not speak is **low** when the most specific pooled record that
-//!   speaks is low, and otherwise **medium** only beside agreeing evidence whose record is
-//!   not low (a method that agrees, another verb or rule of the same claim); alone, **low**;
+//!   speaks is low (unless the method takes part and agreeing evidence beside it has a
+//!   record that speaks and is not low), and otherwise **medium** only beside agreeing
+//!   evidence whose record is not low (a method that agrees, another verb or rule of the
+//!   same claim); alone, **low**;
 //! - a rule never measured (a scope, a user's rule) stays **medium**.
 //!
 //! 98.5% for high was measured when it was set: the high claims of the evaluation were then
@@ -469,11 +471,27 @@ impl Measured {
         }
         // Too few providers to speak for itself: what its kind was worth where it was pooled
         // may lower it, and it reaches medium only beside other evidence that agrees.
+        // Evidence that agrees adds up where the HTTP interface takes part: a sense's pool
+        // does not lower a claim that the method and other evidence back, when that support
+        // was measured sound (Square's `search_*` POSTs, with their `/search` paths and
+        // "Searches for ..." descriptions, against a search pool two eBay `suggest_*`
+        // rows sank). Without a method the name, label and description are one author's
+        // words, and their support is no better than the floor (98.0%): it does not count.
+        let backed = matches!(
+            support,
+            Key::Support {
+                agreement: Agreement::Agrees | Agreement::Named,
+                others: 1..,
+                ..
+            }
+        ) && self.get(&support).speaks()
+            && !self.get(&support).demotes(floor);
         if let Some(&k) = chain
             .pooled()
             .iter()
             .find(|k| self.get(k).speaks())
             .filter(|k| self.get(k).demotes(floor))
+            .filter(|_| !backed)
         {
             return Judgement {
                 confidence: Confidence::Low,
@@ -1008,6 +1026,34 @@ mod tests {
         ];
         assert_eq!(
             judge(&poor_word, support(Agreement::Neutral, 0)).confidence,
+            Confidence::Low
+        );
+    }
+
+    #[test]
+    fn a_poor_sense_yields_to_sound_support_only_where_the_method_takes_part() {
+        let with = |s: Key, c: Count| {
+            let counts = [
+                (word(None), count(3, 3, 1, (3, 3))),
+                (pooled(), count(6, 8, 6, (2, 2))),
+                (s, c),
+            ];
+            judge(&counts, s)
+        };
+        let named = support(Agreement::Named, 2);
+        let j = with(named, count(21, 21, 6, (7, 7)));
+        assert_eq!((j.confidence, j.key), (Confidence::Medium, named));
+        // Name, label and description alone are one author's words: the pool still lowers.
+        let neutral = support(Agreement::Neutral, 2);
+        let j = with(neutral, count(21, 21, 6, (7, 7)));
+        assert_eq!((j.confidence, j.key), (Confidence::Low, pooled()));
+        // Support seen in too few providers, or wrong too often, does not outweigh it.
+        assert_eq!(
+            with(named, count(21, 21, 2, (19, 19))).confidence,
+            Confidence::Low
+        );
+        assert_eq!(
+            with(named, count(80, 100, 9, (20, 30))).confidence,
             Confidence::Low
         );
     }
