@@ -472,18 +472,16 @@ impl Walked {
             .map(|(w, _)| (w.catalog, w.file.folder.as_str()))
             .collect();
         let names = connector_names(&catalogs, &work, &partial_folders);
-        // The catalog votes for itself: what every walked file declares is counted before
-        // any is planned, so each proposal sees the whole catalog, whatever `only` selects.
-        let with_votes;
-        let opts = if opts.catalog_evidence && opts.votes.is_none() {
-            with_votes = Options {
-                votes: Some(std::sync::Arc::new(count_declared(&work, opts))),
-                ..opts.clone()
+        if opts.catalog_evidence && opts.votes.is_none() {
+            let meta = RunMeta {
+                rules_used: vec![false; opts.rules.rules.len()],
+                catalogs,
+                errors,
+                files: 0,
+                walked: found.iter().sum(),
             };
-            &with_votes
-        } else {
-            opts
-        };
+            return run_voting(&work, &wanted, &names, opts, meta, sink);
+        }
         let work: Vec<&Work> = work
             .iter()
             .zip(&wanted)
@@ -546,41 +544,113 @@ impl Walked {
     }
 }
 
-/// The effects every walked file will declare once this run's patch is applied, counted by
-/// the verb the engine reads in each action ([`catalog::Counter`]); a connector is a
-/// catalog's folder. What the patch adds is counted as declared: a rerun after applying it
-/// then counts the same, and proposes nothing new.
-fn count_declared(work: &[Work], opts: &Options) -> catalog::Votes {
-    let quiet = quiet(opts);
-    let found: Vec<Vec<(catalog::Word, Effects, bool)>> = work
+/// [`Walked::run`] with the catalog's evidence: every walked file is planned once without it
+/// (whatever `only` selects, so each proposal sees the whole catalog), its declarations
+/// counted, and only the files whose undeclared actions the votes speak to are planned
+/// again with them. The results are held until the counts are complete, so memory grows with
+/// the catalog here; on a catalog whose declarations all echo the engine (a fresh one, or
+/// one patched by it) nothing is planned twice.
+fn run_voting(
+    work: &[Work],
+    wanted: &[bool],
+    names: &Names,
+    opts: &Options,
+    mut meta: RunMeta,
+    mut sink: impl FnMut(&mut FileResult),
+) -> RunMeta {
+    if let Some(p) = &opts.progress {
+        (p.start)(work.len());
+    }
+    let mut results: Vec<FileResult> = work
         .par_iter()
         .map(|w| {
-            let Ok(text) = read_text(&w.file.path) else {
-                return Vec::new();
-            };
-            // A file no route may edit keeps its proposals for a human: they never become
-            // declarations, so they are not counted as such.
-            let left_alone = opts
-                .untouchable
-                .get(w.catalog)
-                .and_then(|m| m.get(&w.patch_path))
-                .copied();
-            declared_in(
-                text,
-                crate::source::of_file(&w.file.rel),
-                &quiet,
-                left_alone,
-            )
+            let r = process_file(w, names, opts);
+            if let Some(p) = &opts.progress {
+                (p.tick)();
+            }
+            r
         })
         .collect();
     let mut counter = catalog::Counter::default();
-    for (w, keys) in work.iter().zip(found) {
+    for (w, f) in work.iter().zip(&results) {
         let connector = format!("{}/{}", w.catalog, w.file.folder);
-        for (key, effects, proposed) in keys {
-            counter.add_key(key, effects, &connector, proposed);
+        for a in f.actions.iter().filter(|a| !a.nested) {
+            let declared = a.declared.valid();
+            let Some((effects, origin)) = origin(a.status, &a.inference, declared, opts) else {
+                continue;
+            };
+            if let Some(key) = a.inference.decision.as_ref().and_then(catalog::Word::of) {
+                counter.add_key(key, effects, &connector, origin);
+            }
         }
     }
-    counter.finish(catalog::Thresholds::builtin())
+    let with = Options {
+        votes: Some(std::sync::Arc::new(
+            counter.finish(catalog::Thresholds::builtin()),
+        )),
+        ..opts.clone()
+    };
+    let none = catalog::Votes::default();
+    let votes = with.votes.as_deref().unwrap_or(&none);
+    // A vote that leaves an action's proposal as it was is only said (`explain`, the
+    // guide): taken in place. One that changes it changes the file's edits and rows.
+    let mut replan = Vec::new();
+    for (i, f) in results.iter_mut().enumerate().filter(|(i, _)| wanted[*i]) {
+        for a in f.actions.iter_mut() {
+            if a.declared != Declared::None || !votes.speaks_to(&a.inference) {
+                continue;
+            }
+            let voted = votes.apply_to(&a.declared, a.inference.clone());
+            if voted
+                .catalog
+                .as_deref()
+                .is_some_and(|v| v.did != catalog::Did::Nothing)
+            {
+                replan.push(i);
+                break;
+            }
+            a.inference = voted;
+        }
+    }
+    let again: Vec<(usize, FileResult)> = replan
+        .par_iter()
+        .map(|&i| (i, process_file(&work[i], names, &with)))
+        .collect();
+    for (i, f) in again {
+        results[i] = f;
+    }
+    for (f, keep) in results.iter_mut().zip(wanted) {
+        if !keep {
+            continue;
+        }
+        meta.files += 1;
+        for fired in f.actions.iter().flat_map(|a| &a.inference.fired) {
+            meta.rules_used[*fired] = true;
+        }
+        sink(f);
+    }
+    meta
+}
+
+/// What an action will declare once this run's patch is applied, and where that comes from:
+/// the patch adds it (a proposal, or a conflict `--fix-conflicts` rewrites), or it is
+/// declared, echoing the engine or not. `None`: it will declare nothing valid.
+fn origin(
+    status: Status,
+    inf: &Inference,
+    declared: Option<Effects>,
+    opts: &Options,
+) -> Option<(Effects, catalog::Origin)> {
+    let proposed = match status {
+        Status::Added => true,
+        Status::Conflict => opts.fix_conflicts,
+        _ => false,
+    };
+    if proposed {
+        return Some((inf.effects, catalog::Origin::Proposed));
+    }
+    let e = declared?;
+    Some((e, catalog::Origin::of(inf, e, opts.min_confidence)))
 }
 
 /// `opts` for counting: only the decisions are read; nothing is rendered, checked or kept.
@@ -602,14 +672,14 @@ fn quiet(opts: &Options) -> Options {
     }
 }
 
-/// What one file's actions will declare once the patch is applied, by key; `proposed`:
-/// added by this run.
+/// What one file's actions will declare once the patch is applied, by key, and whether
+/// this run adds it, the engine proposes it anyway, or it is new to the engine.
 fn declared_in(
     text: String,
     source: &dyn crate::source::Source,
     quiet: &Options,
     left_alone: Option<&str>,
-) -> Vec<(catalog::Word, Effects, bool)> {
+) -> Vec<(catalog::Word, Effects, catalog::Origin)> {
     // Every file is read: what its actions declare, and what this run proposes for those
     // that declare nothing, which the patch will make declarations.
     let Ok(plan) = source.plan(text, quiet, left_alone, &mut |_, _| {}) else {
@@ -619,18 +689,10 @@ fn declared_in(
         .iter()
         .filter(|p| !p.site.nested)
         .filter_map(|p| {
-            let proposed = match p.status {
-                Status::Added => true,
-                Status::Conflict => quiet.fix_conflicts,
-                _ => false,
-            };
-            let effects = if proposed {
-                p.inference.effects
-            } else {
-                p.site.view.declared.valid()?
-            };
+            let declared = p.site.view.declared.valid();
+            let (effects, origin) = origin(p.status, &p.inference, declared, quiet)?;
             let key = catalog::Word::of(p.inference.decision.as_ref()?)?;
-            Some((key, effects, proposed))
+            Some((key, effects, origin))
         })
         .collect()
 }
@@ -1046,13 +1108,13 @@ pub struct Plan {
 pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
     if opts.catalog_evidence && opts.votes.is_none() {
         let mut counter = catalog::Counter::default();
-        for (key, effects, proposed) in declared_in(
+        for (key, effects, origin) in declared_in(
             text.to_owned(),
             &crate::source::connector::Connector,
             &quiet(opts),
             None,
         ) {
-            counter.add_key(key, effects, "", proposed);
+            counter.add_key(key, effects, "", origin);
         }
         let with = Options {
             votes: Some(std::sync::Arc::new(

@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use catalog_effects::classify::catalog::{self, Counter, Did, Thresholds};
+use catalog_effects::classify::catalog::{self, Counter, Did, Origin, Thresholds};
 use catalog_effects::classify::confidence::Tally;
 use catalog_effects::classify::{Confidence, Group, Inference, RuleSet};
 use catalog_effects::effects::{Effect, Effects};
@@ -186,13 +186,14 @@ pub fn measure(rows: &[Row], set: &RuleSet, outcomes: &[Outcome<'_>]) -> Result<
                     if !declared(row) {
                         // What the patch would add counts as the commands count it.
                         if engine_claim(inf, Confidence::Medium).is_some() {
-                            counter.add(inf, inf.effects, &row.server, true);
+                            counter.add(inf, inf.effects, &row.server, Origin::Proposed);
                         }
                         continue;
                     }
                     let Some(truth) = row.truth else { continue };
                     let e = Effects::single(if truth { Effect::Read } else { Effect::Write });
-                    counter.add(inf, e, &row.server, false);
+                    let origin = Origin::of(inf, e, Confidence::Medium);
+                    counter.add(inf, e, &row.server, origin);
                     n += 1;
                 }
             }

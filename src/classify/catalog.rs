@@ -194,11 +194,24 @@ pub struct Side {
     pub top: u32,
 }
 
+impl Side {
+    /// One connector's rows.
+    fn add(&mut self, rows: u32) {
+        self.rows += rows;
+        self.connectors += 1;
+        self.top = self.top.max(rows);
+    }
+}
+
 /// Everything the catalog declares for one key.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct Summary {
     read: Side,
     change: Side,
+    /// Of those, the declarations the engine would not have patched itself (other effects,
+    /// or a proposal too unsure to patch): what the catalog teaches.
+    read_new: Side,
+    change_new: Side,
     /// Each effects list declared, with its rows, connectors and the rows this run's patch
     /// adds, most rows first.
     effects: Vec<(Effects, u32, u32, u32)>,
@@ -209,6 +222,13 @@ impl Summary {
         match claim {
             Claim::Read => self.read,
             Claim::Change => self.change,
+        }
+    }
+
+    fn new(&self, claim: Claim) -> Side {
+        match claim {
+            Claim::Read => self.read_new,
+            Claim::Change => self.change_new,
         }
     }
 }
@@ -229,6 +249,8 @@ pub struct Vote {
     /// The declarations of that claim, and of the key.
     pub side: Side,
     pub of: u32,
+    /// Of `side`, those the engine would not have patched itself: they set the level.
+    pub new: Side,
     /// The level the declarations reach on their own; `None`: too few, or they disagree.
     pub level: Option<Confidence>,
     pub did: Did,
@@ -265,52 +287,79 @@ impl Did {
     }
 }
 
+/// Where a counted declaration comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// This run's patch adds it: the engine's own proposal.
+    Proposed,
+    /// Declared, and just what the engine proposes for the action at a level it patches:
+    /// a person's or an earlier run's, the counts cannot tell, and it teaches nothing.
+    Echo,
+    /// Declared where the engine proposes other effects, or is too unsure to patch them.
+    New,
+}
+
+impl Origin {
+    /// What a declaration of `declared` is, beside the engine's own `inf` for its action
+    /// and the level from which a run patches (`--min-confidence`).
+    pub fn of(inf: &Inference, declared: Effects, min: Confidence) -> Origin {
+        if inf.effects == declared && inf.confidence.is_some_and(|c| c >= min) {
+            Origin::Echo
+        } else {
+            Origin::New
+        }
+    }
+}
+
 /// Counts declarations: [`Counter::add`] each declared action, then [`Counter::finish`].
 #[derive(Debug, Default)]
 pub struct Counter {
-    rows: Vec<(Word, Effects, u32, bool)>,
+    rows: Vec<(Word, Effects, u32, Origin)>,
     connectors: HashMap<String, u32>,
 }
 
 impl Counter {
     /// One action of `connector` that declares `declared` (or will, once this run's patch
-    /// is applied: `proposed`), with the engine's inference for it (which says what its
-    /// verb is). An action with no verb teaches nothing.
-    pub fn add(&mut self, inf: &Inference, declared: Effects, connector: &str, proposed: bool) {
+    /// is applied), with the engine's inference for it (which says what its verb is). An
+    /// action with no verb teaches nothing.
+    pub fn add(&mut self, inf: &Inference, declared: Effects, connector: &str, origin: Origin) {
         if let Some(key) = inf.decision.as_ref().and_then(Word::of) {
-            self.add_key(key, declared, connector, proposed);
+            self.add_key(key, declared, connector, origin);
         }
     }
 
-    pub fn add_key(&mut self, key: Word, declared: Effects, connector: &str, proposed: bool) {
+    pub fn add_key(&mut self, key: Word, declared: Effects, connector: &str, origin: Origin) {
         if declared.is_empty() {
             return;
         }
         let n = self.connectors.len() as u32;
         let c = *self.connectors.entry(connector.to_owned()).or_insert(n);
-        self.rows.push((key, declared, c, proposed));
+        self.rows.push((key, declared, c, origin));
     }
 
     pub fn finish(&self, thresholds: Thresholds) -> Votes {
-        // Rows by key, then by (claim or effects, connector).
-        let mut claims: HashMap<(Word, Claim, u32), u32> = HashMap::new();
+        // Rows by key, then by (claim or effects, connector); the new ones apart.
+        let mut claims: HashMap<(Word, Claim, u32), (u32, u32)> = HashMap::new();
         let mut effects: HashMap<(Word, Effects, u32), (u32, u32)> = HashMap::new();
-        for &(key, e, c, proposed) in &self.rows {
-            *claims.entry((key, Claim::of(e), c)).or_default() += 1;
+        for &(key, e, c, origin) in &self.rows {
+            let n = claims.entry((key, Claim::of(e), c)).or_default();
+            n.0 += 1;
+            n.1 += u32::from(origin == Origin::New);
             let n = effects.entry((key, e, c)).or_default();
             n.0 += 1;
-            n.1 += u32::from(proposed);
+            n.1 += u32::from(origin == Origin::Proposed);
         }
         let mut by: HashMap<Word, Summary> = HashMap::new();
-        for ((key, claim, _), rows) in claims {
+        for ((key, claim, _), (rows, new)) in claims {
             let s = by.entry(key).or_default();
-            let side = match claim {
-                Claim::Read => &mut s.read,
-                Claim::Change => &mut s.change,
+            let (side, side_new) = match claim {
+                Claim::Read => (&mut s.read, &mut s.read_new),
+                Claim::Change => (&mut s.change, &mut s.change_new),
             };
-            side.rows += rows;
-            side.connectors += 1;
-            side.top = side.top.max(rows);
+            side.add(rows);
+            if new > 0 {
+                side_new.add(new);
+            }
         }
         for ((key, e, _), (rows, proposed)) in effects {
             let s = by.entry(key).or_default();
@@ -357,16 +406,19 @@ impl Votes {
         self.thresholds.unwrap_or_else(Thresholds::builtin)
     }
 
-    /// The level one claim's declarations reach for a key, on their own.
+    /// The level one claim's declarations reach for a key, on their own: every declaration
+    /// counts toward the share that agrees, only the new ones toward the level, so the
+    /// engine's own proposals, patched and read back, never vote for themselves.
     fn level(&self, s: &Summary, claim: Claim) -> Option<Confidence> {
         let t = self.thresholds();
-        let side = s.side(claim);
+        let all = s.side(claim);
+        let side = s.new(claim);
         let of = s.read.rows + s.change.rows;
         let need = match claim {
             Claim::Read => t.read_share,
             Claim::Change => t.change_share,
         };
-        if of == 0 || f64::from(side.rows) < need * f64::from(of) - 1e-9 {
+        if of == 0 || f64::from(all.rows) < need * f64::from(of) - 1e-9 {
             return None;
         }
         if side.connectors >= t.high_connectors && side.rows - side.top >= t.high_rows {
@@ -378,10 +430,27 @@ impl Votes {
         }
     }
 
+    /// Whether the catalog has anything to say to the engine's inference `inf` for an action
+    /// that declares nothing: its verb's declarations hold some the engine would not patch
+    /// itself. Otherwise [`Votes::apply`] leaves it as it is.
+    pub fn speaks_to(&self, inf: &Inference) -> bool {
+        inf.decision
+            .as_ref()
+            .filter(|d| d.basis != Basis::Declared)
+            .and_then(Word::of)
+            .and_then(|k| self.by.get(&k))
+            .is_some_and(|s| s.read_new.rows + s.change_new.rows > 0)
+    }
+
     /// The engine's inference for an action that declares nothing, with the catalog's
     /// vote taken as the module documentation says.
-    pub fn apply(&self, view: &ActionView, mut inf: Inference) -> Inference {
-        if !matches!(view.declared, Declared::None) {
+    pub fn apply(&self, view: &ActionView, inf: Inference) -> Inference {
+        self.apply_to(&view.declared, inf)
+    }
+
+    /// [`Votes::apply`] for an action that declares `declared`.
+    pub fn apply_to(&self, declared: &Declared, mut inf: Inference) -> Inference {
+        if !matches!(declared, Declared::None) {
             return inf;
         }
         let Some((key, s)) = inf
@@ -391,6 +460,8 @@ impl Votes {
             .filter(|d| d.basis != Basis::Declared)
             .and_then(Word::of)
             .and_then(|k| Some((k, self.by.get(&k)?)))
+            // Declarations that all echo the engine teach it nothing it does not know.
+            .filter(|_| self.speaks_to(&inf))
         else {
             return inf;
         };
@@ -451,7 +522,7 @@ impl Votes {
             Some(_) => Did::Nothing,
             // Declarations that disagree: a read they contradict often enough goes down.
             None if d.claim == Claim::Read
-                && s.change.rows > 0
+                && s.change_new.rows > 0
                 && f64::from(s.change.rows) >= t.lower_share * f64::from(of) - 1e-9 =>
             {
                 inf.confidence = Some(lower(c));
@@ -470,6 +541,7 @@ impl Votes {
             effects_proposed,
             side: s.side(claim),
             of,
+            new: s.new(claim),
             level,
             did,
             before: before.0,
@@ -572,7 +644,7 @@ mod tests {
                 &super::super::infer(view, set),
                 Effects::single(*e),
                 connector,
-                false,
+                Origin::New,
             );
         }
         c.finish(t)
@@ -587,6 +659,74 @@ mod tests {
         let t = Thresholds::builtin();
         assert!(t.high_connectors >= 3 && t.read_share >= 1.0, "{t:?}");
         assert!(Thresholds::parse("medium_rows\t3\n").is_none());
+    }
+
+    #[test]
+    fn the_engines_own_proposals_never_vote_for_themselves() {
+        let set = set();
+        let t = Thresholds::builtin();
+        // A fresh catalog's proposals, and the same read back once the patch is applied
+        // (declared, and just what the engine proposes at a level it patches).
+        let lists: Vec<ActionView> = (0..12)
+            .map(|i| call(&format!("list_things_{i}"), "get", &format!("/things{i}")))
+            .collect();
+        let doubtful = call("sync_ledger", "get", "/ledger/sync");
+        for origin in [Origin::Proposed, Origin::Echo] {
+            let mut c = Counter::default();
+            for (i, v) in lists.iter().enumerate() {
+                let inf = super::super::infer(v, &set);
+                assert_eq!(
+                    Origin::of(&inf, inf.effects, Confidence::Medium),
+                    Origin::Echo
+                );
+                c.add(&inf, inf.effects, &format!("c{}", i % 4), origin);
+            }
+            let v = c.finish(t);
+            let fresh = call("list_widgets", "get", "/widgets");
+            let alone = super::super::infer(&fresh, &set);
+            assert!(!v.speaks_to(&alone));
+            assert_eq!(vote(&set, &v, &fresh), alone);
+            let alone = super::super::infer(&doubtful, &set);
+            assert_eq!(vote(&set, &v, &doubtful), alone);
+        }
+        // A declaration the engine doubts is new: it may vote.
+        let inf = super::super::infer(&doubtful, &set);
+        assert_eq!(
+            Origin::of(&inf, Effects::single(Effect::Execute), Confidence::Medium),
+            Origin::New
+        );
+    }
+
+    #[test]
+    fn echoes_count_toward_the_share_but_never_toward_the_level() {
+        let set = set();
+        let t = Thresholds::builtin();
+        let get = |i: usize| call(&format!("get_thing_{i}"), "get", &format!("/t/{i}"));
+        let mut c = Counter::default();
+        // Ten reads the engine proposes itself, three changes a person declared: the
+        // three are a tenth of what the catalog says of the verb, not a unanimous vote.
+        for i in 0..10 {
+            let inf = super::super::infer(&get(i), &set);
+            c.add(&inf, inf.effects, &format!("c{}", i % 3), Origin::Echo);
+        }
+        for i in 10..13 {
+            let inf = super::super::infer(&get(i), &set);
+            c.add(
+                &inf,
+                Effects::single(Effect::Write),
+                &format!("c{}", i % 3),
+                Origin::New,
+            );
+        }
+        let v = c.finish(t);
+        let next = get(99);
+        let alone = super::super::infer(&next, &set);
+        let with = vote(&set, &v, &next);
+        assert_eq!(
+            (with.effects, with.confidence),
+            (alone.effects, alone.confidence)
+        );
+        assert_eq!(with.catalog.as_deref().map(|v| v.did), Some(Did::Nothing));
     }
 
     #[test]
