@@ -428,7 +428,7 @@ pub fn open_output(path: &Path) -> Result<Output> {
     }
 }
 
-impl catalog_effects::emit::streams::Streamed for Output {
+impl Streamed for Output {
     /// Flushes, and puts a staged file in place.
     fn commit(self, path: &Path) -> Result<()> {
         let err = |e: std::io::Error| Error::new(format!("cannot write: {e}")).in_file(path);

@@ -11,9 +11,9 @@ use crate::error::Error;
 use crate::pipeline::{FileResult, Run};
 
 pub struct Page<'a> {
-    pub history: Option<PathBuf>,
-    pub html: Option<PathBuf>,
-    pub coverage: Coverage,
+    history: Option<PathBuf>,
+    html: Option<PathBuf>,
+    coverage: Coverage,
     /// A `--since` run, not appended to the history: its counts cover only the changed
     /// files.
     pub partial: bool,
@@ -41,8 +41,9 @@ impl Page<'_> {
 }
 
 impl Sink for Page<'_> {
-    /// Takes the file whole, so it is fed after every other sink; the texts of the edits,
-    /// the patch and the report are freed first.
+    /// Takes the file whole, so it is fed after every other sink. The page shows actions,
+    /// not texts: the edited text, the patch and the report rows would keep the catalog in
+    /// memory until the end.
     fn file(&mut self, f: &mut FileResult) -> Result<(), Error> {
         if self.html.is_some() {
             f.patch = String::new();

@@ -11,8 +11,9 @@ use crate::error::Error;
 use crate::pipeline::{FileResult, RunMeta};
 
 pub trait Sink {
-    /// One file's results. A sink keeps what it renders later by taking it (the pipeline
-    /// frees the rest). An error is this file's alone: the run goes on.
+    /// One file's results. A sink copies the little it renders later; one that keeps the
+    /// whole file takes it, and is fed after the others. An error is this file's alone:
+    /// the run goes on.
     fn file(&mut self, _f: &mut FileResult) -> Result<(), Error> {
         Ok(())
     }
@@ -23,7 +24,7 @@ pub trait Sink {
 
 /// What the end of a run knows, for the sinks that render then.
 pub struct End<'a> {
-    /// Counted from every file, with the run's own errors.
+    /// Counted from every file, with the errors of the walk (not yet the outputs').
     pub summary: &'a Summary,
     /// The review guide and the paths it prints, when an output needs it: the `--review`
     /// page and the `--branch` commit message are both made from it, so it is filled once,
