@@ -1,16 +1,19 @@
 //! `backfill`: propose effects, write the patch and the CSV report; optionally apply the
 //! edits in place (`--write`) or commit them on a branch (`--branch`).
 
-use std::collections::BTreeSet;
-use std::io::Write;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
 use catalog_effects::diff::Status;
-use catalog_effects::emit::review::{self, Review};
-use catalog_effects::emit::sink::Sink;
-use catalog_effects::emit::{self, write::replace_if_unchanged};
+use catalog_effects::emit;
+use catalog_effects::emit::html::Coverage;
+use catalog_effects::emit::in_place::InPlace;
+use catalog_effects::emit::overlay::Overlay;
+use catalog_effects::emit::review::{self, GuideFile, Review};
+use catalog_effects::emit::sink::{End, Sink};
+use catalog_effects::emit::streams::PatchAndReport;
 use catalog_effects::error::{Error, Result};
 use catalog_effects::findings;
 use catalog_effects::pipeline;
@@ -95,25 +98,96 @@ pub struct BackfillArgs {
 
 pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
     args.engine.apply(config);
+    let catalogs = super::catalogs(&args.catalogs, config);
+    let report = outputs(&mut args, &catalogs, config)?;
+    let mut opts = options(&args, config)?;
+    let walked = match super::walk_or_refuse(&catalogs) {
+        Ok(w) => w,
+        Err(code) => return Ok(code),
+    };
+    // Whatever can refuse the run does so before any file is read or written.
+    let mut branch = match &args.branch {
+        Some(name) => Some(Branch::prepare(&catalogs, name, args.force)?),
+        None => None,
+    };
+    opts.untouchable = untouchable(&catalogs)?;
+    let mut write = match (args.write, args.allow_dirty) {
+        (false, _) => None,
+        (true, true) => Some(InPlace::default()),
+        (true, false) => Some(InPlace::new(dirty_files(&catalogs)?)),
+    };
+    let mut streams = PatchAndReport::new(
+        (args.patch.clone(), super::open_output(&args.patch)?),
+        (report.clone(), super::open_output(&report)?),
+    );
+    let mut console = Console::new(&args, &report, &opts);
+    let mut overlay = args.overlay.clone().map(Overlay::new);
+    let mut review = args.review.clone().map(GuideFile);
+    let mut page = args.reports.page(Coverage::Projected, &opts.rules);
+    let mut summary = emit::Summary::default();
+    let mut guide = (args.review.is_some() || args.branch.is_some()).then(Review::default);
+    let mut errors = 0;
+    let meta = walked.run(&opts, |f| {
+        summary.add_file(f);
+        if let Some(g) = &mut guide {
+            g.add_file(f, &opts.rules);
+        }
+        // The page takes each file whole, so it comes last.
+        let mut sinks: [&mut dyn Sink; 7] = [
+            &mut streams,
+            &mut console,
+            &mut overlay,
+            &mut review,
+            &mut write,
+            &mut branch,
+            &mut page,
+        ];
+        errors += super::feed(&mut sinks, f);
+    });
+    summary.errors += meta.errors.len();
+    let context = review_context(&args, &catalogs, &report, &opts);
+    let end = End {
+        summary: &summary,
+        guide: guide.as_ref().map(|g| (g, &context)),
+        meta: &meta,
+        write: &super::write_output,
+    };
+    // Finished in the order their messages and documents have always come in: the
+    // branch, which the summary reports, last.
+    let mut sinks: [&mut dyn Sink; 7] = [
+        &mut streams,
+        &mut console,
+        &mut page,
+        &mut overlay,
+        &mut review,
+        &mut write,
+        &mut branch,
+    ];
+    errors += super::finish(&mut sinks, &end);
+    let written = write.map(|w| (w.written, w.failed));
+    Ok(console.print(summary, errors, written, branch.and_then(|b| b.note)))
+}
+
+/// The patch's and the report's paths, once every output was checked against the
+/// catalogs and each other; returns the report's.
+fn outputs(args: &mut BackfillArgs, catalogs: &[PathBuf], config: &Config) -> Result<PathBuf> {
     use super::args::{Guard, Origin, Target};
     args.patch = args
         .patch_given
         .clone()
         .unwrap_or_else(|| PathBuf::from(DEFAULT_PATCH));
-    let (report_path, report_origin) = match (&args.report, &config.report) {
+    let (report, report_origin) = match (&args.report, &config.report) {
         (Some(p), _) => (p.clone(), Origin::CommandLine),
         (None, Some(p)) => (p.clone(), Origin::Config),
         (None, None) => (PathBuf::from(DEFAULT_REPORT), Origin::Default),
     };
-    let quiet = args.engine.quiet;
-    let catalogs = super::catalogs(&args.catalogs, config);
     let patch_origin = match args.patch_given {
         Some(_) => Origin::CommandLine,
         None => Origin::Default,
     };
     let mut own = vec![
         Target::from("--patch", &args.patch, patch_origin),
-        Target::from("--report", &report_path, report_origin),
+        Target::from("--report", &report, report_origin),
     ];
     own.extend(args.review.as_deref().map(|p| Target::given("--review", p)));
     own.extend(
@@ -122,7 +196,11 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
             .map(|p| Target::given("--overlay", p)),
     );
     args.reports
-        .check_outputs(&Guard::new(&catalogs, config), &own)?;
+        .check_outputs(&Guard::new(catalogs, config), &own)?;
+    Ok(report)
+}
+
+fn options(args: &BackfillArgs, config: &Config) -> Result<pipeline::Options> {
     let mut opts = args.engine.options()?;
     opts.fix_conflicts = args.fix_conflicts;
     opts.migrate_hints = args.migrate_hints;
@@ -133,66 +211,126 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
     };
     opts.keep_texts = args.write || args.branch.is_some();
     opts.render_csv = true;
-    let walked = match super::walk_or_refuse(&catalogs) {
-        Ok(w) => w,
-        Err(code) => return Ok(code),
-    };
-    // Whatever can refuse the run does so before any file is read or written.
-    let mut branch = match &args.branch {
-        Some(name) => Some(BranchRun::prepare(&catalogs, name, args.force)?),
-        None => None,
-    };
-    // The patch, --write and --branch edit the same files: none git ignores, does not
-    // track or hides local edits of.
-    for c in &catalogs {
-        let repo = catalog_effects::git::Repo::discover(c);
-        let left = match repo {
-            Some(r) => r.untouchable(std::slice::from_ref(c))?,
-            None => Default::default(),
-        };
-        opts.untouchable.push(left);
-    }
-    let dirty = if args.write && !args.allow_dirty {
-        dirty_files(&catalogs)?
-    } else {
-        BTreeSet::new()
-    };
+    Ok(opts)
+}
 
-    // The patch and the report are streamed: memory does not grow with the catalog.
-    let mut patch = super::open_output(&args.patch)?;
-    let mut report = super::open_output(&report_path)?;
-    let io_err =
-        |what: &Path, e: std::io::Error| Error::new(format!("cannot write: {e}")).in_file(what);
-    let mut failed_io = report
-        .write_all(emit::csv_header().as_bytes())
-        .err()
-        .map(|e| io_err(&report_path, e));
-    let mut summary = emit::Summary::default();
-    let mut errors = 0;
-    let mut warnings = 0;
-    let mut kept: Vec<pipeline::FileResult> = Vec::new();
-    let mut low = Vec::new();
-    let mut checker = findings::Checker::default();
-    let mut guide = (args.review.is_some() || args.branch.is_some()).then(Review::default);
-    let mut overlay = args
-        .overlay
-        .as_ref()
-        .map(|p| emit::overlay::Overlay::new(p.extension().is_some_and(|x| x == "json")));
-    let (mut written, mut failed) = (0, 0);
-    // Hints removed, and the actions they were removed from.
-    let (mut removed, mut migrated) = (0, 0);
-    let meta = walked.run(&opts, |f| {
-        errors += super::report_file_errors(f, quiet);
+/// Per catalog, the files the patch, --write and --branch leave alone: those git ignores,
+/// does not track or hides local edits of.
+fn untouchable(catalogs: &[PathBuf]) -> Result<Vec<BTreeMap<String, &'static str>>> {
+    catalogs
+        .iter()
+        .map(|c| match catalog_effects::git::Repo::discover(c) {
+            Some(r) => r.untouchable(std::slice::from_ref(c)),
+            None => Ok(Default::default()),
+        })
+        .collect()
+}
+
+/// What the terminal gets: each file's errors and warnings as the run goes, what the run
+/// could not read once it is done, then the summary.
+struct Console<'a> {
+    args: &'a BackfillArgs,
+    report: &'a Path,
+    opts: &'a pipeline::Options,
+    checker: findings::Checker,
+    /// Those printed here; the run adds the other outputs'.
+    errors: usize,
+    warnings: usize,
+    /// Hints removed, and the actions they were removed from.
+    removed: usize,
+    migrated: usize,
+    /// The proposals below `--min-confidence`.
+    low: Vec<String>,
+}
+
+impl<'a> Console<'a> {
+    fn new(args: &'a BackfillArgs, report: &'a Path, opts: &'a pipeline::Options) -> Self {
+        Console {
+            args,
+            report,
+            opts,
+            checker: findings::Checker::default(),
+            errors: 0,
+            warnings: 0,
+            removed: 0,
+            migrated: 0,
+            low: Vec::new(),
+        }
+    }
+
+    fn quiet(&self) -> bool {
+        self.args.engine.quiet
+    }
+
+    /// Prints the summary, with the errors of the other outputs and what `--write` and
+    /// `--branch` did; returns the exit code.
+    fn print(
+        self,
+        mut summary: emit::Summary,
+        errors: usize,
+        written: Option<(usize, usize)>,
+        branch: Option<String>,
+    ) -> u8 {
+        let args = self.args;
+        let errors = errors + self.errors;
+        let mut totals = format!(
+            "files: {} read, {} changed by the patch; warnings: {}, errors: {errors}",
+            summary.files, summary.files_changed, self.warnings
+        );
+        if let Some((written, failed)) = written {
+            totals.push_str(&format!("; files written: {written}, failed: {failed}"));
+        }
+        let mut notes: Vec<String> = Vec::new();
+        if args.migrate_hints {
+            notes.push(format!(
+                "hints removed: {} from {} (--migrate-hints)",
+                self.removed,
+                super::plural(self.migrated, "action")
+            ));
+        }
+        notes.extend(branch);
+        // The JSON summary counts what the totals line counts: the run's own errors too.
+        summary.errors = errors;
+        let report = Report {
+            path: self.report,
+            wrote: wrote(args, self.report),
+            low: &self.low,
+            min_confidence: self.opts.min_confidence.name(),
+        };
+        let text = match args.format {
+            SummaryFormat::Json => emit::summary_json(&summary) + "\n",
+            SummaryFormat::Human if self.quiet() => totals + "\n",
+            SummaryFormat::Human => {
+                emit::safe::lines(&human(&summary, &report, &totals, &notes)).into_owned()
+            }
+        };
+        // With the patch, the report, the guide or the page on stdout, the summary goes to
+        // stderr so it stays clean.
+        Stream::beside([
+            Some(args.patch.as_path()),
+            Some(self.report),
+            args.review.as_deref(),
+            args.reports.html.as_deref(),
+        ])
+        .print(&text);
+        if errors > 0 { EXIT_ERROR } else { EXIT_OK }
+    }
+}
+
+impl Sink for Console<'_> {
+    fn file(&mut self, f: &mut pipeline::FileResult) -> Result<()> {
+        let quiet = self.quiet();
+        self.errors += super::report_file_errors(f, quiet);
         for h in f.actions.iter().filter_map(|a| a.hint_review.as_deref()) {
             if !h.edits.is_empty() {
-                removed += h.redundant().count();
-                migrated += 1;
+                self.removed += h.redundant().count();
+                self.migrated += 1;
             }
         }
-        warnings += f.notes.len();
+        self.warnings += f.notes.len();
         // Invalid declarations and duplicate ids are the catalog's problems, not the run's:
         // the patch leaves them alone, the run completes, and `check` fails on them.
-        for bad in checker.bad_input(f, &opts.rules) {
+        for bad in self.checker.bad_input(f, &self.opts.rules) {
             if matches!(bad.code.as_str(), "invalid-effects" | "duplicate-action-id") {
                 if !quiet {
                     out::warning(&format!(
@@ -202,156 +340,30 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
                         bad.code
                     ));
                 }
-                warnings += 1;
+                self.warnings += 1;
             }
         }
-        summary.add_file(f);
-        if let Some(g) = &mut guide {
-            g.add_file(f, &opts.rules);
+        self.low.extend(low_confidence(f, self.opts));
+        Ok(())
+    }
+
+    fn finish(&mut self, end: &End) -> Result<()> {
+        for e in &end.meta.errors {
+            out::error(&e.to_string());
         }
-        if let Some(o) = &mut overlay {
-            o.file(f);
-        }
-        if failed_io.is_none() {
-            if let Err(e) = patch.write_all(f.patch.as_bytes()) {
-                failed_io = Some(io_err(&args.patch, e));
-            } else if let Err(e) = report.write_all(f.csv.as_bytes()) {
-                failed_io = Some(io_err(&report_path, e));
-            }
-        }
-        low.extend(low_confidence(f, &opts));
-        if args.write && f.new_text.is_some() {
-            match write_one(f, &dirty) {
-                Ok(()) => written += 1,
-                Err(e) => {
-                    out::error(&e.to_string());
-                    failed += 1;
+        self.errors += end.meta.errors.len();
+        let cwd = std::env::current_dir().ok();
+        for c in &end.meta.catalogs {
+            for link in &c.skipped_links {
+                self.warnings += 1;
+                if !self.quiet() {
+                    let path = catalog_effects::walk::shown(&c.root.join(link), cwd.as_deref());
+                    out::warning(&format!("{path}: symlink not followed"));
                 }
             }
         }
-        if let Some(b) = &mut branch {
-            b.stage(f);
-        }
-        // The edited texts are done with (the branch holds their blobs); `--html` keeps
-        // the actions.
-        if args.reports.html.is_some() {
-            f.patch = String::new();
-            f.csv = String::new();
-            f.new_text = None;
-            kept.push(std::mem::take(f));
-        }
-    });
-    // A report that could not be written is an error like any other: the files already
-    // edited are still counted and the summary still printed (issue 13: `--write --patch
-    // /dev/full` reported the patch only). The patch and the report of one run replace the
-    // previous ones together or not at all (issue 7).
-    let finished = match failed_io {
-        Some(e) => Err(e),
-        None => patch
-            .finish(&args.patch)
-            .and_then(|()| report.finish(&report_path)),
-    };
-    if let Err(e) = finished {
-        out::error(&e.to_string());
-        errors += 1;
+        Ok(())
     }
-    for e in &meta.errors {
-        out::error(&e.to_string());
-    }
-    let cwd = std::env::current_dir().ok();
-    for (c, link) in meta
-        .catalogs
-        .iter()
-        .flat_map(|c| c.skipped_links.iter().map(move |l| (c, l)))
-    {
-        warnings += 1;
-        if !quiet {
-            let path = catalog_effects::walk::shown(&c.root.join(link), cwd.as_deref());
-            out::warning(&format!("{path}: symlink not followed"));
-        }
-    }
-    errors += meta.errors.len();
-    summary.errors += meta.errors.len();
-
-    let run = meta.with_files(kept);
-    if let Err(e) = args.reports.history_and_page(
-        &run,
-        &summary,
-        false,
-        quiet,
-        emit::html::Coverage::Projected,
-        &opts.rules,
-    ) {
-        out::error(&e.to_string());
-        errors += 1;
-    }
-    if let (Some(path), Some(o)) = (&args.overlay, &mut overlay)
-        && let Err(e) = o.finish().and_then(|text| super::write_output(path, &text))
-    {
-        out::error(&e.to_string());
-        errors += 1;
-    }
-    let mut notes: Vec<String> = Vec::new();
-    errors += failed;
-    let ctx = review_context(&args, &catalogs, &report_path, &opts);
-    if let (Some(path), Some(g)) = (&args.review, &mut guide)
-        && let Err(e) = super::write_output(path, &g.markdown(&summary, &ctx))
-    {
-        out::error(&e.to_string());
-        errors += 1;
-    }
-    if let (Some(b), Some(g)) = (branch, &mut guide) {
-        match b.commit(&g.commit_message(&summary, &ctx)) {
-            Ok(note) => notes.push(note),
-            Err(e) => {
-                out::error(&e.to_string());
-                errors += 1;
-            }
-        }
-    }
-    let mut totals = format!(
-        "files: {} read, {} changed by the patch; warnings: {warnings}, errors: {errors}",
-        summary.files, summary.files_changed
-    );
-    if args.write {
-        totals.push_str(&format!("; files written: {written}, failed: {failed}"));
-    }
-    if args.migrate_hints {
-        notes.insert(
-            0,
-            format!(
-                "hints removed: {} from {} (--migrate-hints)",
-                removed,
-                super::plural(migrated, "action")
-            ),
-        );
-    }
-
-    // The JSON summary counts what the totals line counts: the run's own errors too.
-    summary.errors = errors;
-    let report = Report {
-        path: &report_path,
-        wrote: wrote(&args, &report_path),
-        low: &low,
-        min_confidence: opts.min_confidence.name(),
-    };
-    let text = match args.format {
-        SummaryFormat::Json => emit::summary_json(&summary) + "\n",
-        SummaryFormat::Human if quiet => totals + "\n",
-        SummaryFormat::Human => {
-            emit::safe::lines(&human(&summary, &report, &totals, &notes)).into_owned()
-        }
-    };
-    // With the patch, the report, the guide or the page on stdout, the summary goes to
-    // stderr so it stays clean.
-    Stream::beside([
-        Some(args.patch.as_path()),
-        Some(report_path.as_path()),
-        args.review.as_deref(),
-        args.reports.html.as_deref(),
-    ])
-    .print(&text);
-    Ok(if errors > 0 { EXIT_ERROR } else { EXIT_OK })
 }
 
 /// Where the run wrote its outputs, so the summary says it (stdout is not a file).
@@ -460,22 +472,6 @@ fn dirty_files(catalogs: &[PathBuf]) -> Result<BTreeSet<(usize, String)>> {
     Ok(dirty)
 }
 
-/// Writes one changed file in place, as the run goes, so memory does not grow with the
-/// catalog. Only if the file is clean in git (or `--allow-dirty`) and its content did not
-/// change since it was read; the edit itself was checked by the pipeline.
-fn write_one(f: &pipeline::FileResult, dirty: &BTreeSet<(usize, String)>) -> Result<()> {
-    if dirty.contains(&(f.catalog, f.patch_path.clone())) {
-        return Err(Error::new(
-            "has uncommitted changes: not written (commit first, or pass --allow-dirty)",
-        )
-        .in_file(&f.shown));
-    }
-    let (Some(old), Some(new)) = (f.old_pieces(), &f.new_text) else {
-        return Ok(());
-    };
-    replace_if_unchanged(&f.abs, &old, new)
-}
-
 /// A short fingerprint of the rules in force, so a commit says which heuristics made it.
 pub fn heuristics_revision(opts: &pipeline::Options) -> String {
     let text: String = opts
@@ -520,21 +516,24 @@ fn review_context(
     }
 }
 
-/// A `--branch` run: checked before the run, fed each edited file as the run goes (so
-/// memory does not grow with the catalog), committed at the end.
-struct BranchRun {
+/// `--branch`: checked before the run, fed each edited file as the run goes (so memory
+/// does not grow with the catalog), committed at the end with the guide's short form as
+/// the message.
+struct Branch {
     repo: catalog_effects::git::Repo,
     name: String,
     force: bool,
     blobs: Vec<catalog_effects::git::Blob>,
     failed: usize,
+    /// What the summary says of the commit, once made.
+    note: Option<String>,
 }
 
-impl BranchRun {
+impl Branch {
     /// The catalogs' one repository, with a branch name it accepts and a clean catalog:
     /// the commit is HEAD plus the backfill, which equals the work tree plus the patch only
     /// when the catalog has no uncommitted changes.
-    fn prepare(catalogs: &[PathBuf], name: &str, force: bool) -> Result<BranchRun> {
+    fn prepare(catalogs: &[PathBuf], name: &str, force: bool) -> Result<Branch> {
         let mut repos = catalogs
             .iter()
             .map(|c| (c, catalog_effects::git::Repo::discover(c)));
@@ -561,19 +560,25 @@ impl BranchRun {
             ))
             .in_file(repo.workdir()));
         }
-        Ok(BranchRun {
+        Ok(Branch {
             repo,
             name: name.to_owned(),
             force,
             blobs: Vec::new(),
             failed: 0,
+            note: None,
         })
     }
+}
 
-    /// Stores one file's edited text as `git add` would; a file that cannot be stored is
-    /// reported and keeps the branch from being written.
-    fn stage(&mut self, f: &pipeline::FileResult) {
-        let Some(new) = &f.new_text else { return };
+impl Sink for Branch {
+    /// Stores one file's edited text as `git add` would. A file that cannot be stored is
+    /// printed here rather than returned: the run's error is the branch not written, said
+    /// once at the end.
+    fn file(&mut self, f: &mut pipeline::FileResult) -> Result<()> {
+        let Some(new) = &f.new_text else {
+            return Ok(());
+        };
         match self.repo.stage_blob(&f.patch_path, new.as_bytes()) {
             Ok(blob) => self.blobs.push(blob),
             Err(e) => {
@@ -581,9 +586,10 @@ impl BranchRun {
                 self.failed += 1;
             }
         }
+        Ok(())
     }
 
-    fn commit(self, msg: &str) -> Result<String> {
+    fn finish(&mut self, end: &End) -> Result<()> {
         if self.failed > 0 {
             return Err(Error::new(format!(
                 "--branch: branch '{}' not written: {} file(s) could not be committed (above)",
@@ -591,13 +597,18 @@ impl BranchRun {
             ))
             .in_file(self.repo.workdir()));
         }
+        let Some((guide, context)) = end.guide else {
+            return Ok(());
+        };
+        let message = guide.commit_message(end.summary, context);
         let id = self
             .repo
-            .commit_on_branch(&self.name, &self.blobs, msg, self.force)?;
-        Ok(format!(
+            .commit_on_branch(&self.name, &self.blobs, &message, self.force)?;
+        self.note = Some(format!(
             "branch {}: commit {id} ({} files)",
             self.name,
             self.blobs.len()
-        ))
+        ));
+        Ok(())
     }
 }

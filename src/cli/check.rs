@@ -7,10 +7,13 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
+use catalog_effects::emit::html::Coverage;
+use catalog_effects::emit::sink::End;
+use catalog_effects::emit::streams::Streamed;
 use catalog_effects::emit::{self, sarif::BaselineState, sarif::SarifRule};
 use catalog_effects::error::{Error, Result};
 use catalog_effects::findings::{self, Baseline, Finding, Level};
-use catalog_effects::pipeline::{self, Run};
+use catalog_effects::pipeline;
 use catalog_effects::walk;
 
 use super::args::{Origin, Target};
@@ -221,6 +224,9 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
         csv_outputs.push((path, super::open_output(path)?));
     }
     let mut failed_io = None;
+    // Outputs that could not be written: they fail the run (exit 2), but the findings are
+    // still printed, as backfill still prints its summary (issue 13).
+    let mut failed_outputs = 0;
     let mut write_csv = |text: &str, outputs: &mut Vec<(&PathBuf, super::Output)>| {
         for (path, o) in outputs.iter_mut() {
             if failed_io.is_none()
@@ -233,7 +239,8 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
     write_csv(&emit::csv_header(), &mut csv_outputs);
     let mut summary = emit::Summary::default();
     let mut checker = findings::Checker::default();
-    let mut kept = Vec::new();
+    let mut page = args.reports.page(Coverage::Current, &opts.rules);
+    page.partial = args.since.is_some();
     let mut reporter = Reporter {
         format: args.format,
         quiet,
@@ -255,11 +262,7 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
         reporter.file(f);
         reporter.take(checker.file(f, &opts.rules));
         write_csv(&f.csv, &mut csv_outputs);
-        if args.reports.html.is_some() {
-            f.csv = String::new();
-            f.patch = String::new();
-            kept.push(std::mem::take(f));
-        }
+        failed_outputs += super::feed(&mut [&mut page], f);
     });
     for e in &meta.errors {
         out::error(&e.to_string());
@@ -288,36 +291,31 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
         *g = gone.len();
     }
 
-    // An output that could not be written fails the run (exit 2), but the findings are
-    // still printed, as backfill still prints its summary (issue 13).
-    let mut failed_outputs = false;
-    let mut failed = |e: Error| {
-        out::error(&e.to_string());
-        failed_outputs = true;
-    };
     let written = match failed_io {
         Some(e) => Err(e),
         None => finish_csv(csv_outputs, args.write_baseline.as_ref(), summary.errors),
     }
     .unwrap_or_else(|e| {
-        failed(e);
+        out::error(&e.to_string());
+        failed_outputs += 1;
         None
     });
-    let run = meta.with_files(kept);
-    if let Err(e) = args.reports.history_and_page(
-        &run,
-        &summary,
-        partial.is_some(),
-        quiet,
-        emit::html::Coverage::Current,
-        &opts.rules,
-    ) {
-        failed(e);
+    if page.partial && args.reports.history.is_some() && !quiet {
+        out::eprint(
+            "note: --history is not appended on a partial (--since) run: its counts cover only the changed files\n",
+        );
     }
+    let end = End {
+        summary: &summary,
+        guide: None,
+        meta: &meta,
+        write: &super::write_output,
+    };
+    failed_outputs += super::finish(&mut [&mut page], &end);
 
     let totals = &reporter.totals;
     let code = match (totals.exit_code(), &written) {
-        _ if failed_outputs => EXIT_ERROR,
+        _ if failed_outputs > 0 => EXIT_ERROR,
         (EXIT_ERROR, _) => EXIT_ERROR,
         (_, Some(_)) => EXIT_OK,
         (code, None) => code,
@@ -332,7 +330,7 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
     let text = match args.format {
         FindingFormat::Human if quiet => totals_line + "\n",
         FindingFormat::Human => {
-            human(&run, &summary, &gone, partial.as_deref()) + "\n" + &totals_line + "\n"
+            human(&meta, &summary, &gone, partial.as_deref()) + "\n" + &totals_line + "\n"
         }
         FindingFormat::Json => json(&summary, &reporter, &gone, partial.as_deref()),
         FindingFormat::Github => {
@@ -361,7 +359,7 @@ fn finish_csv(
     let mut written = None;
     for (path, o) in outputs {
         if Some(path) != baseline {
-            o.finish(path)?;
+            o.commit(path)?;
         } else if unreadable > 0 {
             out::error(&format!(
                 "{}: baseline not written: {} (files or items that could not be read), and a baseline must cover the whole catalog",
@@ -369,7 +367,7 @@ fn finish_csv(
                 plural(unreadable, "parse error")
             ));
         } else {
-            o.finish(path)?;
+            o.commit(path)?;
             written = Some(path.clone());
         }
     }
@@ -542,7 +540,12 @@ impl Reporter<'_> {
     }
 }
 
-fn human(run: &Run, summary: &emit::Summary, gone: &[String], partial: Option<&str>) -> String {
+fn human(
+    run: &pipeline::RunMeta,
+    summary: &emit::Summary,
+    gone: &[String],
+    partial: Option<&str>,
+) -> String {
     let mut s = String::new();
     if !gone.is_empty() {
         s.push_str(&format!("\ngone since the baseline ({}):\n", gone.len()));

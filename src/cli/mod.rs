@@ -19,6 +19,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use catalog_effects::classify::{Confidence, RuleSet};
 use catalog_effects::effects::DestructivePolicy;
+use catalog_effects::emit::sink::{End, Sink};
+use catalog_effects::emit::streams::Streamed;
 use catalog_effects::emit::write::Staged;
 use catalog_effects::error::{Error, Result};
 use catalog_effects::findings::Level;
@@ -426,9 +428,9 @@ pub fn open_output(path: &Path) -> Result<Output> {
     }
 }
 
-impl Output {
+impl Streamed for Output {
     /// Flushes, and puts a staged file in place.
-    pub fn finish(self, path: &Path) -> Result<()> {
+    fn commit(self, path: &Path) -> Result<()> {
         let err = |e: std::io::Error| Error::new(format!("cannot write: {e}")).in_file(path);
         match self {
             Output::Stdout(mut s) if !out::stopped() => match s.flush() {
@@ -506,56 +508,39 @@ impl ReportArgs {
         args::check_outputs(guard, &outputs)
     }
 
-    /// Appends the run to the coverage history and writes the coverage page, as asked. A
-    /// partial run is not appended: its counts cover only the files it looked at.
-    pub fn history_and_page(
+    /// The sink that appends to the history and writes the page, as asked.
+    pub fn page<'a>(
         &self,
-        run: &catalog_effects::pipeline::Run,
-        summary: &catalog_effects::emit::Summary,
-        partial: bool,
-        quiet: bool,
         coverage: catalog_effects::emit::html::Coverage,
-        rules: &RuleSet,
-    ) -> Result<()> {
-        use catalog_effects::emit::{history as hist, html as page};
-        let commit = || {
-            run.catalogs
-                .first()
-                .and_then(|c| c.repo.as_ref())
-                .and_then(|r| r.head())
-                .map(|(short, _)| short)
-                .unwrap_or_default()
-        };
-        match &self.history {
-            Some(_) if partial && !quiet => out::eprint(
-                "note: --history is not appended on a partial (--since) run: its counts cover only the changed files\n",
-            ),
-            Some(_) if partial => {}
-            Some(path) => {
-                let row = hist::HistoryRow::from_summary(summary, &hist::today_utc(), &commit());
-                hist::append(path, &row)?;
-            }
-            None => {}
+        rules: &'a RuleSet,
+    ) -> catalog_effects::emit::page::Page<'a> {
+        catalog_effects::emit::page::Page::new(
+            self.history.clone(),
+            self.html.clone(),
+            coverage,
+            rules,
+        )
+    }
+}
+
+/// Hands one file to each sink in turn, printing what fails; returns how many failed.
+pub fn feed(sinks: &mut [&mut dyn Sink], f: &mut catalog_effects::pipeline::FileResult) -> usize {
+    sinks.iter_mut().map(|s| failed(s.file(f))).sum()
+}
+
+/// Finishes each sink in turn, printing what fails; returns how many failed.
+pub fn finish(sinks: &mut [&mut dyn Sink], end: &End) -> usize {
+    sinks.iter_mut().map(|s| failed(s.finish(end))).sum()
+}
+
+/// 1, after printing it, for an error of the run.
+fn failed(result: Result<()>) -> usize {
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            out::error(&e.to_string());
+            1
         }
-        if let Some(path) = &self.html {
-            let rows = match &self.history {
-                Some(h) if h.exists() => hist::read(h)?,
-                _ => Vec::new(),
-            };
-            let info = page::PageInfo {
-                coverage,
-                date: hist::today_utc(),
-                commit: commit(),
-                version: env!("CARGO_PKG_VERSION").to_owned(),
-                catalogs: run
-                    .catalogs
-                    .iter()
-                    .map(|c| c.root.display().to_string())
-                    .collect(),
-            };
-            write_output(path, &page::render(summary, run, &rows, &info, rules))?;
-        }
-        Ok(())
     }
 }
 
@@ -572,7 +557,7 @@ pub fn write_output(path: &Path, text: &str) -> Result<()> {
     output
         .write_all(text.as_bytes())
         .map_err(|e| Error::new(format!("cannot write: {e}")).in_file(path))?;
-    output.finish(path)
+    output.commit(path)
 }
 
 /// Prints one file's errors on stderr, then (unless quiet) its notes as warnings; returns

@@ -1,16 +1,19 @@
 //! Emit: the CSV coverage report, the run summary, the review guide, and edited files
-//! written back safely.
+//! written back safely; each output of a run is a [`sink::Sink`].
 //! Nothing here prints.
 
 pub mod annotations;
 pub mod github;
 pub mod history;
 pub mod html;
+pub mod in_place;
 pub mod overlay;
+pub mod page;
 pub mod review;
 pub mod safe;
 pub mod sarif;
 pub mod sink;
+pub mod streams;
 pub mod write;
 
 use std::collections::BTreeMap;

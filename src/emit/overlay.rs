@@ -4,9 +4,11 @@
 //! hints: an update merges into its target, and a map given whole would replace the keys
 //! it already has), each targeting its mapping by a JSONPath of name selectors.
 
+use std::path::PathBuf;
+
 use serde_json::Value;
 
-use crate::emit::sink::Sink;
+use crate::emit::sink::{End, Sink};
 use crate::error::Error;
 use crate::pipeline::FileResult;
 use crate::source::openapi::{Inserted, NewValue};
@@ -34,18 +36,19 @@ pub fn json_path(keys: &[String]) -> String {
     out
 }
 
-/// Collects the documents' insertions; renders them as YAML, or JSON when `json`.
-#[derive(Debug, Default)]
+/// Collects the documents' insertions; writes them to `path` as YAML, or JSON for a
+/// `.json` name.
+#[derive(Debug)]
 pub struct Overlay {
-    pub json: bool,
+    path: PathBuf,
     /// (file as printed, document title, insertions) of each document with edits.
     docs: Vec<(String, Option<String>, Vec<Inserted>)>,
 }
 
 impl Overlay {
-    pub fn new(json: bool) -> Overlay {
+    pub fn new(path: PathBuf) -> Overlay {
         Overlay {
-            json,
+            path,
             docs: Vec::new(),
         }
     }
@@ -105,14 +108,21 @@ fn json_value(v: &NewValue) -> Value {
 }
 
 impl Sink for Overlay {
-    fn file(&mut self, f: &FileResult) {
+    fn file(&mut self, f: &mut FileResult) -> Result<(), Error> {
         if !f.inserted.is_empty() {
             self.docs
                 .push((f.shown.clone(), f.info_title.clone(), f.inserted.clone()));
         }
+        Ok(())
     }
 
-    fn finish(&mut self) -> Result<String, Error> {
+    fn finish(&mut self, end: &End) -> Result<(), Error> {
+        (end.write)(&self.path, &self.render()?)
+    }
+}
+
+impl Overlay {
+    fn render(&self) -> Result<String, Error> {
         if self.docs.len() > 1 {
             let names: Vec<&str> = self.docs.iter().map(|d| d.0.as_str()).collect();
             return Err(Error::new(format!(
@@ -129,7 +139,7 @@ impl Sink for Overlay {
             "catalog-effects: x-effects{}",
             title.map(|t| format!(" for {t}")).unwrap_or_default()
         );
-        if self.json {
+        if self.path.extension().is_some_and(|x| x == "json") {
             let actions: Vec<Value> = inserted
                 .iter()
                 .map(|i| {

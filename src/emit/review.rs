@@ -14,6 +14,8 @@ use crate::classify::{Confidence, Ref, RuleSet, Weight};
 use crate::diff::Status;
 use crate::effects::{Effect, Effects};
 use crate::emit::Summary;
+use crate::emit::sink::{End, Sink};
+use crate::error::Error;
 use crate::pipeline::{ActionResult, FileResult};
 use crate::view::Declared;
 
@@ -114,12 +116,23 @@ impl Kept {
         }
     }
 
-    /// Highest score first; ties in file order, so the page is the same on every run.
     fn sort(&mut self) {
-        self.items.sort_by(|a, b| {
-            (b.score, &a.file, a.line, &a.tool).cmp(&(a.score, &b.file, b.line, &b.tool))
-        });
+        self.items.sort_by(rank);
     }
+
+    /// The items in rank order, without reordering a guide that two outputs read.
+    fn in_order(&self) -> Vec<&Item> {
+        let mut items: Vec<&Item> = self.items.iter().collect();
+        if self.ranked {
+            items.sort_by(|a, b| rank(a, b));
+        }
+        items
+    }
+}
+
+/// Highest score first; ties in file order, so the page is the same on every run.
+fn rank(a: &Item, b: &Item) -> std::cmp::Ordering {
+    (b.score, &a.file, a.line, &a.tool).cmp(&(a.score, &b.file, b.line, &b.tool))
 }
 
 /// Where the run's inputs and outputs are, for the commands and pointers the page prints.
@@ -132,6 +145,18 @@ pub struct Context {
     pub version: String,
     pub heuristics: String,
     pub min_confidence: Confidence,
+}
+
+/// `--review`: the guide, written once the run is done.
+pub struct GuideFile(pub std::path::PathBuf);
+
+impl Sink for GuideFile {
+    fn finish(&mut self, end: &End) -> Result<(), Error> {
+        match end.guide {
+            Some((guide, ctx)) => (end.write)(&self.0, &guide.markdown(end.summary, ctx)),
+            None => Ok(()),
+        }
+    }
 }
 
 /// The guide, filled file by file as the run streams its results.
@@ -213,8 +238,7 @@ impl Review {
     }
 
     /// The Markdown page, at most [`GITHUB_LIMIT`] characters.
-    pub fn markdown(&mut self, summary: &Summary, ctx: &Context) -> String {
-        self.look.sort();
+    pub fn markdown(&self, summary: &Summary, ctx: &Context) -> String {
         let t = &summary.total;
         let tools = t.actions - t.skipped;
         let mut head = String::new();
@@ -286,7 +310,7 @@ impl Review {
             s.push_str("None: every patched proposal is a single-step read or write whose HTTP method agrees with it, or one of high confidence, with evidence one way.\n");
             return s;
         }
-        let lines = list.items.iter().enumerate().map(|(i, it)| {
+        let lines = list.in_order().into_iter().enumerate().map(|(i, it)| {
             let mut l = format!(
                 "{}. `{}` → **{}** ({}): {}\n",
                 i + 1,
@@ -456,9 +480,8 @@ impl Review {
 
     /// The commit message of `--branch`: the guide's counts and its first few items, as
     /// plain text.
-    pub fn commit_message(&mut self, summary: &Summary, ctx: &Context) -> String {
+    pub fn commit_message(&self, summary: &Summary, ctx: &Context) -> String {
         const SHOWN: usize = 10;
-        self.look.sort();
         let t = &summary.total;
         let mut msg = format!(
             "Backfill effects on {} actions\n\nActions given effects, per connector:\n",
@@ -474,7 +497,7 @@ impl Review {
                 self.look.total.min(SHOWN),
                 self.look.total
             );
-            for it in self.look.items.iter().take(SHOWN) {
+            for it in self.look.in_order().into_iter().take(SHOWN) {
                 let _ = writeln!(
                     msg,
                     "  {}:{}  {}  {} ({}): {}",
