@@ -485,10 +485,16 @@ fn status_message(a: &ActionResult, rules: &RuleSet) -> String {
     let conf = a.inference.confidence.map_or("", |c| c.name());
     match (&a.status, &a.declared) {
         (Status::Added, _) => format!(
-            "`{}` declares no effects; proposed [{}] ({conf}) by {}",
+            "`{}` declares no effects; proposed [{}] ({conf}) by {}{}",
             a.id,
             a.inference.effects.joined(", "),
-            a.inference.deciding_ids(rules).join(", ")
+            a.inference.deciding_ids(rules).join(", "),
+            // What the catalog's declarations did is part of why (`explain` says how).
+            match a.inference.catalog.as_deref().map(|v| v.did) {
+                Some(d) if d != crate::classify::catalog::Did::Nothing =>
+                    format!(" and the catalog's declarations ({})", d.name()),
+                _ => String::new(),
+            }
         ),
         (Status::Unclassified, _) if a.inference.effects.is_empty() => format!(
             "`{}` declares no effects and no rule classifies it: {}",

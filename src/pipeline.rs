@@ -472,6 +472,16 @@ impl Walked {
             .map(|(w, _)| (w.catalog, w.file.folder.as_str()))
             .collect();
         let names = connector_names(&catalogs, &work, &partial_folders);
+        // What the run processes: the files wanted, and the main file beside each partial.
+        let selected: Vec<bool> = work
+            .iter()
+            .zip(&wanted)
+            .map(|(w, keep)| {
+                *keep
+                    || (partial_folders.contains(&(w.catalog, w.file.folder.as_str()))
+                        && names.main_of(w.catalog, &w.file.folder) == Some(w.file.rel.as_str()))
+            })
+            .collect();
         if opts.catalog_evidence && opts.votes.is_none() {
             let meta = RunMeta {
                 rules_used: vec![false; opts.rules.rules.len()],
@@ -480,16 +490,12 @@ impl Walked {
                 files: 0,
                 walked: found.iter().sum(),
             };
-            return run_voting(&work, &wanted, &names, opts, meta, sink);
+            return run_voting(&work, &selected, &names, opts, meta, sink);
         }
         let work: Vec<&Work> = work
             .iter()
-            .zip(&wanted)
-            .filter(|(w, keep)| {
-                **keep
-                    || (partial_folders.contains(&(w.catalog, w.file.folder.as_str()))
-                        && names.main_of(w.catalog, &w.file.folder) == Some(w.file.rel.as_str()))
-            })
+            .zip(&selected)
+            .filter(|(_, keep)| **keep)
             .map(|(w, _)| w)
             .collect();
         let mut meta = RunMeta {
@@ -552,7 +558,7 @@ impl Walked {
 /// one patched by it) nothing is planned twice.
 fn run_voting(
     work: &[Work],
-    wanted: &[bool],
+    selected: &[bool],
     names: &Names,
     opts: &Options,
     mut meta: RunMeta,
@@ -595,7 +601,7 @@ fn run_voting(
     // A vote that leaves an action's proposal as it was is only said (`explain`, the
     // guide): taken in place. One that changes it changes the file's edits and rows.
     let mut replan = Vec::new();
-    for (i, f) in results.iter_mut().enumerate().filter(|(i, _)| wanted[*i]) {
+    for (i, f) in results.iter_mut().enumerate().filter(|(i, _)| selected[*i]) {
         for a in f.actions.iter_mut() {
             if a.declared != Declared::None || !votes.speaks_to(&a.inference) {
                 continue;
@@ -619,7 +625,7 @@ fn run_voting(
     for (i, f) in again {
         results[i] = f;
     }
-    for (f, keep) in results.iter_mut().zip(wanted) {
+    for (f, keep) in results.iter_mut().zip(selected) {
         if !keep {
             continue;
         }

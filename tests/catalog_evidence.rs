@@ -1,7 +1,7 @@
-//! Issue 22, item 4: the catalog votes for itself. With `--catalog-evidence` (or
-//! `catalog-evidence = true`), what the catalog declares for a verb is evidence for the
-//! actions that declare none, on every command that proposes for catalog actions; it is off
-//! by default, and `--no-catalog-evidence` turns it off whatever the configuration says.
+//! Issue 22, item 4: the catalog votes for itself. What the catalog declares for a verb,
+//! beyond what the engine would have proposed itself, is evidence for the actions that
+//! declare none, on every command that proposes for catalog actions; `--no-catalog-evidence`
+//! (or `catalog-evidence = false`) turns it off, and `--catalog-evidence` on again.
 
 mod common;
 
@@ -42,14 +42,14 @@ fn backfill(dir: &Path, catalog: &str, extra: &[&str]) -> String {
 }
 
 #[test]
-fn the_demos_declared_sync_neighbours_lift_sync_ledger_when_turned_on() {
+fn the_demos_declared_sync_neighbours_lift_sync_ledger_unless_turned_off() {
     let tmp = tempfile::tempdir().unwrap();
-    let on = backfill(tmp.path(), &demo(), &["--catalog-evidence"]);
+    let on = backfill(tmp.path(), &demo(), &[]);
     assert_eq!(
         row(&on, "sync_ledger"),
         ("execute".into(), "added".into(), "medium".into())
     );
-    let off = backfill(tmp.path(), &demo(), &[]);
+    let off = backfill(tmp.path(), &demo(), &["--no-catalog-evidence"]);
     assert_eq!(
         row(&off, "sync_ledger"),
         ("execute".into(), "unclassified".into(), "low".into())
@@ -62,15 +62,7 @@ fn the_demos_declared_sync_neighbours_lift_sync_ledger_when_turned_on() {
         .collect();
     assert_eq!(differ.len(), 1, "{differ:#?}");
 
-    let explain = run(
-        tmp.path(),
-        &[
-            "explain",
-            &demo(),
-            "paywave_sync_ledger",
-            "--catalog-evidence",
-        ],
-    );
+    let explain = run(tmp.path(), &["explain", &demo(), "paywave_sync_ledger"]);
     assert_eq!(explain.code, 0, "{}", explain.stderr);
     assert!(
         explain.stdout.contains(
@@ -84,7 +76,15 @@ fn the_demos_declared_sync_neighbours_lift_sync_ledger_when_turned_on() {
         "{}",
         explain.stdout
     );
-    let explain = run(tmp.path(), &["explain", &demo(), "paywave_sync_ledger"]);
+    let explain = run(
+        tmp.path(),
+        &[
+            "explain",
+            &demo(),
+            "paywave_sync_ledger",
+            "--no-catalog-evidence",
+        ],
+    );
     assert!(
         !explain.stdout.contains("catalog evidence:"),
         "{}",
@@ -96,10 +96,8 @@ fn the_demos_declared_sync_neighbours_lift_sync_ledger_when_turned_on() {
         explain.stdout
     );
 
-    // `check` proposes as backfill does; the configuration turns it on, and
-    // `--no-catalog-evidence` off again.
-    let config = tmp.path().join("catalog-effects.toml");
-    std::fs::write(&config, "catalog-evidence = true\n").unwrap();
+    // `check` proposes as backfill does; the configuration turns it off, and
+    // `--catalog-evidence` on again.
     let check = run(tmp.path(), &["check", &demo(), "--fail-on", "never"]);
     assert!(
         check
@@ -108,16 +106,20 @@ fn the_demos_declared_sync_neighbours_lift_sync_ledger_when_turned_on() {
         "{}",
         check.stdout
     );
-    let check = run(
+    let config = tmp.path().join("catalog-effects.toml");
+    std::fs::write(&config, "catalog-evidence = false\n").unwrap();
+    let on_again = run(
         tmp.path(),
-        &[
-            "check",
-            &demo(),
-            "--fail-on",
-            "never",
-            "--no-catalog-evidence",
-        ],
+        &["check", &demo(), "--fail-on", "never", "--catalog-evidence"],
     );
+    assert!(
+        on_again
+            .stdout
+            .contains("`sync_ledger` declares no effects; proposed [execute] (medium)"),
+        "{}",
+        on_again.stdout
+    );
+    let check = run(tmp.path(), &["check", &demo(), "--fail-on", "never"]);
     assert!(
         check
             .stdout
@@ -158,7 +160,7 @@ fn a_rerun_after_a_reviewers_corrections_proposes_in_line_with_them() {
         "beta/beta.sync.s1.partial.yaml",
         &[sync("sync_roles", ""), sync("sync_groups", "")].concat(),
     );
-    let first = backfill(tmp.path(), "catalog", &["--catalog-evidence"]);
+    let first = backfill(tmp.path(), "catalog", &[]);
     let (proposed, _, _) = row(&first, "sync_groups");
     assert_ne!(proposed, "write", "the engine alone: {first}");
     // A reviewer applies the patch but writes `[write]` on three of them.
@@ -173,11 +175,79 @@ fn a_rerun_after_a_reviewers_corrections_proposes_in_line_with_them() {
         "beta/beta.sync.s1.partial.yaml",
         &[sync("sync_roles", declared), sync("sync_groups", "")].concat(),
     );
-    let rerun = backfill(tmp.path(), "catalog", &["--catalog-evidence"]);
+    let rerun = backfill(tmp.path(), "catalog", &[]);
     assert_eq!(
         row(&rerun, "sync_groups"),
         ("write".into(), "added".into(), "medium".into())
     );
-    let off = backfill(tmp.path(), "catalog", &[]);
+    let off = backfill(tmp.path(), "catalog", &["--no-catalog-evidence"]);
     assert_eq!(row(&off, "sync_groups").0, proposed);
+}
+
+/// `lint` holds a description's read-only claim against the decision `backfill` makes,
+/// votes included: the two never disagree on one action.
+#[test]
+fn lint_holds_a_claim_against_the_decision_the_votes_made() {
+    let tmp = tempfile::tempdir().unwrap();
+    let catalog = tmp.path().join("catalog");
+    let sync = |id: &str, description: &str, extra: &str| {
+        action(
+            id,
+            "Sync",
+            description,
+            "get",
+            &format!("/{id}/sync"),
+            extra,
+        )
+    };
+    let declared = "  effects: [execute]\n";
+    for key in ["acme", "beta"] {
+        write(
+            &catalog,
+            &format!("{key}/{key}.connector.s1.yaml"),
+            &main_file(key),
+        );
+    }
+    write(
+        &catalog,
+        "acme/acme.sync.s1.partial.yaml",
+        &[
+            sync("sync_users", "Syncs the users.", declared),
+            sync("sync_teams", "Syncs the teams.", declared),
+        ]
+        .concat(),
+    );
+    write(
+        &catalog,
+        "beta/beta.sync.s1.partial.yaml",
+        &[
+            sync("sync_roles", "Syncs the roles.", declared),
+            sync("sync_ledger", "Syncs the ledger (read-only).", ""),
+        ]
+        .concat(),
+    );
+    let lint = |extra: &[&str]| {
+        let mut args = vec!["lint", "catalog", "--fail-on", "never"];
+        args.extend(extra);
+        let out = run(tmp.path(), &args);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        out.stdout
+    };
+    let backfill_row = row(&backfill(tmp.path(), "catalog", &[]), "sync_ledger");
+    assert_eq!(
+        backfill_row,
+        ("execute".into(), "added".into(), "medium".into())
+    );
+    let on = lint(&[]);
+    assert!(
+        on.lines()
+            // `sync_ledger`'s line.
+            .any(
+                |l| l.starts_with("catalog/beta/beta.sync.s1.partial.yaml:13:")
+                    && l.contains("read-only-claim-contradicted")
+            ),
+        "{on}"
+    );
+    let off = lint(&["--no-catalog-evidence"]);
+    assert!(!off.contains("read-only-claim-contradicted"), "{off}");
 }

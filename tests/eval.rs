@@ -171,15 +171,18 @@ fn the_figures_hold_on_providers_the_counts_have_not_seen() {
 /// without the catalog's own evidence (`examples/labelled/half.rs`). The catalog's evidence
 /// never raises the unsafe count of any set and route; with it, each holds at least what was
 /// measured when it was built: (set, route, unsafe at most, friction at most, rows covered at
-/// least), at the default patch level, leave-one-provider-out. Tighten, never loosen.
+/// least), at the default patch level, leave-one-provider-out. Tighten, never loosen. (Loosened
+/// once, by design, on 2 December: since the engine's own proposals no longer vote, the gains
+/// that rested on them went, 9 rows of coverage and 3 of friction at most per set, graph-dev's
+/// one unsafe row fewer among them; docs/evaluation.md.)
 const HALF: [(Set, Route, usize, usize, usize); 9] = [
     (Set::Openapi, Route::Backfill, 2, 29, 1589),
-    (Set::Openapi, Route::Audit, 0, 51, 1547),
+    (Set::Openapi, Route::Audit, 0, 51, 1538),
     (Set::Google, Route::Backfill, 1, 25, 770),
-    (Set::Google, Route::Audit, 4, 50, 717),
-    (Set::Graph, Route::Backfill, 1, 59, 2688),
-    (Set::Graph, Route::Audit, 8, 127, 2537),
-    (Set::Azure, Route::Audit, 10, 11, 830),
+    (Set::Google, Route::Audit, 4, 51, 716),
+    (Set::Graph, Route::Backfill, 2, 59, 2689),
+    (Set::Graph, Route::Audit, 8, 130, 2534),
+    (Set::Azure, Route::Audit, 10, 12, 829),
     (Set::Mcp, Route::Backfill, 0, 0, 86),
     (Set::Mcp, Route::Audit, 1, 23, 211),
 ];

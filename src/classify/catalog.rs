@@ -24,10 +24,10 @@
 //! The thresholds are data (`heuristics/catalog.tsv`), measured by the half-declared run of
 //! `examples/eval.rs`.
 //!
-//! The commands count votes only with `--catalog-evidence`: the pre-pass counts this run's
-//! own proposals (so a rerun after applying the patch is silent), which on a catalog that
-//! declares nothing lets the engine vote for itself, and it plans every file twice
-//! (docs/inference.md has the figures).
+//! Only what the engine did not know sets a vote's level ([`Origin`]): a declaration that
+//! echoes the engine's own patched proposal counts toward the share that agrees, never toward
+//! the level, so the engine's proposals (this run's, or an earlier run's read back) never vote
+//! for themselves, and a catalog that declares nothing new gets no vote at all.
 
 use std::collections::HashMap;
 
@@ -225,7 +225,7 @@ impl Summary {
         }
     }
 
-    fn new(&self, claim: Claim) -> Side {
+    fn taught(&self, claim: Claim) -> Side {
         match claim {
             Claim::Read => self.read_new,
             Claim::Change => self.change_new,
@@ -412,7 +412,7 @@ impl Votes {
     fn level(&self, s: &Summary, claim: Claim) -> Option<Confidence> {
         let t = self.thresholds();
         let all = s.side(claim);
-        let side = s.new(claim);
+        let side = s.taught(claim);
         let of = s.read.rows + s.change.rows;
         let need = match claim {
             Claim::Read => t.read_share,
@@ -541,7 +541,7 @@ impl Votes {
             effects_proposed,
             side: s.side(claim),
             of,
-            new: s.new(claim),
+            new: s.taught(claim),
             level,
             did,
             before: before.0,

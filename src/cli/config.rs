@@ -22,7 +22,7 @@ pub const HELP: &str = "Configuration: catalog-effects.toml, found from the curr
   baseline = \"reports/effects-baseline.csv\"   what check compares with (--baseline)
   fail-on = \"new\"                  what fails check: error | warning | new | never (--fail-on)
   hints = [\"speakeasy\"]            OpenAPI documents: also write the hints for speakeasy | zuplo | zilla | mcp (--hints)
-  catalog-evidence = true          judge actions also by what the catalog declares (--catalog-evidence)
+  catalog-evidence = false         judge actions by their own evidence only, not also by what the catalog declares (--no-catalog-evidence)
 Any other key is an error.";
 
 /// The keys of `catalog-effects.toml`, every one optional.

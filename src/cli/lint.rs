@@ -9,7 +9,7 @@ use catalog_effects::effects::Effects;
 use catalog_effects::emit::{self, sarif::SarifRule};
 use catalog_effects::error::{Error, Result};
 use catalog_effects::findings::{Finding, Level};
-use catalog_effects::lint::{CodeFilter, LintFinding, LintRules, Severity, lint_in};
+use catalog_effects::lint::{CodeFilter, LintFinding, LintRules, Severity, lint_decided, lint_in};
 use catalog_effects::mcp;
 
 use super::config::Config;
@@ -146,7 +146,8 @@ pub fn run(mut args: LintArgs, config: &Config) -> Result<u8> {
                 let Some(view) = &a.view else { continue };
                 let mut view = view.clone();
                 view.connector_title = f.info_title.clone().or_else(|| Some(a.connector.clone()));
-                for l in lint_in(&view, &f.group, a.effects, &lint_rules, &filter) {
+                let decided = Some(&a.inference);
+                for l in lint_decided(&view, &f.group, a.effects, decided, &lint_rules, &filter) {
                     if l.code != "unused-silence" && f.silences.iter().any(|(_, c)| *c == l.code) {
                         used.insert(l.code);
                         continue;

@@ -213,12 +213,12 @@ pub struct EngineArgs {
     /// Print only the totals line and errors.
     #[arg(long, short = 'q')]
     pub quiet: bool,
-    /// Judge each catalog action also by the effects the rest of the catalog declares for
-    /// the same verb (off by default: docs/inference.md says why).
+    /// Judge each catalog action that declares no effects also by what the rest of the
+    /// catalog declares for the same verb, where that is more than the engine would have
+    /// proposed itself (the default; overrides `catalog-evidence = false`).
     #[arg(long)]
     pub catalog_evidence: bool,
-    /// Judge each catalog action from its own evidence only, whatever the configuration
-    /// says.
+    /// Judge each catalog action from its own evidence only.
     #[arg(long, conflicts_with = "catalog_evidence")]
     pub no_catalog_evidence: bool,
 }
@@ -231,7 +231,9 @@ impl EngineArgs {
         }
         self.min_confidence = self.min_confidence.or(c.min_confidence);
         self.destructive_policy = self.destructive_policy.or(c.destructive_policy);
-        self.catalog_evidence |= c.catalog_evidence == Some(true) && !self.no_catalog_evidence;
+        // On unless the command line or the configuration turns it off; the command line
+        // wins.
+        self.no_catalog_evidence |= c.catalog_evidence == Some(false) && !self.catalog_evidence;
     }
 
     pub fn rules(&self) -> Result<RuleSet> {
@@ -271,7 +273,7 @@ impl EngineArgs {
         let mut opts = Options::new(self.rules()?);
         opts.min_confidence = self.confidence();
         opts.policy = self.policy();
-        opts.catalog_evidence = self.catalog_evidence && !self.no_catalog_evidence;
+        opts.catalog_evidence = !self.no_catalog_evidence;
         if !self.quiet && out::stderr_is_terminal() {
             let bar = ProgressBar::hidden();
             bar.set_style(

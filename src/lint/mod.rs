@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 mod hint;
 
-use crate::classify::{Confidence, Group, RuleSet, infer_in};
+use crate::classify::{Confidence, Group, Inference, RuleSet, infer_in};
 use crate::effects::{Effect, Effects, Hints};
 use crate::error::{Error, Result};
 use crate::view::{ActionView, Input, Step};
@@ -565,7 +565,22 @@ pub fn lint_in(
     rules: &LintRules,
     filter: &CodeFilter,
 ) -> Vec<LintFinding> {
-    let ctx = Ctx::new(view, group, effects, rules);
+    lint_decided(view, group, effects, None, rules, filter)
+}
+
+/// [`lint_in`] for a catalog action whose decision the run made already (`decided`, with
+/// the hints it declares and the catalog's votes): the claims are held against it, so
+/// `lint` and `backfill` never disagree on one action. `None`: the action is inferred alone.
+pub fn lint_decided(
+    view: &ActionView,
+    group: &Group,
+    effects: Effects,
+    decided: Option<&Inference>,
+    rules: &LintRules,
+    filter: &CodeFilter,
+) -> Vec<LintFinding> {
+    let mut ctx = Ctx::new(view, group, effects, rules);
+    ctx.decided = decided;
     let silenced = crate::findings::silences(view.id_comment.as_deref());
     let mut out = Vec::new();
     let mut ran = BTreeSet::new();
@@ -644,6 +659,8 @@ struct Ctx<'a> {
     /// and audit read them, so lint holds a claim against the same decision.
     group: &'a Group,
     effects: Effects,
+    /// The run's decision for the action, when it made one.
+    decided: Option<&'a Inference>,
     rules: &'a LintRules,
     description: &'a str,
     /// The first sentence of the description.
@@ -680,6 +697,7 @@ impl<'a> Ctx<'a> {
             view,
             group,
             effects,
+            decided: None,
             rules,
             description,
             first,
@@ -996,7 +1014,12 @@ impl<'a> Ctx<'a> {
         // One decision: what backfill proposes for the whole action is what lint holds a
         // claim against, so the two never disagree on the same action. The parts only say
         // where the change shows.
-        let whole = infer_in(self.view, self.group, &self.rules.effect_rules);
+        let whole = match self.decided {
+            Some(d) => std::borrow::Cow::Borrowed(d),
+            None => {
+                std::borrow::Cow::Owned(infer_in(self.view, self.group, &self.rules.effect_rules))
+            }
+        };
         // Evidence that agrees adds up: a change the name and the description both say
         // (`repo_cleanup`, "Permanently deletes ...") is sure enough to contradict a bare hint
         // at medium.
