@@ -598,24 +598,31 @@ fn run_voting(
     };
     let none = catalog::Votes::default();
     let votes = with.votes.as_deref().unwrap_or(&none);
-    // A vote that leaves an action's proposal as it was is only said (`explain`, the
-    // guide): taken in place. One that changes it changes the file's edits and rows.
+    // A vote that changes what an action will declare (its effects, or whether they are
+    // sure enough to patch) changes the file's edits: the file is planned again. One that
+    // only changes how sure a proposal is, or nothing, is taken in place, with the file's
+    // CSV rows rendered again (the confidence and the reason are in them).
+    let min = opts.min_confidence;
     let mut replan = Vec::new();
     for (i, f) in results.iter_mut().enumerate().filter(|(i, _)| selected[*i]) {
+        let mut changed = false;
         for a in f.actions.iter_mut() {
             if a.declared != Declared::None || !votes.speaks_to(&a.inference) {
                 continue;
             }
             let voted = votes.apply_to(&a.declared, a.inference.clone());
-            if voted
-                .catalog
-                .as_deref()
-                .is_some_and(|v| v.did != catalog::Did::Nothing)
+            if voted.effects != a.inference.effects
+                || voted.confident(min) != a.inference.confident(min)
             {
                 replan.push(i);
+                changed = false;
                 break;
             }
+            changed |= voted != a.inference;
             a.inference = voted;
+        }
+        if changed && opts.render_csv {
+            f.csv = crate::emit::csv_rows(f, &opts.rules);
         }
     }
     let again: Vec<(usize, FileResult)> = replan

@@ -251,3 +251,64 @@ fn lint_holds_a_claim_against_the_decision_the_votes_made() {
     let off = lint(&["--no-catalog-evidence"]);
     assert!(!off.contains("read-only-claim-contradicted"), "{off}");
 }
+
+/// A vote that only makes a patched proposal surer leaves the patch as it is and the report
+/// says how sure; one that the engine's own proposals would make (declarations that echo it)
+/// is no vote.
+#[test]
+fn a_vote_that_only_makes_a_proposal_surer_changes_the_report_not_the_patch() {
+    let tmp = tempfile::tempdir().unwrap();
+    let catalog = tmp.path().join("catalog");
+    // Four connectors: five `create_*` POSTs each declared [write], as the engine proposes
+    // them, and four declared [execute], which it would not; one left undeclared.
+    for (c, key) in ["acme", "beta", "gamma", "delta"].iter().enumerate() {
+        write(
+            &catalog,
+            &format!("{key}/{key}.connector.s1.yaml"),
+            &main_file(key),
+        );
+        let mut actions = String::new();
+        for i in 0..9 {
+            let declared = if i < 5 {
+                "  effects: [write]\n"
+            } else {
+                "  effects: [execute]\n"
+            };
+            let id = format!("create_item_{c}_{i}");
+            actions.push_str(&action(
+                &id,
+                "Create",
+                "Creates one.",
+                "post",
+                "/items",
+                declared,
+            ));
+        }
+        if c == 0 {
+            actions.push_str(&action(
+                "create_order",
+                "Create",
+                "Creates one.",
+                "post",
+                "/orders",
+                "",
+            ));
+        }
+        write(
+            &catalog,
+            &format!("{key}/{key}.items.s1.partial.yaml"),
+            &actions,
+        );
+    }
+    let run_with = |extra: &[&str]| {
+        let csv = backfill(tmp.path(), "catalog", extra);
+        let patch = std::fs::read_to_string(tmp.path().join("effects.patch")).unwrap();
+        (row(&csv, "create_order"), patch)
+    };
+    let (voted, patch_voted) = run_with(&[]);
+    let (alone, patch_alone) = run_with(&["--no-catalog-evidence"]);
+    assert_eq!(voted, ("write".into(), "added".into(), "high".into()));
+    assert_eq!(alone, ("write".into(), "added".into(), "medium".into()));
+    assert_eq!(patch_voted, patch_alone);
+    assert!(patch_voted.contains("+  effects:"), "{patch_voted}");
+}
