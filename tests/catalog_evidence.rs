@@ -311,4 +311,12 @@ fn a_vote_that_only_makes_a_proposal_surer_changes_the_report_not_the_patch() {
     assert_eq!(alone, ("write".into(), "added".into(), "medium".into()));
     assert_eq!(patch_voted, patch_alone);
     assert!(patch_voted.contains("+  effects:"), "{patch_voted}");
+    let explain = run(tmp.path(), &["explain", "catalog", "acme_create_order"]);
+    assert!(
+        explain.stdout.contains(
+            "37 of its 37 declarations say a change, in 4 connectors (21 of them just what the engine proposes itself, which counts toward the share, not the level); on their own they are worth high"
+        ),
+        "{}",
+        explain.stdout
+    );
 }

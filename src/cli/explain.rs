@@ -169,9 +169,18 @@ fn catalog_section(s: &mut String, a: &ActionResult, opts: &pipeline::Options) {
         Claim::Read => "read-only",
         Claim::Change => "a change",
     };
+    // Declarations that echo the engine count toward the share, never the level.
+    let echoes = v.side.rows - v.new.rows;
+    let taught = if echoes == 0 {
+        String::new()
+    } else {
+        format!(
+            " ({echoes} of them just what the engine proposes itself, which counts toward the share, not the level)"
+        )
+    };
     let _ = writeln!(
         s,
-        "  the verb {}: {} of its {} declarations say {claim}, in {} connector{}; on their own they are {}",
+        "  the verb {}: {} of its {} declarations say {claim}, in {} connector{}{taught}; on their own they are {}",
         v.key.describe(set),
         v.side.rows,
         v.of,
