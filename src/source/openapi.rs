@@ -1083,9 +1083,10 @@ fn check(
         .collect();
     edits.sort_by_key(Edit::order);
     let new = diff::apply(text, &edits);
-    let tree =
-        parse::parse_tree(&new).map_err(|e| format!("the edited text does not parse: {e}"))?;
-    if Style::of(&tree).json {
+    let (tree, read_as_json) =
+        parse::parse_document(&new).map_err(|e| format!("the edited text does not parse: {e}"))?;
+    // Read by the JSON reader, the text is strict JSON already.
+    if Style::of(&tree).json && !read_as_json {
         strict_json(&new).map_err(|e| format!("the edited text is not JSON: {e}"))?;
     }
     let inserted: Vec<&Inserted> = ops.iter().flat_map(|o| &o.inserted).collect();
@@ -1143,9 +1144,9 @@ pub fn plan(
     left_alone: Option<&str>,
     render: &mut dyn FnMut(&str, &[Edit]),
 ) -> Result<Plan, Error> {
-    let tree = parse::parse_tree(&text)?;
+    let (tree, read_as_json) = parse::parse_document(&text)?;
     let json = Style::of(&tree).json;
-    if json {
+    if json && !read_as_json {
         strict_json(&text)?;
     }
     let document = doc::read(&tree)?;
