@@ -1092,6 +1092,32 @@ impl<'a> Tree<'a> {
     pub fn is_map(&self, id: NodeId) -> bool {
         self.entries(id).is_some()
     }
+
+    /// True when some node carries an anchor: only then can an alias stand for it (an alias
+    /// to no anchor does not parse).
+    pub fn has_anchors(&self) -> bool {
+        !self.anchors.is_empty()
+    }
+
+    /// The most collections any node sits in (a root's depth is 0), at most `limit + 1`:
+    /// one pass over the nodes.
+    pub fn depth(&self, limit: usize) -> usize {
+        let mut ends: Vec<usize> = Vec::new();
+        let mut max = 0;
+        for (id, n) in self.nodes.iter().enumerate() {
+            while ends.last().is_some_and(|&e| e <= id) {
+                ends.pop();
+            }
+            max = max.max(ends.len());
+            if max > limit {
+                break;
+            }
+            if n.is_collection() {
+                ends.push(id + 1 + n.aux as usize);
+            }
+        }
+        max
+    }
 }
 
 /// How deep [`parse_json`] follows a document before it leaves it to the YAML parser: below
