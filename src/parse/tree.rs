@@ -1565,6 +1565,21 @@ mod tests {
                 same_as_yaml(text);
             }
         }
+        // Long keys and values (YAML limits an implicit key to 1024 characters outside a
+        // flow collection), and the deepest nesting read.
+        let long = format!(
+            "{{\"{}\": \"{}\", \"k\": [{{\"{}\":1}}]}}",
+            "k".repeat(3000),
+            "v".repeat(100_000),
+            "é".repeat(1500)
+        );
+        same_as_yaml(&long);
+        let deep = format!(
+            "{}1{}",
+            "{\"a\":[".repeat(JSON_DEPTH / 2),
+            "]}".repeat(JSON_DEPTH / 2)
+        );
+        same_as_yaml(&deep);
         // The usual forms are read, not declined.
         for text in [
             "{}",
@@ -1581,6 +1596,65 @@ mod tests {
                 same_as_yaml(&text);
             }
         }
+    }
+
+    /// Random documents, written minified, pretty and with CRLF line ends: every one the
+    /// JSON reader takes is the YAML parser's tree, and it takes most of them.
+    #[test]
+    fn random_json_is_read_as_the_yaml_parser_reads_it() {
+        use serde_json::{Map, Value};
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        const PIECES: [&str; 14] = [
+            "a", "get", "true", "null", "-1", "1.5", " ", "\"", "\\", "/", "\n", "é", "日本", "😀",
+        ];
+        fn value(next: &mut impl FnMut(u64) -> u64, depth: usize) -> Value {
+            let string = |next: &mut dyn FnMut(u64) -> u64| {
+                (0..next(5))
+                    .map(|_| PIECES[next(14) as usize])
+                    .collect::<String>()
+            };
+            match next(if depth > 6 { 5 } else { 8 }) {
+                0 => Value::Bool(next(2) == 0),
+                1 => Value::Null,
+                2 => Value::from(next(1000) as i64 - 500),
+                3 => Value::from((next(10_000) as f64) / 8.0),
+                4 => Value::String(string(next)),
+                5 => Value::Array((0..next(4)).map(|_| value(next, depth + 1)).collect()),
+                _ => {
+                    let mut m = Map::new();
+                    for _ in 0..next(5) {
+                        m.insert(string(next), value(next, depth + 1));
+                    }
+                    Value::Object(m)
+                }
+            }
+        }
+        let mut read = 0;
+        for _ in 0..400 {
+            let mut m = Map::new();
+            for _ in 0..1 + next(4) {
+                m.insert(format!("k{}", next(100)), value(&mut next, 0));
+            }
+            let doc = Value::Object(m);
+            let pretty = serde_json::to_string_pretty(&doc).unwrap();
+            for text in [
+                doc.to_string(),
+                pretty.clone(),
+                pretty.replace('\n', "\r\n"),
+            ] {
+                if parse_json(&text).is_some() {
+                    same_as_yaml(&text);
+                    read += 1;
+                }
+            }
+        }
+        assert!(read > 1000, "{read}");
     }
 
     #[test]

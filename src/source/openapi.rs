@@ -434,49 +434,27 @@ struct OpPlan {
     map: NodeId,
 }
 
-/// Plans every operation of a parsed document; `known` gives each operation's decision
-/// (a second plan of the same data), else each is classified.
+/// Classifies and plans every operation of a parsed document. (The check plans an edited
+/// text again operation by operation, given the decisions: see [`check`].)
 fn plan_ops(
     tree: &Tree,
     operations: Vec<Operation>,
     opts: &Options,
-    known: Option<&[OpPlan]>,
     notes: &mut Vec<Error>,
 ) -> (Vec<OpPlan>, Group) {
     let style = Style::of(tree);
-    // The group only serves to classify: a second plan is given the decisions, and reading
-    // every name again for it was a tenth of the check.
-    let group = match known {
-        Some(_) => Group::default(),
-        None => Group::of(
-            operations.iter().map(|o| o.view.id.as_str()),
-            &opts.rules.lexicon,
-        ),
-    };
+    let group = Group::of(
+        operations.iter().map(|o| o.view.id.as_str()),
+        &opts.rules.lexicon,
+    );
     let mut out = Vec::with_capacity(operations.len());
-    for (i, op) in operations.into_iter().enumerate() {
-        let inference = match known {
-            Some(k) => k
-                .get(i)
-                .map(|o| o.planned.inference.clone())
-                .unwrap_or_default(),
-            None => {
-                let inf = infer_in(&op.view, &group, &opts.rules);
-                match &opts.votes {
-                    Some(votes) => votes.apply(&op.view, inf),
-                    None => inf,
-                }
-            }
+    for op in operations {
+        let inference = infer_in(&op.view, &group, &opts.rules);
+        let inference = match &opts.votes {
+            Some(votes) => votes.apply(&op.view, inference),
+            None => inference,
         };
-        out.push(plan_op(
-            tree,
-            style,
-            op,
-            inference,
-            opts,
-            known.is_none(),
-            notes,
-        ));
+        out.push(plan_op(tree, style, op, inference, opts, true, notes));
     }
     (out, group)
 }
@@ -485,6 +463,9 @@ fn op_target(op: &Operation) -> Vec<String> {
     vec!["paths".into(), op.path.clone(), op.method.clone()]
 }
 
+/// Plans one operation given its decision. `first` is false for the check's second plan of
+/// an edited text, which is compared by its edits, id and declaration only: no column is
+/// counted and the hints are not judged.
 fn plan_op(
     tree: &Tree,
     style: Style,
@@ -1263,8 +1244,8 @@ fn check(
     if document.operations.len() != all.len() {
         return Err("the edited text holds other operations".into());
     }
+    let style = Style::of(&tree);
     let mut notes = Vec::new();
-    let (again, _) = plan_ops(&tree, document.operations, opts, Some(all), &mut notes);
     // By address, as a set: searching `ops` for each operation was quadratic, most of a
     // 20,000-operation document's check. `ops` are distinct operations of `all`: as many
     // as `all` holds are all of them, and no set is needed.
@@ -1274,7 +1255,12 @@ fn check(
     if !every {
         edited_ops.extend(ops.iter().map(|o| std::ptr::from_ref::<OpPlan>(o)));
     }
-    for (before, after) in all.iter().zip(&again) {
+    // Each operation is planned again, given its decision, and compared at once: the second
+    // plan is never held whole (it was as large as the first, at the check's peak).
+    for (before, op) in all.iter().zip(document.operations) {
+        notes.clear();
+        let inference = before.planned.inference.clone();
+        let after = plan_op(&tree, style, op, inference, opts, false, &mut notes);
         let id = &before.planned.site.view.id;
         if *id != after.planned.site.view.id {
             return Err(format!("operation `{id}` changed its id"));
@@ -1318,7 +1304,7 @@ pub fn plan(
     let mut notes = Vec::new();
     let (key, title) = (document.key(), document.title.clone());
     let mut problems = document.problems;
-    let (mut ops, group) = plan_ops(&tree, document.operations, opts, None, &mut notes);
+    let (mut ops, group) = plan_ops(&tree, document.operations, opts, &mut notes);
     if let Some(why) = left_alone {
         let mut refused = 0;
         for o in ops
@@ -1507,7 +1493,7 @@ mod tests {
         for original in [YAML.to_owned(), YAML_AS_JSON.to_owned()] {
             let old = parse::parse_tree(&original).unwrap();
             let document = doc::read(&old).unwrap();
-            let (ops, _) = plan_ops(&old, document.operations, &opts, None, &mut Vec::new());
+            let (ops, _) = plan_ops(&old, document.operations, &opts, &mut Vec::new());
             let refs: Vec<&OpPlan> = ops.iter().collect();
             let mut edits: Vec<Edit> = ops
                 .iter()
