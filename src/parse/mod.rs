@@ -178,6 +178,11 @@ pub fn parse_document(text: &str) -> Result<(Tree<'_>, bool), Error> {
     parse_checked(text, tree::Storage::default(), true)
 }
 
+/// [`parse_document`], building the tree in `storage` (see [`tree::Storage`]).
+pub fn parse_document_in(text: &str, storage: tree::Storage) -> Result<(Tree<'_>, bool), Error> {
+    parse_checked(text, storage, true)
+}
+
 fn parse_checked(
     text: &str,
     storage: tree::Storage,
@@ -208,9 +213,19 @@ fn parse_checked(
         )
         .at(lines.line(at), lines.column(at) + 1));
     }
-    let (tree, json) = match json_first.then(|| tree::parse_json(text)).flatten() {
-        Some(tree) => (tree, true),
-        None => (tree::parse_in(text, storage)?, false),
+    let (tree, json) = if json_first && text.trim_start_matches([' ', '\n', '\r']).starts_with('{')
+    {
+        // Declined, the storage is handed on with its room.
+        let nodes = storage.capacity();
+        match tree::parse_json(text, storage) {
+            Some(tree) => (tree, true),
+            None => (
+                tree::parse_in(text, tree::Storage::with_nodes(nodes))?,
+                false,
+            ),
+        }
+    } else {
+        (tree::parse_in(text, storage)?, false)
     };
     // Later documents would be read by nothing: their actions would silently go without
     // effects (issue 13), so a second document is refused where it starts.

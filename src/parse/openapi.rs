@@ -203,19 +203,24 @@ fn node_error(tree: &Tree, node: NodeId, message: impl Into<String>) -> Error {
 /// top-level mapping with `openapi` or `swagger`); problems with single operations are
 /// collected in [`Document::problems`].
 pub fn read(tree: &Tree) -> Result<Document, Error> {
-    read_with(tree, true)
+    let mut operations = Vec::new();
+    let mut doc = read_with(tree, true, &mut |op| operations.push(op))?;
+    doc.operations = operations;
+    Ok(doc)
 }
 
 /// [`read`] for a second plan of the same document (the check of an edited text): the same
 /// operations, failing where [`read`] fails, each with what planning reads of it (its id,
 /// label, declaration, hints and places) and without what only classification and the
 /// reports read (description, inputs, scopes, tags, steps, line, comment, title). Reading
-/// those again was a third of the check beyond its parse, for views it then dropped.
-pub fn read_to_plan(tree: &Tree) -> Result<Document, Error> {
-    read_with(tree, false)
+/// those again was a third of the check beyond its parse, for views it then dropped. Each
+/// operation goes to `each` as it is read, in document order (the returned document holds
+/// none), so a check compares it and lets it go.
+pub fn read_to_plan(tree: &Tree, each: &mut dyn FnMut(Operation)) -> Result<Document, Error> {
+    read_with(tree, false, each)
 }
 
-fn read_with(tree: &Tree, full: bool) -> Result<Document, Error> {
+fn read_with(tree: &Tree, full: bool, each: &mut dyn FnMut(Operation)) -> Result<Document, Error> {
     let root = *tree
         .roots
         .first()
@@ -286,7 +291,7 @@ fn read_with(tree: &Tree, full: bool) -> Result<Document, Error> {
                 ));
                 continue;
             }
-            doc.operations.push(reader.operation(
+            each(reader.operation(
                 path,
                 method,
                 mk,

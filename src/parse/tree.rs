@@ -433,6 +433,23 @@ pub struct Storage {
     pool: String,
 }
 
+impl Storage {
+    /// Room for `nodes` nodes: a tree whose size is known ahead (an edited text's, from its
+    /// original's and what the edits insert) is built without regrowing its arena, which
+    /// held the old arena and its copy at once.
+    pub fn with_nodes(nodes: usize) -> Storage {
+        Storage {
+            nodes: Vec::with_capacity(nodes),
+            pool: String::new(),
+        }
+    }
+
+    /// The nodes it has room for.
+    pub fn capacity(&self) -> usize {
+        self.nodes.capacity()
+    }
+}
+
 /// Parses `text` into a [`Tree`]. Errors carry 1-based line and column.
 /// Where the first tab at or after character `from` is, as (line, column), both 1-based.
 /// The scanner reports a tab it trips on where the token it was reading began, often the
@@ -1139,16 +1156,25 @@ const JSON_DEPTH: usize = 100;
 /// [`JSON_DEPTH`] levels. Every text accepted here is valid JSON, so `serde_json` accepts it
 /// too, and the YAML parser builds the same tree of it (a unit test compares the two on the
 /// fixtures and on each kind of token).
-pub fn parse_json(text: &str) -> Option<Tree<'_>> {
+pub fn parse_json(text: &str, storage: Storage) -> Option<Tree<'_>> {
     if text.len() >= NONE as usize {
         return None;
     }
     let bytes = text.as_bytes();
+    let Storage {
+        mut nodes,
+        mut pool,
+    } = storage;
+    nodes.clear();
+    pool.clear();
+    if nodes.capacity() == 0 {
+        nodes.reserve(text.len() / 12 + 16);
+    }
     let mut tree = Tree {
         text,
-        nodes: Vec::with_capacity(text.len() / 12 + 16),
+        nodes,
         roots: Vec::new(),
-        pool: String::new(),
+        pool,
         values: Vec::new(),
         anchors: Vec::new(),
         tags: Vec::new(),
@@ -1521,7 +1547,8 @@ mod tests {
 
     /// The JSON reader's tree is the YAML parser's, node for node, or it declines.
     fn same_as_yaml(text: &str) {
-        let json = parse_json(text).unwrap_or_else(|| panic!("declined: {text:.200}"));
+        let json =
+            parse_json(text, Storage::default()).unwrap_or_else(|| panic!("declined: {text:.200}"));
         let yaml = parse(text).unwrap();
         assert_eq!(json.nodes.len(), yaml.nodes.len(), "{text:.200}");
         for (i, (a, b)) in json.nodes.iter().zip(&yaml.nodes).enumerate() {
@@ -1561,7 +1588,7 @@ mod tests {
             "{\"a\":\"# not a comment\",\"b\":\"x: y\",\"c\":\"- z\",\"d\":\"[{,}]\",\"e\":\"&a *b !c\"}",
             "{\"k\":\"😀 €\",\"😀\":\"\\u20ac\"}",
         ] {
-            if parse_json(text).is_some() {
+            if parse_json(text, Storage::default()).is_some() {
                 same_as_yaml(text);
             }
         }
@@ -1648,7 +1675,7 @@ mod tests {
                 pretty.clone(),
                 pretty.replace('\n', "\r\n"),
             ] {
-                if parse_json(&text).is_some() {
+                if parse_json(&text, Storage::default()).is_some() {
                     same_as_yaml(&text);
                     read += 1;
                 }
@@ -1697,7 +1724,7 @@ mod tests {
             "{\"a\":1",
             &deep,
         ] {
-            assert!(parse_json(text).is_none(), "{text:.80}");
+            assert!(parse_json(text, Storage::default()).is_none(), "{text:.80}");
         }
     }
 

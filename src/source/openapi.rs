@@ -862,6 +862,15 @@ impl<'a, 't> Original<'a, 't> {
     }
 }
 
+/// The nodes a value written here parses into.
+fn nodes_of(value: &NewValue) -> usize {
+    match value {
+        NewValue::Bool(_) => 1,
+        NewValue::List(items) => 1 + items.len(),
+        NewValue::Map(entries) => 1 + entries.iter().map(|(_, v)| 1 + nodes_of(v)).sum::<usize>(),
+    }
+}
+
 /// A scalar as [`data`] reads it.
 #[derive(PartialEq)]
 enum Datum<'s> {
@@ -1216,15 +1225,34 @@ fn check(
     all: &[OpPlan],
     opts: &Options,
 ) -> Result<String, String> {
-    let mut edits: Vec<Edit> = ops
+    // The edits by reference, applied as `diff::apply` applies them: a copy of every edit
+    // was alive through the parse.
+    let mut edits: Vec<&Edit> = ops
         .iter()
         .flat_map(|o| o.planned.edit.iter().chain(&o.planned.more))
-        .cloned()
         .collect();
-    edits.sort_by_key(Edit::order);
-    let new = diff::apply(text, &edits);
-    let (tree, read_as_json) =
-        parse::parse_document(&new).map_err(|e| format!("the edited text does not parse: {e}"))?;
+    edits.sort_by_key(|e| e.order());
+    let mut new =
+        String::with_capacity(text.len() + edits.iter().map(|e| e.text.len()).sum::<usize>());
+    let mut pos = 0;
+    for e in &edits {
+        new.push_str(&text[pos..e.start]);
+        new.push_str(&e.text);
+        pos = e.end;
+    }
+    new.push_str(&text[pos..]);
+    drop(edits);
+    // The edited tree holds the original's nodes and the inserted ones: built in room for
+    // them, its arena is not regrown (which held the old arena and its copy at once).
+    let inserted_nodes: usize = ops
+        .iter()
+        .flat_map(|o| &o.inserted)
+        .flat_map(|i| &i.entries)
+        .map(|(_, v)| 1 + nodes_of(v))
+        .sum();
+    let storage = parse::tree::Storage::with_nodes(original.tree.len() + inserted_nodes);
+    let (tree, read_as_json) = parse::parse_document_in(&new, storage)
+        .map_err(|e| format!("the edited text does not parse: {e}"))?;
     // Read by the JSON reader, the text is strict JSON already.
     if Style::of(&tree).json && !read_as_json {
         strict_json(&new).map_err(|e| format!("the edited text is not JSON: {e}"))?;
@@ -1239,11 +1267,6 @@ fn check(
             return Err("the edited text's data is not the original's plus the new keys".into());
         }
     }
-    let document =
-        doc::read_to_plan(&tree).map_err(|e| format!("the edited text is no document: {e}"))?;
-    if document.operations.len() != all.len() {
-        return Err("the edited text holds other operations".into());
-    }
     let style = Style::of(&tree);
     let mut notes = Vec::new();
     // By address, as a set: searching `ops` for each operation was quadratic, most of a
@@ -1255,36 +1278,63 @@ fn check(
     if !every {
         edited_ops.extend(ops.iter().map(|o| std::ptr::from_ref::<OpPlan>(o)));
     }
-    // Each operation is planned again, given its decision, and compared at once: the second
-    // plan is never held whole (it was as large as the first, at the check's peak).
-    for (before, op) in all.iter().zip(document.operations) {
+    // Each operation is read, planned again given its decision, compared and let go as it
+    // comes: neither the second read nor the second plan is held whole (each was as large
+    // as the first, at the check's peak). What fails is what failed when both were whole:
+    // another number of operations first, else the first operation that differs.
+    let mut read = 0;
+    let mut failure: Option<String> = None;
+    doc::read_to_plan(&tree, &mut |op| {
+        let Some(before) = all.get(read) else {
+            read += 1;
+            return;
+        };
+        read += 1;
+        if failure.is_some() {
+            return;
+        }
         notes.clear();
         let inference = before.planned.inference.clone();
         let after = plan_op(&tree, style, op, inference, opts, false, &mut notes);
-        let id = &before.planned.site.view.id;
-        if *id != after.planned.site.view.id {
-            return Err(format!("operation `{id}` changed its id"));
-        }
         let edited = every || edited_ops.contains(&std::ptr::from_ref(before));
-        let planned_again = after.planned.edit.is_some() || !after.planned.more.is_empty();
-        let had = before.planned.edit.is_some() || !before.planned.more.is_empty();
-        if edited && planned_again {
-            return Err(format!("planning the edited text again edits `{id}` again"));
-        }
-        if !edited && planned_again != had {
-            return Err(format!(
-                "planning the edited text again plans `{id}` differently"
-            ));
-        }
-        if let Some(e) = before.planned.edit.as_ref().filter(|_| edited)
-            && after.planned.site.view.declared != Declared::Valid(e.effects)
-        {
-            return Err(format!(
-                "`{id}` does not declare the planned effects after the edit"
-            ));
-        }
+        failure = compare_again(before, &after, edited).err();
+    })
+    .map_err(|e| format!("the edited text is no document: {e}"))?;
+    if read != all.len() {
+        return Err("the edited text holds other operations".into());
+    }
+    if let Some(why) = failure {
+        return Err(why);
     }
     Ok(new)
+}
+
+/// An operation planned again on the edited text (`after`) against its first plan
+/// (`before`): the same id; nothing more to edit where it was edited, the same edits planned
+/// where it was not; and, edited, the planned effects declared.
+fn compare_again(before: &OpPlan, after: &OpPlan, edited: bool) -> Result<(), String> {
+    let id = &before.planned.site.view.id;
+    if *id != after.planned.site.view.id {
+        return Err(format!("operation `{id}` changed its id"));
+    }
+    let planned_again = after.planned.edit.is_some() || !after.planned.more.is_empty();
+    let had = before.planned.edit.is_some() || !before.planned.more.is_empty();
+    if edited && planned_again {
+        return Err(format!("planning the edited text again edits `{id}` again"));
+    }
+    if !edited && planned_again != had {
+        return Err(format!(
+            "planning the edited text again plans `{id}` differently"
+        ));
+    }
+    if let Some(e) = before.planned.edit.as_ref().filter(|_| edited)
+        && after.planned.site.view.declared != Declared::Valid(e.effects)
+    {
+        return Err(format!(
+            "`{id}` does not declare the planned effects after the edit"
+        ));
+    }
+    Ok(())
 }
 
 /// Parses, classifies and plans one OpenAPI document, then checks its edits (see
