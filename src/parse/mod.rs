@@ -167,6 +167,27 @@ pub fn parse_tree(text: &str) -> Result<Tree<'_>, Error> {
 
 /// [`parse_tree`], building the tree in `storage` (see [`tree::Storage`]).
 pub fn parse_tree_in(text: &str, storage: tree::Storage) -> Result<Tree<'_>, Error> {
+    parse_checked(text, storage, false).map(|(tree, _)| tree)
+}
+
+/// [`parse_tree`] for an OpenAPI document: a JSON object is read by the JSON reader when it
+/// can ([`tree::parse_json`]: the same tree, without the YAML scanner's cost), else by the
+/// YAML parser. True with the tree when the JSON reader read it: the text is then strict
+/// JSON, as `serde_json` would find.
+pub fn parse_document(text: &str) -> Result<(Tree<'_>, bool), Error> {
+    parse_checked(text, tree::Storage::default(), true)
+}
+
+/// [`parse_document`], building the tree in `storage` (see [`tree::Storage`]).
+pub fn parse_document_in(text: &str, storage: tree::Storage) -> Result<(Tree<'_>, bool), Error> {
+    parse_checked(text, storage, true)
+}
+
+fn parse_checked(
+    text: &str,
+    storage: tree::Storage,
+    json_first: bool,
+) -> Result<(Tree<'_>, bool), Error> {
     // An empty connector file is valid YAML (a null document) but never intended: it is
     // what a truncated copy or a failed generator leaves, so it is an error (issue 7). A
     // file of comments only is deliberate (every action commented out) and stays valid.
@@ -192,7 +213,20 @@ pub fn parse_tree_in(text: &str, storage: tree::Storage) -> Result<Tree<'_>, Err
         )
         .at(lines.line(at), lines.column(at) + 1));
     }
-    let tree = tree::parse_in(text, storage)?;
+    let (tree, json) = if json_first && text.trim_start_matches([' ', '\n', '\r']).starts_with('{')
+    {
+        // Declined, the storage is handed on with its room.
+        let nodes = storage.capacity();
+        match tree::parse_json(text, storage) {
+            Some(tree) => (tree, true),
+            None => (
+                tree::parse_in(text, tree::Storage::with_nodes(nodes))?,
+                false,
+            ),
+        }
+    } else {
+        (tree::parse_in(text, storage)?, false)
+    };
     // Later documents would be read by nothing: their actions would silently go without
     // effects (issue 13), so a second document is refused where it starts.
     if let Some(&second) = tree.roots.iter().filter(|&&r| !is_null(&tree, r)).nth(1) {
@@ -203,7 +237,7 @@ pub fn parse_tree_in(text: &str, storage: tree::Storage) -> Result<Tree<'_>, Err
         ));
     }
     check_duplicate_keys(&tree)?;
-    Ok(tree)
+    Ok((tree, json))
 }
 
 fn node_error(tree: &Tree, node: NodeId, message: String) -> Error {

@@ -203,6 +203,24 @@ fn node_error(tree: &Tree, node: NodeId, message: impl Into<String>) -> Error {
 /// top-level mapping with `openapi` or `swagger`); problems with single operations are
 /// collected in [`Document::problems`].
 pub fn read(tree: &Tree) -> Result<Document, Error> {
+    let mut operations = Vec::new();
+    let mut doc = read_with(tree, true, &mut |op| operations.push(op))?;
+    doc.operations = operations;
+    Ok(doc)
+}
+
+/// [`read`] for a second plan of the same document (the check of an edited text): the same
+/// operations, failing where [`read`] fails, each with what planning reads of it (its id,
+/// label, declaration, hints and places) and without what only classification and the
+/// reports read (description, inputs, scopes, tags, steps, line, comment, title). Reading
+/// those again was a third of the check beyond its parse, for views it then dropped. Each
+/// operation goes to `each` as it is read, in document order (the returned document holds
+/// none), so a check compares it and lets it go.
+pub fn read_to_plan(tree: &Tree, each: &mut dyn FnMut(Operation)) -> Result<Document, Error> {
+    read_with(tree, false, each)
+}
+
+fn read_with(tree: &Tree, full: bool, each: &mut dyn FnMut(Operation)) -> Result<Document, Error> {
     let root = *tree
         .roots
         .first()
@@ -233,6 +251,7 @@ pub fn read(tree: &Tree) -> Result<Document, Error> {
         tree,
         root,
         refs: Default::default(),
+        full,
     };
     let Some(paths) = tree.get(root, "paths") else {
         return Ok(doc);
@@ -272,7 +291,7 @@ pub fn read(tree: &Tree) -> Result<Document, Error> {
                 ));
                 continue;
             }
-            doc.operations.push(reader.operation(
+            each(reader.operation(
                 path,
                 method,
                 mk,
@@ -293,6 +312,8 @@ struct Reader<'a, 't> {
     /// one, and a large document's `components` hold thousands (a 20 MB document spent
     /// most of its read there).
     refs: std::cell::RefCell<std::collections::HashMap<String, Option<NodeId>>>,
+    /// Everything, or only what planning reads ([`read_to_plan`]).
+    full: bool,
 }
 
 impl Reader<'_, '_> {
@@ -383,6 +404,26 @@ impl Reader<'_, '_> {
         let id = string(op_id)
             .filter(|s| !s.is_empty())
             .unwrap_or_else(|| snake(&format!("{method} {path}")));
+        if !self.full {
+            let view = ActionView {
+                id,
+                label: string(summary).filter(|s| !s.is_empty()),
+                declared: declared(tree, effects),
+                annotations: self.hints([speakeasy, zuplo, zilla, mcp], problems),
+                source: Source::OpenApi,
+                ..ActionView::default()
+            };
+            return Operation {
+                view,
+                path: path.to_owned(),
+                method: method.to_owned(),
+                key,
+                map: op,
+                effects,
+                request_body: false,
+                tags: Vec::new(),
+            };
+        }
         // Path-level parameters apply unless the operation redefines the same name and
         // location.
         let mut params_read: Vec<(String, String, NodeId)> = Vec::new();

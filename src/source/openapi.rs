@@ -241,7 +241,12 @@ fn push_pretty(
     eol: &str,
 ) {
     let (colon, _) = punctuation(style);
-    let inner = || format!("{indent}{unit}");
+    let inner = || {
+        let mut s = String::with_capacity(indent.len() + unit.len());
+        s.push_str(indent);
+        s.push_str(unit);
+        s
+    };
     out.push_str(indent);
     push_key(out, style, k);
     match v {
@@ -357,7 +362,7 @@ fn insertion(
                 .filter(|u| !u.is_empty())
                 .unwrap_or("  ");
             let eol = crate::diff::eol_before(text, ls);
-            let mut out = String::new();
+            let mut out = String::with_capacity(256);
             for (k, v) in entries {
                 if style.json {
                     push_pretty(&mut out, style, k, v, indent, unit, eol);
@@ -390,7 +395,9 @@ fn insertion(
     let unit_cols = indent.len().saturating_sub(parent_indent().len());
     let unit = " ".repeat(if unit_cols == 0 { 2 } else { unit_cols });
     let eol = crate::diff::eol_before(text, ls);
-    let mut out = String::new();
+    // Sized for what an operation usually gets (`x-effects` and a generator's hints), so
+    // the buffer is not grown piece by piece.
+    let mut out = String::with_capacity(256);
     for (k, v) in entries {
         push_pretty(&mut out, style, k, v, indent, &unit, eol);
         out.push_str(eol);
@@ -409,15 +416,13 @@ fn inline_entry(style: Style, k: &str, v: &NewValue) -> String {
 
 /// The hints an operation's effects derive, as a generator's map holds them: the three the
 /// published rule sets (idempotentHint only from an override, never written here).
-fn hint_entries(hints: &crate::effects::Hints) -> Vec<(String, NewValue)> {
+/// Keys as written here, owned only for what is inserted: a second plan inserts nothing.
+fn hint_entries(hints: &crate::effects::Hints) -> [(&'static str, Option<bool>); 3] {
     [
         ("readOnlyHint", hints.read_only),
         ("destructiveHint", hints.destructive),
         ("openWorldHint", hints.open_world),
     ]
-    .into_iter()
-    .filter_map(|(k, v)| Some((k.to_owned(), NewValue::Bool(v?))))
-    .collect()
 }
 
 /// An operation planned: the shared [`Planned`] (decision, status, the `x-effects` edit in
@@ -425,48 +430,31 @@ fn hint_entries(hints: &crate::effects::Hints) -> Vec<(String, NewValue)> {
 struct OpPlan {
     planned: Planned,
     inserted: Vec<Inserted>,
+    /// The operation's mapping in the tree it was planned on.
+    map: NodeId,
 }
 
-/// Plans every operation of a parsed document; `known` gives each operation's decision
-/// (a second plan of the same data), else each is classified.
+/// Classifies and plans every operation of a parsed document. (The check plans an edited
+/// text again operation by operation, given the decisions: see [`check`].)
 fn plan_ops(
     tree: &Tree,
     operations: Vec<Operation>,
     opts: &Options,
-    known: Option<&[Inference]>,
     notes: &mut Vec<Error>,
 ) -> (Vec<OpPlan>, Group) {
     let style = Style::of(tree);
-    // The group only serves to classify: a second plan is given the decisions, and reading
-    // every name again for it was a tenth of the check.
-    let group = match known {
-        Some(_) => Group::default(),
-        None => Group::of(
-            operations.iter().map(|o| o.view.id.as_str()),
-            &opts.rules.lexicon,
-        ),
-    };
+    let group = Group::of(
+        operations.iter().map(|o| o.view.id.as_str()),
+        &opts.rules.lexicon,
+    );
     let mut out = Vec::with_capacity(operations.len());
-    for (i, op) in operations.into_iter().enumerate() {
-        let inference = match known {
-            Some(k) => k.get(i).cloned().unwrap_or_default(),
-            None => {
-                let inf = infer_in(&op.view, &group, &opts.rules);
-                match &opts.votes {
-                    Some(votes) => votes.apply(&op.view, inf),
-                    None => inf,
-                }
-            }
+    for op in operations {
+        let inference = infer_in(&op.view, &group, &opts.rules);
+        let inference = match &opts.votes {
+            Some(votes) => votes.apply(&op.view, inference),
+            None => inference,
         };
-        out.push(plan_op(
-            tree,
-            style,
-            op,
-            inference,
-            opts,
-            known.is_none(),
-            notes,
-        ));
+        out.push(plan_op(tree, style, op, inference, opts, true, notes));
     }
     (out, group)
 }
@@ -475,16 +463,20 @@ fn op_target(op: &Operation) -> Vec<String> {
     vec!["paths".into(), op.path.clone(), op.method.clone()]
 }
 
+/// Plans one operation given its decision. `first` is false for the check's second plan of
+/// an edited text, which is compared by its edits, id and declaration only: no column is
+/// counted and the hints are not judged.
 fn plan_op(
     tree: &Tree,
     style: Style,
     mut op: Operation,
     inference: Inference,
     opts: &Options,
-    columns: bool,
+    first: bool,
     notes: &mut Vec<Error>,
 ) -> OpPlan {
     let op = &mut op;
+    let op_map = op.map;
     let text = tree.text();
     let mut view = std::mem::take(&mut op.view);
     // Decided: the text only rules read goes, unless a caller keeps the view (a large
@@ -496,7 +488,7 @@ fn plan_op(
     }
     // A second plan's sites and notes are compared by what they plan, never shown: on a
     // one-line document each column is a search back through the line.
-    let column = if columns {
+    let column = if first {
         tree.column(tree.node(op.key).start()) + 1
     } else {
         0
@@ -592,8 +584,9 @@ fn plan_op(
             }
             let missing: Vec<(String, NewValue)> = wanted
                 .iter()
+                .filter_map(|&(k, v)| Some((k, v?)))
                 .filter(|(k, _)| depth < format.path().len() || tree.get(at, k).is_none())
-                .cloned()
+                .map(|(k, v)| (k.to_owned(), NewValue::Bool(v)))
                 .collect();
             if missing.is_empty() {
                 continue;
@@ -706,7 +699,12 @@ fn plan_op(
         hints: None,
         more,
     };
-    planned.judge_hints(text, opts, notes);
+    // A second plan is compared by its edits, id and declaration, which judging the hints
+    // leaves as they are (it sets `hints` and notes only: an operation has no
+    // `annotations:` site to remove from): judged in the first plan only.
+    if first {
+        planned.judge_hints(text, opts, notes);
+    }
     if let Some(h) = &mut planned.hints {
         // Hints in a generator's extension are what the generator reads, not a restatement
         // to clean up: one equal to what the effects derive is what `--hints` writes. They
@@ -718,7 +716,11 @@ fn plan_op(
             planned.hints = None;
         }
     }
-    OpPlan { planned, inserted }
+    OpPlan {
+        planned,
+        inserted,
+        map: op_map,
+    }
 }
 
 /// A JSON document must be JSON, not only YAML: a trailing comma or a comment that the
@@ -827,8 +829,13 @@ struct Original<'a, 't> {
 
 impl<'a, 't> Original<'a, 't> {
     fn of(tree: &'a Tree<'t>) -> Result<Original<'a, 't>, String> {
-        let mut budget = tree.len().saturating_mul(4).max(1024);
-        within_limits(tree, tree.roots[0], &mut budget, 0)?;
+        // Without an alias every node is read once, within the budget (four times the
+        // nodes), and no node is deeper than the tree: its depth decides, counted in one
+        // pass. Else (or too deep) the walk finds what fails, with its message.
+        if tree.has_anchors() || tree.depth(MAX_DEPTH) > MAX_DEPTH {
+            let mut budget = tree.len().saturating_mul(4).max(1024);
+            within_limits(tree, tree.roots[0], &mut budget, 0)?;
+        }
         Ok(Original {
             json: std::cell::OnceCell::new(),
             tree,
@@ -852,6 +859,15 @@ impl<'a, 't> Original<'a, 't> {
         }
         let mut budget = tree.len().max(1024);
         at.map(|n| data(tree, n, &mut budget, 0)).transpose()
+    }
+}
+
+/// The nodes a value written here parses into.
+fn nodes_of(value: &NewValue) -> usize {
+    match value {
+        NewValue::Bool(_) => 1,
+        NewValue::List(items) => 1 + items.len(),
+        NewValue::Map(entries) => 1 + entries.iter().map(|(_, v)| 1 + nodes_of(v)).sum::<usize>(),
     }
 }
 
@@ -1028,6 +1044,139 @@ impl<'s> Beside<'s> {
     }
 }
 
+/// The entry `key` of the mapping `map` itself (no merge, no alias), as the walk beside the
+/// original follows a path.
+fn own_get(tree: &Tree, map: NodeId, key: &str) -> Option<NodeId> {
+    tree.own_entries(map)?
+        .find(|&(k, _)| tree.scalar_text(k).is_some_and(|(v, _)| v == key))
+        .map(|(_, v)| v)
+}
+
+/// [`Beside`] as one pass over both trees' nodes, where nothing can make the two differ
+/// but what it compares: no anchor in either tree (so no alias, and no merge from one), no
+/// `<<` anywhere in the original (so no inline merge either: `get` finds what the
+/// mappings' own entries hold), no rewritten value, and nothing nested near the depth
+/// limit. `None` where that does not hold, and [`Beside`] decides.
+///
+/// The nodes come in document order, each collection before what it holds. Outside the
+/// inserted entries each edited node is paired with the original's next one: same kind,
+/// every scalar with the same data, every collection closing after the same pairs. An
+/// entry of an edited mapping is an inserted one when that mapping is the original's
+/// mapping an edit targets (found from the operation's own mapping, along the target's
+/// own keys, as [`Beside`] follows them) and its key is one inserted there: it must hold
+/// what was inserted, and is skipped. True then means what [`Beside`]'s true means: the
+/// edited tree holds the original's data, in its order, plus exactly the inserted entries.
+/// Comparing the nodes in one loop, where [`Beside`] recursed through both trees by their
+/// entries and looked each level up in a map of the targets, took a tenth of the
+/// instructions.
+fn alike(old: &Tree, new: &Tree, ops: &[&OpPlan]) -> Option<bool> {
+    if old.has_anchors() || new.has_anchors() || old.text().contains("<<") {
+        return None;
+    }
+    // (target mapping in the original, key, value), sorted by mapping.
+    let mut expected: Vec<(NodeId, &str, &NewValue)> = Vec::new();
+    for o in ops {
+        for ins in &o.inserted {
+            if ins.replaces || ins.target.len() < 3 {
+                return None;
+            }
+            let mut at = o.map;
+            for k in &ins.target[3..] {
+                at = own_get(old, at, k)?;
+            }
+            if old.node(at).kind() != Kind::Map {
+                return None;
+            }
+            expected.extend(ins.entries.iter().map(|(k, v)| (at, k.as_str(), v)));
+        }
+    }
+    expected.sort_by_key(|e| e.0);
+    let mut next_target = 0;
+    let mut verified = 0;
+    // Open collections: (end in the original, end in the edited tree, children paired,
+    // the range of `expected` inserted into it).
+    let mut frames: Vec<(usize, usize, usize, std::ops::Range<usize>)> = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    loop {
+        if let Some((_, new_end, paired, targets)) = frames.last()
+            && !targets.is_empty()
+            && paired % 2 == 0
+            && j < *new_end
+        {
+            let key = new.scalar_text(j).map(|(k, _)| k);
+            if let Some(&(_, _, value)) =
+                key.and_then(|k| expected[targets.clone()].iter().find(|e| e.1 == k))
+            {
+                let v = j + 1;
+                if v >= *new_end || !holds(new, v, value) {
+                    return Some(false);
+                }
+                verified += 1;
+                j = v + 1 + new.descendants(v);
+                continue;
+            }
+        }
+        if let Some(&(old_end, new_end, _, _)) = frames.last() {
+            match (i >= old_end, j >= new_end) {
+                (true, true) => {
+                    frames.pop();
+                    continue;
+                }
+                (false, false) => {}
+                _ => return Some(false),
+            }
+        }
+        if i >= old.len() || j >= new.len() {
+            return Some(i == old.len() && j == new.len() && verified == expected.len());
+        }
+        let (a, b) = (old.node(i), new.node(j));
+        if a.kind() != b.kind() {
+            return Some(false);
+        }
+        match a.kind() {
+            Kind::Scalar => {
+                if datum(old, i) != datum(new, j) {
+                    return Some(false);
+                }
+            }
+            Kind::Alias => return None,
+            Kind::Seq | Kind::Map => {
+                if frames.len() + 8 > MAX_DEPTH {
+                    return None;
+                }
+                let mut targets = 0..0;
+                if a.kind() == Kind::Map {
+                    while expected.get(next_target).is_some_and(|e| e.0 < i) {
+                        next_target += 1;
+                    }
+                    let from = next_target;
+                    while expected.get(next_target).is_some_and(|e| e.0 == i) {
+                        next_target += 1;
+                    }
+                    targets = from..next_target;
+                }
+                if let Some(f) = frames.last_mut() {
+                    f.2 += 1;
+                }
+                frames.push((
+                    i + 1 + old.descendants(i),
+                    j + 1 + new.descendants(j),
+                    0,
+                    targets,
+                ));
+                i += 1;
+                j += 1;
+                continue;
+            }
+        }
+        if let Some(f) = frames.last_mut() {
+            f.2 += 1;
+        }
+        i += 1;
+        j += 1;
+    }
+}
+
 /// The edited text's data with each inserted key checked and put back as the original has
 /// it (absent, or the value a rewrite replaced): equal to the original's when the edits
 /// added exactly those keys.
@@ -1076,63 +1225,116 @@ fn check(
     all: &[OpPlan],
     opts: &Options,
 ) -> Result<String, String> {
-    let mut edits: Vec<Edit> = ops
+    // The edits by reference, applied as `diff::apply` applies them: a copy of every edit
+    // was alive through the parse.
+    let mut edits: Vec<&Edit> = ops
         .iter()
         .flat_map(|o| o.planned.edit.iter().chain(&o.planned.more))
-        .cloned()
         .collect();
-    edits.sort_by_key(Edit::order);
-    let new = diff::apply(text, &edits);
-    let tree =
-        parse::parse_tree(&new).map_err(|e| format!("the edited text does not parse: {e}"))?;
-    if Style::of(&tree).json {
+    edits.sort_by_key(|e| e.order());
+    let mut new =
+        String::with_capacity(text.len() + edits.iter().map(|e| e.text.len()).sum::<usize>());
+    let mut pos = 0;
+    for e in &edits {
+        new.push_str(&text[pos..e.start]);
+        new.push_str(&e.text);
+        pos = e.end;
+    }
+    new.push_str(&text[pos..]);
+    drop(edits);
+    // The edited tree holds the original's nodes and the inserted ones: built in room for
+    // them, its arena is not regrown (which held the old arena and its copy at once).
+    let inserted_nodes: usize = ops
+        .iter()
+        .flat_map(|o| &o.inserted)
+        .flat_map(|i| &i.entries)
+        .map(|(_, v)| 1 + nodes_of(v))
+        .sum();
+    let storage = parse::tree::Storage::with_nodes(original.tree.len() + inserted_nodes);
+    let (tree, read_as_json) = parse::parse_document_in(&new, storage)
+        .map_err(|e| format!("the edited text does not parse: {e}"))?;
+    // Read by the JSON reader, the text is strict JSON already.
+    if Style::of(&tree).json && !read_as_json {
         strict_json(&new).map_err(|e| format!("the edited text is not JSON: {e}"))?;
     }
     let inserted: Vec<&Inserted> = ops.iter().flat_map(|o| &o.inserted).collect();
-    if !Beside::same(original.tree, &tree, &inserted) {
+    let same = alike(original.tree, &tree, ops) == Some(true)
+        || Beside::same(original.tree, &tree, &inserted);
+    if !same {
         let edited = serde_json::to_string(&without(root_data(&tree)?, original, &inserted)?)
             .map_err(|e| e.to_string())?;
         if edited != original.json()? {
             return Err("the edited text's data is not the original's plus the new keys".into());
         }
     }
-    let document = doc::read(&tree).map_err(|e| format!("the edited text is no document: {e}"))?;
-    if document.operations.len() != all.len() {
+    let style = Style::of(&tree);
+    let mut notes = Vec::new();
+    // By address, as a set: searching `ops` for each operation was quadratic, most of a
+    // 20,000-operation document's check. `ops` are distinct operations of `all`: as many
+    // as `all` holds are all of them, and no set is needed.
+    let every = ops.len() == all.len();
+    let mut edited_ops: std::collections::HashSet<*const OpPlan> =
+        std::collections::HashSet::with_capacity(if every { 0 } else { ops.len() });
+    if !every {
+        edited_ops.extend(ops.iter().map(|o| std::ptr::from_ref::<OpPlan>(o)));
+    }
+    // Each operation is read, planned again given its decision, compared and let go as it
+    // comes: neither the second read nor the second plan is held whole (each was as large
+    // as the first, at the check's peak). What fails is what failed when both were whole:
+    // another number of operations first, else the first operation that differs.
+    let mut read = 0;
+    let mut failure: Option<String> = None;
+    doc::read_to_plan(&tree, &mut |op| {
+        let Some(before) = all.get(read) else {
+            read += 1;
+            return;
+        };
+        read += 1;
+        if failure.is_some() {
+            return;
+        }
+        notes.clear();
+        let inference = before.planned.inference.clone();
+        let after = plan_op(&tree, style, op, inference, opts, false, &mut notes);
+        let edited = every || edited_ops.contains(&std::ptr::from_ref(before));
+        failure = compare_again(before, &after, edited).err();
+    })
+    .map_err(|e| format!("the edited text is no document: {e}"))?;
+    if read != all.len() {
         return Err("the edited text holds other operations".into());
     }
-    let known: Vec<Inference> = all.iter().map(|o| o.planned.inference.clone()).collect();
-    let mut notes = Vec::new();
-    let (again, _) = plan_ops(&tree, document.operations, opts, Some(&known), &mut notes);
-    // By address, as a set: searching `ops` for each operation was quadratic, most of a
-    // 20,000-operation document's check.
-    let mut edited_ops: std::collections::HashSet<*const OpPlan> =
-        std::collections::HashSet::with_capacity(ops.len());
-    edited_ops.extend(ops.iter().map(|o| std::ptr::from_ref::<OpPlan>(o)));
-    for (before, after) in all.iter().zip(&again) {
-        let id = &before.planned.site.view.id;
-        if *id != after.planned.site.view.id {
-            return Err(format!("operation `{id}` changed its id"));
-        }
-        let edited = edited_ops.contains(&std::ptr::from_ref(before));
-        let planned_again = after.planned.edit.is_some() || !after.planned.more.is_empty();
-        let had = before.planned.edit.is_some() || !before.planned.more.is_empty();
-        if edited && planned_again {
-            return Err(format!("planning the edited text again edits `{id}` again"));
-        }
-        if !edited && planned_again != had {
-            return Err(format!(
-                "planning the edited text again plans `{id}` differently"
-            ));
-        }
-        if let Some(e) = before.planned.edit.as_ref().filter(|_| edited)
-            && after.planned.site.view.declared != Declared::Valid(e.effects)
-        {
-            return Err(format!(
-                "`{id}` does not declare the planned effects after the edit"
-            ));
-        }
+    if let Some(why) = failure {
+        return Err(why);
     }
     Ok(new)
+}
+
+/// An operation planned again on the edited text (`after`) against its first plan
+/// (`before`): the same id; nothing more to edit where it was edited, the same edits planned
+/// where it was not; and, edited, the planned effects declared.
+fn compare_again(before: &OpPlan, after: &OpPlan, edited: bool) -> Result<(), String> {
+    let id = &before.planned.site.view.id;
+    if *id != after.planned.site.view.id {
+        return Err(format!("operation `{id}` changed its id"));
+    }
+    let planned_again = after.planned.edit.is_some() || !after.planned.more.is_empty();
+    let had = before.planned.edit.is_some() || !before.planned.more.is_empty();
+    if edited && planned_again {
+        return Err(format!("planning the edited text again edits `{id}` again"));
+    }
+    if !edited && planned_again != had {
+        return Err(format!(
+            "planning the edited text again plans `{id}` differently"
+        ));
+    }
+    if let Some(e) = before.planned.edit.as_ref().filter(|_| edited)
+        && after.planned.site.view.declared != Declared::Valid(e.effects)
+    {
+        return Err(format!(
+            "`{id}` does not declare the planned effects after the edit"
+        ));
+    }
+    Ok(())
 }
 
 /// Parses, classifies and plans one OpenAPI document, then checks its edits (see
@@ -1143,16 +1345,16 @@ pub fn plan(
     left_alone: Option<&str>,
     render: &mut dyn FnMut(&str, &[Edit]),
 ) -> Result<Plan, Error> {
-    let tree = parse::parse_tree(&text)?;
+    let (tree, read_as_json) = parse::parse_document(&text)?;
     let json = Style::of(&tree).json;
-    if json {
+    if json && !read_as_json {
         strict_json(&text)?;
     }
     let document = doc::read(&tree)?;
     let mut notes = Vec::new();
     let (key, title) = (document.key(), document.title.clone());
     let mut problems = document.problems;
-    let (mut ops, group) = plan_ops(&tree, document.operations, opts, None, &mut notes);
+    let (mut ops, group) = plan_ops(&tree, document.operations, opts, &mut notes);
     if let Some(why) = left_alone {
         let mut refused = 0;
         for o in ops
@@ -1331,6 +1533,79 @@ mod tests {
         assert!(!same(&new.replacen("      x-effects: [read]\n", "", 1)));
         assert!(!same(YAML));
     }
+
+    /// The one-pass walk is trusted like [`Beside`]: true only where the edited tree holds
+    /// the original's data plus exactly the inserted entries, where they were planned.
+    #[test]
+    fn the_one_pass_walk_finds_any_other_change() {
+        let mut opts = Options::new(RuleSet::builtin().unwrap());
+        opts.hint_formats = vec![HintFormat::Speakeasy, HintFormat::Zuplo];
+        for original in [YAML.to_owned(), YAML_AS_JSON.to_owned()] {
+            let old = parse::parse_tree(&original).unwrap();
+            let document = doc::read(&old).unwrap();
+            let (ops, _) = plan_ops(&old, document.operations, &opts, &mut Vec::new());
+            let refs: Vec<&OpPlan> = ops.iter().collect();
+            let mut edits: Vec<Edit> = ops
+                .iter()
+                .flat_map(|o| o.planned.edit.iter().chain(&o.planned.more))
+                .cloned()
+                .collect();
+            edits.sort_by_key(Edit::order);
+            let new = diff::apply(&original, &edits);
+            let walk = |text: &str| {
+                let t = parse::parse_tree(text).unwrap();
+                alike(&old, &t, &refs)
+            };
+            assert_eq!(walk(&new), Some(true), "{new}");
+            let json = original.starts_with('{');
+            let changes: &[(&str, &str)] = if json {
+                &[
+                    ("List all pets", "List all dogs"),
+                    ("\"name\": \"remove\"", "\"name\": \"true\""),
+                    ("\"summary\"", "\"summery\""),
+                    ("[\"read\"]", "[\"write\"]"),
+                    ("\"readOnlyHint\": true", "\"readOnlyHint\": \"true\""),
+                    ("\"title\": \"Pets\"", "\"title\": \"Pets\", \"x\": 1"),
+                    ("\"title\": \"Pets\"", "\"title\": [\"Pets\"]"),
+                ]
+            } else {
+                &[
+                    ("List all pets", "List all dogs"),
+                    ("name: remove", "name: 'true'"),
+                    ("summary:", "summery:"),
+                    ("x-effects: [read]", "x-effects: [write]"),
+                    ("readOnlyHint: true", "readOnlyHint: 'true'"),
+                    ("  title: Pets\n", "  title: Pets\n  x: 1\n"),
+                    ("  title: Pets\n", "  title: [Pets]\n"),
+                    ("      operationId: listPets\n", ""),
+                    ("      x-effects: [read]\n", ""),
+                    (
+                        "      x-effects: [read]\n",
+                        "      x-effects: [read]\n      x-more: 1\n",
+                    ),
+                    (
+                        "    get:\n      x-effects: [read]\n",
+                        "    x-effects: [read]\n    get:\n",
+                    ),
+                ]
+            };
+            for &(from, to) in changes {
+                assert!(new.contains(from), "{from} in {new}");
+                let changed = new.replacen(from, to, 1);
+                if parse::parse_tree(&changed).is_ok() {
+                    assert_ne!(walk(&changed), Some(true), "{from} -> {to}");
+                }
+            }
+            assert_ne!(walk(&original), Some(true));
+            // A document with an anchor, or a merge key, is left to [`Beside`].
+            if !json {
+                let anchored = new.replacen("title: Pets", "title: &t Pets", 1);
+                assert_eq!(walk(&anchored), None);
+            }
+        }
+    }
+
+    const YAML_AS_JSON: &str = "{\n  \"openapi\": \"3.0.0\",\n  \"info\": {\n    \"title\": \"Pets\"\n  },\n  \"paths\": {\n    \"/pets\": {\n      \"get\": {\n        \"operationId\": \"listPets\",\n        \"summary\": \"List all pets\"\n      },\n      \"delete\": {\n        \"operationId\": \"deletePet\",\n        \"x-speakeasy-mcp\": {\n          \"name\": \"remove\"\n        }\n      }\n    }\n  }\n}\n";
 
     #[test]
     fn yaml_operations_get_x_effects_and_hints_in_their_own_style() {
