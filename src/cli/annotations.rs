@@ -4,7 +4,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use catalog_effects::emit::annotations;
+use catalog_effects::emit::Summary;
+use catalog_effects::emit::annotations::Export;
+use catalog_effects::emit::sink::End;
 use catalog_effects::error::Result;
 
 use super::config::Config;
@@ -48,22 +50,54 @@ pub fn run(mut args: AnnotationsArgs, config: &Config) -> Result<u8> {
         let guard = super::args::Guard::new(&catalogs, config);
         super::args::check_outputs(&guard, &[super::args::Target::given("--output", path)])?;
     }
-    let run = match super::walk_or_refuse(&catalogs) {
-        Ok(w) => w.collect(&opts),
+    let walked = match super::walk_or_refuse(&catalogs) {
+        Ok(w) => w,
         Err(code) => return Ok(code),
     };
-    let errors = super::report_errors(&run, args.engine.quiet);
-    let export = annotations::export(&run, &opts.rules);
+    let quiet = args.engine.quiet;
+    let output = args.output.clone().unwrap_or_else(|| PathBuf::from("-"));
+    let mut export = Export::new(&opts.rules, output);
+    // The files' own errors are printed after the walk's, as they always were.
+    // Each file's errors and notes, printed after the walk's errors, as they always were.
+    let mut said: Vec<(Vec<String>, Vec<String>)> = Vec::new();
+    let meta = walked.run(&opts, |f| {
+        let errors: Vec<String> = f
+            .error
+            .iter()
+            .chain(&f.problems)
+            .map(ToString::to_string)
+            .collect();
+        let notes: Vec<String> = f.notes.iter().map(ToString::to_string).collect();
+        if !errors.is_empty() || !notes.is_empty() {
+            said.push((errors, notes));
+        }
+        super::feed(&mut [&mut export], f);
+    });
+    let mut errors = meta.errors.len();
+    for e in &meta.errors {
+        super::out::error(&e.to_string());
+    }
+    for (file_errors, notes) in &said {
+        errors += file_errors.len();
+        file_errors.iter().for_each(|e| super::out::error(e));
+        if !quiet {
+            notes.iter().for_each(|w| super::out::warning(w));
+        }
+    }
     // Warnings go to stderr; `--quiet` drops them, unless `--strict` makes them fail the run.
-    if !args.engine.quiet || args.strict {
+    if !quiet || args.strict {
         for w in &export.warnings {
             super::out::warning(&w.to_string());
         }
     }
-    match &args.output {
-        Some(path) => super::write_output(path, &export.json)?,
-        None => super::out::print(&export.json),
-    }
+    let summary = Summary::default();
+    let end = End {
+        summary: &summary,
+        guide: None,
+        meta: &meta,
+        write: &super::write_output,
+    };
+    errors += super::finish(&mut [&mut export], &end);
     Ok(if errors > 0 {
         EXIT_ERROR
     } else if args.strict && !export.warnings.is_empty() {

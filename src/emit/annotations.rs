@@ -6,13 +6,16 @@
 //! so the effects and where they came from go under `_meta`, with keys prefixed as the
 //! specification asks of custom `_meta` keys.
 
+use std::path::PathBuf;
+
 use serde::Serialize;
 
 use crate::classify::{Confidence, RuleSet};
 use crate::diff::Status;
 use crate::effects::Effect;
+use crate::emit::sink::{End, Sink};
 use crate::error::Error;
-use crate::pipeline::{ActionResult, Run};
+use crate::pipeline::{ActionResult, FileResult};
 
 /// One tool, keys in the order written.
 #[derive(Debug, Serialize)]
@@ -67,14 +70,6 @@ pub struct Inferred {
     pub confidence: Option<&'static str>,
     /// The rules that decided.
     pub rules: Vec<String>,
-}
-
-/// The export and the warnings for declared effects the evidence contradicts, each
-/// located at its `actionId`.
-#[derive(Debug)]
-pub struct Export {
-    pub json: String,
-    pub warnings: Vec<Error>,
 }
 
 /// A title from the `actionId` when there is no label: `delete_user` -> "Delete user".
@@ -179,32 +174,62 @@ pub fn tool(file: &str, a: &ActionResult, rules: &RuleSet) -> Tool {
     }
 }
 
-/// Every tool of the run (nested refresh actions are not tools), sorted by name so the list
-/// is the same however the catalog's files are laid out.
-pub fn export(run: &Run, rules: &RuleSet) -> Export {
-    let mut tools = Vec::new();
-    let mut warnings = Vec::new();
-    for (f, a) in run.actions().filter(|(_, a)| !a.nested) {
-        let t = tool(&f.shown, a, rules);
-        if let Some(w) = &t.meta.warning {
-            warnings.push(
-                Error::new(format!("`{}` {w}", t.name))
-                    .in_file(&f.shown)
-                    .at(a.line, a.column),
-            );
+/// The `annotations` export as a [`Sink`]: each file's tools are made as the run goes (the run's results
+/// are not kept), then sorted by name, so the list is the same however the catalog's files
+/// are laid out, and written where `path` says (`-`: stdout).
+pub struct Export<'r> {
+    rules: &'r RuleSet,
+    path: PathBuf,
+    tools: Vec<Tool>,
+    /// Declared effects the evidence contradicts, each at its `actionId`.
+    pub warnings: Vec<Error>,
+}
+
+impl<'r> Export<'r> {
+    pub fn new(rules: &'r RuleSet, path: PathBuf) -> Export<'r> {
+        Export {
+            rules,
+            path,
+            tools: Vec::new(),
+            warnings: Vec::new(),
         }
-        tools.push(t);
     }
-    tools.sort_by(|a, b| {
-        (&a.name, &a.meta.file, a.meta.line).cmp(&(&b.name, &b.meta.file, b.meta.line))
-    });
-    #[derive(Serialize)]
-    struct List<'a> {
-        tools: &'a [Tool],
+
+    /// The JSON of every tool seen, sorted by name.
+    fn json(&mut self) -> String {
+        self.tools.sort_by(|a, b| {
+            (&a.name, &a.meta.file, a.meta.line).cmp(&(&b.name, &b.meta.file, b.meta.line))
+        });
+        #[derive(Serialize)]
+        struct List<'a> {
+            tools: &'a [Tool],
+        }
+        // Plain structs of strings, numbers and booleans always serialize.
+        serde_json::to_string_pretty(&List { tools: &self.tools }).unwrap_or_default() + "\n"
     }
-    // Plain structs of strings, numbers and booleans always serialize.
-    let json = serde_json::to_string_pretty(&List { tools: &tools }).unwrap_or_default() + "\n";
-    Export { json, warnings }
+}
+
+impl Sink for Export<'_> {
+    /// Nested refresh actions are not tools.
+    fn file(&mut self, f: &mut FileResult) -> Result<(), Error> {
+        for a in f.actions.iter().filter(|a| !a.nested) {
+            let t = tool(&f.shown, a, self.rules);
+            if let Some(w) = &t.meta.warning {
+                self.warnings.push(
+                    Error::new(format!("`{}` {w}", t.name))
+                        .in_file(&f.shown)
+                        .at(a.line, a.column),
+                );
+            }
+            self.tools.push(t);
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, end: &End) -> Result<(), Error> {
+        let json = self.json();
+        (end.write)(&self.path, &json)
+    }
 }
 
 #[cfg(test)]
