@@ -29,6 +29,17 @@ fn row(csv: &str, id: &str) -> (String, String, String) {
     )
 }
 
+/// The main file of each connector of `keys`, in a folder of its own.
+fn connectors(catalog: &Path, keys: &[&str]) {
+    for key in keys {
+        write(
+            catalog,
+            &format!("{key}/{key}.connector.s1.yaml"),
+            &main_file(key),
+        );
+    }
+}
+
 fn backfill(dir: &Path, catalog: &str, extra: &[&str]) -> String {
     let report = dir.join("coverage.csv").display().to_string();
     let patch = dir.join("effects.patch").display().to_string();
@@ -143,13 +154,7 @@ fn a_rerun_after_a_reviewers_corrections_proposes_in_line_with_them() {
             extra,
         )
     };
-    for key in ["acme", "beta"] {
-        write(
-            &catalog,
-            &format!("{key}/{key}.connector.s1.yaml"),
-            &main_file(key),
-        );
-    }
+    connectors(&catalog, &["acme", "beta"]);
     write(
         &catalog,
         "acme/acme.sync.s1.partial.yaml",
@@ -201,13 +206,7 @@ fn lint_holds_a_claim_against_the_decision_the_votes_made() {
         )
     };
     let declared = "  effects: [execute]\n";
-    for key in ["acme", "beta"] {
-        write(
-            &catalog,
-            &format!("{key}/{key}.connector.s1.yaml"),
-            &main_file(key),
-        );
-    }
+    connectors(&catalog, &["acme", "beta"]);
     write(
         &catalog,
         "acme/acme.sync.s1.partial.yaml",
@@ -261,12 +260,9 @@ fn a_vote_that_only_makes_a_proposal_surer_changes_the_report_not_the_patch() {
     let catalog = tmp.path().join("catalog");
     // Four connectors: five `create_*` POSTs each declared [write], as the engine proposes
     // them, and four declared [execute], which it would not; one left undeclared.
-    for (c, key) in ["acme", "beta", "gamma", "delta"].iter().enumerate() {
-        write(
-            &catalog,
-            &format!("{key}/{key}.connector.s1.yaml"),
-            &main_file(key),
-        );
+    let keys = ["acme", "beta", "gamma", "delta"];
+    connectors(&catalog, &keys);
+    for (c, key) in keys.iter().enumerate() {
         let mut actions = String::new();
         for i in 0..9 {
             let declared = if i < 5 {

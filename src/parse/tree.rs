@@ -465,6 +465,34 @@ fn tab_after(text: &str, from: usize) -> Option<(usize, usize)> {
     Some((line, column))
 }
 
+impl<'a> Tree<'a> {
+    /// A tree of `text` with no node yet, built in `storage`. About one node per 12 bytes
+    /// in connector files: reserving avoids regrowing the arena, which costs as much as
+    /// building it. Storage handed over keeps its size: the edited text's tree is about the
+    /// original's, and growing it would move it.
+    fn empty(text: &'a str, storage: Storage) -> Tree<'a> {
+        let Storage {
+            mut nodes,
+            mut pool,
+        } = storage;
+        nodes.clear();
+        pool.clear();
+        if nodes.capacity() == 0 {
+            nodes.reserve(text.len() / 12 + 16);
+        }
+        Tree {
+            text,
+            nodes,
+            roots: Vec::new(),
+            pool,
+            values: Vec::new(),
+            anchors: Vec::new(),
+            tags: Vec::new(),
+            lines: Lines::new(text),
+        }
+    }
+}
+
 pub fn parse(text: &str) -> Result<Tree<'_>, Error> {
     parse_in(text, Storage::default())
 }
@@ -476,28 +504,7 @@ pub fn parse_in(text: &str, storage: Storage) -> Result<Tree<'_>, Error> {
             "file too large: 4 GiB or more (offsets are kept in 32 bits)",
         ));
     }
-    let Storage {
-        mut nodes,
-        mut pool,
-    } = storage;
-    nodes.clear();
-    pool.clear();
-    // About one node per 12 bytes in connector files: reserving avoids regrowing the
-    // arena, which costs as much as building it. Storage handed over keeps its size: the
-    // edited text's tree is about the original's, and growing it would move it.
-    if nodes.capacity() == 0 {
-        nodes.reserve(text.len() / 12 + 16);
-    }
-    let mut tree = Tree {
-        text,
-        nodes,
-        roots: Vec::new(),
-        pool,
-        values: Vec::new(),
-        anchors: Vec::new(),
-        tags: Vec::new(),
-        lines: Lines::new(text),
-    };
+    let mut tree = Tree::empty(text, storage);
     // saphyr-parser never lets a possible simple key go stale inside a flow collection, so
     // the key it saves at a root `[` or `{` (`[a, b]: c` is YAML) stays possible until the
     // collection closes, and the scanner queues every token of the file meanwhile: a 3 MB
@@ -1161,25 +1168,7 @@ pub fn parse_json(text: &str, storage: Storage) -> Option<Tree<'_>> {
         return None;
     }
     let bytes = text.as_bytes();
-    let Storage {
-        mut nodes,
-        mut pool,
-    } = storage;
-    nodes.clear();
-    pool.clear();
-    if nodes.capacity() == 0 {
-        nodes.reserve(text.len() / 12 + 16);
-    }
-    let mut tree = Tree {
-        text,
-        nodes,
-        roots: Vec::new(),
-        pool,
-        values: Vec::new(),
-        anchors: Vec::new(),
-        tags: Vec::new(),
-        lines: Lines::new(text),
-    };
+    let mut tree = Tree::empty(text, storage);
     // Spaces and line breaks (CR only before LF).
     let ws = |mut i: usize| {
         loop {

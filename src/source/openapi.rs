@@ -1411,12 +1411,7 @@ pub fn plan(
             }
         }
     }
-    let mut edits: Vec<Edit> = ops
-        .iter()
-        .flat_map(|o| o.planned.edit.iter().chain(&o.planned.more))
-        .cloned()
-        .collect();
-    edits.sort_by_key(Edit::order);
+    let edits = edits_of(&ops);
     if new_text.is_none() && opts.keep_texts && !edits.is_empty() {
         new_text = Some(diff::apply(&text, &edits));
     }
@@ -1453,6 +1448,17 @@ pub fn plan(
         // not connector partials.
         refs: Vec::new(),
     })
+}
+
+/// Every edit the operations' plans make, in the order they apply.
+fn edits_of(ops: &[OpPlan]) -> Vec<Edit> {
+    let mut edits: Vec<Edit> = ops
+        .iter()
+        .flat_map(|o| o.planned.edit.iter().chain(&o.planned.more))
+        .cloned()
+        .collect();
+    edits.sort_by_key(Edit::order);
+    edits
 }
 
 #[cfg(test)]
@@ -1545,13 +1551,7 @@ mod tests {
             let document = doc::read(&old).unwrap();
             let (ops, _) = plan_ops(&old, document.operations, &opts, &mut Vec::new());
             let refs: Vec<&OpPlan> = ops.iter().collect();
-            let mut edits: Vec<Edit> = ops
-                .iter()
-                .flat_map(|o| o.planned.edit.iter().chain(&o.planned.more))
-                .cloned()
-                .collect();
-            edits.sort_by_key(Edit::order);
-            let new = diff::apply(&original, &edits);
+            let new = diff::apply(&original, &edits_of(&ops));
             let walk = |text: &str| {
                 let t = parse::parse_tree(text).unwrap();
                 alike(&old, &t, &refs)
