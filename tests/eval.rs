@@ -72,8 +72,9 @@ const HOLD: [(Set, Route, usize, usize, f64); 5] = [
     (Set::Google, Route::Backfill, 7, 58, 0.96),
     // Met: at most 0.2% unsafe, 5% friction, 97% coverage.
     (Set::Graph, Route::Backfill, 5, 120, 0.97),
-    // Held: list-keys and secrets reads that Azure's RBAC counts as actions.
-    (Set::Azure, Route::Audit, 25, 41, 0.943),
+    // Coverage met; unsafe and friction held: list-keys and secrets reads that Azure's RBAC
+    // counts as actions.
+    (Set::Azure, Route::Audit, 25, 41, 0.95),
     // Unsafe met; friction and coverage held: the contradictions between servers. One row
     // more than before a read word was judged by its position's record alone
     // (`query_heapsnapshot_objects`), for nine fewer on openapi-scopes-dev and google-dev.
@@ -88,7 +89,7 @@ const HOLD_SETS: [(Set, Route, usize, usize, f64); 5] = [
     (Set::Google, Route::Backfill, 24, 36, 0.999),
     (Set::Graph, Route::Backfill, 0, 298, 0.965),
     // Azure's run-like verbs are actions; elsewhere they are read-only 39 times in 40.
-    (Set::Azure, Route::Audit, 47, 30, 0.958),
+    (Set::Azure, Route::Audit, 47, 30, 0.965),
     (Set::Mcp, Route::Audit, 1, 48, 0.918),
 ];
 
@@ -182,7 +183,7 @@ const HALF: [(Set, Route, usize, usize, usize); 9] = [
     (Set::Google, Route::Audit, 4, 51, 716),
     (Set::Graph, Route::Backfill, 2, 59, 2689),
     (Set::Graph, Route::Audit, 8, 130, 2534),
-    (Set::Azure, Route::Audit, 10, 12, 829),
+    (Set::Azure, Route::Audit, 10, 12, 834),
     (Set::Mcp, Route::Backfill, 0, 0, 86),
     (Set::Mcp, Route::Audit, 1, 23, 211),
 ];
