@@ -119,7 +119,7 @@ impl Document {
 pub fn is_document(text: &str) -> bool {
     let text = text.trim_start_matches('\u{feff}');
     if text.trim_start().starts_with('{') {
-        return json_top_level_keys(text).any(|k| k == "openapi" || k == "swagger");
+        return json_top_level_key(text, &["openapi", "swagger"]);
     }
     // In YAML a top-level key starts its line at column 0; block scalars and nested
     // mappings are indented, so nothing else can start a line with `openapi:`.
@@ -138,11 +138,12 @@ pub fn is_document(text: &str) -> bool {
         .any(|line| STARTS.iter().any(|p| line.starts_with(p)))
 }
 
-/// The keys of a JSON text's top-level object, found by skipping strings and counting
-/// brackets: no value is built.
-fn json_top_level_keys(text: &str) -> impl Iterator<Item = &str> {
+/// Whether a key of a JSON text's top-level object is one of `wanted`, found by skipping
+/// strings and counting brackets: no value is built, and the scan stops at the first such
+/// key (a document's `openapi` is usually its first: on an 11.6 MB document, collecting every
+/// key first was 14% of its backfill).
+fn json_top_level_key(text: &str, wanted: &[&str]) -> bool {
     let b = text.as_bytes();
-    let mut keys = Vec::new();
     let (mut depth, mut i) = (0usize, 0usize);
     while i < b.len() {
         match b[i] {
@@ -160,8 +161,8 @@ fn json_top_level_keys(text: &str) -> impl Iterator<Item = &str> {
                     while j < b.len() && b[j].is_ascii_whitespace() {
                         j += 1;
                     }
-                    if b.get(j) == Some(&b':') {
-                        keys.push(&text[start..end]);
+                    if b.get(j) == Some(&b':') && wanted.contains(&&text[start..end]) {
+                        return true;
                     }
                 }
             }
@@ -169,7 +170,7 @@ fn json_top_level_keys(text: &str) -> impl Iterator<Item = &str> {
         }
         i += 1;
     }
-    keys.into_iter()
+    false
 }
 
 /// `Swagger Petstore` -> `swagger_petstore`; also the action id of an operation without an
