@@ -590,14 +590,11 @@ fn run_voting(
             }
         }
     }
+    let votes = std::sync::Arc::new(counter.finish(catalog::Thresholds::builtin()));
     let with = Options {
-        votes: Some(std::sync::Arc::new(
-            counter.finish(catalog::Thresholds::builtin()),
-        )),
+        votes: Some(votes.clone()),
         ..opts.clone()
     };
-    let none = catalog::Votes::default();
-    let votes = with.votes.as_deref().unwrap_or(&none);
     // A vote that changes what an action will declare (its effects, or whether they are
     // sure enough to patch) changes the file's edits: the file is planned again. One that
     // only changes how sure a proposal is, or nothing, is taken in place, with the file's
@@ -614,6 +611,7 @@ fn run_voting(
             if voted.effects != a.inference.effects
                 || voted.confident(min) != a.inference.confident(min)
             {
+                // Planned again whole: nothing of this plan is kept.
                 replan.push(i);
                 changed = false;
                 break;
