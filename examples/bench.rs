@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo build --release            # the tool binary under test
-//! cargo run --release --example bench -- [--sizes 10000,100000,1000000] [--dir target/bench]
+//! cargo run --release --example bench -- [--sizes 10000,100000,1000000] [--dir DIR]
 //!     [--bin target/release/catalog-effects] [--seed 42] [--keep] [--quick]
 //!     [--long-line 20000] [--large-mb 100]
 //! ```
@@ -40,7 +40,8 @@ struct Opts {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: bench [--sizes 10000,100000,1000000] [--dir target/bench] \
+        "usage: bench [--sizes 10000,100000,1000000] [--dir DIR, outside any git work tree; \
+         default: the system's temporary folder] \
          [--bin target/release/catalog-effects] [--seed 42] [--keep] [--quick] \
          [--long-line 20000] [--large-mb 100]"
     );
@@ -52,7 +53,9 @@ fn parse_opts() -> Opts {
         sizes: vec![10_000, 100_000, 1_000_000],
         long_line: 20_000,
         large_mb: 100,
-        dir: PathBuf::from("target/bench"),
+        // Outside the repository: in a git work tree the generated files are untracked or
+        // ignored, so `backfill` would leave them unedited and the rows measure no edit.
+        dir: std::env::temp_dir().join("catalog-effects-bench"),
         bin: PathBuf::from("target/release/catalog-effects"),
         seed: 42,
         keep: false,
@@ -881,6 +884,13 @@ fn main() {
     if let Err(e) = fs::create_dir_all(&o.dir) {
         eprintln!("cannot create {}: {e}", o.dir.display());
         std::process::exit(1);
+    }
+    if catalog_effects::git::Repo::discover(&o.dir).is_some() {
+        eprintln!(
+            "{} is inside a git work tree: its generated files would be untracked or ignored, which backfill leaves unedited, so every row would measure a run that edits nothing; pass --dir outside it",
+            o.dir.display()
+        );
+        std::process::exit(2);
     }
     let bin_ok = o.bin.is_file();
     let mut ruamel: Option<Result<Ruamel, String>> = None;
