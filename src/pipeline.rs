@@ -567,28 +567,39 @@ fn run_voting(
     if let Some(p) = &opts.progress {
         (p.start)(work.len());
     }
-    let mut results: Vec<FileResult> = work
+    // Each file's declarations, counted; its results kept only when the run reports it (a
+    // `--since` run counts every file but holds only the changed ones).
+    type Counted = Vec<(catalog::Word, Effects, catalog::Origin)>;
+    let planned: Vec<(Counted, Option<FileResult>)> = work
         .par_iter()
-        .map(|w| {
-            let r = process_file(w, names, opts);
+        .zip(selected)
+        .map(|(w, keep)| {
+            let f = process_file(w, names, opts);
             if let Some(p) = &opts.progress {
                 (p.tick)();
             }
-            r
+            let counted = f
+                .actions
+                .iter()
+                .filter(|a| !a.nested)
+                .filter_map(|a| {
+                    let (effects, origin) =
+                        origin(a.status, &a.inference, a.declared.valid(), opts)?;
+                    let key = catalog::Word::of(a.inference.decision.as_ref()?)?;
+                    Some((key, effects, origin))
+                })
+                .collect();
+            (counted, keep.then_some(f))
         })
         .collect();
     let mut counter = catalog::Counter::default();
-    for (w, f) in work.iter().zip(&results) {
+    let mut results: Vec<Option<FileResult>> = Vec::with_capacity(work.len());
+    for (w, (counted, f)) in work.iter().zip(planned) {
         let connector = format!("{}/{}", w.catalog, w.file.folder);
-        for a in f.actions.iter().filter(|a| !a.nested) {
-            let declared = a.declared.valid();
-            let Some((effects, origin)) = origin(a.status, &a.inference, declared, opts) else {
-                continue;
-            };
-            if let Some(key) = a.inference.decision.as_ref().and_then(catalog::Word::of) {
-                counter.add_key(key, effects, &connector, origin);
-            }
+        for (key, effects, origin) in counted {
+            counter.add_key(key, effects, &connector, origin);
         }
+        results.push(f);
     }
     let votes = std::sync::Arc::new(counter.finish(catalog::Thresholds::builtin()));
     let with = Options {
@@ -601,7 +612,11 @@ fn run_voting(
     // CSV rows rendered again (the confidence and the reason are in them).
     let min = opts.min_confidence;
     let mut replan = Vec::new();
-    for (i, f) in results.iter_mut().enumerate().filter(|(i, _)| selected[*i]) {
+    for (i, f) in results
+        .iter_mut()
+        .enumerate()
+        .filter_map(|(i, f)| Some((i, f.as_mut()?)))
+    {
         let mut changed = false;
         for a in f.actions.iter_mut() {
             if a.declared != Declared::None || !votes.speaks_to(&a.inference) {
@@ -628,12 +643,9 @@ fn run_voting(
         .map(|&i| (i, process_file(&work[i], names, &with)))
         .collect();
     for (i, f) in again {
-        results[i] = f;
+        results[i] = Some(f);
     }
-    for (f, keep) in results.iter_mut().zip(selected) {
-        if !keep {
-            continue;
-        }
+    for f in results.iter_mut().flatten() {
         meta.files += 1;
         for fired in f.actions.iter().flat_map(|a| &a.inference.fired) {
             meta.rules_used[*fired] = true;
