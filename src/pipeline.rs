@@ -62,10 +62,10 @@ pub struct Options {
     pub migrate_hints: bool,
     /// Where an OpenAPI operation's derived hints are also written (`--hints`).
     pub hint_formats: Vec<crate::parse::openapi::HintFormat>,
-    /// Count the effects the catalog declares, before planning, as evidence for the actions
-    /// that declare none (`--catalog-evidence`).
+    /// Count the effects the catalog declares as evidence for the actions that declare none
+    /// (on unless `--no-catalog-evidence`).
     pub catalog_evidence: bool,
-    /// Those counts, once made (a run makes them over every file it walked).
+    /// Those counts, once made (a run makes them from its first plan of every file it walked).
     pub votes: Option<std::sync::Arc<catalog::Votes>>,
 }
 
@@ -569,7 +569,6 @@ fn run_voting(
     }
     // Each file's declarations, counted; its results kept only when the run reports it (a
     // `--since` run counts every file but holds only the changed ones).
-    type Counted = Vec<(catalog::Word, Effects, catalog::Origin)>;
     let planned: Vec<(Counted, Option<FileResult>)> = work
         .par_iter()
         .zip(selected)
@@ -578,17 +577,12 @@ fn run_voting(
             if let Some(p) = &opts.progress {
                 (p.tick)();
             }
-            let counted = f
-                .actions
-                .iter()
-                .filter(|a| !a.nested)
-                .filter_map(|a| {
-                    let (effects, origin) =
-                        origin(a.status, &a.inference, a.declared.valid(), opts)?;
-                    let key = catalog::Word::of(a.inference.decision.as_ref()?)?;
-                    Some((key, effects, origin))
-                })
-                .collect();
+            let counted = counted(
+                f.actions
+                    .iter()
+                    .map(|a| (a.nested, a.status, &a.inference, a.declared.valid())),
+                opts,
+            );
             (counted, keep.then_some(f))
         })
         .collect();
@@ -655,25 +649,35 @@ fn run_voting(
     meta
 }
 
-/// What an action will declare once this run's patch is applied, and where that comes from:
-/// the patch adds it (a proposal, or a conflict `--fix-conflicts` rewrites), or it is
-/// declared, echoing the engine or not. `None`: it will declare nothing valid.
-fn origin(
-    status: Status,
-    inf: &Inference,
-    declared: Option<Effects>,
+/// A file's declarations by key, as the catalog's evidence counts them.
+type Counted = Vec<(catalog::Word, Effects, catalog::Origin)>;
+
+/// What each action (nested, status, the engine's inference, its valid declaration) will
+/// declare once this run's patch is applied, by the key of its verb, and where that comes
+/// from: the patch adds it (a proposal, or a conflict `--fix-conflicts` rewrites), or it is
+/// declared, echoing the engine or not. Nested actions are not tools, and an action with no
+/// verb, or that will declare nothing valid, teaches nothing.
+fn counted<'a>(
+    actions: impl Iterator<Item = (bool, Status, &'a Inference, Option<Effects>)>,
     opts: &Options,
-) -> Option<(Effects, catalog::Origin)> {
-    let proposed = match status {
-        Status::Added => true,
-        Status::Conflict => opts.fix_conflicts,
-        _ => false,
-    };
-    if proposed {
-        return Some((inf.effects, catalog::Origin::Proposed));
-    }
-    let e = declared?;
-    Some((e, catalog::Origin::of(inf, e, opts.min_confidence)))
+) -> Counted {
+    actions
+        .filter(|(nested, ..)| !nested)
+        .filter_map(|(_, status, inf, declared)| {
+            let proposed = match status {
+                Status::Added => true,
+                Status::Conflict => opts.fix_conflicts,
+                _ => false,
+            };
+            let (effects, origin) = if proposed {
+                (inf.effects, catalog::Origin::Proposed)
+            } else {
+                let e = declared?;
+                (e, catalog::Origin::of(inf, e, opts.min_confidence))
+            };
+            Some((catalog::Word::of(inf.decision.as_ref()?)?, effects, origin))
+        })
+        .collect()
 }
 
 /// `opts` for counting: only the decisions are read; nothing is rendered, checked or kept.
@@ -693,31 +697,6 @@ fn quiet(opts: &Options) -> Options {
         votes: None,
         ..opts.clone()
     }
-}
-
-/// What one file's actions will declare once the patch is applied, by key, and whether
-/// this run adds it, the engine proposes it anyway, or it is new to the engine.
-fn declared_in(
-    text: String,
-    source: &dyn crate::source::Source,
-    quiet: &Options,
-    left_alone: Option<&str>,
-) -> Vec<(catalog::Word, Effects, catalog::Origin)> {
-    // Every file is read: what its actions declare, and what this run proposes for those
-    // that declare nothing, which the patch will make declarations.
-    let Ok(plan) = source.plan(text, quiet, left_alone, &mut |_, _| {}) else {
-        return Vec::new();
-    };
-    plan.actions
-        .iter()
-        .filter(|p| !p.site.nested)
-        .filter_map(|p| {
-            let declared = p.site.view.declared.valid();
-            let (effects, origin) = origin(p.status, &p.inference, declared, quiet)?;
-            let key = catalog::Word::of(p.inference.decision.as_ref()?)?;
-            Some((key, effects, origin))
-        })
-        .collect()
 }
 
 /// A poisoned lock only means a worker panicked, which ends the run anyway.
@@ -1130,14 +1109,18 @@ pub struct Plan {
 /// over a folder of this one file would count it.
 pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
     if opts.catalog_evidence && opts.votes.is_none() {
+        // Planned once quietly to count: this one text is not worth the in-place route of a
+        // run (`run_voting`).
+        let quiet = quiet(opts);
         let mut counter = catalog::Counter::default();
-        for (key, effects, origin) in declared_in(
-            text.to_owned(),
-            &crate::source::connector::Connector,
-            &quiet(opts),
-            None,
-        ) {
-            counter.add_key(key, effects, "", origin);
+        if let Ok(p) = plan_owned(text.to_owned(), &quiet, None, &mut |_, _| {}) {
+            let actions = p.actions.iter().map(|a| {
+                let declared = a.site.view.declared.valid();
+                (a.site.nested, a.status, &a.inference, declared)
+            });
+            for (key, effects, origin) in counted(actions, &quiet) {
+                counter.add_key(key, effects, "", origin);
+            }
         }
         let with = Options {
             votes: Some(std::sync::Arc::new(

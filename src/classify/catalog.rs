@@ -210,8 +210,8 @@ struct Summary {
     change: Side,
     /// Of those, the declarations the engine would not have patched itself (other effects,
     /// or a proposal too unsure to patch): what the catalog teaches.
-    read_new: Side,
-    change_new: Side,
+    read_taught: Side,
+    change_taught: Side,
     /// Each effects list declared, with its rows, connectors and the rows this run's patch
     /// adds, most rows first.
     effects: Vec<(Effects, u32, u32, u32)>,
@@ -227,9 +227,15 @@ impl Summary {
 
     fn taught(&self, claim: Claim) -> Side {
         match claim {
-            Claim::Read => self.read_new,
-            Claim::Change => self.change_new,
+            Claim::Read => self.read_taught,
+            Claim::Change => self.change_taught,
         }
+    }
+
+    /// Whether any declaration is one the engine would not have patched itself: all
+    /// echoes teach it nothing it does not know.
+    fn teaches(&self) -> bool {
+        self.read_taught.rows + self.change_taught.rows > 0
     }
 }
 
@@ -250,7 +256,7 @@ pub struct Vote {
     pub side: Side,
     pub of: u32,
     /// Of `side`, those the engine would not have patched itself: they set the level.
-    pub new: Side,
+    pub taught: Side,
     /// The level the declarations reach on their own; `None`: too few, or they disagree.
     pub level: Option<Confidence>,
     pub did: Did,
@@ -352,13 +358,13 @@ impl Counter {
         let mut by: HashMap<Word, Summary> = HashMap::new();
         for ((key, claim, _), (rows, new)) in claims {
             let s = by.entry(key).or_default();
-            let (side, side_new) = match claim {
-                Claim::Read => (&mut s.read, &mut s.read_new),
-                Claim::Change => (&mut s.change, &mut s.change_new),
+            let (side, taught) = match claim {
+                Claim::Read => (&mut s.read, &mut s.read_taught),
+                Claim::Change => (&mut s.change, &mut s.change_taught),
             };
             side.add(rows);
             if new > 0 {
-                side_new.add(new);
+                taught.add(new);
             }
         }
         for ((key, e, _), (rows, proposed)) in effects {
@@ -439,7 +445,7 @@ impl Votes {
             .filter(|d| d.basis != Basis::Declared)
             .and_then(Word::of)
             .and_then(|k| self.by.get(&k))
-            .is_some_and(|s| s.read_new.rows + s.change_new.rows > 0)
+            .is_some_and(Summary::teaches)
     }
 
     /// The engine's inference for an action that declares nothing, with the catalog's
@@ -460,8 +466,7 @@ impl Votes {
             .filter(|d| d.basis != Basis::Declared)
             .and_then(Word::of)
             .and_then(|k| Some((k, self.by.get(&k)?)))
-            // Declarations that all echo the engine teach it nothing it does not know.
-            .filter(|_| self.speaks_to(&inf))
+            .filter(|(_, s)| s.teaches())
         else {
             return inf;
         };
@@ -522,7 +527,7 @@ impl Votes {
             Some(_) => Did::Nothing,
             // Declarations that disagree: a read they contradict often enough goes down.
             None if d.claim == Claim::Read
-                && s.change_new.rows > 0
+                && s.change_taught.rows > 0
                 && f64::from(s.change.rows) >= t.lower_share * f64::from(of) - 1e-9 =>
             {
                 inf.confidence = Some(lower(c));
@@ -541,7 +546,7 @@ impl Votes {
             effects_proposed,
             side: s.side(claim),
             of,
-            new: s.taught(claim),
+            taught: s.taught(claim),
             level,
             did,
             before: before.0,
@@ -634,6 +639,17 @@ mod tests {
             }],
             ..ActionView::default()
         }
+    }
+
+    /// `id` called by `method` on `/<id without sync_>/sync`, declared `e` in `connector`.
+    fn sync(
+        id: &str,
+        method: &str,
+        connector: &'static str,
+        e: Effect,
+    ) -> (ActionView, &'static str, Effect) {
+        let path = format!("/{}/sync", id.trim_start_matches("sync_"));
+        (call(id, method, &path), connector, e)
     }
 
     /// Votes from `declared`: (action, connector, effects).
@@ -736,21 +752,9 @@ mod tests {
         let alone = super::super::infer(&call("sync_ledger", "get", "/ledger/sync"), &set);
         assert_eq!(alone.confidence, Some(Confidence::Low), "{alone:?}");
         let family = [
-            (
-                call("sync_users", "get", "/users/sync"),
-                "a",
-                Effect::Execute,
-            ),
-            (
-                call("sync_macros", "get", "/macros/sync"),
-                "a",
-                Effect::Execute,
-            ),
-            (
-                call("sync_contacts", "get", "/contacts/sync"),
-                "b",
-                Effect::Execute,
-            ),
+            sync("sync_users", "get", "a", Effect::Execute),
+            sync("sync_macros", "get", "a", Effect::Execute),
+            sync("sync_contacts", "get", "b", Effect::Execute),
         ];
         let v = votes(&set, &family, t);
         let inf = vote(&set, &v, &call("sync_ledger", "get", "/ledger/sync"));
@@ -800,21 +804,9 @@ mod tests {
         let t = Thresholds::builtin();
         // Reviewers corrected `sync` over POST to a plain write.
         let corrected = [
-            (
-                call("sync_users", "post", "/users/sync"),
-                "a",
-                Effect::Write,
-            ),
-            (
-                call("sync_teams", "post", "/teams/sync"),
-                "a",
-                Effect::Write,
-            ),
-            (
-                call("sync_roles", "post", "/roles/sync"),
-                "b",
-                Effect::Write,
-            ),
+            sync("sync_users", "post", "a", Effect::Write),
+            sync("sync_teams", "post", "a", Effect::Write),
+            sync("sync_roles", "post", "b", Effect::Write),
         ];
         let inf = vote(
             &set,

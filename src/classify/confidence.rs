@@ -477,21 +477,23 @@ impl Measured {
         // "Searches for ..." descriptions, against a search pool two eBay `suggest_*`
         // rows sank). Without a method the name, label and description are one author's
         // words, and their support is no better than the floor (98.0%): it does not count.
-        let backed = matches!(
-            support,
-            Key::Support {
-                agreement: Agreement::Agrees | Agreement::Named,
-                others: 1..,
-                ..
-            }
-        ) && self.get(&support).speaks()
-            && !self.get(&support).demotes(floor);
+        let backed = || {
+            matches!(
+                support,
+                Key::Support {
+                    agreement: Agreement::Agrees | Agreement::Named,
+                    others: 1..,
+                    ..
+                }
+            ) && self.get(&support).speaks()
+                && !self.get(&support).demotes(floor)
+        };
         if let Some(&k) = chain
             .pooled()
             .iter()
             .find(|k| self.get(k).speaks())
             .filter(|k| self.get(k).demotes(floor))
-            .filter(|_| !backed)
+            .filter(|_| !backed())
         {
             return Judgement {
                 confidence: Confidence::Low,

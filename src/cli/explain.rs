@@ -170,7 +170,7 @@ fn catalog_section(s: &mut String, a: &ActionResult, opts: &pipeline::Options) {
         Claim::Change => "a change",
     };
     // Declarations that echo the engine count toward the share, never the level.
-    let echoes = v.side.rows - v.new.rows;
+    let echoes = v.side.rows - v.taught.rows;
     let taught = if echoes == 0 {
         String::new()
     } else {
