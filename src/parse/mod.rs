@@ -200,31 +200,40 @@ fn parse_checked(
     // edit planning (columns, line ends and diff lines count `\n` only): an insertion after
     // it would be indented wrongly and break the file. Refused, never guessed (issue 7,
     // fuzzer crash 645f82ee: `- a\n\r- actionId: x`).
-    let bytes = text.as_bytes();
-    // Most files hold no carriage return at all, and `contains` finds that out a word at a
-    // time.
-    if bytes.contains(&b'\r')
-        && let Some(at) =
-            (0..bytes.len()).find(|&i| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
-    {
-        let lines = tree::Lines::new(text);
-        return Err(Error::new(
-            "a carriage return not followed by a line feed (a classic Mac line break): convert the file to LF or CRLF line endings",
-        )
-        .at(lines.line(at), lines.column(at) + 1));
-    }
+    let lone_cr = || {
+        let bytes = text.as_bytes();
+        // Most files hold no carriage return at all, and `contains` finds that out a word
+        // at a time.
+        if bytes.contains(&b'\r')
+            && let Some(at) =
+                (0..bytes.len()).find(|&i| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
+        {
+            let lines = tree::Lines::new(text);
+            return Err(Error::new(
+                "a carriage return not followed by a line feed (a classic Mac line break): convert the file to LF or CRLF line endings",
+            )
+            .at(lines.line(at), lines.column(at) + 1));
+        }
+        Ok(())
+    };
+    // The JSON reader takes a carriage return only before a line feed, so what it reads
+    // needs no search for a lone one.
     let (tree, json) = if json_first && text.trim_start_matches([' ', '\n', '\r']).starts_with('{')
     {
         // Declined, the storage is handed on with its room.
         let nodes = storage.capacity();
         match tree::parse_json(text, storage) {
             Some(tree) => (tree, true),
-            None => (
-                tree::parse_in(text, tree::Storage::with_nodes(nodes))?,
-                false,
-            ),
+            None => {
+                lone_cr()?;
+                (
+                    tree::parse_in(text, tree::Storage::with_nodes(nodes))?,
+                    false,
+                )
+            }
         }
     } else {
+        lone_cr()?;
         (tree::parse_in(text, storage)?, false)
     };
     // Later documents would be read by nothing: their actions would silently go without

@@ -1169,11 +1169,18 @@ pub fn parse_json(text: &str, storage: Storage) -> Option<Tree<'_>> {
     }
     let bytes = text.as_bytes();
     let mut tree = Tree::empty(text, storage);
-    // Spaces and line breaks (CR only before LF).
+    // Spaces and line breaks (CR only before LF). A pretty-printed document's indentation
+    // is most of its whitespace: eight spaces are skipped at a time.
     let ws = |mut i: usize| {
         loop {
             match bytes.get(i) {
-                Some(b' ' | b'\n') => i += 1,
+                Some(b' ') => {
+                    i += 1;
+                    while bytes.get(i..i + 8).is_some_and(|w| w == b"        ") {
+                        i += 8;
+                    }
+                }
+                Some(b'\n') => i += 1,
                 Some(b'\r') if bytes.get(i + 1) == Some(&b'\n') => i += 2,
                 _ => return i,
             }
@@ -1206,14 +1213,14 @@ pub fn parse_json(text: &str, storage: Storage) -> Option<Tree<'_>> {
                 let close = if map { b'}' } else { b']' };
                 if bytes.get(i) != Some(&close) {
                     if map {
-                        i = json_key(&mut tree, bytes, i, &mut decoded, ws)?;
+                        i = json_key(&mut tree, i, &mut decoded, ws)?;
                     }
                     continue 'value;
                 }
                 // Empty: closed below.
             }
             b'"' => {
-                i = json_string(&mut tree, bytes, i, in_flow, &mut decoded)?;
+                i = json_string(&mut tree, i, in_flow, &mut decoded)?;
             }
             b't' | b'f' | b'n' => {
                 let word: &[u8] = match bytes[i] {
@@ -1249,7 +1256,7 @@ pub fn parse_json(text: &str, storage: Storage) -> Option<Tree<'_>> {
                 b',' => {
                     i = ws(i + 1);
                     if map {
-                        i = json_key(&mut tree, bytes, i, &mut decoded, ws)?;
+                        i = json_key(&mut tree, i, &mut decoded, ws)?;
                     }
                     continue 'value;
                 }
@@ -1274,15 +1281,15 @@ pub fn parse_json(text: &str, storage: Storage) -> Option<Tree<'_>> {
 /// A key at `i`, its colon and the space after it: where its value starts.
 fn json_key(
     tree: &mut Tree,
-    bytes: &[u8],
     i: usize,
     decoded: &mut String,
     ws: impl Fn(usize) -> usize,
 ) -> Option<usize> {
+    let bytes = tree.text.as_bytes();
     if bytes.get(i) != Some(&b'"') {
         return None;
     }
-    let end = json_string(tree, bytes, i, IN_FLOW, decoded)?;
+    let end = json_string(tree, i, IN_FLOW, decoded)?;
     if bytes.get(end) != Some(&b':') {
         return None;
     }
@@ -1290,16 +1297,13 @@ fn json_key(
 }
 
 /// The string at `i` (its opening quote), pushed as a double-quoted scalar: where it ends.
-fn json_string(
-    tree: &mut Tree,
-    bytes: &[u8],
-    start: usize,
-    in_flow: u8,
-    decoded: &mut String,
-) -> Option<usize> {
+fn json_string(tree: &mut Tree, start: usize, in_flow: u8, decoded: &mut String) -> Option<usize> {
+    let text = tree.text;
+    let bytes = text.as_bytes();
     let mut i = start + 1;
     let mut escaped = false;
     loop {
+        i = string_stop(bytes, i);
         match *bytes.get(i)? {
             b'"' => break,
             b'\\' => {
@@ -1323,25 +1327,27 @@ fn json_string(
         }
     }
     let end = i + 1;
-    let raw = std::str::from_utf8(bytes.get(start + 1..i)?).ok()?;
-    let value: &str = if escaped {
+    // Between two quotes, both ASCII, of a `str`: a slice on character boundaries, unless an
+    // escape's skip landed inside a character (then not JSON).
+    let raw = text.get(start + 1..i)?;
+    let (aux, flags) = if escaped {
         decoded.clear();
         json_unescape(raw, decoded)?;
-        decoded
+        let value = decoded.as_str();
+        // Sliced when the value is the text before the closing quote, as unescaped it is.
+        if end >= start + 1 + value.len()
+            && bytes[end - 1 - value.len()..end - 1] == *value.as_bytes()
+        {
+            (value.len() as u32, SLICED)
+        } else {
+            tree.values
+                .push((tree.pool.len() as u32, value.len() as u32));
+            tree.pool.push_str(value);
+            ((tree.values.len() - 1) as u32, 0)
+        }
     } else {
-        raw
+        (raw.len() as u32, SLICED)
     };
-    let sliced = end >= start + 1 + value.len()
-        && bytes[end - 1 - value.len()..end - 1] == *value.as_bytes();
-    let aux = if sliced {
-        value.len() as u32
-    } else {
-        tree.values
-            .push((tree.pool.len() as u32, value.len() as u32));
-        tree.pool.push_str(value);
-        (tree.values.len() - 1) as u32
-    };
-    let flags = if sliced { SLICED } else { 0 };
     tree.push(
         Kind::Scalar,
         start,
@@ -1351,6 +1357,37 @@ fn json_string(
         flags | in_flow,
     );
     Some(end)
+}
+
+/// From `i`, the first byte a JSON string's scan must look at: a quote, a backslash, a
+/// control character, DEL, or any byte of a non-ASCII character (some are refused). Eight
+/// bytes at a time: a description is most of a large document, and a byte at a time through
+/// the scan's match was a third of its parse.
+fn string_stop(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // High bit of each byte that is zero: exact at the lowest such byte (a borrow only runs
+    // upwards), which is the one wanted.
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let w = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+        let hits = (w.wrapping_sub(ONES * 0x20) & !w & HIGH)
+            | zero(w ^ (ONES * u64::from(b'"')))
+            | zero(w ^ (ONES * u64::from(b'\\')))
+            | zero(w ^ (ONES * 0x7f))
+            | (w & HIGH);
+        if hits != 0 {
+            return i + (hits.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while bytes
+        .get(i)
+        .is_some_and(|&b| b >= 0x20 && b < 0x7f && b != b'"' && b != b'\\')
+    {
+        i += 1;
+    }
+    i
 }
 
 /// The value of a JSON string's contents `raw` (between its quotes), into `out`; `None` for
