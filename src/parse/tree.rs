@@ -1383,7 +1383,7 @@ fn string_stop(bytes: &[u8], mut i: usize) -> usize {
     }
     while bytes
         .get(i)
-        .is_some_and(|&b| b >= 0x20 && b < 0x7f && b != b'"' && b != b'\\')
+        .is_some_and(|&b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
     {
         i += 1;
     }
