@@ -178,15 +178,27 @@ pub fn parse_document(text: &str) -> Result<(Tree<'_>, bool), Error> {
     parse_checked(text, tree::Storage::default(), true)
 }
 
-/// [`parse_document`], building the tree in `storage` (see [`tree::Storage`]).
-pub fn parse_document_in(text: &str, storage: tree::Storage) -> Result<(Tree<'_>, bool), Error> {
-    parse_checked(text, storage, true)
+/// [`parse_document`] of an edited text, building the tree in `storage` (see
+/// [`tree::Storage`]), without looking for duplicate keys: the check of the edit settles that
+/// by comparing with the original, and calls [`check_duplicate_keys`] only where the
+/// comparison does not.
+pub fn parse_edited_in(text: &str, storage: tree::Storage) -> Result<(Tree<'_>, bool), Error> {
+    parse_checked_keys(text, storage, true, false)
 }
 
 fn parse_checked(
     text: &str,
     storage: tree::Storage,
     json_first: bool,
+) -> Result<(Tree<'_>, bool), Error> {
+    parse_checked_keys(text, storage, json_first, true)
+}
+
+fn parse_checked_keys(
+    text: &str,
+    storage: tree::Storage,
+    json_first: bool,
+    keys: bool,
 ) -> Result<(Tree<'_>, bool), Error> {
     // An empty connector file is valid YAML (a null document) but never intended: it is
     // what a truncated copy or a failed generator leaves, so it is an error (issue 7). A
@@ -245,7 +257,9 @@ fn parse_checked(
             "a second YAML document: a connector file holds one, and nothing would read this one's actions; split it into its own file".into(),
         ));
     }
-    check_duplicate_keys(&tree)?;
+    if keys {
+        check_duplicate_keys(&tree)?;
+    }
     Ok((tree, json))
 }
 
@@ -257,7 +271,7 @@ fn node_error(tree: &Tree, node: NodeId, message: String) -> Error {
 /// A mapping key written twice is an error: loaders disagree on which one wins (this tool
 /// took the first, most others take the last), so what the file declares is unclear (issue
 /// 13). Shape C is the exception the format defines: its `actions:` mapping repeats `$ref:`.
-fn check_duplicate_keys(tree: &Tree) -> Result<(), Error> {
+pub fn check_duplicate_keys(tree: &Tree) -> Result<(), Error> {
     let shape_c_refs = tree
         .roots
         .iter()
@@ -657,19 +671,13 @@ pub fn file_silences(text: &str) -> Vec<(usize, String)> {
 
 /// Start of the line holding byte `at`.
 pub(crate) fn line_start(bytes: &[u8], at: usize) -> usize {
-    bytes[..at]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |p| p + 1)
+    memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |p| p + 1)
 }
 
 /// Byte just past the line holding byte `at` (its terminator included), or the end of a
 /// text that has no final newline.
 pub(crate) fn line_end(bytes: &[u8], at: usize) -> usize {
-    bytes[at..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(bytes.len(), |p| at + p + 1)
+    memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |p| at + p + 1)
 }
 
 fn is_null(tree: &Tree, id: NodeId) -> bool {

@@ -252,6 +252,7 @@ fn read_with(tree: &Tree, full: bool, each: &mut dyn FnMut(Operation)) -> Result
         tree,
         root,
         refs: Default::default(),
+        keys: Default::default(),
         full,
     };
     let Some(paths) = tree.get(root, "paths") else {
@@ -313,11 +314,47 @@ struct Reader<'a, 't> {
     /// one, and a large document's `components` hold thousands (a 20 MB document spent
     /// most of its read there).
     refs: std::cell::RefCell<std::collections::HashMap<String, Option<NodeId>>>,
+    /// The keys of each large mapping a `$ref` passes through, indexed once: Microsoft
+    /// Graph's `components/schemas` holds thousands, and searching them one by one for each
+    /// new `$ref` was a twentieth of its backfill.
+    keys: std::cell::RefCell<
+        std::collections::HashMap<NodeId, std::collections::HashMap<&'a str, NodeId>>,
+    >,
     /// Everything, or only what planning reads ([`read_to_plan`]).
     full: bool,
 }
 
-impl Reader<'_, '_> {
+impl<'a> Reader<'a, '_> {
+    /// [`Tree::get`], through an index of a mapping of more than [`INDEXED`] own keys and no
+    /// merge key (where a key's first entry is the one `get` finds).
+    fn get(&self, map: NodeId, key: &str) -> Option<NodeId> {
+        const INDEXED: usize = 32;
+        let tree = self.tree;
+        if let Some(index) = self.keys.borrow().get(&tree.resolve(map)) {
+            return index.get(key).copied();
+        }
+        let map = tree.resolve(map);
+        if tree
+            .own_entries(map)
+            .is_none_or(|mut e| e.nth(INDEXED).is_none())
+        {
+            return tree.get(map, key);
+        }
+        let mut index = std::collections::HashMap::new();
+        for (k, v) in tree.own_entries(map).into_iter().flatten() {
+            match tree.scalar(k) {
+                Some("<<") => return tree.get(map, key),
+                Some(name) => {
+                    index.entry(name).or_insert(v);
+                }
+                None => {}
+            }
+        }
+        let found = index.get(key).copied();
+        self.keys.borrow_mut().insert(map, index);
+        found
+    }
+
     /// Follows a local `$ref` (`#/components/parameters/limit`) to what it names; anything
     /// else is returned as it is. Bounded, so a cycle cannot loop.
     fn deref(&self, mut node: NodeId, problems: &mut Vec<Error>) -> NodeId {
@@ -339,7 +376,7 @@ impl Reader<'_, '_> {
                 for part in pointer.split('/') {
                     let part = part.replace("~1", "/").replace("~0", "~");
                     let part = percent_decode(&part);
-                    at = at.and_then(|a| tree.get(a, &part));
+                    at = at.and_then(|a| self.get(a, &part));
                 }
                 self.refs.borrow_mut().insert(pointer.to_owned(), at);
                 at
