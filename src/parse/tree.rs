@@ -150,8 +150,6 @@ pub struct Lines<'a> {
 
 /// How far back a column is counted directly before the cursor is asked.
 const NEAR: usize = 1024;
-/// How far back a line start is searched byte by byte before the newlines are counted.
-const SHORT: usize = 128;
 
 impl<'a> Lines<'a> {
     pub fn new(text: &'a str) -> Lines<'a> {
@@ -180,16 +178,13 @@ impl<'a> Lines<'a> {
         if at >= from {
             let nl = newlines(&b[from..at]);
             if nl > 0 {
-                let last = b[from..at].iter().rposition(|&c| c == b'\n').unwrap_or(0);
+                let last = memchr::memrchr(b'\n', &b[from..at]).unwrap_or(0);
                 line += nl;
                 start = from + last + 1;
             }
         } else if at < start {
             line -= newlines(&b[at..start]);
-            start = b[..at]
-                .iter()
-                .rposition(|&c| c == b'\n')
-                .map_or(0, |i| i + 1);
+            start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |i| i + 1);
         }
         self.at.set((at, line, start));
         (line, start)
@@ -214,17 +209,11 @@ impl<'a> Lines<'a> {
 
     /// Start of the line holding byte `at`.
     pub fn line_start(&self, at: usize) -> usize {
-        let nl = |c: &u8| *c == b'\n';
-        // A short line is found a byte at a time; further back, the newlines are counted
-        // first (a vector loop), so a long line is not searched back byte by byte for
-        // nothing at every lookup (most of planning a minified document).
-        let short = at.saturating_sub(SHORT);
-        if let Some(i) = self.bytes[short..at].iter().rposition(nl) {
-            return short + i + 1;
-        }
+        // Searched back (a vector search) within reach; beyond it the cursor counts the
+        // newlines, so a long line is not searched back in full at every lookup (most of
+        // planning a minified document).
         let lo = at.saturating_sub(NEAR);
-        if short > lo && newlines(&self.bytes[lo..short]) > 0 {
-            let i = self.bytes[lo..short].iter().rposition(nl).unwrap_or(0);
+        if let Some(i) = memchr::memrchr(b'\n', &self.bytes[lo..at]) {
             return lo + i + 1;
         }
         if lo == 0 { 0 } else { self.seek(at).1 }
@@ -1061,9 +1050,13 @@ impl<'a> Tree<'a> {
     pub fn entry(&self, map: NodeId, key: &str) -> Option<(NodeId, NodeId)> {
         let mut merge = None;
         for (k, v) in self.entries(map)? {
-            // A key is almost always a scalar itself: read without resolving it first.
+            // A key is almost always a scalar itself: read without resolving it first, and
+            // passed over by its length when it is the text's own (neither `key` nor `<<`).
             let n = &self.nodes[k];
             let name = if n.kind == Kind::Scalar {
+                if n.flags & SLICED != 0 && n.aux as usize != key.len() && n.aux != 2 {
+                    continue;
+                }
                 Some(self.value(n))
             } else {
                 self.scalar(k)

@@ -1078,7 +1078,10 @@ fn own_get(tree: &Tree, map: NodeId, key: &str) -> Option<NodeId> {
 /// its text and style) a scalar written the same in both is the same without decoding
 /// either: comparing the text was a tenth of the instructions of comparing the data.
 fn alike(old: &Tree, new: &Tree, ops: &[&OpPlan], json: bool) -> Option<bool> {
-    if old.has_anchors() || new.has_anchors() || old.text().contains("<<") {
+    if old.has_anchors()
+        || new.has_anchors()
+        || memchr::memmem::find(old.text().as_bytes(), b"<<").is_some()
+    {
         return None;
     }
     // (target mapping in the original, key, value), sorted by mapping.
