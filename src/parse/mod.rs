@@ -167,7 +167,7 @@ pub fn parse_tree(text: &str) -> Result<Tree<'_>, Error> {
 
 /// [`parse_tree`], building the tree in `storage` (see [`tree::Storage`]).
 pub fn parse_tree_in(text: &str, storage: tree::Storage) -> Result<Tree<'_>, Error> {
-    parse_checked(text, storage, false).map(|(tree, _)| tree)
+    parse_checked(text, storage, false, true).map(|(tree, _)| tree)
 }
 
 /// [`parse_tree`] for an OpenAPI document: a JSON object is read by the JSON reader when it
@@ -175,7 +175,7 @@ pub fn parse_tree_in(text: &str, storage: tree::Storage) -> Result<Tree<'_>, Err
 /// YAML parser. True with the tree when the JSON reader read it: the text is then strict
 /// JSON, as `serde_json` would find.
 pub fn parse_document(text: &str) -> Result<(Tree<'_>, bool), Error> {
-    parse_checked(text, tree::Storage::default(), true)
+    parse_checked(text, tree::Storage::default(), true, true)
 }
 
 /// [`parse_document`] of an edited text, building the tree in `storage` (see
@@ -183,18 +183,11 @@ pub fn parse_document(text: &str) -> Result<(Tree<'_>, bool), Error> {
 /// by comparing with the original, and calls [`check_duplicate_keys`] only where the
 /// comparison does not.
 pub fn parse_edited_in(text: &str, storage: tree::Storage) -> Result<(Tree<'_>, bool), Error> {
-    parse_checked_keys(text, storage, true, false)
+    parse_checked(text, storage, true, false)
 }
 
+/// Without `keys`, duplicate keys are not looked for ([`parse_edited_in`]).
 fn parse_checked(
-    text: &str,
-    storage: tree::Storage,
-    json_first: bool,
-) -> Result<(Tree<'_>, bool), Error> {
-    parse_checked_keys(text, storage, json_first, true)
-}
-
-fn parse_checked_keys(
     text: &str,
     storage: tree::Storage,
     json_first: bool,

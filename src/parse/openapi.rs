@@ -330,10 +330,10 @@ impl<'a> Reader<'a, '_> {
     fn get(&self, map: NodeId, key: &str) -> Option<NodeId> {
         const INDEXED: usize = 32;
         let tree = self.tree;
-        if let Some(index) = self.keys.borrow().get(&tree.resolve(map)) {
+        let map = tree.resolve(map);
+        if let Some(index) = self.keys.borrow().get(&map) {
             return index.get(key).copied();
         }
-        let map = tree.resolve(map);
         if tree
             .own_entries(map)
             .is_none_or(|mut e| e.nth(INDEXED).is_none())

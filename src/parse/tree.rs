@@ -1054,7 +1054,8 @@ impl<'a> Tree<'a> {
             // passed over by its length when it is the text's own (neither `key` nor `<<`).
             let n = &self.nodes[k];
             let name = if n.kind == Kind::Scalar {
-                if n.flags & SLICED != 0 && n.aux as usize != key.len() && n.aux != 2 {
+                let len = n.aux as usize;
+                if n.flags & SLICED != 0 && len != key.len() && len != "<<".len() {
                     continue;
                 }
                 Some(self.value(n))

@@ -1272,13 +1272,13 @@ fn check(
     // text's and finds each inserted key once, where the original had none: the edited text
     // then repeats no key, as the original (checked) repeats none. Only without it are the
     // keys looked through, as the parse did before (a tenth of a large document's check).
-    let alike = alike(
+    let walked_alike = alike(
         original.tree,
         &tree,
         ops,
         original.read_as_json && read_as_json,
     ) == Some(true);
-    if !alike {
+    if !walked_alike {
         parse::check_duplicate_keys(&tree).map_err(does_not_parse)?;
     }
     // Read by the JSON reader, the text is strict JSON already.
@@ -1286,7 +1286,7 @@ fn check(
         strict_json(&new).map_err(|e| format!("the edited text is not JSON: {e}"))?;
     }
     let inserted: Vec<&Inserted> = ops.iter().flat_map(|o| &o.inserted).collect();
-    let same = alike || Beside::same(original.tree, &tree, &inserted);
+    let same = walked_alike || Beside::same(original.tree, &tree, &inserted);
     if !same {
         let edited = serde_json::to_string(&without(root_data(&tree)?, original, &inserted)?)
             .map_err(|e| e.to_string())?;
