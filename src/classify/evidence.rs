@@ -331,6 +331,20 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
     if let Some(d) = &view.description {
         ev.verbs[Source::Description as usize] = sentence_verb_in(d, lex, &mut s.buf, &mut s.form);
     }
+    // A change word read from a plural past the name's first word (`browser_console_messages`,
+    // `git_log`'s "commit logs") more likely names things than acts: it yields to a label or
+    // description that opens with a verb.
+    if let Some(v) = ev.verb(Source::Name)
+        && v.inflected
+        && v.noun
+        && v.index > 0
+        && s.name.get(v.index).ends_with('s')
+        && !lex.sense(v.sense).effect.is_read_only()
+        && (ev.verb(Source::Label).is_some() || ev.verb(Source::Description).is_some())
+    {
+        ev.verbs[Source::Name as usize] = None;
+        ev.object = None;
+    }
     ev
 }
 
