@@ -72,15 +72,17 @@ const HOLD: [(Set, Route, usize, usize, f64); 5] = [
     (Set::Google, Route::Backfill, 7, 58, 0.96),
     // Met: at most 0.2% unsafe, 5% friction, 97% coverage.
     (Set::Graph, Route::Backfill, 5, 120, 0.97),
-    // Coverage met; unsafe and friction held: list-keys and secrets reads that Azure's RBAC
-    // counts as actions.
-    (Set::Azure, Route::Audit, 25, 41, 0.95),
+    // Coverage and friction met (since a read that is also a state, `read`, gave way to a
+    // change before it: the record of `read` later in a name no longer held `mark_read`);
+    // unsafe held: list-keys and secrets reads that Azure's RBAC counts as actions.
+    (Set::Azure, Route::Audit, 25, 30, 0.95),
     // Unsafe met; friction and coverage held: the contradictions between servers. One row
     // more than before a read word was judged by its position's record alone
     // (`query_heapsnapshot_objects`), for nine fewer on openapi-scopes-dev and google-dev;
     // three fewer since a plural past a name's first word yields to its label
-    // (`browser_console_messages`, "Get console messages").
-    (Set::Mcp, Route::Audit, 1, 45, 0.923),
+    // (`browser_console_messages`, "Get console messages"), two since `read` later in a
+    // name stands when no change comes before it (`application-readAppMonitoring`).
+    (Set::Mcp, Route::Audit, 1, 43, 0.928),
 ];
 
 /// The same at the default patch level with each whole set held out (a naming culture the
@@ -91,11 +93,8 @@ const HOLD_SETS: [(Set, Route, usize, usize, f64); 5] = [
     (Set::Google, Route::Backfill, 24, 36, 0.999),
     (Set::Graph, Route::Backfill, 0, 298, 0.965),
     // Azure's run-like verbs are actions; elsewhere they are read-only 39 times in 40.
-    (Set::Azure, Route::Audit, 47, 30, 0.965),
-    // Loosened once, by design, on 2 December: two reads that were proposed writes at
-    // medium (`git_log`, `mongodb-logs`) fell to low when plurals stopped counting as change
-    // verbs beside a label's verb; friction fell by one.
-    (Set::Mcp, Route::Audit, 1, 47, 0.914),
+    (Set::Azure, Route::Audit, 47, 16, 0.973),
+    (Set::Mcp, Route::Audit, 1, 45, 0.918),
 ];
 
 /// Fails where a figure of `table` is worse than held.
@@ -183,14 +182,14 @@ fn the_figures_hold_on_providers_the_counts_have_not_seen() {
 /// one unsafe row fewer among them; docs/evaluation.md.)
 const HALF: [(Set, Route, usize, usize, usize); 9] = [
     (Set::Openapi, Route::Backfill, 2, 29, 1589),
-    (Set::Openapi, Route::Audit, 0, 50, 1538),
+    (Set::Openapi, Route::Audit, 0, 50, 1540),
     (Set::Google, Route::Backfill, 1, 25, 770),
-    (Set::Google, Route::Audit, 4, 51, 716),
+    (Set::Google, Route::Audit, 4, 50, 718),
     (Set::Graph, Route::Backfill, 2, 59, 2689),
-    (Set::Graph, Route::Audit, 8, 130, 2534),
+    (Set::Graph, Route::Audit, 8, 130, 2536),
     (Set::Azure, Route::Audit, 10, 12, 834),
     (Set::Mcp, Route::Backfill, 0, 0, 86),
-    (Set::Mcp, Route::Audit, 1, 22, 212),
+    (Set::Mcp, Route::Audit, 1, 20, 214),
 ];
 
 #[test]

@@ -103,19 +103,23 @@ pub enum Veto {
     Name,
     /// A label that opens with a change verb.
     Label,
+    /// A description that opens with a change verb, beside a read that is also a state
+    /// (`event_read`, "Marks a single Event as read.").
+    Prose,
     /// A POST that says change, beside a read verb whose record is too poor to stand
     /// against it.
     Method,
 }
 
 impl Veto {
-    pub const ALL: [Veto; 7] = [
+    pub const ALL: [Veto; 8] = [
         Veto::Object,
         Veto::Conjunction,
         Veto::Operation,
         Veto::Path,
         Veto::Name,
         Veto::Label,
+        Veto::Prose,
         Veto::Method,
     ];
 
@@ -127,6 +131,7 @@ impl Veto {
             Veto::Path => "path",
             Veto::Name => "name",
             Veto::Label => "label",
+            Veto::Prose => "prose",
             Veto::Method => "method",
         }
     }
@@ -418,6 +423,17 @@ fn veto(ev: &Evidence, set: &RuleSet, source: Source) -> Option<(Veto, Effect, R
         && !lex.sense(v.sense).effect.is_read_only()
     {
         return Some((Veto::Label, lex.sense(v.sense).effect, Ref::Sense(v.sense)));
+    }
+    // A name whose verb is a read that is also a state (`event_read`) says no more than the
+    // state: a description that opens with a change, even a word as often a noun ("Marks a
+    // single Event as read."), names the operation. (A label may be a noun phrase: "Log
+    // Definitions read".)
+    if source == Source::Name
+        && ev.verb(Source::Name).is_some_and(|v| lex.info(v.sym).state)
+        && let Some(v) = ev.verb(Source::Description)
+        && !lex.sense(v.sense).effect.is_read_only()
+    {
+        return Some((Veto::Prose, lex.sense(v.sense).effect, Ref::Sense(v.sense)));
     }
     None
 }

@@ -55,6 +55,8 @@ pub struct WordInfo {
     pub lead_in: bool,
     /// A noun that names a read only as the last word of a name (`users_info`).
     pub last_only: bool,
+    /// A read that is also the state a change leaves (`mark_read`).
+    pub state: bool,
     /// A word of an OAuth scope's name that says it reads (`read` in `channels:read`).
     pub scope_read: bool,
     /// A word of a scope's name that says it writes or grants more (`manage`, `full`).
@@ -129,6 +131,7 @@ pub struct Part {
     pub conjunctions: Vec<String>,
     pub lead_ins: Vec<String>,
     pub last_only: Vec<String>,
+    pub states: Vec<String>,
     pub scope_read: Vec<String>,
     pub scope_write: Vec<String>,
     pub objects: Vec<RawObject>,
@@ -225,8 +228,9 @@ impl Lexicon {
                     None => objects.push(object),
                 }
             }
-            let lists: [(&[String], &str, Flag); 8] = [
+            let lists: [(&[String], &str, Flag); 9] = [
                 (&part.last_only, "last_only", |i| i.last_only = true),
+                (&part.states, "states", |i| i.state = true),
                 (&part.noun_too, "noun_too", |i| i.noun = true),
                 (&part.modifiers, "modifiers", |i| i.modifier = true),
                 (&part.prepositions, "prepositions", |i| i.preposition = true),

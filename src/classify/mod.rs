@@ -688,6 +688,87 @@ mod tests {
         assert_eq!(infer_in(&view, &group, &set).effects.joined("|"), "read");
     }
 
+    /// Names only, as `audit` reads them: (id, label, description).
+    fn named(id: &str, label: Option<&str>, description: Option<&str>) -> ActionView {
+        ActionView {
+            id: id.into(),
+            label: label.map(Into::into),
+            description: description.map(Into::into),
+            ..ActionView::default()
+        }
+    }
+
+    #[test]
+    fn read_that_is_also_a_state_gives_way_to_a_change_before_it_or_in_the_description() {
+        let set = set();
+        let decided = |view: &ActionView, names: &[&str]| {
+            let ev = evidence::gather(view, &Group::of(names.iter().copied(), &set.lexicon), &set);
+            decide::decide(&ev, &set).unwrap()
+        };
+        // The change before it is the verb, even one as often a noun, in any style.
+        for (id, names) in [
+            ("messages_mark_read", &["messages_mark_read"][..]),
+            (
+                "chats_mark_chat_read_for_user",
+                &["chats_mark_chat_read_for_user"][..],
+            ),
+            (
+                "spaces_update_space_read_state",
+                &["spaces_update_space_read_state"][..],
+            ),
+        ] {
+            let d = decided(&named(id, None, None), names);
+            assert_eq!(d.effects.joined("|"), "write", "{id}");
+        }
+        // Alone it reads; so does the resource a verb-last name opens with.
+        let verb_last = [
+            "log_profile_read",
+            "log_profile_write",
+            "log_profile_delete",
+        ];
+        for id in ["diagnostic_setting_read", "log_profile_read"] {
+            let d = decided(&named(id, None, None), &verb_last);
+            assert_eq!(d.effects.joined("|"), "read", "{id}");
+        }
+        // A description that opens with a change names the operation; a label may be a noun
+        // phrase, and says nothing of it.
+        let d = decided(
+            &named("event_read", None, Some("Marks a single Event as read.")),
+            &["event_read"],
+        );
+        assert_eq!(d.basis, decide::Basis::Veto(decide::Veto::Prose));
+        assert_eq!(d.effects.joined("|"), "write");
+        let d = decided(
+            &named(
+                "log_profile_read",
+                Some("Log profile read"),
+                Some("Read log profiles"),
+            ),
+            &verb_last,
+        );
+        assert_eq!(d.effects.joined("|"), "read");
+    }
+
+    #[test]
+    fn a_change_word_read_from_a_plural_yields_to_the_verb_of_a_label() {
+        let set = set();
+        let effects = |view: &ActionView| {
+            let ev = evidence::gather(view, &Group::single(), &set);
+            decide::decide(&ev, &set).map(|d| d.effects.joined("|"))
+        };
+        let bare = named("browser_console_messages", None, None);
+        assert_eq!(effects(&bare).as_deref(), Some("write"));
+        let labelled = named(
+            "browser_console_messages",
+            Some("Get console messages"),
+            Some("Returns all console messages"),
+        );
+        assert_eq!(effects(&labelled).as_deref(), Some("read"));
+        // A plural that opens a name is a verb in the third person (`messages_user`).
+        let third = named("messages_user", Some("Get user"), None);
+        assert_eq!(effects(&third).as_deref(), Some("write"));
+    }
+
     #[test]
     fn a_read_too_poor_to_patch_beside_a_post_is_proposed_as_the_change() {
         // Nothing measured: a read verb over POST stands alone and is low; the POST says

@@ -315,12 +315,22 @@ impl Words {
     pub fn change_verb(&self, lex: &Lexicon, skip: usize, style: Position) -> Option<Verb> {
         let n = self.words.len();
         let last = n.checked_sub(1)?;
-        let before = if style == Position::Last { 0 } else { skip };
+        // A read that is also a state (`read`) is the state a change before it leaves, in any
+        // style (`update_space_read_state`), after a change word that is as often a noun too
+        // (`messages_mark_read`), but for the resource a verb-last name opens with
+        // (`log_profile_read`).
+        let state = self.words.get(skip).is_some_and(|w| w.info.state);
+        let before = if style == Position::Last && !state {
+            0
+        } else {
+            skip
+        };
         (0..before).chain([last]).find_map(|i| {
             let info = self.words[i].info;
             (i != skip
                 && !info.modifier
-                && info.is_plain_verb()
+                && (info.is_plain_verb()
+                    || (state && i < skip && info.is_verb() && (i > 0 || style != Position::Last)))
                 && !lex.sense(info.sense?).effect.is_read_only())
             .then(|| self.verb_at((i, Position::Middle)))
         })

@@ -268,6 +268,8 @@ struct RawFile {
     #[serde(default)]
     last_only: Vec<String>,
     #[serde(default)]
+    states: Vec<String>,
+    #[serde(default)]
     scope_read: Vec<String>,
     #[serde(default)]
     scope_write: Vec<String>,
@@ -389,6 +391,7 @@ pub(crate) fn parse_file(text: &str, file: &str) -> Result<(Vec<Rule>, Part)> {
         conjunctions: raw.conjunctions,
         lead_ins: raw.lead_ins,
         last_only: raw.last_only,
+        states: raw.states,
         scope_read: raw.scope_read,
         scope_write: raw.scope_write,
         objects: typed::<RawObject>(raw.objects, "object", &err)?,
