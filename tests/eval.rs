@@ -82,7 +82,7 @@ const HOLD: [(Set, Route, usize, usize, f64); 5] = [
     // three fewer since a plural past a name's first word yields to its label
     // (`browser_console_messages`, "Get console messages"), two since `read` later in a
     // name stands when no change comes before it (`application-readAppMonitoring`).
-    (Set::Mcp, Route::Audit, 1, 43, 0.928),
+    (Set::Mcp, Route::Audit, 1, 43, 0.930),
 ];
 
 /// The same at the default patch level with each whole set held out (a naming culture the
@@ -94,7 +94,7 @@ const HOLD_SETS: [(Set, Route, usize, usize, f64); 5] = [
     (Set::Graph, Route::Backfill, 0, 298, 0.965),
     // Azure's run-like verbs are actions; elsewhere they are read-only 39 times in 40.
     (Set::Azure, Route::Audit, 47, 16, 0.973),
-    (Set::Mcp, Route::Audit, 1, 45, 0.918),
+    (Set::Mcp, Route::Audit, 1, 45, 0.921),
 ];
 
 /// Fails where a figure of `table` is worse than held.

@@ -750,6 +750,25 @@ mod tests {
     }
 
     #[test]
+    fn a_sentence_verb_follows_its_adverbs_and_modifiers() {
+        let set = set();
+        let lex = &set.lexicon;
+        let verb = |text| name::sentence_verb(text, lex).map(|v| lex.word(v.sym).to_owned());
+        assert_eq!(
+            verb("Force unlocks a Terraform workspace").as_deref(),
+            Some("unlock")
+        );
+        assert_eq!(
+            verb("Bulk delete the given users").as_deref(),
+            Some("delete")
+        );
+        assert_eq!(
+            verb("Permanently deletes a file").as_deref(),
+            Some("delete")
+        );
+    }
+
+    #[test]
     fn a_change_word_read_from_a_plural_yields_to_the_verb_of_a_label() {
         let set = set();
         let effects = |view: &ActionView| {

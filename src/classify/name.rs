@@ -374,7 +374,8 @@ pub(crate) fn sentence_verb_in(
     for index in 0..SENTENCE_LEAD {
         let raw = words.next()?;
         let w = lower(raw, buf);
-        if w.ends_with("ly") || lex.lookup(w).is_some_and(|(_, i)| i.lead_in) {
+        // A modifier qualifies the verb after it ("Force unlocks", "Bulk delete").
+        if w.ends_with("ly") || lex.lookup(w).is_some_and(|(_, i)| i.lead_in || i.modifier) {
             continue;
         }
         // "Read-only tool that recalculates ..." claims, it does not act: the verb is later.
