@@ -66,7 +66,7 @@ fn the_measured_counts_are_what_the_labelled_sets_give() {
 const HOLD: [(Set, Route, usize, usize, f64); 5] = [
     // Unsafe and coverage met; friction held: Jira's, Square's and EVE's POST reads by ids
     // (their searches are met since support beside the method outweighs a poor sense).
-    (Set::Openapi, Route::Backfill, 4, 53, 0.97),
+    (Set::Openapi, Route::Backfill, 4, 51, 0.97),
     // Unsafe and coverage met; friction held: 24 IAM reads share their names with 20 that
     // Google puts behind a write scope, so either side pays.
     (Set::Google, Route::Backfill, 7, 58, 0.96),
@@ -88,10 +88,10 @@ const HOLD: [(Set, Route, usize, usize, f64); 5] = [
 /// The same at the default patch level with each whole set held out (a naming culture the
 /// counts have never seen): the figures reached, as counts.
 const HOLD_SETS: [(Set, Route, usize, usize, f64); 5] = [
-    (Set::Openapi, Route::Backfill, 2, 53, 0.991),
+    (Set::Openapi, Route::Backfill, 2, 51, 0.997),
     // Google's IAM reads behind write scopes: every other set labels such reads read-only.
     (Set::Google, Route::Backfill, 24, 36, 0.999),
-    (Set::Graph, Route::Backfill, 0, 298, 0.965),
+    (Set::Graph, Route::Backfill, 0, 284, 0.968),
     // Azure's run-like verbs are actions; elsewhere they are read-only 39 times in 40.
     (Set::Azure, Route::Audit, 47, 16, 0.973),
     (Set::Mcp, Route::Audit, 1, 45, 0.921),
@@ -181,12 +181,14 @@ fn the_figures_hold_on_providers_the_counts_have_not_seen() {
 /// that rested on them went, 9 rows of coverage and 3 of friction at most per set, graph-dev's
 /// one unsafe row fewer among them; docs/evaluation.md.)
 const HALF: [(Set, Route, usize, usize, usize); 9] = [
-    (Set::Openapi, Route::Backfill, 2, 29, 1589),
-    (Set::Openapi, Route::Audit, 0, 50, 1540),
+    (Set::Openapi, Route::Backfill, 2, 28, 1590),
+    (Set::Openapi, Route::Audit, 0, 49, 1540),
     (Set::Google, Route::Backfill, 1, 25, 770),
     (Set::Google, Route::Audit, 4, 50, 718),
-    (Set::Graph, Route::Backfill, 2, 59, 2689),
-    (Set::Graph, Route::Audit, 8, 130, 2536),
+    (Set::Graph, Route::Backfill, 2, 50, 2698),
+    // Coverage loosened by six on 2 December: `store` became a word as often a noun, and six
+    // reads of the term store that were proposed as writes at medium fell to low.
+    (Set::Graph, Route::Audit, 8, 127, 2530),
     (Set::Azure, Route::Audit, 10, 12, 834),
     (Set::Mcp, Route::Backfill, 0, 0, 86),
     (Set::Mcp, Route::Audit, 1, 20, 214),

@@ -750,6 +750,40 @@ mod tests {
     }
 
     #[test]
+    fn a_change_word_as_often_a_noun_after_a_read_verb_names_a_thing() {
+        let set = set();
+        let get = |id: &str, path: &str| ActionView {
+            steps: vec![Step {
+                method: Some("get".into()),
+                url: Some(path.into()),
+                ..Step::default()
+            }],
+            ..named(id, None, None)
+        };
+        for view in [
+            get("get_trip_trip_id_stop", "/trip/{trip_id}/stop"),
+            get(
+                "sites_term_store_list_groups",
+                "/sites/{id}/termStore/groups",
+            ),
+            get(
+                "get_terminal_checkout",
+                "/v2/terminals/checkouts/{checkout_id}",
+            ),
+            get(
+                "baselines_device_boot_performance_metrics_list_metric_values",
+                "/baselines/{id}/deviceBootPerformanceMetrics/metricValues",
+            ),
+        ] {
+            let inf = infer(&view, &set);
+            assert_eq!(inf.effects.joined("|"), "read", "{}", view.id);
+        }
+        // Where the style puts the verb, it still is one.
+        let stop = post("instances_stop", "/instances/{id}/stop");
+        assert_eq!(infer(&stop, &set).effects.joined("|"), "execute");
+    }
+
+    #[test]
     fn a_sentence_verb_follows_its_adverbs_and_modifiers() {
         let set = set();
         let lex = &set.lexicon;
