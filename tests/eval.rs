@@ -64,9 +64,10 @@ fn the_measured_counts_are_what_the_labelled_sets_give() {
 /// level, leave-one-provider-out, as counts: the targets where met, else the figures
 /// reached (tighten them as inference improves, never loosen them).
 const HOLD: [(Set, Route, usize, usize, f64); 5] = [
-    // Unsafe and coverage met; friction held: Jira's, Square's and EVE's POST reads by ids
-    // (their searches are met since support beside the method outweighs a poor sense).
-    (Set::Openapi, Route::Backfill, 4, 51, 0.97),
+    // Met since 2 December (a label that echoes a GET's object and a title that opens with
+    // a gerund no longer say change); what is left is Jira's, Square's and EVE's POST reads
+    // by ids.
+    (Set::Openapi, Route::Backfill, 4, 42, 0.97),
     // Unsafe and coverage met; friction held: 24 IAM reads share their names with 20 that
     // Google puts behind a write scope, so either side pays.
     (Set::Google, Route::Backfill, 7, 58, 0.96),
@@ -88,7 +89,7 @@ const HOLD: [(Set, Route, usize, usize, f64); 5] = [
 /// The same at the default patch level with each whole set held out (a naming culture the
 /// counts have never seen): the figures reached, as counts.
 const HOLD_SETS: [(Set, Route, usize, usize, f64); 5] = [
-    (Set::Openapi, Route::Backfill, 2, 51, 0.997),
+    (Set::Openapi, Route::Backfill, 2, 42, 0.997),
     // Google's IAM reads behind write scopes: every other set labels such reads read-only.
     (Set::Google, Route::Backfill, 24, 36, 0.999),
     (Set::Graph, Route::Backfill, 0, 284, 0.968),
@@ -181,7 +182,7 @@ fn the_figures_hold_on_providers_the_counts_have_not_seen() {
 /// that rested on them went, 9 rows of coverage and 3 of friction at most per set, graph-dev's
 /// one unsafe row fewer among them; docs/evaluation.md.)
 const HALF: [(Set, Route, usize, usize, usize); 9] = [
-    (Set::Openapi, Route::Backfill, 2, 28, 1590),
+    (Set::Openapi, Route::Backfill, 2, 24, 1594),
     (Set::Openapi, Route::Audit, 0, 49, 1540),
     (Set::Google, Route::Backfill, 1, 25, 770),
     (Set::Google, Route::Audit, 4, 50, 718),

@@ -784,6 +784,44 @@ mod tests {
     }
 
     #[test]
+    fn a_label_that_echoes_a_gets_object_or_opens_with_a_gerund_names_a_thing() {
+        let set = set();
+        let get = |id: &str, path: &str, label: &str| ActionView {
+            steps: vec![Step {
+                method: Some("get".into()),
+                url: Some(path.into()),
+                ..Step::default()
+            }],
+            ..named(id, Some(label), None)
+        };
+        for view in [
+            get(
+                "get_my_follows_brands_slug",
+                "/my/follows/brands/{slug}",
+                "Follow status for a brand",
+            ),
+            get("get_profile_logins", "/profile/logins", "Logins List"),
+            get(
+                "users_id_following",
+                "/2/users/{id}/following",
+                "Following by User ID",
+            ),
+        ] {
+            let inf = infer(&view, &set);
+            assert_eq!(inf.effects.joined("|"), "read", "{}", view.id);
+        }
+        // A label that acts on something the name does not hold still overrules it.
+        let acts = get("get_brand", "/brands/{id}", "Follow a brand");
+        assert_ne!(infer(&acts, &set).effects.joined("|"), "read");
+        // Over POST the echo proves nothing: the label is read as before.
+        let post = ActionView {
+            label: Some("Follow status for a brand".into()),
+            ..post("get_my_follows_brands_slug", "/my/follows/brands/{slug}")
+        };
+        assert_ne!(infer(&post, &set).effects.joined("|"), "read");
+    }
+
+    #[test]
     fn a_sentence_verb_follows_its_adverbs_and_modifiers() {
         let set = set();
         let lex = &set.lexicon;
