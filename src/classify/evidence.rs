@@ -328,7 +328,8 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
                     && super::signals::raw_words(label)
                         .nth(v.index)
                         .is_some_and(|w| {
-                            w.len() > 4 && w[w.len() - 3..].eq_ignore_ascii_case("ing")
+                            let w = w.as_bytes();
+                            w.len() > 4 && w[w.len() - 3..].eq_ignore_ascii_case(b"ing")
                         }))
             });
         // "Managed Databases List All": a past participle qualifies the thing the label
@@ -360,7 +361,7 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
         ev.verbs[Source::Description as usize] = sentence_verb_in(d, lex, &mut s.buf, &mut s.form);
     }
     // A change word read from a plural past the name's first word (`browser_console_messages`,
-    // `git_log`'s "commit logs") more likely names things than acts: it yields to a label or
+    // `team_integration_logs`) more likely names things than acts: it yields to a label or
     // description that opens with a verb.
     if let Some(v) = ev.verb(Source::Name)
         && v.inflected
