@@ -377,6 +377,9 @@ struct Change<'e> {
     /// Borrowed from the edit when it inserts between lines (most do): a copy of every
     /// insertion of one large file would be held while its patch is rendered.
     new: Cow<'e, str>,
+    /// The lines [`push_lines`] writes of `new`, counted once: a minified document's one
+    /// line is tens of megabytes.
+    new_lines: usize,
 }
 
 /// The edits grouped into whole-line changes. Line numbers are counted as the text is
@@ -404,6 +407,7 @@ fn changes<'e>(text: &str, edits: &'e [Edit]) -> Vec<Change<'e>> {
                 from: first.start,
                 to: first.start,
                 new: Cow::Borrowed(&first.text),
+                new_lines: count_lines(&first.text),
             });
             i += 1;
             continue;
@@ -433,12 +437,14 @@ fn changes<'e>(text: &str, edits: &'e [Edit]) -> Vec<Change<'e>> {
                 ..e.clone()
             })
             .collect();
+        let new = apply(&text[from..to], &local);
         out.push(Change {
             old_start,
             old_end: old_start + lines_between(bytes, from, to),
             from,
             to,
-            new: Cow::Owned(apply(&text[from..to], &local)),
+            new_lines: count_lines(&new),
+            new: Cow::Owned(new),
         });
         i = j;
     }
@@ -519,16 +525,40 @@ pub fn render_patch(path: &str, text: &str, edits: &[Edit], out: &mut String) {
         hunks.push((k, last, h_from, h_to, before));
         k = last + 1;
     }
+    // Changes with no line between them read as one: all their old lines, then all their
+    // new ones, as a line diff shows them.
+    let runs = |k: usize, last: usize| changes[k..=last].chunk_by(|a: &Change, b| a.to == b.from);
+    // Each hunk's old and new lines, for its header: the changes' own lines as counted when
+    // they were made, the context's here (a few lines, where the changes' may be a minified
+    // document's one line, counted again four times over).
+    let counts: Vec<(usize, usize)> = hunks
+        .iter()
+        .map(|&(k, last, h_from, h_to, _)| {
+            let (mut old_count, mut new_count) = (0, 0);
+            let mut pos = h_from;
+            for run in runs(k, last) {
+                let same = count_lines(&text[pos..run[0].from]);
+                old_count += same + run.iter().map(|c| c.old_end - c.old_start).sum::<usize>();
+                new_count += same + run.iter().map(|c| c.new_lines).sum::<usize>();
+                pos = run[run.len() - 1].to;
+            }
+            let same = count_lines(&text[pos..h_to]);
+            (old_count + same, new_count + same)
+        })
+        .collect();
     // Room for all of it at once: on one large file, a patch grown by doubling left its
     // outgrown buffers resident beside it (issue 13). Each line gains a prefix and may
     // gain a line end; a hunk header holds four numbers and at most two `\ No newline`
-    // markers, the file header four paths.
-    let lines = |s: &str| s.len() + 2 * (newlines(s.as_bytes()) + 1);
+    // markers, the file header four paths. A text holds at most as many line ends as lines.
     let room: usize = hunks
         .iter()
-        .map(|&(k, last, h_from, h_to, _)| {
-            let added: usize = changes[k..=last].iter().map(|c| lines(&c.new)).sum();
-            lines(&text[h_from..h_to]) + added + 160
+        .zip(&counts)
+        .map(|(&(k, last, h_from, h_to, _), &(old_count, _))| {
+            let added: usize = changes[k..=last]
+                .iter()
+                .map(|c| c.new.len() + 2 * (c.new_lines + 1))
+                .sum();
+            (h_to - h_from) + 2 * (old_count + 1) + added + 160
         })
         .sum();
     let room = room + 2 * (a.len() + b.len()) + 32;
@@ -536,26 +566,9 @@ pub fn render_patch(path: &str, text: &str, edits: &[Edit], out: &mut String) {
     out.reserve(room);
     let _ = write!(out, "diff --git {a} {b}\n--- {a}{tab}\n+++ {b}{tab}\n");
     let mut delta: isize = 0;
-    // Changes with no line between them read as one: all their old lines, then all their
-    // new ones, as a line diff shows them.
-    let runs = |k: usize, last: usize| changes[k..=last].chunk_by(|a: &Change, b| a.to == b.from);
-    for (k, last, h_from, h_to, before) in hunks {
-        // The lines are counted first, for the header, then written straight after it: a
-        // hunk built aside and copied in held a one-line file's line twice more, by
-        // doubling (issue 21).
-        let (mut old_count, mut new_count) = (0, 0);
-        let mut pos = h_from;
-        for run in runs(k, last) {
-            let (from, to) = (run[0].from, run[run.len() - 1].to);
-            let same = count_lines(&text[pos..from]);
-            let added: usize = run.iter().map(|c| count_lines(&c.new)).sum();
-            old_count += same + count_lines(&text[from..to]);
-            new_count += same + added;
-            pos = to;
-        }
-        let same = count_lines(&text[pos..h_to]);
-        old_count += same;
-        new_count += same;
+    // Each header is written with its counts, then the hunk straight after it: a hunk built
+    // aside and copied in held a one-line file's line twice more, by doubling (issue 21).
+    for ((k, last, h_from, h_to, before), (old_count, new_count)) in hunks.into_iter().zip(counts) {
         let h_start = changes[k].old_start - before;
         out.push_str("@@ -");
         range(out, h_start, old_count);
