@@ -2,12 +2,14 @@
 //! wrong on a target it does not meet (leave-one-provider-out), the same piece of evidence
 //! is looked up in every other provider, with their labels: where most of them label it the
 //! other way, any rule that follows the evidence is wrong here, and the rows count toward
-//! the floor the labels set; where they label it the same way, the miss is the engine's.
+//! the floor the labels set; where they label it the same way, the miss is the engine's,
+//! unless the floors forbid the read it needed: evidence seen in fewer than three
+//! other providers, or not surely right 98% of the time, patches no read on its own.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
-use catalog_effects::classify::confidence::{self, Key};
+use catalog_effects::classify::confidence::{self, Key, MEDIUM, PROVIDERS, wilson};
 use catalog_effects::classify::{Confidence, RuleSet};
 
 use super::{Outcome, Route, Set, TARGETS, engine_claim};
@@ -59,6 +61,7 @@ impl Index {
             }
             e.read_only += ro;
             e.other += other;
+            e.providers += 1;
             // A provider speaks for the label most of its rows carry.
             if ro > other {
                 e.providers_read_only += 1;
@@ -75,6 +78,8 @@ impl Index {
 pub struct Elsewhere {
     pub read_only: usize,
     pub other: usize,
+    /// Providers that have the evidence at all.
+    pub providers: usize,
     pub providers_read_only: usize,
     pub providers_other: usize,
 }
@@ -86,6 +91,11 @@ pub enum Verdict {
     Labels,
     /// Most carry this row's label: the engine had the evidence and missed.
     Engine,
+    /// A read-only row: most other rows with its evidence are read-only too, but in fewer
+    /// than three providers or not surely 98% of them, so the floors keep that
+    /// evidence from patching a read on its own. (An unsafe row never is: lowering a read
+    /// needs only one contrary row.)
+    Thin,
     /// No other provider has the evidence (or the row has none).
     Unseen,
 }
@@ -100,6 +110,13 @@ impl Verdict {
         match (same, other) {
             (0, 0) => Verdict::Unseen,
             (s, o) if o > s => Verdict::Labels,
+            (s, o)
+                if truth
+                    && ((e.providers as u32) < PROVIDERS
+                        || (o > 0 && wilson(s as u32, (s + o) as u32).2 < MEDIUM)) =>
+            {
+                Verdict::Thin
+            }
             _ => Verdict::Engine,
         }
     }
@@ -150,7 +167,8 @@ pub fn misses<'a>(
 
 /// For every target figure not met (unsafe, friction), its misses split by verdict, the
 /// floor the labels set (the misses on evidence labelled the other way elsewhere, over the
-/// figure's denominator), and the evidence that most misses rest on.
+/// figure's denominator), the floor the labels and the floors set together (those
+/// and the thin ones), and the evidence that most misses rest on.
 pub fn render(held_out: &[Outcome<'_>], lib: &[Outcome<'_>], rules: &RuleSet) -> String {
     let ix = Index::of(lib);
     let mut s = String::new();
@@ -169,26 +187,42 @@ pub fn render(held_out: &[Outcome<'_>], lib: &[Outcome<'_>], rules: &RuleSet) ->
             }
             let n = |v: Verdict| ms.iter().filter(|m| m.verdict == v).count();
             let floor = n(Verdict::Labels) as f64 / of as f64;
-            let _ = writeln!(
+            let floors = (n(Verdict::Labels) + n(Verdict::Thin)) as f64 / of as f64;
+            let _ = write!(
                 s,
-                "  {} through {}, {kind} {} of {of} ({:.2}%, target {:.1}%): {} on evidence other providers mostly label the other way, {} on evidence they label this way, {} on evidence no other provider has; labels alone leave {:.2}%{}",
+                "  {} through {}, {kind} {} of {of} ({:.2}%, target {:.1}%): {} on evidence other providers mostly label the other way, {} on evidence they label this way",
                 set.name(),
                 route.name(),
                 ms.len(),
                 100.0 * ms.len() as f64 / of as f64,
                 100.0 * max,
                 n(Verdict::Labels),
-                n(Verdict::Engine),
+                n(Verdict::Engine) + n(Verdict::Thin),
+            );
+            if truth {
+                let _ = write!(s, " ({} of them too thinly for a read)", n(Verdict::Thin));
+            }
+            let _ = writeln!(
+                s,
+                ", {} on evidence no other provider has; labels alone leave {:.2}%{}",
                 n(Verdict::Unseen),
                 100.0 * floor,
                 if floor > max {
-                    ": out of reach for any rule that follows this evidence"
+                    ": out of reach for any rule that follows this evidence".to_owned()
+                } else if floors > max {
+                    format!(
+                        ", with the issue's floors {:.2}%: out of reach for any rule that follows this evidence and keeps them",
+                        100.0 * floors
+                    )
+                } else if truth {
+                    format!(", with the issue's floors {:.2}%", 100.0 * floors)
                 } else {
-                    ""
+                    String::new()
                 }
             );
             for (verdict, whose, top) in [
                 (Verdict::Labels, "labels'", 5),
+                (Verdict::Thin, "too thin", 3),
                 (Verdict::Engine, "engine's", 3),
             ] {
                 top_keys(&mut s, &ms, verdict, whose, top, rules);
@@ -255,11 +289,31 @@ mod tests {
         };
         // A read-only row proposed as a change, on evidence others label a change.
         assert_eq!(Verdict::of(true, e(2, 9)), Verdict::Labels);
-        // ... on evidence others label read-only: the engine's miss.
-        assert_eq!(Verdict::of(true, e(9, 2)), Verdict::Engine);
+        // ... on evidence others label read-only, in enough providers: the engine's miss.
+        assert_eq!(
+            Verdict::of(
+                true,
+                Elsewhere {
+                    providers: 9,
+                    ..e(90, 0)
+                }
+            ),
+            Verdict::Engine
+        );
         assert_eq!(Verdict::of(false, e(9, 2)), Verdict::Labels);
         // A tie is no reason to blame the labels.
         assert_eq!(Verdict::of(false, e(3, 3)), Verdict::Engine);
+        // Read-only elsewhere, but too few providers, or too often not, to patch a read.
+        let wide = |read_only, other, providers| Elsewhere {
+            providers,
+            ..e(read_only, other)
+        };
+        assert_eq!(Verdict::of(true, wide(9, 2, 5)), Verdict::Thin);
+        assert_eq!(Verdict::of(true, wide(40, 0, 2)), Verdict::Thin);
+        assert_eq!(Verdict::of(true, wide(40, 0, 3)), Verdict::Engine);
+        assert_eq!(Verdict::of(true, wide(400, 1, 30)), Verdict::Engine);
+        // A read proposed for a change needs no more than one contrary row to be lowered.
+        assert_eq!(Verdict::of(false, wide(1, 2, 1)), Verdict::Engine);
         assert_eq!(Verdict::of(false, e(0, 0)), Verdict::Unseen);
     }
 }
