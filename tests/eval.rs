@@ -204,9 +204,10 @@ const HALF: [(Set, Route, usize, usize, usize); 9] = [
     (Set::Google, Route::Backfill, 1, 25, 770),
     (Set::Google, Route::Audit, 4, 50, 718),
     (Set::Graph, Route::Backfill, 2, 50, 2698),
-    // Coverage loosened by six on 2 December: `store` became a word as often a noun, and six
-    // reads of the term store that were proposed as writes at medium fell to low.
-    (Set::Graph, Route::Audit, 8, 127, 2530),
+    // Coverage loosened by six on 2 December (`store` became a word as often a noun: six
+    // term-store reads proposed as writes fell to low), and gained four back when a change
+    // word ending a path-made name overruled a read as often a noun (`…_filter_clear`).
+    (Set::Graph, Route::Audit, 8, 127, 2534),
     (Set::Azure, Route::Audit, 10, 12, 834),
     (Set::Mcp, Route::Backfill, 0, 0, 86),
     (Set::Mcp, Route::Audit, 1, 20, 214),

@@ -266,7 +266,10 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
         .name
         .conjoined_verb()
         .filter(|v| !lex.sense(v.sense).effect.is_read_only());
-    ev.name_change = name.and_then(|v| s.name.change_verb(lex, v.index, group.style));
+    ev.name_change = name.and_then(|v| {
+        s.name
+            .change_verb(lex, v.index, group.style, ev.method == Method::Get)
+    });
 
     // The operation a call names, and the last literal segment of its path: only the last
     // call counts, since earlier steps of a multi-step action usually read what it needs.

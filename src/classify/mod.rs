@@ -627,6 +627,36 @@ mod tests {
     }
 
     #[test]
+    fn a_read_word_as_often_a_noun_yields_to_a_change_word_ending_a_path_made_name() {
+        let set = set();
+        let tool = |id: &str, method: Option<&str>| ActionView {
+            id: id.into(),
+            steps: vec![Step {
+                method: method.map(Into::into),
+                ..Step::default()
+            }],
+            ..ActionView::default()
+        };
+        // `filter` and `access` are nouns as often as verbs; the name's last word is the
+        // operation (an MCP tool: no method to go by).
+        for id in [
+            "me_drive_items_workbook_tables_columns_filter_clear",
+            "identity_access_policy_reset",
+        ] {
+            let inf = infer(&tool(id, None), &set);
+            assert!(!inf.effects.is_read_only(), "{id}: {inf:?}");
+        }
+        // A read verb that is only a verb, or that opens the name, stands.
+        for id in ["users_get_email_reset", "list_archive_reset"] {
+            let inf = infer(&tool(id, None), &set);
+            assert!(inf.effects.is_read_only(), "{id}: {inf:?}");
+        }
+        // Over GET, the last word names a thing.
+        let inf = infer(&tool("users_lookup_by_email", Some("get")), &set);
+        assert!(inf.effects.is_read_only(), "{inf:?}");
+    }
+
+    #[test]
     fn a_read_word_is_judged_by_its_positions_record_and_a_change_word_by_every_positions() {
         let set = set();
         let own = |id: &str| {

@@ -312,7 +312,13 @@ impl Words {
     /// the verb and before the end, a change word qualifies the object
     /// (`get_create_issue_meta`, `get_pay_runs`): counted in any position, change words
     /// overruled 63 reads of the dev sets, 61 of them right, nearly all such middle words.
-    pub fn change_verb(&self, lex: &Lexicon, skip: usize, style: Position) -> Option<Verb> {
+    pub fn change_verb(
+        &self,
+        lex: &Lexicon,
+        skip: usize,
+        style: Position,
+        get: bool,
+    ) -> Option<Verb> {
         let n = self.words.len();
         let last = n.checked_sub(1)?;
         // A read that is also a state (`read`) is the state a change before it leaves, in any
@@ -320,6 +326,12 @@ impl Words {
         // (`messages_mark_read`), but for the resource a verb-last name opens with
         // (`log_profile_read`).
         let state = self.words.get(skip).is_some_and(|w| w.info.state);
+        // A read taken past the first word only because no plainer verb was there, a word as
+        // often a noun (`…_tables_columns_filter_clear`), is no more the verb than a change
+        // word as often a noun that ends the name, where path-made names put the operation;
+        // over GET, which HTTP defines as safe, that word names a thing
+        // (`users_lookup_by_email`).
+        let weak = !get && skip > 0 && self.words.get(skip).is_some_and(|w| w.info.noun);
         let before = if style == Position::Last && !state {
             0
         } else {
@@ -330,7 +342,8 @@ impl Words {
             (i != skip
                 && !info.modifier
                 && (info.is_plain_verb()
-                    || (state && i < skip && info.is_verb() && (i > 0 || style != Position::Last)))
+                    || (state && i < skip && info.is_verb() && (i > 0 || style != Position::Last))
+                    || (weak && i == last && info.is_verb()))
                 && !lex.sense(info.sense?).effect.is_read_only())
             .then(|| self.verb_at((i, Position::Middle)))
         })
