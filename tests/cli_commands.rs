@@ -783,6 +783,15 @@ fn explain_by_action_id_and_by_tool_name() {
     ] {
         assert!(by_id.stdout.contains(part), "{part:?}");
     }
+    // A read word's records are by position; its line sums them.
+    let read = run(sb.root(), &["explain", "catalog", "crmly_list_leads"]);
+    assert!(
+        read.stdout.contains(
+            "  verb of the name: `list` (verb-read: read), also a common noun; read-only in "
+        ),
+        "{}",
+        read.stdout
+    );
 }
 
 #[test]

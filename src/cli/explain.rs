@@ -328,22 +328,34 @@ fn evidence_section(s: &mut String, v: &ActionView, f: &FileResult, set: &RuleSe
 }
 
 /// How often a verb's sense held wherever the word was a verb, whatever the method:
-/// "read-only in N of M labelled operations, P of Q providers".
+/// "read-only in N of M labelled operations, P of Q providers". A read word has no record of
+/// every position (its own is its position's): its two are summed.
 fn word_record(set: &RuleSet, word: Sym, prose: bool, read_only: bool) -> String {
     let mut c = confidence::Count::default();
     for agreement in Agreement::ALL {
-        let k = confidence::Key::Word {
+        let key = |first| confidence::Key::Word {
             prose,
             word,
-            first: None,
+            first,
             agreement,
         };
-        let n = set.measured.get(&k);
-        c.held += n.held;
-        c.of += n.of;
-        // A provider seen under two methods counts twice here: an upper bound, said so.
-        c.providers += n.providers;
-        c.providers_held += n.providers_held;
+        let every = set.measured.get(&key(None));
+        let parts = if every.of > 0 {
+            [every, confidence::Count::default()]
+        } else {
+            [
+                set.measured.get(&key(Some(true))),
+                set.measured.get(&key(Some(false))),
+            ]
+        };
+        for n in parts {
+            c.held += n.held;
+            c.of += n.of;
+            // A provider seen under two methods or positions counts twice here: an upper
+            // bound, said so.
+            c.providers += n.providers;
+            c.providers_held += n.providers_held;
+        }
     }
     let what = if read_only {
         "read-only"
