@@ -148,23 +148,30 @@ fn the_figures_hold_on_providers_the_counts_have_not_seen() {
         by_labels as f64 > 0.015 * not_read_only as f64,
         "azure-dev audit: {by_labels} unsafe rows on evidence labelled the other way elsewhere"
     );
-    // google-dev's friction rows rest on evidence labelled the other way elsewhere (IAM
-    // reads over POST, `stop` of a watch channel), or labelled read-only too thinly for the
-    // issue's floors to patch a read (IAM again: 22 of 40 rows in 4 providers): with those
-    // floors kept, no rule that follows this evidence meets 6%.
-    let google = labelled::contested::misses(&held_out, &ix, Set::Google, Route::Backfill, true);
-    let out_of_reach = google
-        .iter()
-        .filter(|m| {
-            use labelled::contested::Verdict::{Labels, Thin};
-            matches!(m.verdict, Labels | Thin)
-        })
-        .count();
-    let read_only = report.engine[&(Set::Google, Route::Backfill, Confidence::Medium)].read_only;
-    assert!(
-        out_of_reach as f64 > 0.06 * read_only as f64,
-        "google-dev backfill: {out_of_reach} friction rows the labels or the floors keep"
-    );
+    // google-dev's and mcp-dev's friction rows rest on evidence labelled the other way
+    // elsewhere (IAM reads over POST, `stop` of a watch channel; `verify`, `close`), or
+    // labelled read-only too thinly for the floors to patch a read (IAM again: 22
+    // of 40 rows in 4 providers; run-like verbs, 51 of 73): with those floors kept, no rule
+    // that follows this evidence meets 6% and 12%.
+    for (s, route, target) in [
+        (Set::Google, Route::Backfill, 0.06),
+        (Set::Mcp, Route::Audit, 0.12),
+    ] {
+        let out_of_reach = labelled::contested::misses(&held_out, &ix, s, route, true)
+            .iter()
+            .filter(|m| {
+                use labelled::contested::Verdict::{Labels, Thin};
+                matches!(m.verdict, Labels | Thin)
+            })
+            .count();
+        let read_only = report.engine[&(s, route, Confidence::Medium)].read_only;
+        assert!(
+            out_of_reach as f64 > target * read_only as f64,
+            "{} {}: {out_of_reach} friction rows the labels or the floors keep",
+            s.name(),
+            route.name()
+        );
+    }
     // A whole naming culture held out: each set judged by the other four's counts. Held
     // as reached (unsafe, friction, coverage); `examples/eval` prints it beside the above.
     let by_set = labelled::set_held_out(rows, outcomes, set).expect("every row classifies");

@@ -14,12 +14,16 @@ use catalog_effects::classify::{Confidence, RuleSet};
 
 use super::{Outcome, Route, Set, TARGETS, engine_claim};
 
-/// The piece of evidence a row rests on: the most specific record of its decision, or of
-/// the read its decision overruled (that read is what its names and words said).
-pub fn evidence(o: &Outcome<'_>) -> Option<Key> {
+/// The pieces of evidence a row rests on, most specific first: the records of its decision,
+/// or of the read its decision overruled (that read is what its names and words said), then
+/// the records of its kind they are pooled into (its sense in that place, ...).
+pub fn evidence(o: &Outcome<'_>) -> Vec<Key> {
     let inf = &o.inference;
-    let d = inf.overruled.as_deref().or(inf.decision.as_ref())?;
-    confidence::chain(d).own().first().copied()
+    let Some(d) = inf.overruled.as_deref().or(inf.decision.as_ref()) else {
+        return Vec::new();
+    };
+    let chain = confidence::chain(d);
+    chain.own().iter().chain(chain.pooled()).copied().collect()
 }
 
 /// Labelled rows by route, evidence and provider: (read-only rows, other rows).
@@ -34,19 +38,21 @@ impl Index {
     pub fn of(outcomes: &[Outcome<'_>]) -> Index {
         let mut ix = Index::default();
         for o in outcomes {
-            let (Some(truth), Some(key)) = (o.row.truth, evidence(o)) else {
+            let Some(truth) = o.row.truth else {
                 continue;
             };
-            let c = ix
-                .by
-                .entry((o.route, key))
-                .or_default()
-                .entry(o.row.provider())
-                .or_default();
-            if truth {
-                c.0 += 1;
-            } else {
-                c.1 += 1;
+            for key in evidence(o) {
+                let c = ix
+                    .by
+                    .entry((o.route, key))
+                    .or_default()
+                    .entry(o.row.provider())
+                    .or_default();
+                if truth {
+                    c.0 += 1;
+                } else {
+                    c.1 += 1;
+                }
             }
         }
         ix
@@ -92,9 +98,9 @@ pub enum Verdict {
     /// Most carry this row's label: the engine had the evidence and missed.
     Engine,
     /// A read-only row: most other rows with its evidence are read-only too, but in fewer
-    /// than three providers or not surely 98% of them, so the floors keep that
-    /// evidence from patching a read on its own. (An unsafe row never is: lowering a read
-    /// needs only one contrary row.)
+    /// than three providers or not surely 98% of them, or only the record of its kind is
+    /// seen elsewhere, so the floors keep that evidence from patching a read on its
+    /// own. (An unsafe row never is: lowering a read needs only one contrary row.)
     Thin,
     /// No other provider has the evidence (or the row has none).
     Unseen,
@@ -126,6 +132,8 @@ impl Verdict {
 pub struct Miss<'a> {
     pub outcome: &'a Outcome<'a>,
     pub key: Option<Key>,
+    /// No other provider has the row's own evidence: `key` is the record of its kind.
+    pub pooled: bool,
     pub elsewhere: Elsewhere,
     pub verdict: Verdict,
 }
@@ -151,15 +159,27 @@ pub fn misses<'a>(
             }
         })
         .map(|o| {
-            let key = evidence(o);
-            let elsewhere = key.map_or_else(Elsewhere::default, |k| {
-                ix.elsewhere(route, k, &o.row.provider())
-            });
+            // The most specific evidence other providers have: the row's own, else the
+            // record of its kind (a verb no other provider uses is judged as its sense is).
+            let keys = evidence(o);
+            let (pooled, key, elsewhere) = keys
+                .iter()
+                .enumerate()
+                .map(|(i, &k)| (i > 0, Some(k), ix.elsewhere(route, k, &o.row.provider())))
+                .find(|(.., e)| e.read_only + e.other > 0)
+                .unwrap_or((false, keys.first().copied(), Elsewhere::default()));
+            // Evidence no other provider has never reaches a medium read on its own, however
+            // well its kind does.
+            let verdict = match Verdict::of(truth, elsewhere) {
+                Verdict::Engine if pooled && truth => Verdict::Thin,
+                v => v,
+            };
             Miss {
                 outcome: o,
                 key,
+                pooled,
                 elsewhere,
-                verdict: Verdict::of(truth, elsewhere),
+                verdict,
             }
         })
         .collect()
@@ -204,8 +224,9 @@ pub fn render(held_out: &[Outcome<'_>], lib: &[Outcome<'_>], rules: &RuleSet) ->
             }
             let _ = writeln!(
                 s,
-                ", {} on evidence no other provider has; labels alone leave {:.2}%{}",
+                ", {} on evidence no other provider has even of its kind ({} above judged by their kind's record: no other provider has the evidence itself); labels alone leave {:.2}%{}",
                 n(Verdict::Unseen),
+                ms.iter().filter(|m| m.pooled).count(),
                 100.0 * floor,
                 if floor > max {
                     ": out of reach for any rule that follows this evidence".to_owned()
