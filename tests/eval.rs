@@ -13,6 +13,7 @@ mod labelled;
 use std::sync::OnceLock;
 
 use catalog_effects::classify::{Confidence, RuleSet};
+use labelled::contested::Verdict;
 use labelled::{Report, Route, Set};
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/heuristics/labelled");
@@ -143,7 +144,7 @@ fn the_figures_hold_on_providers_the_counts_have_not_seen() {
     let azure = labelled::contested::misses(&held_out, &ix, Set::Azure, Route::Audit, false);
     let by_labels = azure
         .iter()
-        .filter(|m| m.verdict == labelled::contested::Verdict::Labels)
+        .filter(|m| m.verdict == Verdict::Labels)
         .count();
     let not_read_only =
         report.engine[&(Set::Azure, Route::Audit, Confidence::Medium)].not_read_only;
@@ -153,19 +154,16 @@ fn the_figures_hold_on_providers_the_counts_have_not_seen() {
     );
     // google-dev's and mcp-dev's friction rows rest on evidence labelled the other way
     // elsewhere (IAM reads over POST, `stop` of a watch channel; `verify`, `close`), or
-    // labelled read-only too thinly for the floors to patch a read (IAM again: 22
-    // of 40 rows in 4 providers; run-like verbs, 51 of 73): with those floors kept, no rule
-    // that follows this evidence meets 6% and 12%.
+    // labelled read-only too thinly for the floors to patch a read (IAM again:
+    // read-only in 22 of 40 rows, 4 providers, not in 3; run-like verbs, 51 of 73): with
+    // those floors kept, no rule that follows this evidence meets 6% and 12%.
     for (s, route, target) in [
         (Set::Google, Route::Backfill, 0.06),
         (Set::Mcp, Route::Audit, 0.12),
     ] {
         let out_of_reach = labelled::contested::misses(&held_out, &ix, s, route, true)
             .iter()
-            .filter(|m| {
-                use labelled::contested::Verdict::{Labels, Thin};
-                matches!(m.verdict, Labels | Thin)
-            })
+            .filter(|m| matches!(m.verdict, Verdict::Labels | Verdict::Thin))
             .count();
         let read_only = report.engine[&(s, route, Confidence::Medium)].read_only;
         assert!(

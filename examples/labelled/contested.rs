@@ -4,26 +4,41 @@
 //! other way, any rule that follows the evidence is wrong here, and the rows count toward
 //! the floor the labels set; where they label it the same way, the miss is the engine's,
 //! unless the floors forbid the read it needed: evidence seen in fewer than three
-//! other providers, or not surely right 98% of the time, patches no read on its own.
+//! other providers, or surely right less than 98% of the time, patches no read on its own.
+//! This judges the evidence the engine read, by the floors the engine keeps: it says what
+//! no rule that follows that evidence can do, not what other evidence might.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
-use catalog_effects::classify::confidence::{self, Key, MEDIUM, PROVIDERS, wilson};
+use catalog_effects::classify::confidence::{self, Chain, Key, MEDIUM, PROVIDERS, wilson};
 use catalog_effects::classify::{Confidence, RuleSet};
 
 use super::{Outcome, Route, Set, TARGETS, engine_claim};
 
-/// The pieces of evidence a row rests on, most specific first: the records of its decision,
-/// or of the read its decision overruled (that read is what its names and words said), then
-/// the records of its kind they are pooled into (its sense in that place, ...).
-pub fn evidence(o: &Outcome<'_>) -> Vec<Key> {
+/// The records a row rests on: of its decision, or of the read its decision overruled
+/// (that read is what its names and words said).
+pub fn evidence(o: &Outcome<'_>) -> Option<Chain> {
     let inf = &o.inference;
-    let Some(d) = inf.overruled.as_deref().or(inf.decision.as_ref()) else {
-        return Vec::new();
-    };
-    let chain = confidence::chain(d);
-    chain.own().iter().chain(chain.pooled()).copied().collect()
+    inf.overruled
+        .as_deref()
+        .or(inf.decision.as_ref())
+        .map(confidence::chain)
+}
+
+/// The records looked up elsewhere, most specific first, each with whether it is the record
+/// of the evidence's kind rather than its own: its own, then its sense's (in that place,
+/// anywhere), not the record of every claim alike.
+fn looked_up(chain: &Chain) -> impl Iterator<Item = (bool, Key)> + '_ {
+    let kind = chain
+        .pooled()
+        .iter()
+        .filter(|k| !matches!(k, Key::Context { sense: None, .. }));
+    chain
+        .own()
+        .iter()
+        .map(|&k| (false, k))
+        .chain(kind.map(|&k| (true, k)))
 }
 
 /// Labelled rows by route, evidence and provider: (read-only rows, other rows).
@@ -41,7 +56,7 @@ impl Index {
             let Some(truth) = o.row.truth else {
                 continue;
             };
-            for key in evidence(o) {
+            for (_, key) in evidence(o).iter().flat_map(looked_up) {
                 let c = ix
                     .by
                     .entry((o.route, key))
@@ -98,11 +113,12 @@ pub enum Verdict {
     /// Most carry this row's label: the engine had the evidence and missed.
     Engine,
     /// A read-only row: most other rows with its evidence are read-only too, but in fewer
-    /// than three providers or not surely 98% of them, or only the record of its kind is
-    /// seen elsewhere, so the floors keep that evidence from patching a read on its
-    /// own. (An unsafe row never is: lowering a read needs only one contrary row.)
+    /// than three providers, or surely less than 98% of them (the upper end of the 95%
+    /// Wilson interval under 98%, as `Count::demotes` has it); or no other provider has the
+    /// evidence itself, only its kind. The floors keep such evidence from patching a
+    /// read on its own. (An unsafe row never is: lowering a read needs one contrary row.)
     Thin,
-    /// No other provider has the evidence (or the row has none).
+    /// No other provider has the evidence, nor its kind (or the row has none).
     Unseen,
 }
 
@@ -161,17 +177,20 @@ pub fn misses<'a>(
         .map(|o| {
             // The most specific evidence other providers have: the row's own, else the
             // record of its kind (a verb no other provider uses is judged as its sense is).
-            let keys = evidence(o);
-            let (pooled, key, elsewhere) = keys
+            let chain = evidence(o);
+            let (pooled, key, elsewhere) = chain
                 .iter()
-                .enumerate()
-                .map(|(i, &k)| (i > 0, Some(k), ix.elsewhere(route, k, &o.row.provider())))
+                .flat_map(looked_up)
+                .map(|(pooled, k)| (pooled, Some(k), ix.elsewhere(route, k, &o.row.provider())))
                 .find(|(.., e)| e.read_only + e.other > 0)
-                .unwrap_or((false, keys.first().copied(), Elsewhere::default()));
+                .unwrap_or_else(|| {
+                    let own = chain.and_then(|c| c.own().first().copied());
+                    (false, own, Elsewhere::default())
+                });
             // Evidence no other provider has never reaches a medium read on its own, however
-            // well its kind does.
+            // its kind is labelled.
             let verdict = match Verdict::of(truth, elsewhere) {
-                Verdict::Engine if pooled && truth => Verdict::Thin,
+                Verdict::Engine | Verdict::Labels if pooled && truth => Verdict::Thin,
                 v => v,
             };
             Miss {
@@ -217,33 +236,36 @@ pub fn render(held_out: &[Outcome<'_>], lib: &[Outcome<'_>], rules: &RuleSet) ->
                 100.0 * ms.len() as f64 / of as f64,
                 100.0 * max,
                 n(Verdict::Labels),
-                n(Verdict::Engine) + n(Verdict::Thin),
+                n(Verdict::Engine),
             );
             if truth {
-                let _ = write!(s, " ({} of them too thinly for a read)", n(Verdict::Thin));
+                let _ = write!(
+                    s,
+                    ", {} the floors keep (labelled this way too thinly, or only their kind seen elsewhere)",
+                    n(Verdict::Thin)
+                );
             }
-            let _ = writeln!(
+            let _ = write!(
                 s,
-                ", {} on evidence no other provider has even of its kind ({} above judged by their kind's record: no other provider has the evidence itself); labels alone leave {:.2}%{}",
+                ", {} on evidence no other provider has, even as its kind; {} judged by their kind's record; labels alone leave {:.2}%",
                 n(Verdict::Unseen),
                 ms.iter().filter(|m| m.pooled).count(),
                 100.0 * floor,
-                if floor > max {
-                    ": out of reach for any rule that follows this evidence".to_owned()
-                } else if floors > max {
-                    format!(
-                        ", with the issue's floors {:.2}%: out of reach for any rule that follows this evidence and keeps them",
-                        100.0 * floors
-                    )
-                } else if truth {
-                    format!(", with the issue's floors {:.2}%", 100.0 * floors)
-                } else {
-                    String::new()
-                }
             );
+            if truth {
+                let _ = write!(s, ", with the issue's floors {:.2}%", 100.0 * floors);
+            }
+            let reach = if floor > max {
+                ": out of reach for any rule that follows this evidence"
+            } else if floors > max {
+                ": out of reach for any rule that follows this evidence and keeps the floors"
+            } else {
+                ""
+            };
+            let _ = writeln!(s, "{reach}");
             for (verdict, whose, top) in [
                 (Verdict::Labels, "labels'", 5),
-                (Verdict::Thin, "too thin", 3),
+                (Verdict::Thin, "floors'", 3),
                 (Verdict::Engine, "engine's", 3),
             ] {
                 top_keys(&mut s, &ms, verdict, whose, top, rules);

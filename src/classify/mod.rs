@@ -646,14 +646,20 @@ mod tests {
             let inf = infer(&tool(id, None), &set);
             assert!(!inf.effects.is_read_only(), "{id}: {inf:?}");
         }
-        // A read verb that is only a verb, or that opens the name, stands.
-        for id in ["users_get_email_reset", "list_archive_reset"] {
+        // A read verb that is only a verb, that opens the name, or that the last word is
+        // after a preposition, stands.
+        for id in [
+            "users_get_email_reset",
+            "list_archive_reset",
+            "users_lookup_by_email",
+        ] {
             let inf = infer(&tool(id, None), &set);
             assert!(inf.effects.is_read_only(), "{id}: {inf:?}");
         }
-        // Over GET, the last word names a thing.
-        let inf = infer(&tool("users_lookup_by_email", Some("get")), &set);
-        assert!(inf.effects.is_read_only(), "{inf:?}");
+        // Over GET, which HTTP defines as safe, the last word names a thing.
+        let id = "workbook_tables_columns_filter_clear";
+        assert!(!infer(&tool(id, None), &set).effects.is_read_only());
+        assert!(infer(&tool(id, Some("get")), &set).effects.is_read_only());
     }
 
     #[test]

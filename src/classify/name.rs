@@ -307,11 +307,11 @@ impl Words {
 
     /// A plain verb of a change where the name's grammar makes it the verb over the one at
     /// `skip`: before it, as a verb takes its object after it (`mark_chat_read_for_user`,
-    /// `messages_mark_read`), or as the name's last word (`…_columns_filter_clear`). In a
-    /// file whose names put their verb last, only the last word (`send_as_get` gets). After
-    /// the verb and before the end, a change word qualifies the object
-    /// (`get_create_issue_meta`, `get_pay_runs`): counted in any position, change words
-    /// overruled 63 reads of the dev sets, 61 of them right, nearly all such middle words.
+    /// `messages_mark_read`), or as the name's last word (`…_jobs_redirect`). In a file whose
+    /// names put their verb last, only the last word (`send_as_get` gets). After the verb and
+    /// before the end, a change word qualifies the object (`get_create_issue_meta`,
+    /// `get_pay_runs`): counted in any position, change words overruled 63 reads of the dev
+    /// sets, 61 of them right, nearly all such middle words. `get`: the call is a GET.
     pub fn change_verb(
         &self,
         lex: &Lexicon,
@@ -328,10 +328,14 @@ impl Words {
         let state = self.words.get(skip).is_some_and(|w| w.info.state);
         // A read taken past the first word only because no plainer verb was there, a word as
         // often a noun (`…_tables_columns_filter_clear`), is no more the verb than a change
-        // word as often a noun that ends the name, where path-made names put the operation;
-        // over GET, which HTTP defines as safe, that word names a thing
-        // (`users_lookup_by_email`).
-        let weak = !get && skip > 0 && self.words.get(skip).is_some_and(|w| w.info.noun);
+        // word as often a noun that ends the name, where path-made names put the operation.
+        // Not after a preposition, where the last word is what the read is by
+        // (`users_lookup_by_email`), nor over GET, which HTTP defines as safe
+        // (`…_async_task`).
+        let weak = !get
+            && skip > 0
+            && self.words.get(skip).is_some_and(|w| w.info.noun)
+            && !self.words[skip..].iter().any(|w| w.info.preposition);
         let before = if style == Position::Last && !state {
             0
         } else {

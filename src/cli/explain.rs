@@ -332,6 +332,14 @@ fn evidence_section(s: &mut String, v: &ActionView, f: &FileResult, set: &RuleSe
 /// every position (its own is its position's): its two are summed.
 fn word_record(set: &RuleSet, word: Sym, prose: bool, read_only: bool) -> String {
     let mut c = confidence::Count::default();
+    // A provider seen under two methods or positions counts twice here: an upper bound, said
+    // so.
+    let mut add = |n: confidence::Count| {
+        c.held += n.held;
+        c.of += n.of;
+        c.providers += n.providers;
+        c.providers_held += n.providers_held;
+    };
     for agreement in Agreement::ALL {
         let key = |first| confidence::Key::Word {
             prose,
@@ -340,21 +348,11 @@ fn word_record(set: &RuleSet, word: Sym, prose: bool, read_only: bool) -> String
             agreement,
         };
         let every = set.measured.get(&key(None));
-        let parts = if every.of > 0 {
-            [every, confidence::Count::default()]
+        if every.of > 0 {
+            add(every);
         } else {
-            [
-                set.measured.get(&key(Some(true))),
-                set.measured.get(&key(Some(false))),
-            ]
-        };
-        for n in parts {
-            c.held += n.held;
-            c.of += n.of;
-            // A provider seen under two methods or positions counts twice here: an upper
-            // bound, said so.
-            c.providers += n.providers;
-            c.providers_held += n.providers_held;
+            add(set.measured.get(&key(Some(true))));
+            add(set.measured.get(&key(Some(false))));
         }
     }
     let what = if read_only {
