@@ -67,17 +67,18 @@ fn the_measured_counts_are_what_the_labelled_sets_give() {
 const HOLD: [(Set, Route, usize, usize, f64); 5] = [
     // Met since 2 December (a label that echoes a GET's object and a title that opens with
     // a gerund no longer say change); what is left is Jira's, Square's and EVE's POST reads
-    // by ids.
-    (Set::Openapi, Route::Backfill, 4, 42, 0.97),
+    // by ids. No unsafe row since an RPC API's GET no longer hides an inflected change
+    // (Slack's `/workflows.stepCompleted`).
+    (Set::Openapi, Route::Backfill, 0, 42, 0.97),
     // Unsafe and coverage met; friction held: 24 IAM reads share their names with 20 that
     // Google puts behind a write scope, so either side pays.
-    (Set::Google, Route::Backfill, 7, 58, 0.96),
+    (Set::Google, Route::Backfill, 6, 58, 0.96),
     // Met: at most 0.2% unsafe, 5% friction, 97% coverage.
-    (Set::Graph, Route::Backfill, 5, 120, 0.97),
+    (Set::Graph, Route::Backfill, 2, 106, 0.97),
     // Coverage and friction met (since a read that is also a state, `read`, gave way to a
     // change before it: the record of `read` later in a name no longer held `mark_read`);
     // unsafe held: list-keys and secrets reads that Azure's RBAC counts as actions.
-    (Set::Azure, Route::Audit, 25, 30, 0.95),
+    (Set::Azure, Route::Audit, 25, 27, 0.95),
     // Unsafe met; friction and coverage held: the contradictions between servers. One row
     // more than before a read word was judged by its position's record alone
     // (`query_heapsnapshot_objects`), for nine fewer on openapi-scopes-dev and google-dev;
@@ -90,13 +91,18 @@ const HOLD: [(Set, Route, usize, usize, f64); 5] = [
 /// The same at the default patch level with each whole set held out (a naming culture the
 /// counts have never seen): the figures reached, as counts.
 const HOLD_SETS: [(Set, Route, usize, usize, f64); 5] = [
-    (Set::Openapi, Route::Backfill, 2, 42, 0.997),
+    // Coverage two rows lower since Slack's `workflows.stepCompleted` and `stepFailed` (GETs
+    // of an RPC API) are changes, proposed `low` with this set out: they were its two unsafe
+    // rows.
+    (Set::Openapi, Route::Backfill, 0, 42, 0.996),
     // Google's IAM reads behind write scopes: every other set labels such reads read-only.
     // Two more since `acquire` became a change verb (2 December): Graph's two token
     // acquisitions no longer count against reads over POST, which then reach medium on
     // Google's getVerificationCode and getByDataFilter (and three reads, right).
     (Set::Google, Route::Backfill, 26, 33, 0.999),
-    (Set::Graph, Route::Backfill, 0, 284, 0.968),
+    // Friction 284 -> 197 since those two Slack rows no longer sink the record of a GET
+    // without a verb (Graph's `…_delta` functions).
+    (Set::Graph, Route::Backfill, 0, 197, 0.984),
     // Azure's run-like verbs are actions; elsewhere they are read-only 39 times in 40.
     (Set::Azure, Route::Audit, 47, 16, 0.973),
     (Set::Mcp, Route::Audit, 1, 45, 0.921),
@@ -207,7 +213,9 @@ fn the_figures_hold_on_providers_the_counts_have_not_seen() {
 /// that rested on them went, 9 rows of coverage and 3 of friction at most per set, graph-dev's
 /// one unsafe row fewer among them; docs/evaluation.md.)
 const HALF: [(Set, Route, usize, usize, usize); 9] = [
-    (Set::Openapi, Route::Backfill, 2, 24, 1594),
+    // Both unsafe rows gone: Slack's RPC GETs that report a step completed or failed are
+    // changes.
+    (Set::Openapi, Route::Backfill, 0, 24, 1594),
     (Set::Openapi, Route::Audit, 0, 49, 1540),
     (Set::Google, Route::Backfill, 1, 25, 770),
     (Set::Google, Route::Audit, 4, 50, 718),

@@ -733,7 +733,7 @@ impl Key {
         let how = |a: Agreement| match a {
             Agreement::Agrees => "with a method that agrees",
             Agreement::Neutral => {
-                "with no method that says anything (no HTTP call, or POST on an RPC-style API)"
+                "with no method that says anything (no HTTP call, or an RPC-style API's POST, or GET for a change)"
             }
             Agreement::Disagrees => "with a method that disagrees",
             Agreement::Named => "over a POST whose URL ends in the operation's name",

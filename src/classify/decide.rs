@@ -53,7 +53,8 @@ pub enum Agreement {
     /// GET for a read; POST, PUT, PATCH or DELETE for a change.
     Agrees,
     /// No HTTP call (an MCP tool, a static step), or POST on an RPC-style API (every call
-    /// POST, the URL or SOAP operation names the method), where the method says nothing.
+    /// POST, the URL or SOAP operation names the method), where the method says nothing; and
+    /// GET there for a change.
     Neutral,
     /// POST for a read elsewhere; GET for a change.
     Disagrees,
@@ -84,6 +85,9 @@ impl Agreement {
         match (claim, ev.method) {
             (_, Method::None) => Agreement::Neutral,
             (_, Method::Post) if ev.rpc_style => Agreement::Neutral,
+            // An RPC API that takes GET for every method takes it for changes too
+            // (`/workflows.stepCompleted`): there GET says nothing against a change.
+            (Claim::Change, Method::Get) if ev.rpc_style => Agreement::Neutral,
             (_, Method::Post) if ev.named => Agreement::Named,
             (Claim::Read, Method::Get) => Agreement::Agrees,
             (Claim::Read, _) | (Claim::Change, Method::Get) => Agreement::Disagrees,

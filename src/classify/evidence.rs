@@ -228,16 +228,40 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
     s.facts.scopes = rules::scope_grant(&view.scopes, lex);
     set.matcher.fire(&s.facts, &mut ev.fired);
 
+    let soap = view
+        .steps
+        .iter()
+        .rev()
+        .find_map(|st| st.soap_operation.as_deref());
+    let soap_step = view.steps.iter().any(|st| {
+        st.function
+            .as_deref()
+            .is_some_and(|f| f.starts_with("soap"))
+    });
+    // A custom method (`/files/{id}:batchGet`) is one call of a REST API, not an RPC API:
+    // there POST still says what it says elsewhere.
+    let p = &s.path;
+    ev.rpc_style = !p.rpc.is_empty()
+        || soap.is_some()
+        || soap_step
+        || p.rpc_word
+        || (view.urls().next().is_some() && p.segments == 0);
+
     let mut name = s.name.pick_verb(group.style, lex, &mut s.cands);
     // Over GET, which HTTP defines as safe, the name's change word yields: to a read verb
     // elsewhere in the name (`device_management_list_exchange_connectors`), or, when it is
     // only an inflection (`users_id_blocking`), to the rest of the evidence. A plain change
-    // verb stands (`employees_export`, `sync_users`: GETs that start a job).
+    // verb stands (`employees_export`, `sync_users`: GETs that start a job), and so does an
+    // inflection where the URL names the operation and GET is only how an RPC API is called
+    // (`/workflows.stepCompleted`).
     if ev.method == Method::Get
         && let Some(v) = name
         && !lex.sense(v.sense).effect.is_read_only()
     {
-        name = s.name.read_verb(lex).or(Some(v).filter(|v| !v.inflected));
+        name = s
+            .name
+            .read_verb(lex)
+            .or(Some(v).filter(|v| !v.inflected || ev.rpc_style));
     }
     if let Some(v) = name {
         if lex.word(v.sym) == "post" && matches!(ev.method, Method::Post | Method::None) {
@@ -273,16 +297,6 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
 
     // The operation a call names, and the last literal segment of its path: only the last
     // call counts, since earlier steps of a multi-step action usually read what it needs.
-    let soap = view
-        .steps
-        .iter()
-        .rev()
-        .find_map(|st| st.soap_operation.as_deref());
-    let soap_step = view.steps.iter().any(|st| {
-        st.function
-            .as_deref()
-            .is_some_and(|f| f.starts_with("soap"))
-    });
     let p = &s.path;
     let operation = [
         p.custom.as_str(),
@@ -299,13 +313,6 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
             .pick_verb(Position::First, lex, &mut s.cands)
             .filter(|v| !v.inflected);
     }
-    // A custom method (`/files/{id}:batchGet`) is one call of a REST API, not an RPC API:
-    // there POST still says what it says elsewhere.
-    ev.rpc_style = !p.rpc.is_empty()
-        || soap.is_some()
-        || soap_step
-        || p.rpc_word
-        || (view.urls().next().is_some() && p.segments == 0);
     // An RPC segment (`/candidate.search`) is the operation, already read: its path is not a
     // second, independent piece of evidence.
     if !p.item && p.custom.is_empty() && p.rpc.is_empty() && !p.last.is_empty() {

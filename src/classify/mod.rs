@@ -663,6 +663,32 @@ mod tests {
     }
 
     #[test]
+    fn over_an_rpc_apis_get_an_inflected_change_is_the_operation() {
+        let set = set();
+        let get = |id: &str, url: &str| ActionView {
+            id: id.into(),
+            steps: vec![Step {
+                method: Some("get".into()),
+                url: Some(url.into()),
+                ..Step::default()
+            }],
+            ..ActionView::default()
+        };
+        // The URL names the operation; GET is only how the API is called, and says nothing
+        // against the change.
+        let inf = infer(
+            &get("workflows_step_completed", "/workflows.stepCompleted"),
+            &set,
+        );
+        assert!(!inf.effects.is_read_only(), "{inf:?}");
+        let d = inf.decision.expect("a verb decides");
+        assert_eq!(d.agreement, decide::Agreement::Neutral);
+        // A REST GET reads what the inflection names.
+        let inf = infer(&get("users_id_blocking", "/users/{id}/blocking"), &set);
+        assert!(inf.effects.is_read_only(), "{inf:?}");
+    }
+
+    #[test]
     fn a_read_word_is_judged_by_its_positions_record_and_a_change_word_by_every_positions() {
         let set = set();
         let own = |id: &str| {
