@@ -628,22 +628,14 @@ mod tests {
 
     #[test]
     fn a_read_word_as_often_a_noun_yields_to_a_change_word_ending_a_path_made_name() {
-        let set = set();
-        let tool = |id: &str, method: Option<&str>| ActionView {
-            id: id.into(),
-            steps: vec![Step {
-                method: method.map(Into::into),
-                ..Step::default()
-            }],
-            ..ActionView::default()
-        };
+        let tool = |id: &str, method: Option<&str>| one(id, "", method, "");
         // `filter` and `access` are nouns as often as verbs; the name's last word is the
         // operation (an MCP tool: no method to go by).
         for id in [
             "me_drive_items_workbook_tables_columns_filter_clear",
             "identity_access_policy_reset",
         ] {
-            let inf = infer(&tool(id, None), &set);
+            let inf = tool(id, None);
             assert!(!inf.effects.is_read_only(), "{id}: {inf:?}");
         }
         // A read verb that is only a verb, that opens the name, or that the last word is
@@ -653,38 +645,26 @@ mod tests {
             "list_archive_reset",
             "users_lookup_by_email",
         ] {
-            let inf = infer(&tool(id, None), &set);
+            let inf = tool(id, None);
             assert!(inf.effects.is_read_only(), "{id}: {inf:?}");
         }
         // Over GET, which HTTP defines as safe, the last word names a thing.
         let id = "workbook_tables_columns_filter_clear";
-        assert!(!infer(&tool(id, None), &set).effects.is_read_only());
-        assert!(infer(&tool(id, Some("get")), &set).effects.is_read_only());
+        assert!(!tool(id, None).effects.is_read_only());
+        assert!(tool(id, Some("get")).effects.is_read_only());
     }
 
     #[test]
     fn over_an_rpc_apis_get_an_inflected_change_is_the_operation() {
-        let set = set();
-        let get = |id: &str, url: &str| ActionView {
-            id: id.into(),
-            steps: vec![Step {
-                method: Some("get".into()),
-                url: Some(url.into()),
-                ..Step::default()
-            }],
-            ..ActionView::default()
-        };
+        let get = |id: &str, url: &str| one(id, "", Some("get"), url);
         // The URL names the operation; GET is only how the API is called, and says nothing
         // against the change.
-        let inf = infer(
-            &get("workflows_step_completed", "/workflows.stepCompleted"),
-            &set,
-        );
+        let inf = get("workflows_step_completed", "/workflows.stepCompleted");
         assert!(!inf.effects.is_read_only(), "{inf:?}");
         let d = inf.decision.expect("a verb decides");
         assert_eq!(d.agreement, decide::Agreement::Neutral);
         // A REST GET reads what the inflection names.
-        let inf = infer(&get("users_id_blocking", "/users/{id}/blocking"), &set);
+        let inf = get("users_id_blocking", "/users/{id}/blocking");
         assert!(inf.effects.is_read_only(), "{inf:?}");
     }
 
