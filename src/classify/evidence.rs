@@ -247,6 +247,9 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
         || p.rpc_word
         || (view.urls().next().is_some() && p.segments == 0);
 
+    // GET is safe where HTTP's methods are the API's; an RPC API may take it for anything.
+    let safe_get = ev.method == Method::Get && !ev.rpc_style;
+
     let mut name = s.name.pick_verb(group.style, lex, &mut s.cands);
     // Over GET, which HTTP defines as safe, the name's change word yields: to a read verb
     // elsewhere in the name (`device_management_list_exchange_connectors`), or, when it is
@@ -290,14 +293,10 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
         .name
         .conjoined_verb()
         .filter(|v| !lex.sense(v.sense).effect.is_read_only());
-    ev.name_change = name.and_then(|v| {
-        s.name
-            .change_verb(lex, v.index, group.style, ev.method == Method::Get)
-    });
+    ev.name_change = name.and_then(|v| s.name.change_verb(lex, v.index, group.style, safe_get));
 
     // The operation a call names, and the last literal segment of its path: only the last
     // call counts, since earlier steps of a multi-step action usually read what it needs.
-    let p = &s.path;
     let operation = [
         p.custom.as_str(),
         p.rpc.as_str(),
