@@ -628,7 +628,7 @@ mod tests {
 
     #[test]
     fn a_read_word_as_often_a_noun_yields_to_a_change_word_ending_a_path_made_name() {
-        let tool = |id: &str, method: Option<&str>| one(id, "", method, "");
+        let tool = |id: &str, method: Option<&str>| one(id, "", method, "/items/{id}");
         // `filter` and `access` are nouns as often as verbs; the name's last word is the
         // operation (an MCP tool: no method to go by).
         for id in [
