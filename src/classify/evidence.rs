@@ -264,7 +264,7 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
         name = s
             .name
             .read_verb(lex)
-            .or(Some(v).filter(|v| !v.inflected || ev.rpc_style));
+            .or(Some(v).filter(|v| !v.inflected || !safe_get));
     }
     if let Some(v) = name {
         if lex.word(v.sym) == "post" && matches!(ev.method, Method::Post | Method::None) {
@@ -336,16 +336,12 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
                 !(v.inflected
                     && super::signals::raw_words(label)
                         .nth(v.index)
-                        .is_some_and(|w| {
-                            let w = w.as_bytes();
-                            w.len() > 4 && w[w.len() - 3..].eq_ignore_ascii_case(b"ing")
-                        }))
+                        .is_some_and(|w| ends_with(w, "ing", 5)))
             });
         // "Managed Databases List All": a past participle qualifies the thing the label
         // names; "Deletes the document" acts on it.
         let mut words = super::signals::raw_words(label);
-        let first = words.next().unwrap_or_default().as_bytes();
-        let participle = first.len() >= 2 && first[first.len() - 2..].eq_ignore_ascii_case(b"ed");
+        let participle = ends_with(words.next().unwrap_or_default(), "ed", 2);
         // Over GET, a label whose verb the name holds after its own read verb names that
         // thing ("Follow status for a brand" of `get_my_follows_brands_slug`, "Logins List"
         // of `get_profile_logins`): it echoes the name's object, it does not act.
@@ -384,6 +380,13 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
         ev.object = None;
     }
     ev
+}
+
+/// `word` ends with `suffix` in any case and is at least `min` bytes long.
+fn ends_with(word: &str, suffix: &str, min: usize) -> bool {
+    let w = word.as_bytes();
+    w.len() >= min.max(suffix.len())
+        && w[w.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
 }
 
 /// The verb of a path segment that runs the name's last words together (`getmembergroups`
