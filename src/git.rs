@@ -89,7 +89,8 @@ impl Repo {
             .is_ok_and(|index| index.get_path(Path::new(path), 0).is_some())
     }
 
-    /// Files (work-tree-relative) under `paths` that no route may edit, with why: one git
+    /// Files (work-tree-relative) under `paths` that no route may edit, with why (a key
+    /// ending in `/` stands for every file below it: [`left_alone`]): one git
     /// ignores (a private connector kept out of the repository, secrets included), one it
     /// does not track, and one its index marks skip-worktree or assume-unchanged (its
     /// work-tree copy may hold local edits git hides). The patch, `--write` and `--branch`
@@ -125,7 +126,19 @@ impl Repo {
                 continue;
             }
             let status = entry.status();
-            if status.contains(Status::IGNORED) {
+            // A folder reported whole, not file by file, is one git does not go into: a
+            // repository of its own that is not a submodule. Its files are that
+            // repository's, whose changes this one cannot see: `--write` edited a dirty one
+            // and `--branch` committed one into this repository (issue 33).
+            if path.ends_with('/')
+                && (status.contains(Status::IGNORED) || status.contains(Status::WT_NEW))
+                && self.root.join(&path).join(".git").exists()
+            {
+                found.insert(
+                    path,
+                    "it is inside another git repository, which this one does not track (not a submodule): run catalog-effects in that repository",
+                );
+            } else if status.contains(Status::IGNORED) {
                 found.insert(path, "git ignores it");
             } else if status.contains(Status::WT_NEW) {
                 found.insert(path, "git does not track it (git add it first)");
@@ -599,11 +612,31 @@ const SKIP_WORKTREE: u16 = 0x4000;
 /// else the first one from `path` upward. A repository given by the environment was not
 /// honoured (issue 21): no dirty-file guard, and patch paths `git apply` rejects.
 fn open(path: &Path) -> std::result::Result<Repository, git2::Error> {
-    if std::env::var_os("GIT_DIR").is_some() {
-        Repository::open_from_env()
-    } else {
-        Repository::discover(path)
+    if std::env::var_os("GIT_DIR").is_none() {
+        return Repository::discover(path);
     }
+    let repo = Repository::open_from_env()?;
+    if let Some(work_tree) = env_work_tree(&repo) {
+        repo.set_workdir(&work_tree, false)?;
+    }
+    Ok(repo)
+}
+
+/// The work tree git uses for a repository named by `GIT_DIR`, where libgit2 takes
+/// another: `GIT_WORK_TREE` relative to the current folder (libgit2 does not resolve it),
+/// else, unless `core.worktree` names one or the repository is bare, the current folder
+/// itself, as git documents. libgit2 took the folder above `GIT_DIR` instead, or none at
+/// all: `--branch` found no work tree, the patch's paths did not apply at its root, and
+/// `--write` edited a file with uncommitted changes (issue 33).
+fn env_work_tree(repo: &Repository) -> Option<PathBuf> {
+    let cwd = std::env::current_dir().ok()?;
+    if let Some(given) = std::env::var_os("GIT_WORK_TREE") {
+        return Some(cwd.join(given));
+    }
+    let config = repo.config().ok()?;
+    let named = config.get_path("core.worktree").is_ok();
+    let bare = config.get_bool("core.bare").unwrap_or(false);
+    (!named && !bare).then_some(cwd)
 }
 
 /// The paths the index of `repo` marks skip-worktree.
@@ -738,6 +771,20 @@ fn is_under(path: &str, prefix: &str) -> bool {
     prefix.is_empty()
         || path == prefix
         || (path.starts_with(prefix) && path.as_bytes().get(prefix.len()) == Some(&b'/'))
+}
+
+/// Why `path` (work-tree-relative) is in `untouchable`, itself or through a folder of it
+/// that stands for its files.
+pub fn left_alone(
+    untouchable: &BTreeMap<String, &'static str>,
+    path: &str,
+) -> Option<&'static str> {
+    if let Some(why) = untouchable.get(path) {
+        return Some(why);
+    }
+    path.match_indices('/')
+        .find_map(|(i, _)| untouchable.get(&path[..=i]))
+        .copied()
 }
 
 /// Rejects paths that libgit2 would reject late (or, for NUL, that git2 panics on) and

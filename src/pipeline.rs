@@ -329,6 +329,8 @@ pub struct Walked {
     unwalkable: Vec<Option<Error>>,
     /// Per catalog: the connector files found, processed or not.
     found: Vec<usize>,
+    /// Per catalog: the files and folders an exclusion left out.
+    excluded: Vec<usize>,
     /// Per catalog: its path as printed.
     shown: Vec<String>,
     work: Vec<Work>,
@@ -348,6 +350,11 @@ struct Work {
 impl Walked {
     /// Walks every catalog; [`Walked::run`] selects the files `opts.only` asks for.
     pub fn new(catalogs: &[PathBuf]) -> Walked {
+        Walked::excluding(catalogs, &walk::Exclude::default())
+    }
+
+    /// [`Walked::new`], leaving out what `exclude` matches below each catalog.
+    pub fn excluding(catalogs: &[PathBuf], exclude: &walk::Exclude) -> Walked {
         let cwd = std::env::current_dir().ok();
         let mut out = Walked::default();
         for (i, given) in catalogs.iter().enumerate() {
@@ -357,7 +364,7 @@ impl Walked {
             let root = &dir;
             let shown_root = walk::shown(root, cwd.as_deref());
             out.shown.push(shown_root.clone());
-            match walk::walk(given) {
+            match walk::walk_excluding(given, exclude) {
                 Ok(w) => {
                     let catalog = Catalog {
                         root: root.clone(),
@@ -369,6 +376,7 @@ impl Walked {
                         e
                     }));
                     out.found.push(w.files.len());
+                    out.excluded.push(w.excluded);
                     out.unwalkable.push(None);
                     let in_repo = catalog.repo.as_ref().and_then(|r| r.relative(root));
                     // A catalog above the current directory may hold files below it.
@@ -400,6 +408,7 @@ impl Walked {
                     out.errors.push(e.clone());
                     out.unwalkable.push(Some(e));
                     out.found.push(0);
+                    out.excluded.push(0);
                     out.catalogs.push(Catalog {
                         root: root.clone(),
                         repo: None,
@@ -411,21 +420,34 @@ impl Walked {
         out
     }
 
-    /// Why each unusable catalog cannot be checked: it does not exist, is not a folder, or
-    /// holds no connector file. A run over it would report a clean catalog that is not there.
-    pub fn unusable(&self) -> Vec<Error> {
+    /// Why each unusable catalog cannot be read by `command`: it does not exist, is not a
+    /// folder, or holds no connector file nor OpenAPI document. A run over it would report a
+    /// clean catalog that is not there.
+    pub fn unusable(&self, command: &str) -> Vec<Error> {
         self.unwalkable
             .iter()
             .zip(&self.found)
             .zip(&self.shown)
-            .filter_map(|((bad, found), shown)| match bad {
+            .zip(&self.excluded)
+            .filter_map(|(((bad, found), shown), excluded)| match bad {
                 Some(e) => Some(e.clone()),
-                None if *found == 0 => Some(
-                    Error::new(
-                        "no connector files (*.s1.yaml, *.s1.partial.yaml) in this folder: nothing to check; name the catalog folders (`catalog-effects check connectors/`), or list them as `catalogs` in catalog-effects.toml",
+                None if *found == 0 => {
+                    // Said in the command's own words: a `backfill` user was told to run
+                    // `check`, and not that a document counts (issue 33).
+                    let left_out = match excluded {
+                        0 => String::new(),
+                        n => format!(
+                            " ({} left out by `exclude` or --exclude)",
+                            crate::emit::plural(*n, "path")
+                        ),
+                    };
+                    Some(
+                        Error::new(format!(
+                            "no connector files (*.s1.yaml, *.s1.partial.yaml) or OpenAPI documents (YAML or JSON with a top-level `openapi` or `swagger` key) in this folder{left_out}: nothing for `{command}` to read; name the catalog folders or documents (`catalog-effects {command} connectors/`, `catalog-effects {command} api/openapi.yaml`), or list them as `catalogs` in catalog-effects.toml"
+                        ))
+                        .in_file(shown),
                     )
-                    .in_file(shown),
-                ),
+                }
                 None => None,
             })
             .collect()
@@ -865,8 +887,7 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
     let left_alone = opts
         .untouchable
         .get(w.catalog)
-        .and_then(|m| m.get(&w.patch_path))
-        .copied();
+        .and_then(|m| crate::git::left_alone(m, &w.patch_path));
     let source = crate::source::of_file(&file.rel);
     let plan = match source.plan(text, opts, left_alone, &mut |old, edits| {
         if opts.render_patch {

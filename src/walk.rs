@@ -28,6 +28,142 @@ pub struct Walk {
     pub errors: Vec<Error>,
     /// Symlinks left alone, relative to the catalog.
     pub skipped_links: Vec<String>,
+    /// Files and folders left out by an [`Exclude`] pattern.
+    pub excluded: usize,
+}
+
+/// Paths a walk leaves out (`exclude` in catalog-effects.toml, `--exclude`): each a path or
+/// a glob, where `*` and `?` match within one name and `**` any number of folders; a folder
+/// matched leaves out everything in it. Patterns are resolved once to absolute paths, `.`
+/// and `..` taken by name, so they match wherever the tool runs from.
+///
+/// A repository holds more than its catalogs: test fixtures (broken on purpose), examples,
+/// vendored documents. Run at this repository's root, `backfill` walked its fixtures and
+/// failed on them (issue 33).
+#[derive(Debug, Clone, Default)]
+pub struct Exclude {
+    patterns: Vec<Vec<String>>,
+}
+
+impl Exclude {
+    /// `patterns`, each relative to its folder (a relative folder is taken from the
+    /// current directory).
+    pub fn new<'a>(patterns: impl IntoIterator<Item = (&'a Path, &'a Path)>) -> Exclude {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        Exclude {
+            patterns: patterns
+                .into_iter()
+                .map(|(folder, pattern)| segments(&cwd.join(folder).join(pattern)))
+                .collect(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.patterns.is_empty()
+    }
+
+    /// Whether `path` (absolute, or relative to the current directory) is left out: a
+    /// pattern matches it or one of its folders.
+    pub fn excludes(&self, path: &Path) -> bool {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let path = segments(&cwd.join(path));
+        self.patterns.iter().any(|p| matches_prefix(p, &path))
+    }
+
+    /// The patterns that leave out something below `root`, not `root` itself: a catalog
+    /// named inside an excluded folder is read, as it was asked for.
+    fn below(&self, root: &Path) -> Below {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let root = segments(&cwd.join(root));
+        let patterns = self
+            .patterns
+            .iter()
+            .filter(|p| !matches_prefix(p, &root))
+            .cloned()
+            .collect();
+        Below { root, patterns }
+    }
+}
+
+/// The patterns of an [`Exclude`] that apply below one catalog, and the catalog's absolute
+/// names, so each entry is matched without asking for the current directory again.
+#[derive(Debug, Default)]
+struct Below {
+    root: Vec<String>,
+    patterns: Vec<Vec<String>>,
+}
+
+impl Below {
+    /// Whether the entry at `rel` (below the catalog, `/`-separated) is left out.
+    fn excludes(&self, rel: &str) -> bool {
+        if self.patterns.is_empty() {
+            return false;
+        }
+        let mut path = self.root.clone();
+        path.extend(rel.split('/').map(str::to_owned));
+        self.patterns.iter().any(|p| matches_prefix(p, &path))
+    }
+}
+
+/// An absolute path's names, with `.` dropped and `..` taken by name.
+fn segments(path: &Path) -> Vec<String> {
+    use std::path::Component;
+    let mut out: Vec<String> = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::Normal(n) => out.push(n.to_string_lossy().into_owned()),
+            Component::ParentDir => {
+                out.pop();
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether `pattern` matches `path` or one of its folders (a leading part of it).
+fn matches_prefix(pattern: &[String], path: &[String]) -> bool {
+    match pattern.split_first() {
+        None => true,
+        Some((first, rest)) if first == "**" => {
+            (0..=path.len()).any(|skip| matches_prefix(rest, &path[skip..]))
+        }
+        Some((first, rest)) => path
+            .split_first()
+            .is_some_and(|(name, more)| glob(first, name) && matches_prefix(rest, more)),
+    }
+}
+
+/// Whether one name matches one pattern name: `*` any run of characters, `?` one, the rest
+/// literally.
+fn glob(pattern: &str, name: &str) -> bool {
+    let (pattern, name): (Vec<char>, Vec<char>) =
+        (pattern.chars().collect(), name.chars().collect());
+    // Two pointers and one backtrack point: linear in practice, and no recursion a long
+    // name could deepen.
+    let (mut p, mut n) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while n < name.len() {
+        match pattern.get(p) {
+            Some('*') => {
+                star = Some((p, n));
+                p += 1;
+            }
+            Some(&c) if c == '?' || c == name[n] => {
+                p += 1;
+                n += 1;
+            }
+            _ => match star {
+                Some((sp, sn)) => {
+                    p = sp + 1;
+                    n = sn + 1;
+                    star = Some((sp, sn + 1));
+                }
+                None => return false,
+            },
+        }
+    }
+    pattern[p..].iter().all(|&c| c == '*')
 }
 
 /// True for the names this tool edits: `*.s1.yaml` and `*.s1.partial.yaml`.
@@ -80,23 +216,31 @@ pub fn shown(path: &Path, cwd: Option<&Path>) -> String {
 /// idle for a third of a second before any file was parsed. Levels, not recursion, so a
 /// deep tree cannot exhaust a worker's stack.
 pub fn walk(root: &Path) -> Result<Walk> {
+    walk_excluding(root, &Exclude::default())
+}
+
+/// [`walk`], leaving out what `exclude` matches below `root`. A catalog named by one of its
+/// files is that file, whatever the patterns say.
+pub fn walk_excluding(root: &Path, exclude: &Exclude) -> Result<Walk> {
     let meta = std::fs::metadata(root)
         .map_err(|e| Error::new(format!("catalog not found: {e}")).in_file(root))?;
     if !meta.is_dir() {
         return single_file(root, &meta);
     }
+    let exclude = exclude.below(root);
     let mut out = Walk::default();
     let mut level = vec![(root.to_path_buf(), String::new())];
     while !level.is_empty() {
         let scans: Vec<Scan> = level
             .into_par_iter()
-            .map(|(dir, rel_dir)| scan(&dir, &rel_dir))
+            .map(|(dir, rel_dir)| scan(&dir, &rel_dir, &exclude))
             .collect();
         level = Vec::new();
         for s in scans {
             out.files.extend(s.files);
             out.errors.extend(s.errors);
             out.skipped_links.extend(s.links);
+            out.excluded += s.excluded;
             level.extend(s.subdirs);
         }
     }
@@ -151,9 +295,10 @@ struct Scan {
     links: Vec<String>,
     /// Directories to read next, with their paths relative to the catalog.
     subdirs: Vec<(PathBuf, String)>,
+    excluded: usize,
 }
 
-fn scan(dir: &Path, rel_dir: &str) -> Scan {
+fn scan(dir: &Path, rel_dir: &str, exclude: &Below) -> Scan {
     let mut out = Scan::default();
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
@@ -181,6 +326,10 @@ fn scan(dir: &Path, rel_dir: &str) -> Scan {
         let Ok(kind) = entry.file_type() else {
             continue;
         };
+        if exclude.excludes(&rel) {
+            out.excluded += 1;
+            continue;
+        }
         // A name that is not UTF-8 cannot be written into a patch as git would (the
         // lossy `rel` names another file, and `git apply` then rejects the whole
         // patch): such a connector file, or a folder that may hold some, is reported

@@ -50,7 +50,7 @@ pub fn run(mut args: AnnotationsArgs, config: &Config) -> Result<u8> {
         let guard = super::args::Guard::new(&catalogs, config);
         super::args::check_outputs(&guard, &[super::args::Target::given("--output", path)])?;
     }
-    let walked = match super::walk_or_refuse(&catalogs) {
+    let walked = match super::walk_or_refuse("annotations", &catalogs, &args.engine) {
         Ok(w) => w,
         Err(code) => return Ok(code),
     };

@@ -39,14 +39,15 @@ const DEFAULT_PATCH: &str = "reports/effects.patch";
 pub struct BackfillArgs {
     /// Catalog directories (default: `catalogs` of catalog-effects.toml, else the current folder).
     pub catalogs: Vec<PathBuf>,
-    /// Where to write the patch; `-` for stdout [default: reports/effects.patch].
+    /// Where to write the patch; `-` for stdout [default: reports/effects.patch, beside
+    /// catalog-effects.toml, else at the root of the git work tree, else here].
     #[arg(long = "patch", value_name = "FILE")]
     pub patch_given: Option<PathBuf>,
     /// The patch's path, given or the default.
     #[arg(skip)]
     pub patch: PathBuf,
     /// Where to write the CSV coverage report (one row per action) [default: `report` of
-    /// catalog-effects.toml, else reports/coverage.csv].
+    /// catalog-effects.toml, else reports/coverage.csv where the patch goes].
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
     /// Apply the edits in place, each file atomically, after re-checking it.
@@ -101,7 +102,7 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
     let catalogs = super::catalogs(&args.catalogs, config);
     let report = outputs(&mut args, &catalogs, config)?;
     let mut opts = options(&args, config)?;
-    let walked = match super::walk_or_refuse(&catalogs) {
+    let walked = match super::walk_or_refuse("backfill", &catalogs, &args.engine) {
         Ok(w) => w,
         Err(code) => return Ok(code),
     };
@@ -172,14 +173,15 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
 /// catalogs and each other; returns the report's.
 fn outputs(args: &mut BackfillArgs, catalogs: &[PathBuf], config: &Config) -> Result<PathBuf> {
     use super::args::{Guard, Origin, Target};
+    let base = output_base(config);
     args.patch = args
         .patch_given
         .clone()
-        .unwrap_or_else(|| PathBuf::from(DEFAULT_PATCH));
+        .unwrap_or_else(|| base.join(DEFAULT_PATCH));
     let (report, report_origin) = match (&args.report, &config.report) {
         (Some(p), _) => (p.clone(), Origin::CommandLine),
         (None, Some(p)) => (p.clone(), Origin::Config),
-        (None, None) => (PathBuf::from(DEFAULT_REPORT), Origin::Default),
+        (None, None) => (base.join(DEFAULT_REPORT), Origin::Default),
     };
     let patch_origin = match args.patch_given {
         Some(_) => Origin::CommandLine,
@@ -198,6 +200,32 @@ fn outputs(args: &mut BackfillArgs, catalogs: &[PathBuf], config: &Config) -> Re
     args.reports
         .check_outputs(&Guard::new(catalogs, config), &own)?;
     Ok(report)
+}
+
+/// The folder the default outputs (`reports/effects.patch`, `reports/coverage.csv`) go in:
+/// the configuration's, whose paths are relative to it too; else the root of the git work
+/// tree the current folder is in; else the current folder. Run from inside a connector
+/// folder, `backfill` wrote `reports/` into the catalog (issue 33). Relative to the current
+/// folder where it can be (`../..`), so the summary prints it short.
+fn output_base(config: &Config) -> PathBuf {
+    if let Some(file) = &config.file {
+        return file.parent().map(Path::to_path_buf).unwrap_or_default();
+    }
+    let Ok(cwd) = std::env::current_dir() else {
+        return PathBuf::new();
+    };
+    let Some(repo) = catalog_effects::git::Repo::discover(&cwd) else {
+        return PathBuf::new();
+    };
+    let root = repo.workdir();
+    match cwd.canonicalize().ok().and_then(|c| {
+        c.strip_prefix(root)
+            .ok()
+            .map(|below| below.components().count())
+    }) {
+        Some(depth) => (0..depth).map(|_| "..").collect(),
+        None => root.to_path_buf(),
+    }
 }
 
 fn options(args: &BackfillArgs, config: &Config) -> Result<pipeline::Options> {
@@ -273,14 +301,30 @@ impl<'a> Console<'a> {
     ) -> u8 {
         let args = self.args;
         let errors = errors + self.errors;
+        // A file that could not be read or parsed is no file read (issue 33).
+        let unreadable = match summary.files_unreadable {
+            0 => String::new(),
+            n => format!(", {n} unreadable"),
+        };
         let mut totals = format!(
-            "files: {} read, {} changed by the patch; warnings: {}, errors: {errors}",
-            summary.files, summary.files_changed, self.warnings
+            "files: {} read{unreadable}, {} changed by the patch; warnings: {}, errors: {errors}",
+            summary.files - summary.files_unreadable,
+            summary.files_changed,
+            self.warnings
         );
         if let Some((written, failed)) = written {
             totals.push_str(&format!("; files written: {written}, failed: {failed}"));
         }
         let mut notes: Vec<String> = Vec::new();
+        // The table counts effects; a patch of generator hints alone would read as empty.
+        if summary.hints_added > 0 {
+            let formats: Vec<&str> = self.opts.hint_formats.iter().map(|f| f.name()).collect();
+            notes.push(format!(
+                "generator hints added to {} (--hints {})",
+                super::plural(summary.hints_added, "operation"),
+                formats.join(" --hints ")
+            ));
+        }
         if args.migrate_hints {
             notes.push(format!(
                 "hints removed: {} from {} (--migrate-hints)",

@@ -212,7 +212,7 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
         opts.only = Some(only);
     }
     let baseline = plan.read_baseline(args.write_baseline.is_some())?;
-    let walked = match super::walk_or_refuse(&catalogs) {
+    let walked = match super::walk_or_refuse("check", &catalogs, &args.engine) {
         Ok(w) => w,
         Err(code) => return Ok(code),
     };
@@ -334,9 +334,10 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
         }
         FindingFormat::Json => json(&summary, &reporter, &gone, partial.as_deref()),
         FindingFormat::Github => {
-            let level = if code == EXIT_OK { "notice" } else { "error" };
+            // Each finding that fails the run is an error of its own; the totals are a
+            // notice, or a pull request shows two errors for one (issue 33).
             format!(
-                "::{level} title=catalog-effects::{}\n",
+                "::notice title=catalog-effects::{}\n",
                 emit::github::escape_data(&totals_line)
             )
         }
@@ -470,9 +471,16 @@ impl Reporter<'_> {
                 }
             }
             let listed = new != Some(false);
+            // A note is never new, as the totals count it (issue 33: one was printed `[new]`
+            // while the totals left it out); it is still listed, being in no baseline.
+            let counted_new = new.map(|n| n && f.level != Level::Note);
             match self.format {
                 FindingFormat::Human if listed && !unreadable && !self.quiet => {
-                    let mark = if new.is_some() { " [new]" } else { "" };
+                    let mark = if counted_new == Some(true) {
+                        " [new]"
+                    } else {
+                        ""
+                    };
                     self.to.print(&f.human(mark));
                 }
                 // On a pull request only what is new is worth an annotation, and GitHub caps
@@ -490,7 +498,8 @@ impl Reporter<'_> {
                     };
                     self.to.print(&emit::github::command(&f, level, &title));
                 }
-                FindingFormat::Json | FindingFormat::Sarif => self.kept.push((f, new)),
+                FindingFormat::Json => self.kept.push((f, counted_new)),
+                FindingFormat::Sarif => self.kept.push((f, new)),
                 _ => {}
             }
         }

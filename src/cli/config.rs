@@ -23,6 +23,7 @@ pub const HELP: &str = "Configuration: catalog-effects.toml, found from the curr
   fail-on = \"new\"                  what fails check: error | warning | new | never (--fail-on)
   hints = [\"speakeasy\"]            OpenAPI documents: also write the hints for speakeasy | zuplo | zilla | mcp (--hints)
   catalog-evidence = false         judge actions by their own evidence only, not also by what the catalog declares (--no-catalog-evidence)
+  exclude = [\"tests/fixtures\", \"**/drafts\"]   paths or globs left out below the catalogs (--exclude adds to them)
 Any other key is an error.";
 
 /// The keys of `catalog-effects.toml`, every one optional.
@@ -38,6 +39,8 @@ pub struct Config {
     pub fail_on: Option<FailOn>,
     pub hints: Option<Vec<HintsArg>>,
     pub catalog_evidence: Option<bool>,
+    /// Paths or globs the walk leaves out below the catalogs.
+    pub exclude: Option<Vec<PathBuf>>,
     /// The file these keys came from, if any: a path it gives may not leave its repository
     /// (issue 21: `report = "../home/.profile"` replaced a file outside it).
     #[serde(skip)]
@@ -74,6 +77,7 @@ impl Config {
             }
         };
         self.catalogs.iter_mut().flatten().for_each(join);
+        self.exclude.iter_mut().flatten().for_each(join);
         for p in [&mut self.heuristics, &mut self.report, &mut self.baseline] {
             p.iter_mut().for_each(join);
         }
@@ -109,7 +113,14 @@ fn parse(text: &str) -> Result<Config> {
         .catalogs
         .iter()
         .flatten()
-        .map(|c| ("catalogs", Some(c)));
+        .map(|c| ("catalogs", Some(c)))
+        .chain(
+            config
+                .exclude
+                .iter()
+                .flatten()
+                .map(|e| ("exclude", Some(e))),
+        );
     for (key, path) in paths.into_iter().chain(catalogs) {
         if path.is_some_and(|p| p.as_os_str().is_empty()) {
             let (line, column) = key_position(text, key);

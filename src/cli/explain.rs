@@ -53,10 +53,11 @@ pub fn run(mut args: ExplainArgs, config: &Config) -> Result<u8> {
     // The patch shown is the one `backfill` would write with the configuration's hints.
     opts.hint_formats = super::hint_formats(config.hints.as_deref().unwrap_or_default());
     opts.keep_views = true;
-    let run = match super::walk_or_refuse(std::slice::from_ref(&args.catalog)) {
-        Ok(w) => w.collect(&opts),
-        Err(code) => return Ok(code),
-    };
+    let run =
+        match super::walk_or_refuse("explain", std::slice::from_ref(&args.catalog), &args.engine) {
+            Ok(w) => w.collect(&opts),
+            Err(code) => return Ok(code),
+        };
     let errors = super::report_errors(&run, args.engine.quiet);
     let matches: Vec<(&FileResult, &ActionResult)> = run
         .actions()
@@ -96,6 +97,7 @@ fn explain_one(f: &FileResult, a: &ActionResult, opts: &pipeline::Options) -> St
     if let Some(v) = &a.view {
         view_section(&mut s, v);
         evidence_section(&mut s, v, f, &opts.rules);
+        hints_section(&mut s, v, f, a, opts);
     }
     confidence_section(&mut s, a, &opts.rules);
     catalog_section(&mut s, a, opts);
@@ -282,19 +284,6 @@ fn evidence_section(s: &mut String, v: &ActionView, f: &FileResult, set: &RuleSe
             lex.word(c.sym)
         );
     }
-    if let Some(h) = &v.annotations {
-        for (key, value) in [
-            ("readOnlyHint", h.read_only),
-            ("destructiveHint", h.destructive),
-        ] {
-            if let Some(b) = value {
-                let _ = writeln!(
-                    s,
-                    "  declared in the catalog: {key}: {b} (a person's claim: it decides unless strong evidence says change)"
-                );
-            }
-        }
-    }
     if ev.named {
         let _ = writeln!(
             s,
@@ -323,6 +312,63 @@ fn evidence_section(s: &mut String, v: &ActionView, f: &FileResult, set: &RuleSe
             r.effect,
             r.weight.name(),
             r.why
+        );
+    }
+}
+
+/// The hints the action declares, and what they are to the decision: in a connector file a
+/// person's claim, which is evidence; in an OpenAPI document what an MCP generator reads,
+/// which the engine never weighs, and which `--hints` itself writes from the effects (issue
+/// 33: after its own patch was applied, `explain` called those "a person's claim").
+fn hints_section(
+    s: &mut String,
+    v: &ActionView,
+    f: &FileResult,
+    a: &ActionResult,
+    opts: &pipeline::Options,
+) {
+    let Some(h) = &v.annotations else {
+        return;
+    };
+    let openapi = {
+        use catalog_effects::source::Source;
+        catalog_effects::source::of_file(&f.rel).name()
+            == catalog_effects::source::openapi::OpenApi.name()
+    };
+    let derived = a.declared.valid().map(|e| {
+        catalog_effects::effects::derive_hints(e, None, None, opts.policy, a.inference.overwrites)
+    });
+    for (key, value, from_effects) in [
+        (
+            "readOnlyHint",
+            h.read_only,
+            derived.as_ref().and_then(|d| d.read_only),
+        ),
+        (
+            "destructiveHint",
+            h.destructive,
+            derived.as_ref().and_then(|d| d.destructive),
+        ),
+    ] {
+        let Some(b) = value else { continue };
+        let what = match (openapi, from_effects) {
+            (false, _) => {
+                "declared in the catalog: {key}: {b} (a person's claim: it decides unless strong evidence says change)"
+            }
+            (true, Some(d)) if d == b => {
+                "in a generator's map: {key}: {b} (what its declared effects derive, as `--hints` writes it: what the generator reads, never evidence)"
+            }
+            (true, Some(_)) => {
+                "in a generator's map: {key}: {b} (not what its declared effects derive: an override the generator reads, never evidence; `check` reports a read-only one on a change)"
+            }
+            (true, None) => {
+                "in a generator's map: {key}: {b} (what the generator reads, never evidence: declare the effects and `check` compares them)"
+            }
+        };
+        let _ = writeln!(
+            s,
+            "  {}",
+            what.replace("{key}", key).replace("{b}", &b.to_string())
         );
     }
 }
@@ -472,7 +518,12 @@ pub fn run_code(args: ExplainCodeArgs) -> Result<u8> {
         return Ok(EXIT_OK);
     }
     let mut codes: Vec<&str> = findings::CHECK_CODES.iter().map(|c| c.0).collect();
-    codes.extend(lint.codes());
+    // `unused-silence` is a code of both commands: listed once.
+    for c in lint.codes() {
+        if !codes.contains(&c) {
+            codes.push(c);
+        }
+    }
     out::error(&format!(
         "unknown code `{}`{}; known codes: {}",
         args.code,

@@ -133,7 +133,7 @@ pub fn run(mut args: LintArgs, config: &Config) -> Result<u8> {
         opts.check_edits = false;
         opts.render_patch = false;
         let catalogs = super::catalogs(&args.catalogs, config);
-        let run = match super::walk_or_refuse(&catalogs) {
+        let run = match super::walk_or_refuse("lint", &catalogs, &args.engine) {
             Ok(w) => w.collect(&opts),
             Err(code) => return Ok(code),
         };

@@ -221,6 +221,14 @@ pub struct EngineArgs {
     /// Judge each catalog action from its own evidence only.
     #[arg(long, conflicts_with = "catalog_evidence")]
     pub no_catalog_evidence: bool,
+    /// Leave out this path below the catalogs (repeatable; relative to the current folder):
+    /// a file or folder, or a glob (`*` and `?` within a name, `**` any folders). Added to
+    /// `exclude` of catalog-effects.toml, whose paths are relative to its folder.
+    #[arg(long, value_name = "PATH")]
+    pub exclude: Vec<PathBuf>,
+    /// The configuration's `exclude`, resolved against its folder.
+    #[arg(skip)]
+    pub config_exclude: Vec<PathBuf>,
 }
 
 impl EngineArgs {
@@ -234,6 +242,21 @@ impl EngineArgs {
         // On unless the command line or the configuration turns it off; the command line
         // wins.
         self.no_catalog_evidence |= c.catalog_evidence == Some(false) && !self.catalog_evidence;
+        // Added to, not overridden: what the repository leaves out stays out, and a catalog
+        // named inside it is read anyway.
+        self.config_exclude = c.exclude.clone().unwrap_or_default();
+    }
+
+    /// What the walk leaves out: the configuration's `exclude` (already relative to the
+    /// current folder), then `--exclude`.
+    pub fn exclusions(&self) -> catalog_effects::walk::Exclude {
+        let here = PathBuf::new();
+        catalog_effects::walk::Exclude::new(
+            self.config_exclude
+                .iter()
+                .chain(&self.exclude)
+                .map(|p| (here.as_path(), p.as_path())),
+        )
     }
 
     pub fn rules(&self) -> Result<RuleSet> {
@@ -307,10 +330,15 @@ pub fn catalogs(given: &[PathBuf], config: &Config) -> Vec<PathBuf> {
     }
 }
 
-/// Walks the catalogs, or refuses to run (each reason printed, exit 2) when one does not
-/// exist, is not a folder or holds no connector file: a check of nothing must not pass, and
-/// nothing is written yet, so every previous output stays as it was.
-pub fn walk_or_refuse(catalogs: &[PathBuf]) -> std::result::Result<Walked, u8> {
+/// Walks the catalogs for `command`, leaving out what `engine` excludes, or refuses to run
+/// (each reason printed, exit 2) when one does not exist, is not a folder or holds nothing
+/// to read: a check of nothing must not pass, and nothing is written yet, so every previous
+/// output stays as it was.
+pub fn walk_or_refuse(
+    command: &str,
+    catalogs: &[PathBuf],
+    engine: &EngineArgs,
+) -> std::result::Result<Walked, u8> {
     let refused: Vec<Error> = catalogs
         .iter()
         .filter_map(|c| catalog_effects::git::refused(c))
@@ -321,8 +349,8 @@ pub fn walk_or_refuse(catalogs: &[PathBuf]) -> std::result::Result<Walked, u8> {
         }
         return Err(EXIT_ERROR);
     }
-    let walked = Walked::new(catalogs);
-    let unusable = walked.unusable();
+    let walked = Walked::excluding(catalogs, &engine.exclusions());
+    let unusable = walked.unusable(command);
     if unusable.is_empty() {
         return Ok(walked);
     }
@@ -414,6 +442,13 @@ pub enum Output {
 /// Opens streamed output: stdout for `-`, else `path`.
 pub fn open_output(path: &Path) -> Result<Output> {
     if path.as_os_str() == "-" {
+        // Refused before the run: the runtime put `/dev/null` where stdout was, and a
+        // patch streamed there was lost with exit 0 (issue 33).
+        if out::no_stdout() {
+            return Err(Error::new(
+                "cannot write to standard output: it is closed (no file descriptor 1); name a file instead of `-`",
+            ));
+        }
         return Ok(Output::Stdout(std::io::stdout().lock()));
     }
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {

@@ -32,7 +32,7 @@ pub fn print(text: &str) {
 /// Whether the process was started without a standard output (`check >&-`): the Rust
 /// runtime then opens `/dev/null` in its place, read-write, and every result vanished with
 /// exit 0 (issue 21). A shell's `>/dev/null` opens it write-only, and is left alone.
-fn no_stdout() -> bool {
+pub fn no_stdout() -> bool {
     #[cfg(target_os = "linux")]
     {
         static CLOSED_FD: std::sync::OnceLock<bool> = std::sync::OnceLock::new();

@@ -55,8 +55,9 @@ impl HistoryRow {
             conflict: t.conflict,
             unclassified: t.unclassified,
             invalid: t.invalid,
-            // Rounded here so that a row read back equals the row written.
-            coverage_percent: (t.coverage() * 10.0).round() / 10.0,
+            // Rounded here so that a row read back equals the row written. A run that read
+            // no tool covers nothing: 0, beside its 0 actions, not a 100 in the trend.
+            coverage_percent: (t.coverage().unwrap_or(0.0) * 10.0).round() / 10.0,
         }
     }
 

@@ -337,16 +337,27 @@ fn cards(h: &mut String, t: &Counts, lead: Coverage, history: &[HistoryRow]) {
     if let Some(trend) = trend(history) {
         let _ = write!(detail, "; {trend}");
     }
+    // A run that read no tool has no coverage to grade: a 100.0% card said all was well
+    // beside a file that could not be parsed (issue 33).
+    let none = tools(t) == 0;
+    let shown = |c: f64| {
+        if none {
+            "-".to_owned()
+        } else {
+            format!("{c:.1}%")
+        }
+    };
+    let graded = |c: f64| if none { "" } else { grade(c) };
     h.push_str("<section class=\"cards\">\n");
     h.push_str(&card(
-        &format!("main {}", grade(main)),
-        format!("{main:.1}%"),
+        &format!("main {}", graded(main)),
+        shown(main),
         lead.name(),
         &detail,
     ));
     h.push_str(&card(
-        grade(other),
-        format!("{other:.1}%"),
+        graded(other),
+        shown(other),
         lead.other().name(),
         lead.other().detail(),
     ));

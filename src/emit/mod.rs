@@ -202,14 +202,17 @@ impl Counts {
     }
 
     /// Share of tools (skipped ones excluded) that declare valid effects once the patch is
-    /// applied, in percent.
-    pub fn coverage(&self) -> f64 {
+    /// applied, in percent; none when there is no tool to cover. A run that could read no
+    /// action read 100.0% (issue 33): nothing is not everything.
+    pub fn coverage(&self) -> Option<f64> {
         let tools = self.actions - self.skipped;
-        if tools == 0 {
-            100.0
-        } else {
-            100.0 * self.with_effects as f64 / tools as f64
-        }
+        (tools > 0).then(|| 100.0 * self.with_effects as f64 / tools as f64)
+    }
+
+    /// The coverage as the summaries print it: `95.2%`, or `-` without a tool.
+    pub fn coverage_shown(&self) -> String {
+        self.coverage()
+            .map_or_else(|| "-".to_owned(), |c| format!("{c:.1}%"))
     }
 }
 
@@ -217,8 +220,16 @@ impl Counts {
 pub struct Summary {
     pub connectors: BTreeMap<String, Counts>,
     pub total: Counts,
+    /// Files the run took up, read or not.
     pub files: usize,
+    /// Of those, files that could not be read or parsed whole: none of their actions is
+    /// counted, so they are not "read".
+    pub files_unreadable: usize,
+    /// Files the patch changes: by any edit, generator hints and hint removals included.
     pub files_changed: usize,
+    /// OpenAPI operations the patch gives generator hints (`--hints`), which the status
+    /// columns do not show: a run that only adds hints added no effects.
+    pub hints_added: usize,
     pub errors: usize,
 }
 
@@ -250,11 +261,13 @@ impl Summary {
     /// Counts one file (for runs that stream their files).
     pub fn add_file(&mut self, f: &FileResult) {
         self.files += 1;
+        self.files_unreadable += usize::from(f.error.is_some());
         self.errors += usize::from(f.error.is_some()) + f.problems.len();
         // From the edits, not the patch: runs that write no patch do not render it.
-        if f.actions.iter().any(|a| a.edit.is_some()) {
+        if f.actions.iter().any(|a| a.edits().next().is_some()) {
             self.files_changed += 1;
         }
+        self.hints_added += hinted_operations(f);
         // A file's actions share their connector: one lookup per run of them, not one
         // (and a copy of the name) per action.
         for run in f.actions.chunk_by(|a, b| a.connector == b.connector) {
@@ -265,6 +278,24 @@ impl Summary {
             }
         }
     }
+}
+
+/// The operations of `f` whose edits insert a generator's hints: what `--overlay` is told
+/// each edit inserts, one entry per operation's mapping holding a key besides `x-effects`.
+fn hinted_operations(f: &FileResult) -> usize {
+    let mut maps: Vec<usize> = f
+        .inserted
+        .iter()
+        .filter(|i| {
+            i.entries
+                .iter()
+                .any(|(k, _)| k != crate::parse::openapi::EFFECTS_KEY)
+        })
+        .map(|i| i.map)
+        .collect();
+    maps.sort_unstable();
+    maps.dedup();
+    maps.len()
 }
 
 /// The summary as an aligned table.
@@ -290,7 +321,7 @@ pub fn summary_table(s: &Summary) -> String {
             c.unclassified.to_string(),
             c.invalid.to_string(),
             c.skipped.to_string(),
-            format!("{:.1}%", c.coverage()),
+            c.coverage_shown(),
         ]
     };
     let mut rows: Vec<[String; 9]> = vec![head.map(str::to_owned)];
@@ -331,7 +362,7 @@ pub fn summary_json(s: &Summary) -> String {
     if let Some(obj) = v.as_object_mut() {
         obj.insert(
             "coverage_percent".into(),
-            serde_json::json!((s.total.coverage() * 10.0).round() / 10.0),
+            serde_json::json!(s.total.coverage().map(|c| (c * 10.0).round() / 10.0)),
         );
     }
     serde_json::to_string_pretty(&v).unwrap_or_default()

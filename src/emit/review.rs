@@ -247,14 +247,31 @@ impl Review {
             "## Effects backfill: {} actions given effects\n",
             t.added
         );
-        let _ = writeln!(
-            head,
-            "Read this beside the patch (`{}`). Coverage, the share of the {tools} tools that \
-             declare effects: **{:.1}% now, {:.1}% once the patch is applied**.\n",
-            ctx.patch,
-            current_coverage(summary),
-            t.coverage()
-        );
+        match (current_coverage(summary), t.coverage()) {
+            (Some(now), Some(after)) => {
+                let _ = writeln!(
+                    head,
+                    "Read this beside the patch (`{}`). Coverage, the share of the {tools} tools that \
+                     declare effects: **{now:.1}% now, {after:.1}% once the patch is applied**.\n",
+                    ctx.patch,
+                );
+            }
+            _ => {
+                let _ = writeln!(
+                    head,
+                    "Read this beside the patch (`{}`). Coverage: **none to measure**, no tool \
+                     could be read.\n",
+                    ctx.patch,
+                );
+            }
+        }
+        if summary.hints_added > 0 {
+            let _ = writeln!(
+                head,
+                "The patch also gives {} the hints an MCP generator reads (`--hints`).\n",
+                crate::emit::plural(summary.hints_added, "operation")
+            );
+        }
         connector_table(&mut head, summary);
         effect_line(&mut head, &self.per_effect);
 
@@ -590,7 +607,7 @@ fn hint_line(f: &FileResult, a: &ActionResult) -> Option<String> {
 }
 
 /// The share of actions that declare valid effects before the patch.
-fn current_coverage(s: &Summary) -> f64 {
+fn current_coverage(s: &Summary) -> Option<f64> {
     let mut now = s.total.clone();
     now.with_effects = now.agrees + now.conflict;
     now.coverage()
@@ -800,21 +817,22 @@ fn connector_table(s: &mut String, summary: &Summary) {
         now.with_effects = c.agrees + c.conflict;
         let _ = writeln!(
             s,
-            "| {name} | {} | {} | {} | {} | {} | {:.1}% → {:.1}% |",
+            "| {name} | {} | {} | {} | {} | {} | {} → {} |",
             c.actions - c.skipped,
             c.added,
             c.agrees,
             c.conflict,
             c.unclassified + c.invalid,
-            now.coverage(),
-            c.coverage()
+            now.coverage_shown(),
+            c.coverage_shown()
         );
     };
     // A catalog of thousands of connectors would fill the page with this table alone: past
     // a screenful, the connectors that will be least covered are the ones shown.
     let mut list: Vec<(&String, &crate::emit::Counts)> = summary.connectors.iter().collect();
     if list.len() > MAX_CONNECTORS {
-        list.sort_by(|a, b| a.1.coverage().total_cmp(&b.1.coverage()).then(a.0.cmp(b.0)));
+        let least = |c: &crate::emit::Counts| c.coverage().unwrap_or(f64::INFINITY);
+        list.sort_by(|a, b| least(a.1).total_cmp(&least(b.1)).then(a.0.cmp(b.0)));
     }
     for (name, c) in list.iter().take(MAX_CONNECTORS) {
         row(&markdown_cell(name), c);

@@ -101,8 +101,11 @@ pub struct Inserted {
 #[derive(Debug, Clone, Copy)]
 struct Style {
     json: bool,
-    /// JSON: `": "` or `":"` between a key and its value.
+    /// JSON: `": "` or `":"` between items (`, ` or `,`).
     spaced: bool,
+    /// JSON: what the document writes between a key and its value (`": "`, `":"`,
+    /// `" : "`, ...), as its first key does.
+    colon: &'static str,
     /// JSON: arrays of scalars written one item per line.
     multiline_lists: bool,
 }
@@ -117,6 +120,7 @@ impl Style {
         let mut style = Style {
             json,
             spaced: true,
+            colon: ": ",
             multiline_lists: false,
         };
         if !json {
@@ -126,6 +130,15 @@ impl Style {
         if let Some((k, v)) = tree.own_entries(root).and_then(|mut e| e.next()) {
             let between = &text[tree.node(k).end()..tree.node(v).start()];
             style.spaced = between.contains(' ') || between.contains('\n');
+            // A key's span may end past the blanks after it: from its closing quote.
+            let key = &text[tree.node(k).start()..tree.node(v).start()];
+            let between = closing_quote(key).map_or(between, |end| &key[end + 1..]);
+            // Kept as written, where it is on one line: `"a" : 1` took `"b": 2` beside it
+            // (issue 33).
+            style.colon = COLONS
+                .into_iter()
+                .find(|c| *c == between)
+                .unwrap_or(if style.spaced { ": " } else { ":" });
         }
         // The first array of scalars says how the document writes arrays.
         for id in 0..tree.len() {
@@ -173,12 +186,33 @@ fn push_yaml_key(out: &mut String, s: &str) {
     }
 }
 
+/// Where the JSON string that `s` starts with closes, if `s` starts with one.
+fn closing_quote(s: &str) -> Option<usize> {
+    if !s.starts_with('"') {
+        return None;
+    }
+    let mut escaped = false;
+    for (i, b) in s.bytes().enumerate().skip(1) {
+        match b {
+            _ if escaped => escaped = false,
+            b'\\' => escaped = true,
+            b'"' => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The ways a JSON document writes what goes between a key and its value that the edits
+/// copy; anything else (a line break) is written `": "` or `":"`.
+const COLONS: [&str; 8] = [": ", ":", " : ", " :", ":\t", " :\t", "\t: ", "\t:\t"];
+
 /// `(colon, separator)` between a key and its value and between items, inline.
 fn punctuation(style: Style) -> (&'static str, &'static str) {
-    if !style.json || style.spaced {
-        (": ", ", ")
-    } else {
-        (":", ",")
+    match (style.json, style.spaced) {
+        (false, _) => (": ", ", "),
+        (true, true) => (style.colon, ", "),
+        (true, false) => (style.colon, ","),
     }
 }
 
