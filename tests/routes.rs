@@ -129,3 +129,255 @@ fn an_untracked_connector_is_not_patched_until_added() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(read(root, "reports/effects.patch").contains(&file("fresh")));
 }
+
+// ---- issue 33, item 7: the repository git would find, and the terminal -------------------
+
+/// Runs the binary in `cwd` with `env` added (and git's own configuration left out).
+fn run_env(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> common::Run {
+    let o = std::process::Command::new(common::bin())
+        .args(args)
+        .current_dir(cwd)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    common::Run {
+        code: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+/// `<tmp>/work` holding connectors `clean` and `dirty` (a local edit), whose repository
+/// is kept apart in `<tmp>/store.git`, as `GIT_DIR` names it.
+fn apart(tmp: &Path) -> std::path::PathBuf {
+    let work = tmp.join("work");
+    for key in ["clean", "dirty"] {
+        write_file(&work, &file(key), &connector(key));
+    }
+    common::git_init(&work);
+    std::fs::rename(work.join(".git"), tmp.join("store.git")).unwrap();
+    common::append(&work.join(file("dirty")), "# a local edit\n");
+    work
+}
+
+/// Git takes a relative `GIT_WORK_TREE` from the current folder, and without one the
+/// current folder is the work tree: libgit2 did neither, so `--branch` found no work tree,
+/// the patch's paths did not apply at its root, and `--write` edited the dirty file.
+#[test]
+fn a_repository_given_by_git_dir_has_the_work_tree_git_gives_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let work = apart(tmp.path());
+    for env in [
+        vec![("GIT_DIR", "../store.git"), ("GIT_WORK_TREE", ".")],
+        vec![("GIT_DIR", "../store.git")],
+    ] {
+        let r = run_env(&work, &["backfill", "connectors"], &env);
+        assert_eq!(r.code, 0, "{env:?}: {}", r.stderr);
+        let patch = read(&work, "reports/effects.patch");
+        assert!(
+            patch.contains(&format!("diff --git a/{0} b/{0}\n", file("clean"))),
+            "{env:?}: {patch}"
+        );
+        let apply = std::process::Command::new("git")
+            .args(["apply", "--check", "reports/effects.patch"])
+            .current_dir(&work)
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
+        assert!(
+            apply.status.success(),
+            "{env:?}: {}",
+            String::from_utf8_lossy(&apply.stderr)
+        );
+
+        let r = run_env(&work, &["backfill", "connectors", "--write"], &env);
+        assert_eq!(r.code, 2, "{env:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains(&format!(
+                "{}: has uncommitted changes: not written",
+                file("dirty")
+            )),
+            "{env:?}: {}",
+            r.stderr
+        );
+        assert!(!read(&work, &file("dirty")).contains("effects:"), "{env:?}");
+        // The refusal names the dirty file; once it is committed, --branch commits HEAD
+        // plus the backfill.
+        let r = run_env(
+            &work,
+            &["backfill", "connectors", "--branch", "effects"],
+            &env,
+        );
+        assert_eq!(r.code, 2, "{env:?}: {}", r.stderr);
+        assert!(
+            r.stderr
+                .contains("--branch: the catalog has uncommitted changes"),
+            "{env:?}: {}",
+            r.stderr
+        );
+        // Undone for the next round.
+        let git = |args: &[&str]| {
+            let o = std::process::Command::new("git")
+                .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+                .args(args)
+                .current_dir(&work)
+                .envs(env.iter().copied())
+                .env("GIT_CONFIG_NOSYSTEM", "1")
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        };
+        git(&["checkout", "--", "connectors"]);
+        common::append(&work.join(file("dirty")), "# a local edit\n");
+    }
+    let env = [("GIT_DIR", "../store.git"), ("GIT_WORK_TREE", ".")];
+    let git_env = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+            .args(args)
+            .current_dir(&work)
+            .envs(env)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .output()
+            .unwrap()
+    };
+    assert!(git_env(&["commit", "-qam", "local edit"]).status.success());
+    let r = run_env(
+        &work,
+        &["backfill", "connectors", "--branch", "effects"],
+        &env,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let changed = git_env(&["diff", "--name-only", "HEAD", "effects"]);
+    assert_eq!(
+        String::from_utf8_lossy(&changed.stdout),
+        format!("{}\n{}\n", file("clean"), file("dirty"))
+    );
+}
+
+/// A repository inside the catalog that is not a submodule, ignored by the outer one or
+/// not: its files are that repository's, which the outer one cannot see the changes of.
+/// `--branch` committed one into the outer branch and `--write` edited a dirty one.
+#[test]
+fn a_nested_repository_that_is_not_a_submodule_is_left_alone() {
+    for ignored in [true, false] {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        write_file(root, &file("open"), &connector("open"));
+        write_file(root, &file("vendor"), &connector("vendor"));
+        common::git_init(&root.join("connectors/vendor"));
+        let ignore = if ignored {
+            "reports/\nconnectors/vendor/\n"
+        } else {
+            "reports/\n"
+        };
+        write_file(root, ".gitignore", ignore);
+        git_ok(root, &["init", "-q"]);
+        git_ok(root, &["add", ".gitignore", &file("open")]);
+        git_ok(root, &["commit", "-q", "-m", "outer"]);
+        common::append(&root.join(file("vendor")), "# a local edit\n");
+        let before = read(root, &file("vendor"));
+
+        let r = run_in(root, &["backfill", "connectors"]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert!(
+            r.stderr.contains(&format!(
+                "warning: {}: not edited: it is inside another git repository, which this one does not track (not a submodule): run catalog-effects in that repository",
+                file("vendor")
+            )),
+            "{}",
+            r.stderr
+        );
+        let patch = read(root, "reports/effects.patch");
+        assert_eq!(patch.matches("diff --git").count(), 1, "{patch}");
+        assert!(!patch.contains("vendor"), "{patch}");
+
+        let r = run_in(
+            root,
+            &["backfill", "connectors", "--write", "--allow-dirty"],
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert_eq!(read(root, &file("vendor")), before);
+        assert!(read(root, &file("open")).contains("effects:"));
+        git_ok(root, &["checkout", "--", "connectors/open"]);
+
+        if ignored {
+            let r = run_in(root, &["backfill", "connectors", "--branch", "effects"]);
+            assert_eq!(r.code, 0, "{}", r.stderr);
+            let tree = git_ok(root, &["ls-tree", "-r", "--name-only", "effects"]);
+            assert!(!tree.contains("vendor"), "{tree}");
+        }
+    }
+}
+
+/// Every command exits 2 when it cannot write stdout; `backfill --patch -` on a closed one
+/// exited 0 and the patch was lost. It is refused before anything is written.
+#[test]
+fn a_patch_for_a_closed_stdout_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    write_file(root, &file("open"), &connector("open"));
+    let r = run_in(root, &["backfill", "connectors"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let report = read(root, "reports/coverage.csv");
+    std::fs::write(root.join("reports/coverage.csv"), "previous\n").unwrap();
+    let o = std::process::Command::new("sh")
+        .args([
+            "-c",
+            &format!("exec '{}' backfill connectors --patch - >&-", common::bin()),
+        ])
+        .current_dir(root)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("error: cannot write to standard output: it is closed"),
+        "{stderr}"
+    );
+    assert_eq!(read(root, "reports/coverage.csv"), "previous\n");
+    assert!(!report.is_empty());
+}
+
+/// On a pull request one new finding is one error: the totals are a notice, not a second,
+/// file-less error.
+#[test]
+fn github_annotations_hold_one_error_for_one_new_finding() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    write_file(root, &file("old"), &connector("old"));
+    let b = root.join("baseline.csv");
+    let b = b.to_str().unwrap();
+    let r = run_in(root, &["check", "connectors", "--write-baseline", b]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    write_file(root, &file("new"), &connector("new"));
+    let r = run_in(
+        root,
+        &[
+            "check",
+            "connectors",
+            "--baseline",
+            b,
+            "--fail-on",
+            "new",
+            "--format",
+            "github",
+        ],
+    );
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let errors: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("::error"))
+        .collect();
+    assert_eq!(errors.len(), 1, "{}", r.stdout);
+    assert!(errors[0].contains(&file("new")), "{}", r.stdout);
+    let last = r.stdout.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("::notice title=catalog-effects::check: "),
+        "{}",
+        r.stdout
+    );
+}
