@@ -191,7 +191,7 @@ fn a_catalog_with_nothing_to_check_fails_closed() {
     for (path, why) in [
         (
             "empty",
-            "no connector files (*.s1.yaml, *.s1.partial.yaml) in this folder",
+            "no connector files (*.s1.yaml, *.s1.partial.yaml) or OpenAPI documents",
         ),
         ("renamed", "no connector files"),
         ("file.txt", "catalog is not a directory"),
@@ -315,7 +315,7 @@ fn github_annotations_on_a_pull_request_are_the_new_findings_and_a_totals_line()
     );
     assert_eq!(
         lines[1],
-        "::error title=catalog-effects::check: 0 errors, 2 warnings; 1 new, 1 in the baseline, 0 actions gone; 1 failing (--fail-on new)"
+        "::notice title=catalog-effects::check: 0 errors, 2 warnings; 1 new, 1 in the baseline, 0 actions gone; 1 failing (--fail-on new)"
     );
     // Nothing points outside the user's files (the built-in rules are not theirs).
     assert!(!r.stdout.contains("heuristics/"), "{}", r.stdout);
@@ -385,7 +385,7 @@ fn quiet_prints_the_totals_line_and_errors_only() {
         ),
         (
             &["backfill", "cat", "-q", "--patch", "p", "--report", "r"][..],
-            "files: 3 read, 1 changed by the patch; warnings: 0, errors: 1\n",
+            "files: 2 read, 1 unreadable, 1 changed by the patch; warnings: 0, errors: 1\n",
         ),
     ] {
         let r = run(tmp.path(), args);

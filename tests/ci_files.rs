@@ -210,7 +210,7 @@ fn readme_recipes_over_two_nights_report_exactly_the_new_finding() {
     assert_eq!(lines.len(), 2, "{}", pr.stdout);
     assert!(lines[0].starts_with(&annotation), "{}", pr.stdout);
     assert!(
-        lines[1].starts_with("::error title=catalog-effects::check: 0 errors, 1 warning; 1 new, 0 in the baseline, 1 action gone; 1 failing (--fail-on new)"),
+        lines[1].starts_with("::notice title=catalog-effects::check: 0 errors, 1 warning; 1 new, 0 in the baseline, 1 action gone; 1 failing (--fail-on new)"),
         "{}",
         pr.stdout
     );
