@@ -442,6 +442,39 @@ mod tests {
     }
 
     #[test]
+    fn globs_match_within_a_name_and_double_stars_across_folders() {
+        for (pattern, name, matches) in [
+            ("*.draft.s1.yaml", "a.draft.s1.yaml", true),
+            ("*.draft.s1.yaml", "a.s1.yaml", false),
+            ("w?p", "wip", true),
+            ("w?p", "wp", false),
+            ("é?", "éé", true),
+            ("*", "", true),
+            ("a*b*c", "aXbYc", true),
+            ("a*b*c", "aXbY", false),
+        ] {
+            assert_eq!(glob(pattern, name), matches, "{pattern} {name}");
+        }
+        let ex = Exclude::new([
+            (Path::new("/repo"), Path::new("connectors/drafts")),
+            (Path::new("/repo"), Path::new("**/wip")),
+            (Path::new("/repo/x"), Path::new("../tests/")),
+        ]);
+        assert!(ex.excludes(Path::new("/repo/connectors/drafts")));
+        assert!(ex.excludes(Path::new("/repo/connectors/drafts/a/b.s1.yaml")));
+        assert!(!ex.excludes(Path::new("/repo/connectors/drafts2/b.s1.yaml")));
+        assert!(ex.excludes(Path::new("/repo/a/b/wip/c.s1.yaml")));
+        assert!(ex.excludes(Path::new("/repo/wip")));
+        assert!(!ex.excludes(Path::new("/elsewhere/wip")));
+        assert!(ex.excludes(Path::new("/repo/tests/fixtures/x.s1.yaml")));
+        // Below a catalog, not the catalog itself: one named inside an excluded folder is
+        // read.
+        let below = ex.below(Path::new("/repo/tests/fixtures"));
+        assert!(!below.excludes("x.s1.yaml"));
+        assert!(below.excludes("wip/x.s1.yaml"));
+    }
+
+    #[test]
     fn a_missing_catalog_is_an_error() {
         let e = walk(Path::new("/no/such/catalog")).unwrap_err();
         assert!(e.to_string().contains("/no/such/catalog"));
