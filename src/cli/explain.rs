@@ -351,25 +351,21 @@ fn hints_section(
         ),
     ] {
         let Some(b) = value else { continue };
-        let what = match (openapi, from_effects) {
-            (false, _) => {
+        let line = match (openapi, from_effects) {
+            (false, _) => format!(
                 "declared in the catalog: {key}: {b} (a person's claim: it decides unless strong evidence says change)"
-            }
-            (true, Some(d)) if d == b => {
+            ),
+            (true, Some(d)) if d == b => format!(
                 "in a generator's map: {key}: {b} (what its declared effects derive, as `--hints` writes it: what the generator reads, never evidence)"
-            }
-            (true, Some(_)) => {
+            ),
+            (true, Some(_)) => format!(
                 "in a generator's map: {key}: {b} (not what its declared effects derive: an override the generator reads, never evidence; `check` reports a read-only one on a change)"
-            }
-            (true, None) => {
+            ),
+            (true, None) => format!(
                 "in a generator's map: {key}: {b} (what the generator reads, never evidence: declare the effects and `check` compares them)"
-            }
+            ),
         };
-        let _ = writeln!(
-            s,
-            "  {}",
-            what.replace("{key}", key).replace("{b}", &b.to_string())
-        );
+        let _ = writeln!(s, "  {line}");
     }
 }
 
