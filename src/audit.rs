@@ -112,7 +112,8 @@ impl AuditRow {
 
 /// Audits tools against the rules. Inferences below `min_confidence` count as unclassified:
 /// their effects, hints, confidence and rules are left empty and the reason says why, so a
-/// weak guess never produces an `unsafe` or `overcautious` verdict on its own.
+/// weak guess never produces an `unsafe` or `overcautious` verdict on its own. One weak
+/// guess is kept: a delete against a declared `readOnlyHint: true` (see [`weak_delete`]).
 pub fn audit(
     tools: &[ActionView],
     rules: &RuleSet,
@@ -151,15 +152,18 @@ fn audit_one(
 ) -> AuditRow {
     let inf = infer_in(tool, group, rules);
     let declared = tool.annotations.clone().unwrap_or_default();
-    let kept = inf.confident(min_confidence);
+    let weak = weak_delete(&declared, &inf, min_confidence);
+    let kept = inf.confident(min_confidence) || weak;
     let (effects, confidence, fired, reason) = if kept {
         let ids = inf.deciding_ids(rules).into_iter().map(str::to_owned);
-        (
-            inf.effects,
-            inf.confidence,
-            ids.collect(),
-            inf.reason(rules),
-        )
+        let mut reason = inf.reason(rules);
+        if weak {
+            let _ = write!(
+                reason,
+                "; below --min-confidence {min_confidence}, yet a read-only claim is never agreed with against a delete"
+            );
+        }
+        (inf.effects, inf.confidence, ids.collect(), reason)
     } else if let Some(c) = inf.confidence {
         let reason = format!(
             "{} confidence is below the threshold ({}): counted as unclassified ({})",
@@ -190,6 +194,15 @@ fn audit_one(
         row.reason = format!("{why}; {}", row.reason);
     }
     row
+}
+
+/// Whether the inference is a delete below `min_confidence` on a tool that declares
+/// `readOnlyHint: true`. Counted as unclassified, it made the audit agree with the claim
+/// (`drop_database`, `truncate_table`, `erase_all`: delete verbs whose own records come
+/// from too few providers to reach medium), and a client then runs the delete without
+/// asking: of every mistake a hint can make the costliest, so no threshold hides it.
+fn weak_delete(declared: &Hints, inf: &crate::classify::Inference, min: Confidence) -> bool {
+    declared.read_only == Some(true) && inf.effects.contains(Effect::Delete) && !inf.confident(min)
 }
 
 fn verdict(row: &AuditRow, problems: &[String], additive: bool) -> Verdict {

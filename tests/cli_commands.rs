@@ -985,6 +985,46 @@ fn audit_a_delete_declaring_destructive_false_fails_like_unsafe() {
     assert_eq!(got, (1, vec!["understated".to_owned()]));
 }
 
+/// Issue 34, item 3: `drop`, `truncate` and `erase` are delete verbs whose own records come
+/// from too few providers, so the proposal is a delete at low confidence; below the default
+/// `--min-confidence medium` it counted as unclassified, and a `readOnlyHint: true` on it was
+/// `agrees`, exit 0: a client would run the delete without asking.
+#[test]
+fn audit_never_agrees_with_a_read_only_claim_on_a_delete() {
+    let tools = r#"[{"name": "drop_database", "annotations": {"readOnlyHint": true}},
+        {"name": "truncate_table", "annotations": {"readOnlyHint": true}},
+        {"name": "erase_all", "annotations": {"readOnlyHint": true}}]"#;
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "tools.json", tools);
+    for min in ["low", "medium", "high"] {
+        let r = run(
+            dir.path(),
+            &["audit", "tools.json", "--min-confidence", min],
+        );
+        assert_eq!(
+            r.code, 1,
+            "--min-confidence {min}: {}{}",
+            r.stdout, r.stderr
+        );
+        for (tool, verb) in [
+            ("drop_database", "drop"),
+            ("truncate_table", "truncate"),
+            ("erase_all", "erase"),
+        ] {
+            let line = format!(
+                "\n{tool}: unsafe: declared read-only, but the rules infer delete: clients run it without asking; the verb `{verb}` (verb-delete) of the name"
+            );
+            assert!(r.stdout.contains(&line), "{min} {tool}: {}", r.stdout);
+        }
+    }
+    assert_eq!(audit_verdicts(tools), (1, vec!["unsafe".to_owned(); 3]),);
+    // The same weak delete with no read-only claim is still no finding of its own.
+    assert_eq!(
+        audit_verdicts(r#"[{"name": "drop_database", "annotations": {"readOnlyHint": false}}]"#),
+        (0, vec!["agrees".to_owned()]),
+    );
+}
+
 /// A hint that is not a boolean used to reject the whole list; now it is that tool's
 /// verdict and the others are audited.
 #[test]
