@@ -294,12 +294,13 @@ fn a_document_named_directly_is_a_catalog_and_write_edits_it_in_place() {
 }
 
 /// Applies an Overlay whose targets are name-selector JSONPaths, as the specification
-/// says: each update's keys merged into its target.
+/// says: each update's keys merged into its target, each removal's target removed.
 fn apply_overlay(doc: &mut Value, overlay: &Value) {
     for action in overlay["actions"].as_array().unwrap() {
         let target = action["target"].as_str().unwrap();
         let mut at = &mut *doc;
         let mut rest = target.strip_prefix('$').unwrap();
+        let remove = action["remove"] == true;
         while !rest.is_empty() {
             let (key, tail) = if let Some(r) = rest.strip_prefix("['") {
                 let end = r.find("']").unwrap();
@@ -309,10 +310,17 @@ fn apply_overlay(doc: &mut Value, overlay: &Value) {
                 let end = r.find(['.', '[']).unwrap_or(r.len());
                 (r[..end].to_owned(), &r[end..])
             };
+            if remove && tail.is_empty() {
+                at.as_object_mut().unwrap().remove(&key);
+                break;
+            }
             at = at
                 .get_mut(&key)
                 .unwrap_or_else(|| panic!("{target}: no {key}"));
             rest = tail;
+        }
+        if remove {
+            continue;
         }
         for (k, v) in action["update"].as_object().unwrap() {
             at.as_object_mut().unwrap().insert(k.clone(), v.clone());

