@@ -420,6 +420,17 @@ impl Walked {
         out
     }
 
+    /// The OpenAPI documents found, as printed, in walk order.
+    pub fn documents(&self) -> Vec<&str> {
+        use crate::source::Source as _;
+        let openapi = crate::source::openapi::OpenApi.name();
+        self.work
+            .iter()
+            .filter(|w| crate::source::of_file(&w.file.rel).name() == openapi)
+            .map(|w| w.shown.as_str())
+            .collect()
+    }
+
     /// Why each unusable catalog cannot be read by `command`: it does not exist, is not a
     /// folder, or holds no connector file nor OpenAPI document. A run over it would report a
     /// clean catalog that is not there.

@@ -381,3 +381,99 @@ fn github_annotations_hold_one_error_for_one_new_finding() {
         r.stdout
     );
 }
+
+/// Everything a run could have written: every file under `root` but `.git` (bytes), and the
+/// repository's refs, index and HEAD.
+fn written_state(root: &Path) -> (Vec<(String, Vec<u8>)>, String, String) {
+    let refs = git_ok(root, &["for-each-ref", "--format=%(refname) %(objectname)"]);
+    let index = git_ok(root, &["ls-files", "--stage"]) + &git_ok(root, &["rev-parse", "HEAD"]);
+    (common::read_tree(root), refs, index)
+}
+
+/// Issue 34, item 2: `--overlay` over two documents was refused only once the run was done,
+/// after `--write` had edited both documents (or `--branch` had committed them), and the
+/// summary still said the overlay was written. Each combination of options the run refuses
+/// is refused before anything is written: no file, folder, branch or index entry appears or
+/// changes, and the old outputs stay as they were.
+#[test]
+fn refused_combinations_of_options_write_nothing() {
+    let doc = |title: &str| {
+        format!(
+            "openapi: 3.0.3\ninfo:\n  title: {title}\n  version: \"1\"\npaths:\n  /things:\n    get:\n      operationId: listThings\n      summary: List things\n"
+        )
+    };
+    let fresh = || {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        write_file(root, &file("open"), &connector("open"));
+        write_file(root, "connectors/api/a.yaml", &doc("A"));
+        write_file(root, "connectors/api/b.yaml", &doc("B"));
+        // Outputs of an earlier run, which a refused run must leave as they are.
+        write_file(root, "out/o.yaml", "an earlier overlay\n");
+        write_file(root, "out/p.patch", "an earlier patch\n");
+        common::git_init(root);
+        tmp
+    };
+    let overlay = "--overlay describes one document, and this run reads 2 OpenAPI documents (connectors/api/a.yaml, connectors/api/b.yaml): run once per document";
+    let cases: [(&[&str], &str); 10] = [
+        (&["--overlay", "out/o.yaml"], overlay),
+        (&["--overlay", "out/o.yaml", "--write"], overlay),
+        (&["--overlay", "out/o.yaml", "--branch", "effects"], overlay),
+        (
+            &[
+                "--overlay",
+                "out/o.yaml",
+                "--review",
+                "out/r.md",
+                "--html",
+                "out/c.html",
+            ],
+            overlay,
+        ),
+        (
+            &["--overlay", "out/p.patch", "--patch", "out/p.patch"],
+            "are the same file",
+        ),
+        (
+            &["--report", "out/p.patch", "--patch", "out/p.patch"],
+            "are the same file",
+        ),
+        (
+            &["--report", "connectors/open/open.connector.s1.yaml"],
+            "would write over a connector file",
+        ),
+        (&["--write", "--branch", "effects"], "cannot be used with"),
+        (&["--branch", "no..name"], "no..name"),
+        (&["--jobs", "0", "--write"], "--jobs must be at least 1"),
+    ];
+    for (extra, why) in cases {
+        let tmp = fresh();
+        let root = tmp.path();
+        let before = written_state(root);
+        let mut args = vec!["backfill", "connectors"];
+        args.extend_from_slice(extra);
+        let r = run_in(root, &args);
+        assert_eq!(r.code, 2, "{extra:?}: {}{}", r.stdout, r.stderr);
+        assert!(r.stderr.contains(why), "{extra:?}: {}", r.stderr);
+        assert!(!r.stdout.contains("wrote"), "{extra:?}: {}", r.stdout);
+        assert_eq!(written_state(root), before, "{extra:?} wrote something");
+    }
+    // With one document the same options run, and the overlay is written.
+    let tmp = fresh();
+    let root = tmp.path();
+    std::fs::remove_file(root.join("connectors/api/b.yaml")).unwrap();
+    git_ok(root, &["commit", "-qam", "one document"]);
+    let r = run_in(
+        root,
+        &[
+            "backfill",
+            "connectors",
+            "--overlay",
+            "out/o.yaml",
+            "--write",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(read(root, "out/o.yaml").contains("$.paths['/things'].get"));
+    assert!(read(root, "connectors/api/a.yaml").contains("x-effects: [read]"));
+}

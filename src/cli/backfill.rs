@@ -107,6 +107,13 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
         Err(code) => return Ok(code),
     };
     // Whatever can refuse the run does so before any file is read or written.
+    // An Overlay describes one document: over several, refused by what the walk found, not
+    // by what turns out to be edited, which would be known only once `--write` had edited
+    // them and `--branch` committed them.
+    let documents = walked.documents();
+    if args.overlay.is_some() && documents.len() > 1 {
+        return Err(catalog_effects::emit::overlay::many(&documents));
+    }
     let mut branch = match &args.branch {
         Some(name) => Some(Branch::prepare(&catalogs, name, args.force)?),
         None => None,

@@ -150,8 +150,8 @@ fn actions(inserted: &[Inserted]) -> Vec<Action<'_>> {
 impl Overlay {
     fn render(&self) -> Result<String, Error> {
         if self.docs.len() > 1 {
-            // The run refuses this before anything is written (`refuse_many`); a caller
-            // that did not ask gets the same refusal here rather than a wrong overlay.
+            // `backfill` refuses this before anything is written, from the documents it
+            // walked; any other caller still gets the refusal rather than a wrong overlay.
             let names: Vec<&str> = self.docs.iter().map(|d| d.0.as_str()).collect();
             return Err(many(&names));
         }
