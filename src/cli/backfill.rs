@@ -564,6 +564,7 @@ fn review_context(
         version: env!("CARGO_PKG_VERSION").to_owned(),
         heuristics: heuristics_revision(opts),
         min_confidence: opts.min_confidence,
+        overlay: args.overlay.as_deref().map(shown),
     }
 }
 

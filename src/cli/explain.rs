@@ -16,6 +16,7 @@ use catalog_effects::error::{Error, Result, did_you_mean};
 use catalog_effects::findings;
 use catalog_effects::lint::LintRules;
 use catalog_effects::pipeline::{self, ActionResult, FileResult};
+use catalog_effects::source::openapi::Place;
 use catalog_effects::view::{ActionView, Declared};
 
 use super::config::Config;
@@ -91,9 +92,32 @@ pub fn run(mut args: ExplainArgs, config: &Config) -> Result<u8> {
     Ok(if errors > 0 { EXIT_ERROR } else { EXIT_OK })
 }
 
+/// The most of an action's hunk `explain` prints. A hunk is a few lines of the file, but
+/// a line of a minified document is the document: its hunk would be the file twice.
+const HUNK_LIMIT: usize = 8_000;
+
+/// Bytes of the line shown either side of an edit when its hunk is too long to print.
+const EXCERPT: usize = 120;
+
 fn explain_one(f: &FileResult, a: &ActionResult, opts: &pipeline::Options) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "{} ({}:{})", a.tool_name(), f.shown, a.line);
+    let place = Place::of(f, a);
+    match &place {
+        // Every operation of a minified document is on line 1: its place is its pointer.
+        Some(p) if f.shares_lines() => {
+            let _ = writeln!(s, "{} ({}, {})", a.tool_name(), f.shown, p.operation);
+        }
+        _ => {
+            let _ = writeln!(s, "{} ({}:{})", a.tool_name(), f.shown, a.line);
+        }
+    }
+    if let Some(p) = &place {
+        let _ = writeln!(
+            s,
+            "  operation: {} (JSON pointer {})",
+            p.operation, p.pointer
+        );
+    }
     if let Some(v) = &a.view {
         view_section(&mut s, v);
         evidence_section(&mut s, v, f, &opts.rules);
@@ -137,21 +161,73 @@ fn explain_one(f: &FileResult, a: &ActionResult, opts: &pipeline::Options) -> St
         b(h.open_world),
         h.title.as_deref().unwrap_or("")
     );
+    if let Some(p) = place.as_ref().filter(|p| !p.change.is_empty()) {
+        let _ = writeln!(s, "change: {}", p.change.join("; "));
+    }
     let _ = writeln!(s, "\npatch for this action:");
-    match (&a.edit, pipeline::read_text(&f.abs)) {
-        (Some(edit), Ok(text)) => {
+    let mut edits: Vec<diff::Edit> = a.edits().cloned().collect();
+    edits.sort_by_key(diff::Edit::order);
+    match (edits.is_empty(), pipeline::read_text(&f.abs)) {
+        (false, Ok(text)) => {
             let mut patch = String::new();
-            diff::render_patch(&f.patch_path, &text, std::slice::from_ref(edit), &mut patch);
-            s.push_str(&patch);
+            diff::render_patch(&f.patch_path, &text, &edits, &mut patch);
+            if patch.len() <= HUNK_LIMIT {
+                s.push_str(&patch);
+            } else {
+                excerpts(&mut s, &text, &edits, patch.len());
+            }
         }
-        (Some(_), Err(e)) => {
+        (false, Err(e)) => {
             let _ = writeln!(s, "  (cannot re-read the file: {e})");
         }
-        (None, _) => {
+        (true, _) => {
             let _ = writeln!(s, "  (no change)");
         }
     }
     s
+}
+
+/// Each edit on the part of its line around it, before and after, where the hunk would be
+/// longer than [`HUNK_LIMIT`] (the lines it shows whole are that long).
+fn excerpts(s: &mut String, text: &str, edits: &[diff::Edit], hunk: usize) {
+    let _ = writeln!(
+        s,
+        "  (its hunk is {hunk} bytes: the lines it shows whole are that long; each edit is shown on the {EXCERPT} bytes either side of it, `--overlay` writes the change as an Overlay action)"
+    );
+    let bytes = text.as_bytes();
+    for e in edits {
+        let line = 1 + memchr::memchr_iter(b'\n', &bytes[..e.start]).count();
+        let from = floor(text, e.start.saturating_sub(EXCERPT));
+        let to = ceil(text, (e.end + EXCERPT).min(text.len()));
+        let (before, after) = (&text[from..e.start], &text[e.end..to]);
+        let (open, close) = (
+            if from > 0 { "…" } else { "" },
+            if to < text.len() { "…" } else { "" },
+        );
+        let _ = writeln!(s, "  line {line}, byte {}:", e.start + 1);
+        let _ = writeln!(
+            s,
+            "  -{open}{before}{}{after}{close}",
+            &text[e.start..e.end]
+        );
+        let _ = writeln!(s, "  +{open}{before}{}{after}{close}", e.text);
+    }
+}
+
+/// The char boundary at or before `at`.
+fn floor(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// The char boundary at or after `at`.
+fn ceil(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
 }
 
 /// What the rest of the catalog declares for the same verb, and what that did.

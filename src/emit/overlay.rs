@@ -2,7 +2,9 @@
 //! source stays untouched and the build applies the overlay. One action per edited mapping
 //! (one per operation, plus one per generator map that already existed and takes new
 //! hints: an update merges into its target, and a map given whole would replace the keys
-//! it already has), each targeting its mapping by a JSONPath of name selectors. A value
+//! it already has), each targeting its mapping by a JSONPath of name selectors and saying
+//! in its `description` which operation it changes and why, so that a reviewer can read it
+//! where the patch cannot be read (a minified document's patch is its one line twice). A value
 //! that replaces one (a rewritten `x-effects`) is removed first by an action of its own:
 //! an update merges a list into the list there, so `[write]` updated with `[read]` is
 //! `[write, read]` in the implementations, as the standard's merge says.
@@ -13,8 +15,8 @@ use serde_json::Value;
 
 use crate::emit::sink::{End, Sink};
 use crate::error::Error;
-use crate::pipeline::FileResult;
-use crate::source::openapi::{Inserted, NewValue};
+use crate::pipeline::{ActionResult, FileResult};
+use crate::source::openapi::{Inserted, NewValue, Place};
 
 /// The JSONPath (RFC 9535) of a mapping given by its keys from the root.
 pub fn json_path(keys: &[String]) -> String {
@@ -45,8 +47,11 @@ pub fn json_path(keys: &[String]) -> String {
 pub struct Overlay {
     path: PathBuf,
     /// (file as printed, document title, insertions) of each document with edits.
-    docs: Vec<(String, Option<String>, Vec<Inserted>)>,
+    docs: Vec<(String, Option<String>, Vec<Said>)>,
 }
+
+/// An insertion, and what its actions' descriptions say of its operation.
+type Said = (Inserted, String);
 
 impl Overlay {
     pub fn new(path: PathBuf) -> Overlay {
@@ -112,10 +117,26 @@ fn json_value(v: &NewValue) -> Value {
 
 impl Sink for Overlay {
     fn file(&mut self, f: &mut FileResult) -> Result<(), Error> {
-        if !f.inserted.is_empty() {
-            self.docs
-                .push((f.shown.clone(), f.info_title.clone(), f.inserted.clone()));
+        if f.inserted.is_empty() {
+            return Ok(());
         }
+        let of_map: std::collections::HashMap<usize, &ActionResult> = f
+            .actions
+            .iter()
+            .flat_map(|a| a.edits().map(move |e| (e.map, a)))
+            .collect();
+        let inserted = f
+            .inserted
+            .iter()
+            .map(|i| {
+                let said = of_map
+                    .get(&i.map)
+                    .map_or_else(String::new, |a| operation(f, a));
+                (i.clone(), said)
+            })
+            .collect();
+        self.docs
+            .push((f.shown.clone(), f.info_title.clone(), inserted));
         Ok(())
     }
 
@@ -124,25 +145,59 @@ impl Sink for Overlay {
     }
 }
 
-/// One action of the Overlay.
-enum Action<'a> {
-    Remove(String),
-    Update(String, &'a [(String, NewValue)]),
+/// An operation as its actions' descriptions name it: `GET /pets (listPets): [read], high
+/// confidence`.
+fn operation(f: &FileResult, a: &ActionResult) -> String {
+    let name =
+        Place::of(f, a).map_or_else(|| a.id.clone(), |p| format!("{} ({})", p.operation, a.id));
+    let why = if a.declared_source {
+        "as declared".to_owned()
+    } else {
+        format!(
+            "{} confidence",
+            a.inference.confidence.map_or("no", |c| c.name())
+        )
+    };
+    format!("{name}: [{}], {why}", a.effects.joined(", "))
+}
+
+/// One action of the Overlay: its target, its description, and its update (none: a removal).
+struct Action<'a> {
+    target: String,
+    description: String,
+    update: Option<&'a [(String, NewValue)]>,
 }
 
 /// The actions that give the document its insertions, in order: a replaced key's removal
 /// right before the update that writes it again.
-fn actions(inserted: &[Inserted]) -> Vec<Action<'_>> {
+fn actions(inserted: &[Said]) -> Vec<Action<'_>> {
     let mut out = Vec::new();
-    for i in inserted {
+    for (i, said) in inserted {
+        // A generator's map that exists takes its hints by an action of its own.
+        let inside = i
+            .target
+            .get(3..)
+            .filter(|k| !k.is_empty())
+            .map(|k| format!("; the hints, in its {}", k.join(".")))
+            .unwrap_or_default();
         if i.replaces {
             for (k, _) in &i.entries {
                 let mut keys = i.target.clone();
                 keys.push(k.clone());
-                out.push(Action::Remove(json_path(&keys)));
+                out.push(Action {
+                    target: json_path(&keys),
+                    description: format!(
+                        "{said}; removes the {k} it declares, which the next action replaces"
+                    ),
+                    update: None,
+                });
             }
         }
-        out.push(Action::Update(json_path(&i.target), &i.entries));
+        out.push(Action {
+            target: json_path(&i.target),
+            description: format!("{said}{inside}"),
+            update: Some(&i.entries),
+        });
     }
     out
 }
@@ -167,16 +222,22 @@ impl Overlay {
         if self.path.extension().is_some_and(|x| x == "json") {
             let actions: Vec<Value> = actions
                 .iter()
-                .map(|a| match a {
-                    Action::Remove(target) => {
-                        serde_json::json!({"target": target, "remove": true})
-                    }
-                    Action::Update(target, entries) => {
+                .map(|a| match a.update {
+                    None => serde_json::json!({
+                        "target": a.target,
+                        "description": a.description,
+                        "remove": true
+                    }),
+                    Some(entries) => {
                         let update: serde_json::Map<String, Value> = entries
                             .iter()
                             .map(|(k, v)| (k.clone(), json_value(v)))
                             .collect();
-                        serde_json::json!({"target": target, "update": update})
+                        serde_json::json!({
+                            "target": a.target,
+                            "description": a.description,
+                            "update": update
+                        })
                     }
                 })
                 .collect();
@@ -197,18 +258,15 @@ impl Overlay {
         }
         out.push_str("actions:\n");
         for a in &actions {
-            match a {
-                Action::Remove(target) => {
-                    out.push_str(&format!(
-                        "  - target: {}\n    remove: true\n",
-                        Value::from(target.as_str())
-                    ));
-                }
-                Action::Update(target, entries) => {
-                    out.push_str(&format!(
-                        "  - target: {}\n    update:\n",
-                        Value::from(target.as_str())
-                    ));
+            out.push_str(&format!(
+                "  - target: {}\n    description: {}\n",
+                Value::from(a.target.as_str()),
+                Value::from(a.description.as_str())
+            ));
+            match a.update {
+                None => out.push_str("    remove: true\n"),
+                Some(entries) => {
+                    out.push_str("    update:\n");
                     yaml_entries(entries, 6, &mut out);
                 }
             }

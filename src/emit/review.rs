@@ -17,10 +17,17 @@ use crate::emit::Summary;
 use crate::emit::sink::{End, Sink};
 use crate::error::Error;
 use crate::pipeline::{ActionResult, FileResult};
+use crate::source::openapi::Place;
 use crate::view::Declared;
 
 /// GitHub refuses a pull-request description or comment longer than this many characters.
 pub const GITHUB_LIMIT: usize = 65_536;
+
+/// The page's length when a document's operations share a line (a minified document): the
+/// Overlay is then what to review, every operation's change in it, and the page only
+/// points into it, its lists ranked; well under 20 KB (a list item's arrow and ellipsis are
+/// three bytes each).
+pub const ONE_LINE_LIMIT: usize = 18_000;
 
 /// Connectors the table shows at most.
 const MAX_CONNECTORS: usize = 25;
@@ -82,6 +89,10 @@ struct Item {
     /// The first step method that is not a read, for "read over POST".
     method: Option<String>,
     steps: usize,
+    /// An OpenAPI operation: its method and path, JSON pointer and the keys it gains.
+    place: Option<Box<Place>>,
+    /// Its file's actions share lines: its line number names nothing.
+    one_line: bool,
 }
 
 /// A list that keeps at most [`KEEP`] items and counts the rest.
@@ -145,6 +156,8 @@ pub struct Context {
     pub version: String,
     pub heuristics: String,
     pub min_confidence: Confidence,
+    /// `--overlay`'s file, as printed.
+    pub overlay: Option<String>,
 }
 
 /// `--review`: the guide, written once the run is done.
@@ -177,6 +190,8 @@ pub struct Review {
     hints: Vec<String>,
     hints_total: usize,
     hints_removed: usize,
+    /// Files whose actions share lines: (file, actions, bytes of its patch section).
+    one_line: Vec<(String, usize, usize)>,
 }
 
 impl Default for Review {
@@ -192,6 +207,7 @@ impl Default for Review {
             hints: Vec::new(),
             hints_total: 0,
             hints_removed: 0,
+            one_line: Vec::new(),
         }
     }
 }
@@ -199,6 +215,11 @@ impl Default for Review {
 impl Review {
     /// Takes one file's results.
     pub fn add_file(&mut self, f: &FileResult, rules: &RuleSet) {
+        let one_line = f.shares_lines();
+        if one_line && !f.patch.is_empty() {
+            self.one_line
+                .push((f.ci_path().to_owned(), f.actions.len(), f.patch.len()));
+        }
         for e in f.error.iter().chain(&f.problems) {
             self.error_count += 1;
             if self.errors.len() < KEEP {
@@ -230,7 +251,8 @@ impl Review {
                 Status::Unclassified | Status::Invalid => &mut self.not_patched,
                 _ => continue,
             };
-            let item = item(f, a, rules);
+            let mut item = item(f, a, rules);
+            item.one_line = one_line;
             if !patched || item.score > 0 {
                 list.push(item);
             }
@@ -274,6 +296,12 @@ impl Review {
         }
         connector_table(&mut head, summary);
         effect_line(&mut head, &self.per_effect);
+        self.one_line_note(&mut head, ctx);
+        let limit = if self.one_line.is_empty() {
+            GITHUB_LIMIT
+        } else {
+            ONE_LINE_LIMIT
+        };
 
         let mut tail = String::new();
         let _ = writeln!(
@@ -286,7 +314,7 @@ impl Review {
         // What is left is shared by the three lists; a list that needs less leaves the rest
         // to the next one.
         let reserve = 600;
-        let mut budget = GITHUB_LIMIT
+        let mut budget = limit
             .saturating_sub(chars(&head) + chars(&tail) + reserve)
             .max(1_000);
         let mut body = String::new();
@@ -301,16 +329,67 @@ impl Review {
         body.push_str(&not_patched);
         body.push_str(&self.hints_section(ctx, budget));
         let mut page = head + &body + &tail;
-        if chars(&page) > GITHUB_LIMIT {
+        if chars(&page) > limit {
             // Only the fixed parts can get here (a catalog with thousands of connectors).
-            page = page.chars().take(GITHUB_LIMIT - 80).collect();
-            let _ = write!(
-                page,
-                "\n\n(cut at GitHub's size limit; see `{}`)\n",
-                ctx.report
-            );
+            page = page.chars().take(limit - 80).collect();
+            let what = if limit == GITHUB_LIMIT {
+                "GitHub's size limit"
+            } else {
+                "the page's size limit"
+            };
+            let _ = write!(page, "\n\n(cut at {what}; see {})\n", self.rest(ctx));
         }
         page
+    }
+
+    /// Where the items a list leaves out are: the report, and for a document whose
+    /// operations share a line the Overlay, which holds each one's change.
+    fn rest(&self, ctx: &Context) -> String {
+        match (&ctx.overlay, self.one_line.is_empty()) {
+            (Some(o), false) => format!(
+                "`{}` (each operation's change) and `{}`",
+                code(o),
+                ctx.report
+            ),
+            _ => format!("`{}`", ctx.report),
+        }
+    }
+
+    /// For documents whose operations share a line (a minified document): the patch repeats
+    /// that line whole, before and after, for every change, so the Overlay is what to read.
+    fn one_line_note(&self, s: &mut String, ctx: &Context) {
+        const SHOWN: usize = 5;
+        if self.one_line.is_empty() {
+            return;
+        }
+        let files: Vec<String> = self
+            .one_line
+            .iter()
+            .take(SHOWN)
+            .map(|(f, n, bytes)| {
+                format!(
+                    "`{}` ({n} operations sharing lines, {:.1} MB of patch)",
+                    code(f),
+                    *bytes as f64 / 1e6
+                )
+            })
+            .collect();
+        let more = match self.one_line.len() {
+            n if n > SHOWN => format!(" and {} more", n - SHOWN),
+            _ => String::new(),
+        };
+        let overlay = match &ctx.overlay {
+            Some(o) => format!("the Overlay, `{}`,", code(o)),
+            None => "the Overlay (rerun with `--overlay FILE`)".to_owned(),
+        };
+        let _ = writeln!(
+            s,
+            "\n**For {}{more}, review {overlay} rather than the patch**: the patch shows a \
+             line whole, before and after, for every change on it. The Overlay gives each \
+             operation's change as that operation (its JSONPath, the keys it gains); below, each \
+             is named by method, path and JSON pointer. The patch applies as it is.",
+            files.join(", ")
+        );
     }
 
     fn look_section(&self, ctx: &Context, budget: usize) -> String {
@@ -336,11 +415,14 @@ impl Review {
                 confidence(it.confidence),
                 flag_phrases(it)
             );
-            let _ = writeln!(l, "   - `{}:{}`, {}", code(&it.file), it.line, it.evidence);
+            let _ = writeln!(l, "   - {}, {}", location(it), it.evidence);
+            if let Some(p) = it.place.as_deref().filter(|p| !p.change.is_empty()) {
+                let _ = writeln!(l, "   - inserts {}", change(p));
+            }
             let _ = writeln!(l, "   - `{}`", code(&explain_command(ctx, it)));
             l
         });
-        push_within(&mut s, lines, list.total, budget, ctx);
+        push_within(&mut s, lines, list.total, budget, &self.rest(ctx));
         s
     }
 
@@ -369,18 +451,17 @@ impl Review {
         );
         let lines = list.items.iter().map(|it| {
             format!(
-                "- `{}` declares **{}**, proposal **{}** ({}): `{}:{}`, {}; `{}`\n",
+                "- `{}` declares **{}**, proposal **{}** ({}): {}, {}; `{}`\n",
                 code(&it.tool),
                 md(&it.declared),
                 it.proposed.joined(", "),
                 confidence(it.confidence),
-                code(&it.file),
-                it.line,
+                location(it),
                 it.evidence,
                 code(&explain_command(ctx, it))
             )
         });
-        push_within(&mut s, lines, list.total, budget, ctx);
+        push_within(&mut s, lines, list.total, budget, &self.rest(ctx));
         s
     }
 
@@ -425,34 +506,31 @@ impl Review {
         let items = self.not_patched.items.iter().map(|it| {
             if it.status == Status::Invalid {
                 format!(
-                    "- `{}` (invalid: {}): `{}:{}`\n",
-                    code(&it.tool), md(&it.declared), code(&it.file), it.line
+                    "- `{}` (invalid: {}): {}\n",
+                    code(&it.tool), md(&it.declared), location(it)
                 )
             } else if it.confidence.is_some_and(|c| c >= ctx.min_confidence) {
                 format!(
-                    "- `{}` (held back: another action merges it with `<<` and would inherit its effects; proposal **{}**): `{}:{}`\n",
+                    "- `{}` (held back: another action merges it with `<<` and would inherit its effects; proposal **{}**): {}\n",
                     code(&it.tool),
                     it.proposed.joined(", "),
-                    code(&it.file),
-                    it.line
+                    location(it)
                 )
             } else if it.proposed.is_empty() {
                 format!(
-                    "- `{}` (unclassified: {}): `{}:{}`; `{}`\n",
+                    "- `{}` (unclassified: {}): {}; `{}`\n",
                     code(&it.tool),
                     it.evidence,
-                    code(&it.file),
-                    it.line,
+                    location(it),
                     code(&explain_command(ctx, it))
                 )
             } else {
                 format!(
-                    "- `{}` (unclassified; low proposal **{}**, {}): `{}:{}`; `{}`\n",
+                    "- `{}` (unclassified; low proposal **{}**, {}): {}; `{}`\n",
                     code(&it.tool),
                     it.proposed.joined(", "),
                     it.evidence,
-                    code(&it.file),
-                    it.line,
+                    location(it),
                     code(&explain_command(ctx, it))
                 )
             }
@@ -466,7 +544,7 @@ impl Review {
             items.chain(errors),
             self.not_patched.total + self.error_count,
             budget,
-            ctx,
+            &self.rest(ctx),
         );
         s
     }
@@ -490,7 +568,7 @@ impl Review {
             self.hints.iter().cloned(),
             self.hints_total,
             budget,
-            ctx,
+            &self.rest(ctx),
         );
         s
     }
@@ -517,9 +595,8 @@ impl Review {
             for it in self.look.in_order().into_iter().take(SHOWN) {
                 let _ = writeln!(
                     msg,
-                    "  {}:{}  {}  {} ({}): {}",
-                    it.file,
-                    it.line,
+                    "  {}  {}  {} ({}): {}",
+                    plain_location(it),
                     super::safe::line(&it.tool),
                     it.proposed.joined(", "),
                     confidence(it.confidence),
@@ -538,9 +615,8 @@ impl Review {
         for it in self.conflicts.items.iter().take(SHOWN) {
             let _ = writeln!(
                 msg,
-                "  {}:{}  {}  declares {}, proposal {} ({})",
-                it.file,
-                it.line,
+                "  {}  {}  declares {}, proposal {} ({})",
+                plain_location(it),
                 super::safe::line(&it.tool),
                 it.declared,
                 it.proposed.joined(", "),
@@ -618,13 +694,13 @@ fn chars(s: &str) -> usize {
 }
 
 /// Appends lines while they fit in `budget` characters, then says how many were left out
-/// and where they are.
+/// and where they are (`rest`).
 fn push_within(
     s: &mut String,
     lines: impl Iterator<Item = String>,
     total: usize,
     budget: usize,
-    ctx: &Context,
+    rest: &str,
 ) {
     let mut used = 0;
     let mut shown = 0;
@@ -638,8 +714,37 @@ fn push_within(
         shown += 1;
     }
     if shown < total {
-        let _ = writeln!(s, "- … and {} more: see `{}`.", total - shown, ctx.report);
+        let _ = writeln!(s, "- … and {} more: see {rest}.", total - shown);
     }
+}
+
+/// Where an item is, as code spans: `file:line`, and for an OpenAPI operation its method
+/// and path and its JSON pointer. The line is left out where the file's actions share
+/// lines (every operation of a minified document reads `:1`).
+fn location(it: &Item) -> String {
+    let file = if it.one_line && it.place.is_some() {
+        format!("`{}`", code(&it.file))
+    } else {
+        format!("`{}:{}`", code(&it.file), it.line)
+    };
+    match it.place.as_deref() {
+        Some(p) => format!("{file} `{}` at `{}`", code(&p.operation), code(&p.pointer)),
+        None => file,
+    }
+}
+
+/// [`location`] as plain text, for the commit message.
+fn plain_location(it: &Item) -> String {
+    match it.place.as_deref() {
+        Some(p) if it.one_line => format!("{} {}", it.file, super::safe::line(&p.operation)),
+        _ => format!("{}:{}", it.file, it.line),
+    }
+}
+
+/// The keys an operation gains, each a code span.
+fn change(p: &Place) -> String {
+    let parts: Vec<String> = p.change.iter().map(|c| format!("`{}`", code(c))).collect();
+    parts.join(", ")
 }
 
 fn confidence(c: Option<Confidence>) -> &'static str {
@@ -770,6 +875,8 @@ fn item(f: &FileResult, a: &ActionResult, rules: &RuleSet) -> Item {
         declared,
         method,
         steps,
+        place: Place::of(f, a).map(Box::new),
+        one_line: false,
     }
 }
 
@@ -907,6 +1014,8 @@ mod tests {
                 evidence: String::new(),
                 method: None,
                 steps: 1,
+                place: None,
+                one_line: false,
             });
         }
         k.sort();

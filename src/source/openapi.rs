@@ -97,6 +97,89 @@ pub struct Inserted {
     pub replaces: bool,
 }
 
+/// A JSON pointer (RFC 6901) to the value at `keys` from the root: `/paths/~1pets/get`.
+pub fn json_pointer<S: AsRef<str>>(keys: &[S]) -> String {
+    keys.iter()
+        .map(|k| format!("/{}", k.as_ref().replace('~', "~0").replace('/', "~1")))
+        .collect()
+}
+
+impl NewValue {
+    /// The value in YAML's flow style, as a reviewer reads it: `[read]`, `{readOnlyHint: true}`.
+    pub fn flow(&self) -> String {
+        match self {
+            NewValue::Bool(b) => b.to_string(),
+            NewValue::List(items) => format!("[{}]", items.join(", ")),
+            NewValue::Map(entries) => {
+                let inner: Vec<String> = entries
+                    .iter()
+                    .map(|(k, v)| format!("{k}: {}", v.flow()))
+                    .collect();
+                format!("{{{}}}", inner.join(", "))
+            }
+        }
+    }
+}
+
+/// An operation of a document, named as a reviewer looks it up where line numbers say
+/// nothing (every operation of a minified document is on line 1), and what it gains.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Place {
+    /// `GET /pets/{petId}`.
+    pub operation: String,
+    /// `/paths/~1pets~1{petId}/get`.
+    pub pointer: String,
+    /// Each key it gains, by its path below the operation, with its value
+    /// (`x-effects: [read]`; a rewritten one `x-effects: [read] (was [write])`).
+    pub change: Vec<String>,
+}
+
+impl Place {
+    /// The place of an OpenAPI operation's result, with what `inserted` (its file's) holds for
+    /// it; none for an action of a connector file.
+    pub fn of(f: &crate::pipeline::FileResult, a: &crate::pipeline::ActionResult) -> Option<Place> {
+        if f.shape != Some(parse::Shape::OpenApi) {
+            return None;
+        }
+        let method = a.methods.first()?;
+        let path = a.paths.first()?;
+        let keys = ["paths", path.as_str(), &method.to_ascii_lowercase()];
+        let map = a.edits().next().map(|e| e.map);
+        let mut change = Vec::new();
+        for i in f.inserted.iter().filter(|i| Some(i.map) == map) {
+            // A generator map that exists gains its hints beside the keys it has (`…`).
+            let below: Vec<&str> = i
+                .target
+                .iter()
+                .skip(keys.len())
+                .map(String::as_str)
+                .collect();
+            if !below.is_empty() {
+                let value = NewValue::Map(i.entries.clone()).flow();
+                change.push(format!("{}: {{…, {}", below.join("."), &value[1..]));
+                continue;
+            }
+            for (k, v) in &i.entries {
+                let mut line = format!("{k}: {}", v.flow());
+                let old = a
+                    .edit
+                    .as_ref()
+                    .map(|e| e.old.trim())
+                    .filter(|o| !o.is_empty());
+                if let (true, Some(old)) = (i.replaces, old) {
+                    line.push_str(&format!(" (was {old})"));
+                }
+                change.push(line);
+            }
+        }
+        Some(Place {
+            operation: format!("{} {path}", method.to_ascii_uppercase()),
+            pointer: json_pointer(&keys),
+            change,
+        })
+    }
+}
+
 /// How the document writes itself, measured once.
 #[derive(Debug, Clone, Copy)]
 struct Style {
