@@ -101,7 +101,8 @@ const EXCERPT: usize = 120;
 
 fn explain_one(f: &FileResult, a: &ActionResult, opts: &pipeline::Options) -> String {
     let mut s = String::new();
-    let place = Place::of(f, a);
+    let by = catalog_effects::source::openapi::by_operation(f);
+    let place = Place::of(f, a, catalog_effects::source::openapi::inserted_of(&by, a));
     match &place {
         // Every operation of a minified document is on line 1: its place is its pointer.
         Some(p) if f.shares_lines() => {

@@ -148,8 +148,8 @@ impl Sink for Overlay {
 /// An operation as its actions' descriptions name it: `GET /pets (listPets): [read], high
 /// confidence`.
 fn operation(f: &FileResult, a: &ActionResult) -> String {
-    let name =
-        Place::of(f, a).map_or_else(|| a.id.clone(), |p| format!("{} ({})", p.operation, a.id));
+    let name = Place::of(f, a, &[])
+        .map_or_else(|| a.id.clone(), |p| format!("{} ({})", p.operation, a.id));
     let why = if a.declared_source {
         "as declared".to_owned()
     } else {

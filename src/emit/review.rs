@@ -17,7 +17,7 @@ use crate::emit::Summary;
 use crate::emit::sink::{End, Sink};
 use crate::error::Error;
 use crate::pipeline::{ActionResult, FileResult};
-use crate::source::openapi::Place;
+use crate::source::openapi::{Place, by_operation, inserted_of};
 use crate::view::Declared;
 
 /// GitHub refuses a pull-request description or comment longer than this many characters.
@@ -215,7 +215,7 @@ impl Default for Review {
 impl Review {
     /// Takes one file's results.
     pub fn add_file(&mut self, f: &FileResult, rules: &RuleSet) {
-        let one_line = f.shares_lines();
+        let one_line = f.shape == Some(crate::parse::Shape::OpenApi) && f.shares_lines();
         if one_line && !f.patch.is_empty() {
             self.one_line
                 .push((f.ci_path().to_owned(), f.actions.len(), f.patch.len()));
@@ -226,6 +226,8 @@ impl Review {
                 self.errors.push(e.to_string());
             }
         }
+        // Built once the first item needs it.
+        let mut by = None;
         for a in &f.actions {
             if let Some(line) = hint_line(f, a) {
                 self.hints_total += 1;
@@ -252,8 +254,10 @@ impl Review {
                 _ => continue,
             };
             let mut item = item(f, a, rules);
-            item.one_line = one_line;
             if !patched || item.score > 0 {
+                item.one_line = one_line;
+                let by = by.get_or_insert_with(|| by_operation(f));
+                item.place = Place::of(f, a, inserted_of(by, a)).map(Box::new);
                 list.push(item);
             }
         }
@@ -875,7 +879,7 @@ fn item(f: &FileResult, a: &ActionResult, rules: &RuleSet) -> Item {
         declared,
         method,
         steps,
-        place: Place::of(f, a).map(Box::new),
+        place: None,
         one_line: false,
     }
 }

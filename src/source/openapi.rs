@@ -135,18 +135,21 @@ pub struct Place {
 }
 
 impl Place {
-    /// The place of an OpenAPI operation's result, with what `inserted` (its file's) holds for
-    /// it; none for an action of a connector file.
-    pub fn of(f: &crate::pipeline::FileResult, a: &crate::pipeline::ActionResult) -> Option<Place> {
+    /// The place of an OpenAPI operation's result, with the change `inserted` holds for it
+    /// (see [`by_operation`]); none for an action of a connector file.
+    pub fn of(
+        f: &crate::pipeline::FileResult,
+        a: &crate::pipeline::ActionResult,
+        inserted: &[&Inserted],
+    ) -> Option<Place> {
         if f.shape != Some(parse::Shape::OpenApi) {
             return None;
         }
         let method = a.methods.first()?;
         let path = a.paths.first()?;
         let keys = ["paths", path.as_str(), &method.to_ascii_lowercase()];
-        let map = a.edits().next().map(|e| e.map);
         let mut change = Vec::new();
-        for i in f.inserted.iter().filter(|i| Some(i.map) == map) {
+        for i in inserted {
             // A generator map that exists gains its hints beside the keys it has (`…`).
             let below: Vec<&str> = i
                 .target
@@ -178,6 +181,29 @@ impl Place {
             change,
         })
     }
+}
+
+/// A file's insertions by the operation they belong to (the start of its mapping, the `map`
+/// of its edits), so that each action finds its own without a search through all of them.
+pub fn by_operation(
+    f: &crate::pipeline::FileResult,
+) -> std::collections::HashMap<usize, Vec<&Inserted>> {
+    let mut out: std::collections::HashMap<usize, Vec<&Inserted>> = Default::default();
+    for i in &f.inserted {
+        out.entry(i.map).or_default().push(i);
+    }
+    out
+}
+
+/// The insertions of one action, from [`by_operation`].
+pub fn inserted_of<'a>(
+    by: &'a std::collections::HashMap<usize, Vec<&'a Inserted>>,
+    a: &crate::pipeline::ActionResult,
+) -> &'a [&'a Inserted] {
+    a.edits()
+        .next()
+        .and_then(|e| by.get(&e.map))
+        .map_or(&[], Vec::as_slice)
 }
 
 /// How the document writes itself, measured once.
