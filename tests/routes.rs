@@ -458,6 +458,46 @@ fn refused_combinations_of_options_write_nothing() {
         assert!(!r.stdout.contains("wrote"), "{extra:?}: {}", r.stdout);
         assert_eq!(written_state(root), before, "{extra:?} wrote something");
     }
+    // `check`'s refusals too: its reports and page stay as they were.
+    let check: [(&[&str], &str); 2] = [
+        (
+            &[
+                "--since",
+                "HEAD",
+                "--write-baseline",
+                "out/b.csv",
+                "--report",
+                "out/r.csv",
+            ],
+            "--write-baseline is refused on a --since run",
+        ),
+        (
+            &[
+                "--fail-on",
+                "new",
+                "--report",
+                "out/r.csv",
+                "--html",
+                "out/c.html",
+            ],
+            "--fail-on new needs a baseline",
+        ),
+    ];
+    for (extra, why) in check {
+        let tmp = fresh();
+        let root = tmp.path();
+        let before = written_state(root);
+        let mut args = vec!["check", "connectors"];
+        args.extend_from_slice(extra);
+        let r = run_in(root, &args);
+        assert_eq!(r.code, 2, "{extra:?}: {}{}", r.stdout, r.stderr);
+        assert!(r.stderr.contains(why), "{extra:?}: {}", r.stderr);
+        assert_eq!(
+            written_state(root),
+            before,
+            "check {extra:?} wrote something"
+        );
+    }
     // With one document the same options run, and the overlay is written.
     let tmp = fresh();
     let root = tmp.path();
