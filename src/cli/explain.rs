@@ -104,7 +104,7 @@ fn explain_one(f: &FileResult, a: &ActionResult, opts: &pipeline::Options) -> St
     let by = catalog_effects::source::openapi::by_operation(f);
     let place = Place::of(f, a, catalog_effects::source::openapi::inserted_of(&by, a));
     match &place {
-        // Every operation of a minified document is on line 1: its place is its pointer.
+        // Every operation of a minified document is on line 1: its method and path name it.
         Some(p) if f.shares_lines() => {
             let _ = writeln!(s, "{} ({}, {})", a.tool_name(), f.shown, p.operation);
         }

@@ -4,9 +4,9 @@
 //! hints: an update merges into its target, and a map given whole would replace the keys
 //! it already has), each targeting its mapping by a JSONPath of name selectors and saying
 //! in its `description` which operation it changes and why, so that a reviewer can read it
-//! where the patch cannot be read (a minified document's patch is its one line twice). A value
-//! that replaces one (a rewritten `x-effects`) is removed first by an action of its own:
-//! an update merges a list into the list there, so `[write]` updated with `[read]` is
+//! where the patch cannot be read (a minified document's patch is its one line twice). A
+//! value that replaces one (a rewritten `x-effects`) is removed first by an action of its
+//! own: an update merges a list into the list there, so `[write]` updated with `[read]` is
 //! `[write, read]` in the implementations, as the standard's merge says.
 
 use std::path::PathBuf;
