@@ -16,10 +16,14 @@ use crate::view::{ActionView, Declared, Input, Source, Step};
 /// any key it does not define.
 pub const EFFECTS_KEY: &str = "x-effects";
 
-/// The HTTP methods a path item may hold as operations.
+/// The HTTP methods a path item may hold as operations (OpenAPI 3.0 and 3.1).
 const METHODS: [&str; 8] = [
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
 ];
+
+/// Swagger 2.0's: its Path Item Object has no `trace`, so a `trace` key there is data, not
+/// an operation a generator would make a tool of.
+const SWAGGER_METHODS: [&str; 7] = ["get", "put", "post", "delete", "options", "head", "patch"];
 
 /// Where an MCP generator reads the hints of an operation (issue 23's table).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -85,6 +89,11 @@ pub struct Operation {
     /// The method key and the operation's mapping.
     pub key: NodeId,
     pub map: NodeId,
+    /// The keys from the document's root to the operation's mapping: `paths`, the path,
+    /// the method; or, for a path item written elsewhere and reached by a `$ref`
+    /// (`components/pathItems`), where that item is. What an Overlay action targets and
+    /// where the check looks for what was inserted.
+    pub location: Vec<String>,
     /// The `x-effects` value, when there is one.
     pub effects: Option<NodeId>,
     pub request_body: bool,
@@ -263,45 +272,62 @@ fn read_with(tree: &Tree, full: bool, each: &mut dyn FnMut(Operation)) -> Result
             .push(node_error(tree, paths, "`paths` must be a mapping"));
         return Ok(doc);
     };
+    let methods: &[&str] = if spec_key == "swagger" {
+        &SWAGGER_METHODS
+    } else {
+        &METHODS
+    };
+    // Path items written elsewhere (`components/pathItems`) and named by a `$ref`, each read
+    // once: it is one mapping, however many paths name it, and one edit declares it.
+    let mut elsewhere: std::collections::HashSet<NodeId> = Default::default();
     for (pk, item) in entries {
         let Some(path) = tree.scalar(pk) else {
             continue;
         };
-        let Some(item_entries) = tree.entries(item) else {
-            continue;
-        };
-        if tree.get(item, "$ref").is_some() {
-            doc.problems.push(node_error(
-                tree,
-                item,
-                format!(
-                    "path `{path}` is a `$ref` to a path item elsewhere: its operations are not read (write them under `paths`)"
-                ),
-            ));
+        // A Paths Object's `x-` keys are extensions, not paths: nothing under them is an
+        // operation a generator makes a tool of.
+        if path.starts_with("x-") || !tree.is_map(item) {
             continue;
         }
-        let shared = tree.get(item, "parameters");
-        for (mk, op) in item_entries {
-            let Some(method) = tree.scalar(mk).filter(|m| METHODS.contains(m)) else {
-                continue;
-            };
-            if !tree.is_map(op) || tree.node(op).kind() == Kind::Alias {
-                doc.problems.push(node_error(
-                    tree,
+        let mut items = vec![(item, vec!["paths".to_owned(), path.to_owned()])];
+        if let Some(target) = tree.get_str(item, "$ref") {
+            items.extend(
+                reader
+                    .path_item(item, path, target, &mut doc.problems)
+                    .filter(|(at, _)| elsewhere.insert(*at)),
+            );
+        }
+        let shared = items.iter().find_map(|&(i, _)| tree.get(i, "parameters"));
+        for (n, (at, keys)) in items.iter().enumerate() {
+            for (mk, op) in tree.entries(*at).into_iter().flatten() {
+                let Some(method) = tree.scalar(mk).filter(|m| methods.contains(m)) else {
+                    continue;
+                };
+                // The path's own operation wins over the referenced item's.
+                if n > 0 && tree.get(item, method).is_some() {
+                    continue;
+                }
+                if !tree.is_map(op) || tree.node(op).kind() == Kind::Alias {
+                    doc.problems.push(node_error(
+                        tree,
+                        op,
+                        format!("operation `{method} {path}` is not a mapping written here"),
+                    ));
+                    continue;
+                }
+                let mut location = keys.clone();
+                location.push(method.to_owned());
+                each(reader.operation(
+                    path,
+                    method,
+                    mk,
                     op,
-                    format!("operation `{method} {path}` is not a mapping written here"),
+                    shared,
+                    location,
+                    doc.title.as_deref(),
+                    &mut doc.problems,
                 ));
-                continue;
             }
-            each(reader.operation(
-                path,
-                method,
-                mk,
-                op,
-                shared,
-                doc.title.as_deref(),
-                &mut doc.problems,
-            ));
         }
     }
     Ok(doc)
@@ -374,9 +400,7 @@ impl<'a> Reader<'a, '_> {
             let at = cached.unwrap_or_else(|| {
                 let mut at = Some(self.root);
                 for part in pointer.split('/') {
-                    let part = part.replace("~1", "/").replace("~0", "~");
-                    let part = percent_decode(&part);
-                    at = at.and_then(|a| self.get(a, &part));
+                    at = at.and_then(|a| self.step(a, &pointer_part(part)));
                 }
                 self.refs.borrow_mut().insert(pointer.to_owned(), at);
                 at
@@ -396,6 +420,66 @@ impl<'a> Reader<'a, '_> {
         node
     }
 
+    /// One step of a JSON pointer: a mapping's key, or a sequence's index (`parameters/0`),
+    /// written as RFC 6901 writes one (digits, no leading zero).
+    fn step(&self, at: NodeId, part: &str) -> Option<NodeId> {
+        let tree = self.tree;
+        let at = tree.resolve(at);
+        if tree.node(at).kind() != Kind::Seq {
+            return self.get(at, part);
+        }
+        let canonical = !part.is_empty()
+            && part.bytes().all(|b| b.is_ascii_digit())
+            && (part == "0" || !part.starts_with('0'));
+        let index: usize = part.parse().ok().filter(|_| canonical)?;
+        tree.items(at)?.nth(index)
+    }
+
+    /// The path item a path's `$ref` names, with the keys that lead to it from the root,
+    /// when its operations are to be read from there; `None` when they are read elsewhere
+    /// (an item of `paths`, under its own path) or cannot be (another file, a pointer
+    /// through a list, nothing there: each named in `problems`).
+    fn path_item(
+        &self,
+        item: NodeId,
+        path: &str,
+        target: &str,
+        problems: &mut Vec<Error>,
+    ) -> Option<(NodeId, Vec<String>)> {
+        let tree = self.tree;
+        let Some(pointer) = target.strip_prefix("#/") else {
+            problems.push(node_error(
+                tree,
+                item,
+                format!(
+                    "path `{path}` is a `$ref` to a path item in another file ({target}): its operations are not read (bundle the document, or write them under `paths`)"
+                ),
+            ));
+            return None;
+        };
+        let keys: Vec<String> = pointer.split('/').map(pointer_part).collect();
+        if keys.len() == 2 && keys[0] == "paths" {
+            return None;
+        }
+        let mut at = self.root;
+        for k in &keys {
+            let next = tree.is_map(at).then(|| self.get(at, k)).flatten();
+            match next {
+                Some(n) => at = n,
+                None => {
+                    let why = if tree.node(tree.resolve(at)).kind() == Kind::Seq {
+                        "passes through a list, which an Overlay or an edit of this tool cannot name: its operations are not read (move the item to `components/pathItems`)"
+                    } else {
+                        "points to nothing in this document"
+                    };
+                    problems.push(node_error(tree, item, format!("`$ref: {target}` {why}")));
+                    return None;
+                }
+            }
+        }
+        tree.is_map(at).then_some((tree.resolve(at), keys))
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn operation(
         &self,
@@ -404,6 +488,7 @@ impl<'a> Reader<'a, '_> {
         key: NodeId,
         op: NodeId,
         shared: Option<NodeId>,
+        location: Vec<String>,
         title: Option<&str>,
         problems: &mut Vec<Error>,
     ) -> Operation {
@@ -457,6 +542,7 @@ impl<'a> Reader<'a, '_> {
                 method: method.to_owned(),
                 key,
                 map: op,
+                location,
                 effects,
                 request_body: false,
                 tags: Vec::new(),
@@ -562,6 +648,7 @@ impl<'a> Reader<'a, '_> {
             method: method.to_owned(),
             key,
             map: op,
+            location,
             effects,
             request_body,
             tags,
@@ -626,13 +713,15 @@ impl<'a> Reader<'a, '_> {
                 let Some(v) = v else {
                     continue;
                 };
-                let value = match tree.scalar_text(tree.resolve(v)) {
-                    Some(("true", ScalarStyle::Plain)) => true,
-                    Some(("false", ScalarStyle::Plain)) => false,
-                    _ => {
-                        problems.push(node_error(tree, v, format!("{key} must be true or false")));
-                        continue;
-                    }
+                let Some(value) = boolean(tree, v) else {
+                    problems.push(node_error(
+                        tree,
+                        v,
+                        format!(
+                            "{key} must be true or false (unquoted); no hint is written beside it until it is"
+                        ),
+                    ));
+                    continue;
                 };
                 let slot = match i {
                     0 => &mut hints.read_only,
@@ -647,6 +736,16 @@ impl<'a> Reader<'a, '_> {
             }
         }
         any.then_some(hints)
+    }
+}
+
+/// A hint's value as a generator reads it: plain `true` or `false`; a quoted `"true"` is a
+/// string.
+pub fn boolean(tree: &Tree, value: NodeId) -> Option<bool> {
+    match tree.scalar_text(tree.resolve(value)) {
+        Some(("true", ScalarStyle::Plain)) => Some(true),
+        Some(("false", ScalarStyle::Plain)) => Some(false),
+        _ => None,
     }
 }
 
@@ -700,6 +799,12 @@ fn declared(tree: &Tree, value: Option<NodeId>) -> Declared {
     } else {
         Declared::Valid(set)
     }
+}
+
+/// A JSON pointer's reference token as the key it names: `~1` is `/`, `~0` is `~` (RFC
+/// 6901), and a pointer in a URI fragment is percent-encoded.
+fn pointer_part(part: &str) -> String {
+    percent_decode(&part.replace("~1", "/").replace("~0", "~"))
 }
 
 fn percent_decode(s: &str) -> String {

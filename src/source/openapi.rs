@@ -575,6 +575,9 @@ struct OpPlan {
     inserted: Vec<Inserted>,
     /// The operation's mapping in the tree it was planned on.
     map: NodeId,
+    /// How many keys lead from the root to that mapping (the start of each inserted
+    /// target's keys below it).
+    depth: usize,
 }
 
 /// Classifies and plans every operation of a parsed document. (The check plans an edited
@@ -603,7 +606,7 @@ fn plan_ops(
 }
 
 fn op_target(op: &Operation) -> Vec<String> {
-    vec!["paths".into(), op.path.clone(), op.method.clone()]
+    op.location.clone()
 }
 
 /// Plans one operation given its decision. `first` is false for the check's second plan of
@@ -620,6 +623,7 @@ fn plan_op(
 ) -> OpPlan {
     let op = &mut op;
     let op_map = op.map;
+    let op_depth = op.location.len();
     let text = tree.text();
     let mut view = std::mem::take(&mut op.view);
     // Decided: the text only rules read goes, unless a caller keeps the view (a large
@@ -723,6 +727,17 @@ fn plan_op(
                 }
             }
             if depth == usize::MAX {
+                continue;
+            }
+            // A hint written there that is not a boolean is an error of the read (its line
+            // and column); hints written beside it would read as settled when one is not.
+            if depth == format.path().len()
+                && tree
+                    .fields(at, doc::HINT_KEYS)
+                    .into_iter()
+                    .flatten()
+                    .any(|v| doc::boolean(tree, v).is_none())
+            {
                 continue;
             }
             let missing: Vec<(String, NewValue)> = wanted
@@ -863,6 +878,7 @@ fn plan_op(
         planned,
         inserted,
         map: op_map,
+        depth: op_depth,
     }
 }
 
@@ -1231,11 +1247,11 @@ fn alike(old: &Tree, new: &Tree, ops: &[&OpPlan], json: bool) -> Option<bool> {
     let mut expected: Vec<(NodeId, &str, &NewValue)> = Vec::new();
     for o in ops {
         for ins in &o.inserted {
-            if ins.replaces || ins.target.len() < 3 {
+            if ins.replaces || ins.target.len() < o.depth {
                 return None;
             }
             let mut at = o.map;
-            for k in &ins.target[3..] {
+            for k in &ins.target[o.depth..] {
                 at = own_get(old, at, k)?;
             }
             if old.node(at).kind() != Kind::Map {

@@ -1,0 +1,279 @@
+//! Valid OpenAPI documents that must be read (issue 33 items 1-2, issue 34 items 4-5): a
+//! `$ref` into a list or to a path item elsewhere, a Paths Object extension, Swagger 2.0's
+//! methods, YAML in flow style, JSON and YAML in a file named for the other, escaped
+//! surrogate pairs, a generator map shared through a merge key, a document named through a
+//! symlink; and what must be refused, with its place and its fix, writing nothing.
+
+mod common;
+
+use common::{git_apply, git_init, run_in, write_file};
+use serde_json::Value;
+
+fn data(text: &str) -> Value {
+    serde_json::to_value(yaml_serde::from_str::<yaml_serde::Value>(text).unwrap()).unwrap()
+}
+
+/// Applies an Overlay whose targets are name-selector JSONPaths: each update merged into
+/// its target, as the specification says.
+fn apply_overlay(doc: &mut Value, overlay: &Value) {
+    for action in overlay["actions"].as_array().unwrap() {
+        let target = action["target"].as_str().unwrap();
+        let mut at = &mut *doc;
+        let mut rest = target.strip_prefix('$').unwrap();
+        while !rest.is_empty() {
+            let (key, tail) = if let Some(r) = rest.strip_prefix("['") {
+                let end = r.find("']").unwrap();
+                (r[..end].replace("\\'", "'"), &r[end + 2..])
+            } else {
+                let r = rest.strip_prefix('.').unwrap();
+                let end = r.find(['.', '[']).unwrap_or(r.len());
+                (r[..end].to_owned(), &r[end..])
+            };
+            at = at
+                .get_mut(&key)
+                .unwrap_or_else(|| panic!("{target}: no {key}"));
+            rest = tail;
+        }
+        fn merge(at: &mut Value, update: &Value) {
+            for (k, v) in update.as_object().unwrap() {
+                match at.get_mut(k) {
+                    Some(old) if old.is_object() && v.is_object() => merge(old, v),
+                    _ => {
+                        at.as_object_mut().unwrap().insert(k.clone(), v.clone());
+                    }
+                }
+            }
+        }
+        merge(at, &action["update"]);
+    }
+}
+
+/// What one backfill of a document gives: the run, the document before and after the patch,
+/// and the CSV.
+struct Backfilled {
+    _dir: tempfile::TempDir,
+    code: i32,
+    stderr: String,
+    patched: String,
+    csv: String,
+}
+
+/// `name` holding `text` in a repository of its own, backfilled with `--hints speakeasy` and
+/// an Overlay; the patch applied by git must give what the Overlay gives, and a rerun must
+/// propose nothing.
+fn backfill(name: &str, text: &str) -> Backfilled {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write_file(root, name, text);
+    git_init(root);
+    let args = [
+        "backfill",
+        name,
+        "--hints",
+        "speakeasy",
+        "--overlay",
+        "out/o.yaml",
+        "--patch",
+        "out/p.patch",
+        "--report",
+        "out/c.csv",
+    ];
+    let run = run_in(root, &args);
+    let csv = std::fs::read_to_string(root.join("out/c.csv")).unwrap_or_default();
+    git_apply(root, &root.join("out/p.patch"), false).unwrap();
+    let patched = std::fs::read_to_string(root.join(name)).unwrap();
+    if let Ok(overlay) = std::fs::read_to_string(root.join("out/o.yaml")) {
+        let mut via_overlay = data(text);
+        apply_overlay(&mut via_overlay, &data(&overlay));
+        assert_eq!(via_overlay, data(&patched), "{overlay}\n{patched}");
+    }
+    let again = run_in(root, &args);
+    let patch = std::fs::read_to_string(root.join("out/p.patch")).unwrap();
+    assert!(patch.is_empty(), "a rerun patches again:\n{patch}");
+    assert_eq!(again.code, run.code, "{}", again.stderr);
+    Backfilled {
+        _dir: dir,
+        code: run.code,
+        stderr: run.stderr,
+        patched,
+        csv,
+    }
+}
+
+/// The action ids of a CSV report.
+fn ids(csv: &str) -> Vec<String> {
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
+    let at = header.iter().position(|h| *h == "action_id").unwrap();
+    lines
+        .map(|l| l.split(',').nth(at).unwrap_or_default().to_owned())
+        .collect()
+}
+
+#[test]
+fn a_ref_whose_pointer_indexes_a_list_resolves() {
+    let text = "openapi: 3.0.3
+info: {title: Items, version: '1'}
+paths:
+  /items:
+    x-list:
+      - {name: limit, in: query, schema: {type: integer}}
+    get:
+      operationId: listItems
+      parameters:
+        - {name: cursor, in: query, schema: {type: string}}
+        - $ref: '#/paths/~1items/x-list/0'
+  /items/{id}:
+    get:
+      operationId: getItem
+      parameters:
+        - $ref: '#/paths/~1items/get/parameters/0'
+        - $ref: '#/paths/~1items/get/parameters/1'
+";
+    let b = backfill("api.yaml", text);
+    assert_eq!(b.code, 0, "{}", b.stderr);
+    assert!(!b.stderr.contains("points to nothing"), "{}", b.stderr);
+    assert!(
+        b.patched
+            .contains("    get:\n      x-effects: [read]\n      x-speakeasy-mcp:"),
+        "{}",
+        b.patched
+    );
+    // An index that is not one (a leading zero, past the end) still points to nothing.
+    let bad = text.replace("parameters/1'", "parameters/01'");
+    let b = backfill("api.yaml", &bad);
+    assert_eq!(b.code, 2);
+    assert!(
+        b.stderr.contains(
+            "api.yaml:17:11: `$ref: #/paths/~1items/get/parameters/01` points to nothing"
+        ),
+        "{}",
+        b.stderr
+    );
+}
+
+#[test]
+fn a_path_item_written_elsewhere_is_read_where_it_is_written() {
+    let text = "openapi: 3.1.0
+info: {title: Pets, version: '1'}
+paths:
+  /pets/{id}:
+    $ref: '#/components/pathItems/Pet'
+  /animals/{id}:
+    $ref: '#/components/pathItems/Pet'
+  /things:
+    get:
+      operationId: listThings
+  /stuff:
+    $ref: '#/paths/~1things'
+components:
+  pathItems:
+    Pet:
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}}
+      get:
+        operationId: getPet
+      delete:
+        operationId: deletePet
+";
+    let b = backfill("api.yaml", text);
+    assert_eq!(b.code, 0, "{}", b.stderr);
+    // One mapping, one edit: each operation read once, where it is written (the report is
+    // in line order).
+    assert_eq!(ids(&b.csv), ["listThings", "getPet", "deletePet"], "{}", b.csv);
+    let patched = data(&b.patched);
+    let pet = &patched["components"]["pathItems"]["Pet"];
+    assert_eq!(pet["get"]["x-effects"], serde_json::json!(["read"]));
+    assert_eq!(pet["delete"]["x-effects"], serde_json::json!(["delete"]));
+    assert_eq!(
+        patched["paths"]["/things"]["get"]["x-effects"],
+        serde_json::json!(["read"])
+    );
+    assert!(patched["paths"]["/stuff"].get("x-effects").is_none());
+    // A path item in another file cannot be read: named, and the rest is.
+    let external = text.replace(
+        "$ref: '#/components/pathItems/Pet'\n  /animals",
+        "$ref: 'pets.yaml#/Pet'\n  /animals",
+    );
+    let b = backfill("api.yaml", &external);
+    assert_eq!(b.code, 2);
+    assert!(
+        b.stderr.contains("api.yaml:5:5: path `/pets/{id}` is a `$ref` to a path item in another file (pets.yaml#/Pet): its operations are not read"),
+        "{}",
+        b.stderr
+    );
+    assert_eq!(ids(&b.csv), ["listThings", "getPet", "deletePet"], "{}", b.csv);
+}
+
+#[test]
+fn a_paths_extension_and_swagger_trace_are_not_operations() {
+    let text = "openapi: 3.0.3
+info: {title: Ext, version: '1'}
+paths:
+  x-internal:
+    get:
+      operationId: internalThing
+  /a:
+    get:
+      operationId: listA
+";
+    let b = backfill("api.yaml", text);
+    assert_eq!(b.code, 0, "{}", b.stderr);
+    assert_eq!(ids(&b.csv), ["listA"], "{}", b.csv);
+    assert!(
+        b.patched
+            .contains("  x-internal:\n    get:\n      operationId: internalThing\n"),
+        "{}",
+        b.patched
+    );
+    let dir = tempfile::tempdir().unwrap();
+    write_file(dir.path(), "api.yaml", text);
+    let run = run_in(dir.path(), &["annotations", "api.yaml", "-o", "tools.json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let tools = std::fs::read_to_string(dir.path().join("tools.json")).unwrap();
+    assert!(tools.contains("listA") && !tools.contains("internalThing"), "{tools}");
+
+    let swagger = "swagger: '2.0'
+info: {title: Old, version: '1'}
+paths:
+  /a:
+    get:
+      operationId: listA
+    trace:
+      operationId: traceA
+";
+    let b = backfill("api.yaml", swagger);
+    assert_eq!(b.code, 0, "{}", b.stderr);
+    assert_eq!(ids(&b.csv), ["listA"], "{}", b.csv);
+    // OpenAPI 3 has it.
+    let b = backfill("api.yaml", &swagger.replace("swagger: '2.0'", "openapi: 3.0.3"));
+    assert_eq!(ids(&b.csv), ["listA", "traceA"], "{}", b.csv);
+}
+
+#[test]
+fn a_hint_that_is_not_a_boolean_is_reported_and_no_hint_is_written_beside_it() {
+    let text = "openapi: 3.0.3
+info: {title: Hints, version: '1'}
+paths:
+  /a:
+    get:
+      operationId: listA
+      x-speakeasy-mcp:
+        readOnlyHint: \"true\"
+";
+    let b = backfill("api.yaml", text);
+    assert_eq!(b.code, 2, "{}", b.stderr);
+    assert!(
+        b.stderr
+            .contains("api.yaml:8:23: readOnlyHint must be true or false"),
+        "{}",
+        b.stderr
+    );
+    assert_eq!(
+        b.patched,
+        text.replace(
+            "    get:\n",
+            "    get:\n      x-effects: [read]\n"
+        ),
+    );
+}
