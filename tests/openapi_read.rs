@@ -9,8 +9,12 @@ mod common;
 use common::{git_apply, git_init, run_in, write_file};
 use serde_json::Value;
 
+/// A document's data: JSON as JSON (a YAML loader refuses an escaped surrogate pair), else
+/// YAML.
 fn data(text: &str) -> Value {
-    serde_json::to_value(yaml_serde::from_str::<yaml_serde::Value>(text).unwrap()).unwrap()
+    serde_json::from_str(text).unwrap_or_else(|_| {
+        serde_json::to_value(yaml_serde::from_str::<yaml_serde::Value>(text).unwrap()).unwrap()
+    })
 }
 
 /// Applies an Overlay whose targets are name-selector JSONPaths: each update merged into
@@ -275,5 +279,33 @@ paths:
             "    get:\n",
             "    get:\n      x-effects: [read]\n"
         ),
+    );
+}
+
+#[test]
+fn valid_json_with_escaped_surrogate_pairs_is_read() {
+    // As Python's `json.dumps` writes a document by default: every character outside ASCII
+    // escaped, one outside the Basic Multilingual Plane as a surrogate pair.
+    let text = "{\"openapi\": \"3.0.3\", \"info\": {\"title\": \"Dogs \\ud83d\\udc36\", \"version\": \"1\"}, \"paths\": {\"/dogs\": {\"get\": {\"operationId\": \"listDogs\", \"summary\": \"List the \\ud83d\\udc36 caf\\u00e9\"}}}}";
+    let b = backfill("api.json", text);
+    assert_eq!(b.code, 0, "{}", b.stderr);
+    assert!(
+        b.patched
+            .contains("{\"get\": {\"x-effects\": [\"read\"], \"x-speakeasy-mcp\": {"),
+        "{}",
+        b.patched
+    );
+    let v: Value = serde_json::from_str(&b.patched).unwrap();
+    assert_eq!(v["info"]["title"], "Dogs \u{1f436}");
+    // With a tab and an exponent too, which the fast JSON reader leaves to the YAML parser:
+    // that refuses the pair, and the text is read as the JSON it is.
+    let tabbed = "{\n\t\"openapi\": \"3.0.3\",\n\t\"info\": {\"title\": \"\\ud83d\\udc36\", \"version\": \"1\", \"x-rate\": 1e-05},\n\t\"paths\": {\n\t\t\"/dogs\": {\n\t\t\t\"delete\": {\n\t\t\t\t\"operationId\": \"deleteDogs\"\n\t\t\t}\n\t\t}\n\t}\n}\n";
+    let b = backfill("api.json", tabbed);
+    assert_eq!(b.code, 0, "{}", b.stderr);
+    assert!(
+        b.patched
+            .contains("\t\t\t\"delete\": {\n\t\t\t\t\"x-effects\": [\"delete\"],\n"),
+        "{}",
+        b.patched
     );
 }

@@ -231,12 +231,12 @@ fn parse_checked(
             Some(tree) => (tree, true),
             None => {
                 lone_cr()?;
-                (
-                    tree::parse_in(text, tree::Storage::with_nodes(nodes))?,
-                    false,
-                )
+                yaml_else_json(text, tree::Storage::with_nodes(nodes))?
             }
         }
+    } else if json_first {
+        lone_cr()?;
+        yaml_else_json(text, storage)?
     } else {
         lone_cr()?;
         (tree::parse_in(text, storage)?, false)
@@ -254,6 +254,22 @@ fn parse_checked(
         check_duplicate_keys(&tree)?;
     }
     Ok((tree, json))
+}
+
+/// A document's text read by the YAML parser, else, where that refuses valid JSON (an
+/// escaped surrogate pair, which `json.dumps` writes by default, beside a tab or an
+/// exponent the JSON reader's subset declines), as the JSON it is: valid JSON is never
+/// refused as invalid YAML. True with the tree when it was read as JSON.
+fn yaml_else_json(text: &str, storage: tree::Storage) -> Result<(Tree<'_>, bool), Error> {
+    let nodes = storage.capacity();
+    match tree::parse_in(text, storage) {
+        Ok(tree) => Ok((tree, false)),
+        Err(e) => serde_json::from_str::<serde::de::IgnoredAny>(text.trim_start_matches('\u{feff}'))
+            .ok()
+            .and_then(|_| tree::parse_json_whole(text, tree::Storage::with_nodes(nodes)))
+            .map(|tree| (tree, true))
+            .ok_or(e),
+    }
 }
 
 fn node_error(tree: &Tree, node: NodeId, message: String) -> Error {

@@ -1161,12 +1161,30 @@ const JSON_DEPTH: usize = 100;
 /// followed by spaces and line breaks only; no tab and no byte order mark anywhere; no
 /// whitespace between a key and its colon; numbers without an exponent and of at most 300
 /// characters (`serde_json` refuses one that overflows a double); no `\u` escape of a
-/// surrogate; no character the YAML parser might read otherwise than JSON does (DEL, C1
+/// lone surrogate (a pair is one character, which the YAML parser refuses to read, so a
+/// text that holds one has no YAML tree to differ from); no character the YAML parser might read otherwise than JSON does (DEL, C1
 /// controls, NEL, the line and paragraph separators, U+FEFF, U+FFFE, U+FFFF); at most
 /// [`JSON_DEPTH`] levels. Every text accepted here is valid JSON, so `serde_json` accepts it
 /// too, and the YAML parser builds the same tree of it (a unit test compares the two on the
 /// fixtures and on each kind of token).
 pub fn parse_json(text: &str, storage: Storage) -> Option<Tree<'_>> {
+    read_json(text, storage, false)
+}
+
+/// [`parse_json`] without the subset: any JSON text with an object at its root (a tab, a
+/// byte order mark at the start, an exponent, whitespace before a colon, any character a
+/// JSON string may hold), as `serde_json` reads it, at most 128 levels as it allows. For a
+/// text `serde_json` accepts and the YAML parser refuses (an escaped surrogate pair in a
+/// document the subset declines for another reason): there is no YAML tree for it to
+/// differ from, and valid JSON is never refused as invalid YAML. Its edited text is read by
+/// the same steps, so both trees of a check are built alike. `None` where `text` is not
+/// such JSON, or holds a carriage return not followed by a line feed (a line break to YAML
+/// that the edit planning does not count).
+pub fn parse_json_whole(text: &str, storage: Storage) -> Option<Tree<'_>> {
+    read_json(text, storage, true)
+}
+
+fn read_json(text: &str, storage: Storage, whole: bool) -> Option<Tree<'_>> {
     if text.len() >= NONE as usize {
         return None;
     }
@@ -1185,13 +1203,19 @@ pub fn parse_json(text: &str, storage: Storage) -> Option<Tree<'_>> {
                 }
                 Some(b'\n') => i += 1,
                 Some(b'\r') if bytes.get(i + 1) == Some(&b'\n') => i += 2,
+                Some(b'\t') if whole => i += 1,
                 _ => return i,
             }
         }
     };
+    let depth = if whole { 128 } else { JSON_DEPTH };
     // Open collections: (node, is a mapping).
     let mut stack: Vec<(NodeId, bool)> = Vec::new();
-    let mut i = ws(0);
+    let mut i = ws(if whole && text.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        0
+    });
     if bytes.get(i) != Some(&b'{') {
         return None;
     }
@@ -1202,7 +1226,7 @@ pub fn parse_json(text: &str, storage: Storage) -> Option<Tree<'_>> {
         let in_flow = if stack.is_empty() { 0 } else { IN_FLOW };
         match *bytes.get(i)? {
             open @ (b'{' | b'[') => {
-                if stack.len() >= JSON_DEPTH {
+                if stack.len() >= depth {
                     return None;
                 }
                 let map = open == b'{';
@@ -1216,14 +1240,14 @@ pub fn parse_json(text: &str, storage: Storage) -> Option<Tree<'_>> {
                 let close = if map { b'}' } else { b']' };
                 if bytes.get(i) != Some(&close) {
                     if map {
-                        i = json_key(&mut tree, i, &mut decoded, ws)?;
+                        i = json_key(&mut tree, i, &mut decoded, ws, whole)?;
                     }
                     continue 'value;
                 }
                 // Empty: closed below.
             }
             b'"' => {
-                i = json_string(&mut tree, i, in_flow, &mut decoded)?;
+                i = json_string(&mut tree, i, in_flow, &mut decoded, whole)?;
             }
             b't' | b'f' | b'n' => {
                 let word: &[u8] = match bytes[i] {
@@ -1245,7 +1269,7 @@ pub fn parse_json(text: &str, storage: Storage) -> Option<Tree<'_>> {
                 i += word.len();
             }
             b'-' | b'0'..=b'9' => {
-                let end = json_number(bytes, i)?;
+                let end = json_number(bytes, i, whole)?;
                 tree.push(Kind::Scalar, i, end, (end - i) as u32, 0, SLICED | in_flow);
                 i = end;
             }
@@ -1259,7 +1283,7 @@ pub fn parse_json(text: &str, storage: Storage) -> Option<Tree<'_>> {
                 b',' => {
                     i = ws(i + 1);
                     if map {
-                        i = json_key(&mut tree, i, &mut decoded, ws)?;
+                        i = json_key(&mut tree, i, &mut decoded, ws, whole)?;
                     }
                     continue 'value;
                 }
@@ -1287,12 +1311,16 @@ fn json_key(
     i: usize,
     decoded: &mut String,
     ws: impl Fn(usize) -> usize,
+    whole: bool,
 ) -> Option<usize> {
     let bytes = tree.text.as_bytes();
     if bytes.get(i) != Some(&b'"') {
         return None;
     }
-    let end = json_string(tree, i, IN_FLOW, decoded)?;
+    let mut end = json_string(tree, i, IN_FLOW, decoded, whole)?;
+    if whole {
+        end = ws(end);
+    }
     if bytes.get(end) != Some(&b':') {
         return None;
     }
@@ -1300,7 +1328,14 @@ fn json_key(
 }
 
 /// The string at `i` (its opening quote), pushed as a double-quoted scalar: where it ends.
-fn json_string(tree: &mut Tree, start: usize, in_flow: u8, decoded: &mut String) -> Option<usize> {
+/// Unless `whole`, a character the YAML parser might read otherwise is declined.
+fn json_string(
+    tree: &mut Tree,
+    start: usize,
+    in_flow: u8,
+    decoded: &mut String,
+    whole: bool,
+) -> Option<usize> {
     let text = tree.text;
     let bytes = text.as_bytes();
     let mut i = start + 1;
@@ -1313,7 +1348,9 @@ fn json_string(tree: &mut Tree, start: usize, in_flow: u8, decoded: &mut String)
                 escaped = true;
                 i += if bytes.get(i + 1)? == &b'u' { 6 } else { 2 };
             }
-            0..=0x1f | 0x7f => return None,
+            0..=0x1f => return None,
+            _ if whole => i += 1,
+            0x7f => return None,
             0xc2 if matches!(bytes.get(i + 1), Some(0x80..=0x9f)) => return None,
             0xe2 if bytes.get(i + 1) == Some(&0x80)
                 && matches!(bytes.get(i + 2), Some(0xa8 | 0xa9)) =>
@@ -1394,7 +1431,7 @@ fn string_stop(bytes: &[u8], mut i: usize) -> usize {
 }
 
 /// The value of a JSON string's contents `raw` (between its quotes), into `out`; `None` for
-/// an escape JSON does not have, or one of a surrogate.
+/// an escape JSON does not have, or one of a lone surrogate.
 fn json_unescape(raw: &str, out: &mut String) -> Option<()> {
     let mut rest = raw;
     while let Some(at) = rest.find('\\') {
@@ -1410,11 +1447,30 @@ fn json_unescape(raw: &str, out: &mut String) -> Option<()> {
             b'r' => '\r',
             b't' => '\t',
             b'u' => {
-                let hex = rest.get(at + 2..at + 6)?;
-                if !hex.bytes().all(|h| h.is_ascii_hexdigit()) {
-                    return None;
+                let unit = |from: usize| {
+                    let hex = rest.get(from..from + 4)?;
+                    hex.bytes()
+                        .all(|h| h.is_ascii_hexdigit())
+                        .then(|| u32::from_str_radix(hex, 16).ok())
+                        .flatten()
+                };
+                let high = unit(at + 2)?;
+                // A character outside the Basic Multilingual Plane is escaped as a pair of
+                // surrogates (`\ud83d\udc36`), as `json.dumps` writes any by default; a
+                // lone one is no character.
+                if (0xd800..0xdc00).contains(&high) {
+                    let low = rest
+                        .get(at + 6..at + 8)
+                        .filter(|&u| u == "\\u")
+                        .and_then(|_| unit(at + 8))
+                        .filter(|l| (0xdc00..0xe000).contains(l))?;
+                    out.push(char::from_u32(
+                        0x10000 + ((high - 0xd800) << 10) + (low - 0xdc00),
+                    )?);
+                    rest = &rest[at + 12..];
+                    continue;
                 }
-                char::from_u32(u32::from_str_radix(hex, 16).ok()?)?
+                char::from_u32(high)?
             }
             _ => return None,
         };
@@ -1427,7 +1483,8 @@ fn json_unescape(raw: &str, out: &mut String) -> Option<()> {
 
 /// Where the number at `i` ends: `-`, an integer without leading zeros, and a fraction; no
 /// exponent, at most 300 characters.
-fn json_number(bytes: &[u8], start: usize) -> Option<usize> {
+/// With `whole`, also an exponent, and any length.
+fn json_number(bytes: &[u8], start: usize, whole: bool) -> Option<usize> {
     let digits = |mut i: usize| {
         while bytes.get(i).is_some_and(u8::is_ascii_digit) {
             i += 1;
@@ -1447,11 +1504,19 @@ fn json_number(bytes: &[u8], start: usize) -> Option<usize> {
         }
         i = after;
     }
+    if whole && matches!(bytes.get(i), Some(b'e' | b'E')) {
+        i += 1 + usize::from(matches!(bytes.get(i + 1), Some(b'+' | b'-')));
+        let after = digits(i);
+        if after == i {
+            return None;
+        }
+        i = after;
+    }
     let ends = matches!(
         bytes.get(i),
         Some(b',' | b'}' | b']' | b' ' | b'\n' | b'\r') | None
-    );
-    (ends && i - start <= 300).then_some(i)
+    ) || (whole && bytes.get(i) == Some(&b'\t'));
+    (ends && (whole || i - start <= 300)).then_some(i)
 }
 
 #[cfg(test)]
@@ -1713,6 +1778,20 @@ mod tests {
         assert!(read > 1000, "{read}");
     }
 
+    /// `json.dumps` escapes every character outside ASCII by default, and one outside the
+    /// Basic Multilingual Plane as a surrogate pair, which the YAML parser refuses (issue 34).
+    #[test]
+    fn an_escaped_surrogate_pair_is_the_character_it_escapes() {
+        let text = "{\"a\":\"dog \\ud83d\\udc36!\",\"\\uD83D\\uDE00\":1}";
+        let tree = parse_json(text, Storage::default()).unwrap();
+        let root = tree.roots[0];
+        assert_eq!(tree.get_str(root, "a"), Some("dog \u{1f436}!"));
+        assert_eq!(tree.get_str(root, "\u{1f600}"), Some("1"));
+        let v: serde_json::Value = serde_json::from_str(text).unwrap();
+        assert_eq!(v["a"], "dog \u{1f436}!");
+        assert!(parse(text).is_err(), "the YAML parser reads it now: compare the trees");
+    }
+
     #[test]
     fn what_json_reading_declines_goes_to_the_yaml_parser() {
         let deep = format!(
@@ -1733,7 +1812,9 @@ mod tests {
             "{\"a\":\t1}",
             "\u{feff}{}",
             "{\"a\":\"\\ud800\"}",
-            "{\"a\":\"\\ud83d\\ude00\"}",
+            "{\"a\":\"\\ude00\\ud83d\"}",
+            "{\"a\":\"\\ud83d\\u0041\"}",
+            "{\"a\":\"\\ud83d\"}",
             "{\"a\":\"\\x\"}",
             "{\"a\":1} x",
             "{\"a\":1}{}",
