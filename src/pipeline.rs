@@ -909,7 +909,7 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
         .get(w.catalog)
         .and_then(|m| crate::git::left_alone(m, &w.patch_path));
     let source = crate::source::of_file(&file.rel);
-    let plan = match source.plan(text, opts, left_alone, &mut |old, edits| {
+    let plan = match source.plan(&file.rel, text, opts, left_alone, &mut |old, edits| {
         if opts.render_patch {
             diff::render_patch(path, old, edits, patch);
         }

@@ -309,3 +309,98 @@ fn valid_json_with_escaped_surrogate_pairs_is_read() {
         b.patched
     );
 }
+
+const FLOW: &str = "{openapi: 3.0.3, info: {title: Flow, version: '1'},\n  paths: {/a: {get: {operationId: listA}}}}\n";
+
+#[test]
+fn a_yaml_document_in_flow_style_is_found_by_content_read_and_checked() {
+    let b = backfill("api.yaml", FLOW);
+    assert_eq!(b.code, 0, "{}", b.stderr);
+    assert_eq!(
+        b.patched,
+        "{openapi: 3.0.3, info: {title: Flow, version: '1'},\n  paths: {/a: {get: {x-effects: [read], x-speakeasy-mcp: {readOnlyHint: true, destructiveHint: false, openWorldHint: true}, operationId: listA}}}}\n"
+    );
+    // Found in its folder: `check` names what it lacks, and fails.
+    let dir = tempfile::tempdir().unwrap();
+    write_file(dir.path(), "api/flow.yaml", FLOW);
+    let run = run_in(dir.path(), &["check", "api"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("api/flow.yaml:2:16: warning [missing-effects]: `listA`"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn each_document_is_edited_in_the_syntax_it_has_whatever_its_name() {
+    // YAML with a comment, written like JSON, in a `.yaml` file: YAML, its keys quoted as
+    // the document quotes them.
+    let commented = "{\n  # the pets\n  \"openapi\": \"3.0.3\",\n  \"info\": {\"title\": \"P\", \"version\": \"1\"},\n  \"paths\": {\"/pets\": {\"get\": {\"operationId\": \"listPets\"}}}\n}\n";
+    let b = backfill("api.yaml", commented);
+    assert_eq!(b.code, 0, "{}", b.stderr);
+    assert!(
+        b.patched.contains("{\"get\": {\"x-effects\": [\"read\"], \"x-speakeasy-mcp\": {\"readOnlyHint\": true, \"destructiveHint\": false, \"openWorldHint\": true}, \"operationId\": \"listPets\"}}"),
+        "{}",
+        b.patched
+    );
+    // JSON in a `.yaml` file: JSON, checked as JSON.
+    let json = "{\n  \"openapi\": \"3.0.3\",\n  \"info\": {\n    \"title\": \"P\",\n    \"version\": \"1\"\n  },\n  \"paths\": {\n    \"/pets\": {\n      \"get\": {\n        \"operationId\": \"listPets\"\n      }\n    }\n  }\n}\n";
+    let b = backfill("api.yml", json);
+    assert_eq!(b.code, 0, "{}", b.stderr);
+    let v: Value = serde_json::from_str(&b.patched).unwrap();
+    assert_eq!(v["paths"]["/pets"]["get"]["x-effects"], serde_json::json!(["read"]));
+    // YAML in a `.json` file: YAML.
+    let yaml = "openapi: 3.0.3\ninfo: {title: P, version: '1'}\npaths:\n  /pets:\n    get:\n      operationId: listPets # the list\n";
+    let b = backfill("api.json", yaml);
+    assert_eq!(b.code, 0, "{}", b.stderr);
+    assert!(
+        b.patched
+            .contains("    get:\n      x-effects: [read]\n      x-speakeasy-mcp:\n"),
+        "{}",
+        b.patched
+    );
+}
+
+#[test]
+fn a_jsonc_document_named_directly_is_refused_with_the_comments_place() {
+    for (name, text, at) in [
+        (
+            "api.json",
+            "// generated\n{\"openapi\": \"3.0.3\", \"paths\": {\"/a\": {\"get\": {}}}}\n",
+            "api.json:1:1:",
+        ),
+        (
+            "api.json",
+            "{\n  \"openapi\": \"3.0.3\",\n  \"paths\": {\"/a\": {\"get\": {}}} /* the paths */\n}\n",
+            "api.json:3:32:",
+        ),
+        (
+            "api.yaml",
+            "{\n  \"openapi\": \"3.0.3\", // the version\n  \"paths\": {\"/a\": {\"get\": {}}}\n}\n",
+            "api.yaml:2:23:",
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        write_file(dir.path(), name, text);
+        let run = run_in(
+            dir.path(),
+            &["backfill", name, "--patch", "p.patch", "--report", "c.csv"],
+        );
+        assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr.contains(&format!("error: {at} a `/")),
+            "{at}: {}",
+            run.stderr
+        );
+        assert!(
+            run.stderr
+                .contains("(this is JSONC, which OpenAPI validators and generators do not read); remove the comments"),
+            "{}",
+            run.stderr
+        );
+        assert_eq!(std::fs::read_to_string(dir.path().join("p.patch")).unwrap(), "");
+        assert_eq!(std::fs::read_to_string(dir.path().join(name)).unwrap(), text);
+    }
+}

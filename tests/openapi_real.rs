@@ -595,6 +595,12 @@ fn a_flow_mapping_closed_at_its_keys_indentation_is_an_error_with_its_place() {
         "{}",
         run.stderr
     );
+    // The construct and the fix: YAML 1.2 rules it out, and the error says so.
+    assert!(
+        run.stderr.contains("this line of the flow mapping opened after `example:` at line 18 is not indented past that key (column 9); YAML 1.2 wants every line of a flow collection indented further than its key (PyYAML's libyaml does not check it); indent the lines up to its closing `}` past column 9"),
+        "{}",
+        run.stderr
+    );
     assert_eq!(
         std::fs::read_to_string(dir.path().join("out/p.patch")).unwrap(),
         ""

@@ -127,8 +127,8 @@ impl Document {
 /// can ask of every `*.yaml` and `*.json` file cheaply.
 pub fn is_document(text: &str) -> bool {
     let text = text.trim_start_matches('\u{feff}');
-    if text.trim_start().starts_with('{') {
-        return json_top_level_key(text, &["openapi", "swagger"]);
+    if let Some(at) = flow_opening(text) {
+        return flow_top_level_key(text, at, &["openapi", "swagger"]);
     }
     // In YAML a top-level key starts its line at column 0; block scalars and nested
     // mappings are indented, so nothing else can start a line with `openapi:`.
@@ -147,33 +147,123 @@ pub fn is_document(text: &str) -> bool {
         .any(|line| STARTS.iter().any(|p| line.starts_with(p)))
 }
 
-/// Whether a key of a JSON text's top-level object is one of `wanted`, found by skipping
-/// strings and counting brackets: no value is built, and the scan stops at the first such
+/// Where a root flow mapping opens (JSON, or YAML written in flow style): the first `{`
+/// past blank lines, comments (YAML's `#`, and JSONC's `//` and `/* */`, so that a JSONC
+/// document is claimed and refused with its place rather than passed over), `%` directives
+/// and a `---`; `None` when something else comes first.
+pub fn flow_opening(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let line_end = |i: usize| memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |n| i + n);
+    let mut i = 0;
+    loop {
+        match *b.get(i)? {
+            b' ' | b'\t' | b'\r' | b'\n' => i += 1,
+            b'#' | b'%' => i = line_end(i),
+            b'/' if b.get(i + 1) == Some(&b'/') => i = line_end(i),
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i += 2 + memchr::memmem::find(&b[i + 2..], b"*/")? + 2;
+            }
+            b'-' if b[i..].starts_with(b"---")
+                && b.get(i + 3).is_none_or(|c| c.is_ascii_whitespace()) =>
+            {
+                i += 3;
+            }
+            b'{' => return Some(i),
+            _ => return None,
+        }
+    }
+}
+
+/// Whether a key of the flow mapping opening at `from` is one of `wanted`: JSON, or YAML in
+/// flow style (plain, single- or double-quoted keys, `#` comments), found by skipping
+/// scalars and counting brackets. No value is built, and the scan stops at the first such
 /// key (a document's `openapi` is usually its first: on an 11.6 MB document, collecting every
 /// key first was 14% of its backfill).
-fn json_top_level_key(text: &str, wanted: &[&str]) -> bool {
+fn flow_top_level_key(text: &str, from: usize, wanted: &[&str]) -> bool {
     let b = text.as_bytes();
-    let (mut depth, mut i) = (0usize, 0usize);
+    let (mut depth, mut i) = (0usize, from);
+    // Where a scalar may start (after an opener, a separator or a blank), and whether the
+    // one starting there is a key of the root mapping.
+    let (mut token, mut key) = (true, false);
+    let is_key = |name: &str, after: usize| {
+        let mut j = after;
+        while b.get(j).is_some_and(|c| matches!(c, b' ' | b'\t')) {
+            j += 1;
+        }
+        b.get(j) == Some(&b':') && wanted.contains(&name)
+    };
     while i < b.len() {
-        match b[i] {
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' => depth = depth.saturating_sub(1),
-            b'"' => {
+        let c = b[i];
+        match c {
+            b'{' | b'[' => {
+                depth += 1;
+                (token, key) = (true, depth == 1);
+            }
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return false;
+                }
+                (token, key) = (false, false);
+            }
+            b',' => (token, key) = (true, depth == 1),
+            b':' => (token, key) = (true, false),
+            b' ' | b'\t' | b'\r' | b'\n' => token = true,
+            b'#' if token => {
+                i = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |n| i + n);
+                continue;
+            }
+            b'/' if token && b.get(i + 1) == Some(&b'/') => {
+                i = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |n| i + n);
+                continue;
+            }
+            b'/' if token && b.get(i + 1) == Some(&b'*') => {
+                let Some(n) = memchr::memmem::find(&b[i + 2..], b"*/") else {
+                    return false;
+                };
+                i += 2 + n + 2;
+                continue;
+            }
+            b'"' | b'\'' if token => {
                 let start = i + 1;
                 i += 1;
-                while i < b.len() && b[i] != b'"' {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
-                let end = i.min(b.len());
-                if depth == 1 {
-                    let mut j = end + 1;
-                    while j < b.len() && b[j].is_ascii_whitespace() {
-                        j += 1;
+                loop {
+                    let Some(n) = memchr::memchr2(c, b'\\', &b[i..]) else {
+                        return false;
+                    };
+                    i += n;
+                    if b[i] == b'\\' && c == b'"' {
+                        i += 2;
+                    } else if c == b'\'' && b.get(i + 1) == Some(&b'\'') {
+                        i += 2;
+                    } else if b[i] == c {
+                        break;
+                    } else {
+                        i += 1;
                     }
-                    if b.get(j) == Some(&b':') && wanted.contains(&&text[start..end]) {
-                        return true;
-                    }
                 }
+                if key && text.get(start..i).is_some_and(|name| is_key(name, i + 1)) {
+                    return true;
+                }
+                (token, key) = (false, false);
+            }
+            _ if token => {
+                // A plain scalar: to a flow indicator, or a `:` that ends a key.
+                let start = i;
+                while i < b.len()
+                    && !matches!(b[i], b',' | b'[' | b']' | b'{' | b'}' | b'\n')
+                    && !(b[i] == b':'
+                        && b
+                            .get(i + 1)
+                            .is_none_or(|n| matches!(n, b' ' | b'\t' | b'\r' | b'\n' | b',' | b'[' | b']' | b'{' | b'}')))
+                {
+                    i += 1;
+                }
+                if key && text.get(start..i).is_some_and(|name| is_key(name.trim_end(), i)) {
+                    return true;
+                }
+                (token, key) = (false, key && b.get(i) == Some(&b'\n'));
+                continue;
             }
             _ => {}
         }
@@ -845,6 +935,16 @@ mod tests {
         assert!(!is_document("{\"info\": {\"openapi\": \"3.0.0\"}}"));
         assert!(!is_document("info:\n  openapi: 3.0.0\n"));
         assert!(!is_document("description: |\n  openapi: no\n"));
+        // YAML in flow style, with comments; JSONC.
+        assert!(is_document("{openapi: 3.0.3, paths: {}}"));
+        assert!(is_document("# c\n---\n{info: {title: 'it''s'}, # c\n 'swagger': '2.0'}"));
+        assert!(is_document("{\"info\": {\"a\": \"}\"},\n  \"openapi\" : \"3.1.0\"}"));
+        assert!(is_document("// c\n{\n  /* c */ \"openapi\": \"3.0.0\"}"));
+        assert!(is_document("{info: {title: a b}, openapi: 3.0.3}"));
+        assert!(!is_document("{info: {openapi: 3.0.3}}"));
+        assert!(!is_document("{a: 'openapi: x', b: \"openapi\"}"));
+        assert!(!is_document("{openapi_x: 1, xopenapi: 2}"));
+        assert!(!is_document("[{openapi: 3}]"));
     }
 
     #[test]

@@ -721,6 +721,56 @@ fn flow_root(text: &str) -> Option<usize> {
     None
 }
 
+/// Why line `line` (1-based) does not parse, when it is a line of a flow collection that
+/// opened at the end of a block key's line (`example: {`) and is indented no further than
+/// that key: YAML 1.2 wants every line of a flow collection indented past it, which
+/// libyaml (PyYAML's parser) does not check, so documents written for it hold this (the
+/// Docker Engine API's `}` at its key's column). The construct and the fix, or `None`.
+fn flow_line_at_its_key(text: &str, line: usize) -> Option<String> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let this = *lines.get(line.checked_sub(1)?)?;
+    let indent = this.len() - this.trim_start_matches(' ').len();
+    // Open flow collections, by the line (0-based) and indentation of the key before each.
+    let mut open: Vec<(usize, usize, u8)> = Vec::new();
+    for (n, l) in lines.iter().enumerate().take(line - 1) {
+        let b = l.as_bytes();
+        let l_indent = l.len() - l.trim_start_matches(' ').len();
+        let mut quote = None;
+        for (i, &c) in b.iter().enumerate() {
+            match (quote, c) {
+                (Some(q), _) if c == q => quote = None,
+                (Some(b'"'), b'\\') => {}
+                (Some(_), _) => {}
+                (None, b'"' | b'\'') if !open.is_empty() || b[..i].ends_with(b": ") => {
+                    quote = Some(c);
+                }
+                (None, b'#') if i == 0 || b[i - 1] == b' ' => break,
+                (None, b'{' | b'[') if !open.is_empty() || b[..i].ends_with(b": ") => {
+                    open.push((n, l_indent, c));
+                }
+                (None, b'}' | b']') if !open.is_empty() => {
+                    open.pop();
+                }
+                _ => {}
+            }
+        }
+    }
+    let &(at, key_indent, opener) = open.first()?;
+    let opened = lines[at].trim_end_matches('\r');
+    let key = opened.trim_start().split(':').next()?.trim();
+    if indent > key_indent || !opened.trim_end().ends_with(opener as char) || key.is_empty() {
+        return None;
+    }
+    let what = if opener == b'{' { "mapping" } else { "sequence" };
+    Some(format!(
+        "this line of the flow {what} opened after `{key}:` at line {} is not indented past that key (column {}); YAML 1.2 wants every line of a flow collection indented further than its key (PyYAML's libyaml does not check it); indent the lines up to its closing `{}` past column {}",
+        at + 1,
+        key_indent + 1,
+        if opener == b'{' { '}' } else { ']' },
+        key_indent + 1,
+    ))
+}
+
 /// 1-based line and column of character `index` of `text`.
 fn line_column(text: &str, index: usize) -> (usize, usize) {
     let at = text
@@ -762,7 +812,11 @@ fn build<'t, 'i>(
                 false if marker.is_some() => line_column(text, original(m.index())),
                 false => (m.line(), m.col() + 1),
             };
-            Error::new(format!("invalid YAML: {}", e.info())).at(line, col)
+            let why = match flow_line_at_its_key(text, line) {
+                Some(fix) => format!("invalid YAML: {}: {fix}", e.info()),
+                None => format!("invalid YAML: {}", e.info()),
+            };
+            Error::new(why).at(line, col)
         })?;
         let start = cursor.byte(original(span.start.index()));
         let id = tree.nodes.len();

@@ -25,6 +25,7 @@ impl super::Source for Connector {
 
     fn plan(
         &self,
+        _name: &str,
         text: String,
         opts: &Options,
         left_alone: Option<&str>,

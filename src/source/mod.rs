@@ -26,12 +26,14 @@ pub trait Source: Sync {
     /// that claims by content answers for every name no earlier source claims.
     fn owns_name(&self, name: &str) -> bool;
 
-    /// Parses, classifies and plans one file's text; `render` sees the original text and
+    /// Parses, classifies and plans one file's text (`name` is the file's name, which a
+    /// source may read the syntax it expects from); `render` sees the original text and
     /// the edits that passed their check (for the patch).
     /// `left_alone` says why no edit of this file may leave the run, when none may (a
     /// file the routes must not touch): its proposals are listed for a human instead.
     fn plan(
         &self,
+        name: &str,
         text: String,
         opts: &Options,
         left_alone: Option<&str>,

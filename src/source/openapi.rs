@@ -51,12 +51,13 @@ impl super::Source for OpenApi {
 
     fn plan(
         &self,
+        name: &str,
         text: String,
         opts: &Options,
         left_alone: Option<&str>,
         render: &mut dyn FnMut(&str, &[Edit]),
     ) -> Result<Plan, Error> {
-        plan(text, opts, left_alone, render)
+        plan(text, name.ends_with(".json"), opts, left_alone, render)
     }
 }
 
@@ -217,25 +218,30 @@ struct Style {
     colon: &'static str,
     /// JSON: arrays of scalars written one item per line.
     multiline_lists: bool,
+    /// YAML in flow style whose keys are double-quoted (JSON with a comment, say): new keys
+    /// and items are quoted too.
+    quoted: bool,
 }
 
 impl Style {
-    fn of(tree: &Tree) -> Style {
+    /// `json`: the document is JSON (see [`plan`]), else YAML, whatever its name says.
+    fn of(tree: &Tree, json: bool) -> Style {
         let text = tree.text();
-        let json = text
-            .trim_start_matches('\u{feff}')
-            .trim_start()
-            .starts_with('{');
         let mut style = Style {
             json,
             spaced: true,
             colon: ": ",
             multiline_lists: false,
+            quoted: false,
         };
+        let root = tree.roots[0];
         if !json {
+            style.quoted = tree.node(root).flow()
+                && tree.own_entries(root).and_then(|mut e| e.next()).is_some_and(|(k, _)| {
+                    tree.node(k).style() == saphyr_parser::ScalarStyle::DoubleQuoted
+                });
             return style;
         }
-        let root = tree.roots[0];
         if let Some((k, v)) = tree.own_entries(root).and_then(|mut e| e.next()) {
             let between = &text[tree.node(k).end()..tree.node(v).start()];
             style.spaced = between.contains(' ') || between.contains('\n');
@@ -341,7 +347,7 @@ fn push_inline(out: &mut String, style: Style, value: &NewValue) {
                 if n > 0 {
                     out.push_str(sep);
                 }
-                if style.json {
+                if style.json || style.quoted {
                     push_json_str(out, i);
                 } else {
                     out.push_str(i);
@@ -365,7 +371,7 @@ fn push_inline(out: &mut String, style: Style, value: &NewValue) {
 }
 
 fn push_key(out: &mut String, style: Style, k: &str) {
-    if style.json {
+    if style.json || style.quoted {
         push_json_str(out, k);
     } else {
         push_yaml_key(out, k);
@@ -584,11 +590,12 @@ struct OpPlan {
 /// text again operation by operation, given the decisions: see [`check`].)
 fn plan_ops(
     tree: &Tree,
+    json: bool,
     operations: Vec<Operation>,
     opts: &Options,
     notes: &mut Vec<Error>,
 ) -> (Vec<OpPlan>, Group) {
-    let style = Style::of(tree);
+    let style = Style::of(tree, json);
     let group = Group::of(
         operations.iter().map(|o| o.view.id.as_str()),
         &opts.rules.lexicon,
@@ -897,6 +904,46 @@ fn strict_json(text: &str) -> Result<(), Error> {
         })
 }
 
+/// Where a JSONC comment (`//` or `/* */`) is: JSON has no comments, and YAML does not read
+/// `//` as one, so the error names it. Outside strings, and only where a comment can stand:
+/// after a blank, an opener or a comma (`http://` is not one); with `keys_only`, where a key
+/// would start (first on its line, or after an opener or a comma), for a text YAML reads,
+/// where `{a: //b}` is a value but `{"a": 1, // b` a key no one meant.
+fn jsonc_comment(text: &str, keys_only: bool) -> Option<Error> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'#' => return None,
+            b'/' if matches!(b.get(i + 1), Some(b'/' | b'*'))
+                && (i == 0 || matches!(b[i - 1], b' ' | b'\t' | b'\n' | b'\r' | b'{' | b'[' | b','))
+                && (!keys_only || {
+                    let before = b[..i].iter().rposition(|c| !matches!(c, b' ' | b'\t'));
+                    before.is_none_or(|j| matches!(b[j], b'\n' | b'\r' | b'{' | b'[' | b','))
+                }) =>
+            {
+                let lines = crate::parse::tree::Lines::new(text);
+                let which = if b[i + 1] == b'/' { "//" } else { "/*" };
+                return Some(
+                    Error::new(format!(
+                        "a `{which}` comment: JSON has no comments and YAML does not read `{which}` as one (this is JSONC, which OpenAPI validators and generators do not read); remove the comments, or write the document as YAML, where a comment starts with `#`"
+                    ))
+                    .at(lines.line(i), lines.column(i) + 1),
+                );
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 /// How deep the data check follows a document: far deeper than any real API description.
 const MAX_DEPTH: usize = 1000;
 
@@ -986,10 +1033,12 @@ struct Original<'a, 't> {
     tree: &'a Tree<'t>,
     /// Read by the JSON reader, whose scalars' data is a function of their text and style.
     read_as_json: bool,
+    /// The document is JSON, and its edited text must be too.
+    is_json: bool,
 }
 
 impl<'a, 't> Original<'a, 't> {
-    fn of(tree: &'a Tree<'t>, read_as_json: bool) -> Result<Original<'a, 't>, String> {
+    fn of(tree: &'a Tree<'t>, read_as_json: bool, json: bool) -> Result<Original<'a, 't>, String> {
         // Without an alias every node is read once, within the budget (four times the
         // nodes), and no node is deeper than the tree: its depth decides, counted in one
         // pass. Else (or too deep) the walk finds what fails, with its message.
@@ -1002,6 +1051,7 @@ impl<'a, 't> Original<'a, 't> {
             json: std::cell::OnceCell::new(),
             tree,
             read_as_json,
+            is_json: json,
         })
     }
 
@@ -1441,7 +1491,7 @@ fn check(
         parse::check_duplicate_keys(&tree).map_err(does_not_parse)?;
     }
     // Read by the JSON reader, the text is strict JSON already.
-    if Style::of(&tree).json && !read_as_json {
+    if original.is_json && !read_as_json {
         strict_json(&new).map_err(|e| format!("the edited text is not JSON: {e}"))?;
     }
     let inserted: Vec<&Inserted> = ops.iter().flat_map(|o| &o.inserted).collect();
@@ -1453,7 +1503,7 @@ fn check(
             return Err("the edited text's data is not the original's plus the new keys".into());
         }
     }
-    let style = Style::of(&tree);
+    let style = Style::of(&tree, original.is_json);
     let mut notes = Vec::new();
     // By address, as a set: searching `ops` for each operation was quadratic, most of a
     // 20,000-operation document's check. `ops` are distinct operations of `all`: as many
@@ -1525,22 +1575,45 @@ fn compare_again(before: &OpPlan, after: &OpPlan, edited: bool) -> Result<(), St
 
 /// Parses, classifies and plans one OpenAPI document, then checks its edits (see
 /// [`check`]); `render` sees the original and the edits that passed.
+///
+/// The document is edited in the syntax it has, whatever its name: JSON where it is JSON
+/// (read by the JSON reader, or a flow mapping `serde_json` accepts), else YAML (a flow
+/// mapping with a comment, in a `.yaml` file, is YAML). A `json_name` (`.json`) file that
+/// opens like JSON must be JSON: a trailing comma or a comment that YAML would accept breaks
+/// every JSON consumer, and an edit must not hide it.
 pub fn plan(
     text: String,
+    json_name: bool,
     opts: &Options,
     left_alone: Option<&str>,
     render: &mut dyn FnMut(&str, &[Edit]),
 ) -> Result<Plan, Error> {
-    let (tree, read_as_json) = parse::parse_document(&text)?;
-    let json = Style::of(&tree).json;
-    if json && !read_as_json {
-        strict_json(&text)?;
+    let flow = doc::flow_opening(text.trim_start_matches('\u{feff}')).is_some();
+    let refused = |e: Error| {
+        if let Some(jsonc) = jsonc_comment(&text, false) {
+            return jsonc;
+        }
+        match strict_json(&text) {
+            Err(not_json) if flow && json_name => not_json,
+            _ => e,
+        }
+    };
+    let (tree, read_as_json) = parse::parse_document(&text).map_err(refused)?;
+    let json = read_as_json || (flow && strict_json(&text).is_ok());
+    if flow && json_name && !json {
+        return Err(refused(Error::new("not valid JSON")));
     }
-    let document = doc::read(&tree)?;
+    if flow
+        && !json
+        && let Some(jsonc) = jsonc_comment(&text, true)
+    {
+        return Err(jsonc);
+    }
+    let document = doc::read(&tree).map_err(refused)?;
     let mut notes = Vec::new();
     let (key, title) = (document.key(), document.title.clone());
     let mut problems = document.problems;
-    let (mut ops, group) = plan_ops(&tree, document.operations, opts, &mut notes);
+    let (mut ops, group) = plan_ops(&tree, json, document.operations, opts, &mut notes);
     if let Some(why) = left_alone {
         let mut refused = 0;
         for o in ops
@@ -1564,7 +1637,7 @@ pub fn plan(
         .collect();
     let mut new_text = None;
     if !with_edits.is_empty() && opts.check_edits {
-        let original = Original::of(&tree, read_as_json).map_err(Error::new)?;
+        let original = Original::of(&tree, read_as_json, json).map_err(Error::new)?;
         let refs: Vec<&OpPlan> = with_edits.iter().map(|&i| &ops[i]).collect();
         match check(&text, &original, &refs, &ops, opts) {
             Ok(new) => new_text = Some(new),
@@ -1657,7 +1730,7 @@ mod tests {
         let mut opts = Options::new(RuleSet::builtin().unwrap());
         opts.keep_texts = true;
         opts.hint_formats = formats.to_vec();
-        let p = plan(text.to_owned(), &opts, None, &mut |_, _| {}).unwrap();
+        let p = plan(text.to_owned(), false, &opts, None, &mut |_, _| {}).unwrap();
         let new = p.new_text.clone().unwrap_or_else(|| text.to_owned());
         (new, p)
     }
@@ -1711,7 +1784,7 @@ mod tests {
         );
         let mut opts = Options::new(RuleSet::builtin().unwrap());
         opts.fix_conflicts = true;
-        let p = plan(conflicting.clone(), &opts, None, &mut |_, _| {}).unwrap();
+        let p = plan(conflicting.clone(), false, &opts, None, &mut |_, _| {}).unwrap();
         assert!(p.inserted.iter().any(|i| i.replaces), "{:?}", p.inserted);
         let edited = diff::apply(&conflicting, &p.edits);
         assert!(edited.contains("x-effects: [read]"), "{edited}");
@@ -1735,7 +1808,8 @@ mod tests {
         for original in [YAML.to_owned(), YAML_AS_JSON.to_owned()] {
             let old = parse::parse_tree(&original).unwrap();
             let document = doc::read(&old).unwrap();
-            let (ops, _) = plan_ops(&old, document.operations, &opts, &mut Vec::new());
+            let json = original.starts_with('{');
+            let (ops, _) = plan_ops(&old, json, document.operations, &opts, &mut Vec::new());
             let refs: Vec<&OpPlan> = ops.iter().collect();
             let new = diff::apply(&original, &edits_of(&ops));
             // By the YAML parser's trees, and by the JSON reader's where it reads both texts
@@ -1881,7 +1955,7 @@ mod tests {
             "]".repeat(5000)
         );
         let opts = Options::new(crate::classify::RuleSet::builtin().unwrap());
-        let e = plan(deep, &opts, None, &mut |_, _| {}).unwrap_err();
+        let e = plan(deep, false, &opts, None, &mut |_, _| {}).unwrap_err();
         assert_eq!(e.line, Some(2), "{e}");
         assert!(e.column.is_some(), "{e}");
     }
