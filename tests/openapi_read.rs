@@ -184,7 +184,12 @@ components:
     assert_eq!(b.code, 0, "{}", b.stderr);
     // One mapping, one edit: each operation read once, where it is written (the report is
     // in line order).
-    assert_eq!(ids(&b.csv), ["listThings", "getPet", "deletePet"], "{}", b.csv);
+    assert_eq!(
+        ids(&b.csv),
+        ["listThings", "getPet", "deletePet"],
+        "{}",
+        b.csv
+    );
     let patched = data(&b.patched);
     let pet = &patched["components"]["pathItems"]["Pet"];
     assert_eq!(pet["get"]["x-effects"], serde_json::json!(["read"]));
@@ -206,7 +211,12 @@ components:
         "{}",
         b.stderr
     );
-    assert_eq!(ids(&b.csv), ["listThings", "getPet", "deletePet"], "{}", b.csv);
+    assert_eq!(
+        ids(&b.csv),
+        ["listThings", "getPet", "deletePet"],
+        "{}",
+        b.csv
+    );
 }
 
 #[test]
@@ -235,7 +245,10 @@ paths:
     let run = run_in(dir.path(), &["annotations", "api.yaml", "-o", "tools.json"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let tools = std::fs::read_to_string(dir.path().join("tools.json")).unwrap();
-    assert!(tools.contains("listA") && !tools.contains("internalThing"), "{tools}");
+    assert!(
+        tools.contains("listA") && !tools.contains("internalThing"),
+        "{tools}"
+    );
 
     let swagger = "swagger: '2.0'
 info: {title: Old, version: '1'}
@@ -250,7 +263,10 @@ paths:
     assert_eq!(b.code, 0, "{}", b.stderr);
     assert_eq!(ids(&b.csv), ["listA"], "{}", b.csv);
     // OpenAPI 3 has it.
-    let b = backfill("api.yaml", &swagger.replace("swagger: '2.0'", "openapi: 3.0.3"));
+    let b = backfill(
+        "api.yaml",
+        &swagger.replace("swagger: '2.0'", "openapi: 3.0.3"),
+    );
     assert_eq!(ids(&b.csv), ["listA", "traceA"], "{}", b.csv);
 }
 
@@ -275,10 +291,7 @@ paths:
     );
     assert_eq!(
         b.patched,
-        text.replace(
-            "    get:\n",
-            "    get:\n      x-effects: [read]\n"
-        ),
+        text.replace("    get:\n", "    get:\n      x-effects: [read]\n"),
     );
 }
 
@@ -350,7 +363,10 @@ fn each_document_is_edited_in_the_syntax_it_has_whatever_its_name() {
     let b = backfill("api.yml", json);
     assert_eq!(b.code, 0, "{}", b.stderr);
     let v: Value = serde_json::from_str(&b.patched).unwrap();
-    assert_eq!(v["paths"]["/pets"]["get"]["x-effects"], serde_json::json!(["read"]));
+    assert_eq!(
+        v["paths"]["/pets"]["get"]["x-effects"],
+        serde_json::json!(["read"])
+    );
     // YAML in a `.json` file: YAML.
     let yaml = "openapi: 3.0.3\ninfo: {title: P, version: '1'}\npaths:\n  /pets:\n    get:\n      operationId: listPets # the list\n";
     let b = backfill("api.json", yaml);
@@ -400,7 +416,117 @@ fn a_jsonc_document_named_directly_is_refused_with_the_comments_place() {
             "{}",
             run.stderr
         );
-        assert_eq!(std::fs::read_to_string(dir.path().join("p.patch")).unwrap(), "");
-        assert_eq!(std::fs::read_to_string(dir.path().join(name)).unwrap(), text);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("p.patch")).unwrap(),
+            ""
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join(name)).unwrap(),
+            text
+        );
     }
+}
+
+#[test]
+fn a_generator_map_shared_through_a_merge_or_an_alias_gets_no_hints_and_the_operation_its_effects()
+{
+    let text = "openapi: 3.0.3
+info: {title: M, version: '1'}
+x-defaults:
+  op: &op
+    x-speakeasy-mcp:
+      name: shared
+  mcp: &mcp
+    name: shared
+paths:
+  /a:
+    get:
+      <<: *op
+      operationId: listA
+  /b:
+    delete:
+      operationId: deleteB
+      x-speakeasy-mcp: *mcp
+  /c:
+    get:
+      operationId: listC
+      x-speakeasy-mcp:
+        <<: *mcp
+        scopes: [c]
+";
+    let b = backfill("api.yaml", text);
+    assert_eq!(b.code, 0, "{}", b.stderr);
+    assert!(!b.stderr.contains("failed the check"), "{}", b.stderr);
+    assert!(
+        b.stderr.contains("warning: api.yaml:11:5: `listA`: `x-speakeasy-mcp` comes through a `<<` merge of a mapping other places may share: speakeasy hints not written; write them into this operation by hand"),
+        "{}",
+        b.stderr
+    );
+    assert!(
+        b.stderr.contains("warning: api.yaml:17:7: `deleteB`: `x-speakeasy-mcp` is an alias (`*name`) of a mapping other places may share: speakeasy hints not written"),
+        "{}",
+        b.stderr
+    );
+    let patched = data(&b.patched);
+    for (path, method, effects) in [
+        ("/a", "get", "read"),
+        ("/b", "delete", "delete"),
+        ("/c", "get", "read"),
+    ] {
+        assert_eq!(
+            patched["paths"][path][method]["x-effects"],
+            serde_json::json!([effects]),
+            "{}",
+            b.patched
+        );
+    }
+    // The shared maps are as they were; the operation's own map, merging one, takes them.
+    assert_eq!(patched["x-defaults"], data(text)["x-defaults"]);
+    assert!(
+        b.patched.contains("      x-speakeasy-mcp:\n        readOnlyHint: true\n        destructiveHint: false\n        openWorldHint: true\n        <<: *mcp\n"),
+        "{}",
+        b.patched
+    );
+}
+
+#[test]
+fn a_document_named_through_a_symlink_is_the_file_the_link_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let text = "openapi: 3.0.3\ninfo: {title: S, version: '1'}\npaths:\n  /a:\n    get:\n      operationId: listA\n";
+    write_file(root, "spec/openapi.yaml", text);
+    std::os::unix::fs::symlink("spec/openapi.yaml", root.join("api.yaml")).unwrap();
+    git_init(root);
+    let args = [
+        "backfill",
+        "api.yaml",
+        "--patch",
+        "out/p.patch",
+        "--report",
+        "out/c.csv",
+    ];
+    let run = run_in(root, &args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let patch = std::fs::read_to_string(root.join("out/p.patch")).unwrap();
+    assert!(
+        patch.starts_with("diff --git a/spec/openapi.yaml b/spec/openapi.yaml\n"),
+        "{patch}"
+    );
+    git_apply(root, &root.join("out/p.patch"), true).unwrap();
+    let mut write = args.to_vec();
+    write.push("--write");
+    let run = run_in(root, &write);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!run.stderr.contains("another program"), "{}", run.stderr);
+    assert!(
+        std::fs::symlink_metadata(root.join("api.yaml"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let written = std::fs::read_to_string(root.join("spec/openapi.yaml")).unwrap();
+    assert!(
+        written.contains("    get:\n      x-effects: [read]\n"),
+        "{written}"
+    );
 }

@@ -41,10 +41,33 @@ pub fn catalogs(given: &[PathBuf]) -> Vec<PathBuf> {
                 path.display(),
                 given[j].display()
             )),
-            None => kept.push(path.clone()),
+            None => kept.push(linked_file(path)),
         }
     }
     kept
+}
+
+/// A document named through a symlink (`api.yaml -> spec/openapi.yaml`) is the file the link
+/// names: the patch must name the file git tracks (a patch of the link's path does not
+/// apply), and `--write` replaces that file, never the link. Followed link by link from the
+/// link's own folder, so the path stays as relative as the one typed; a link to a folder,
+/// or to nothing, is left as it is (the walk never follows links).
+fn linked_file(path: &Path) -> PathBuf {
+    let mut at = path.to_path_buf();
+    for _ in 0..40 {
+        let Ok(target) = std::fs::read_link(&at) else {
+            break;
+        };
+        at = match at.parent() {
+            Some(dir) if target.is_relative() => dir.join(target),
+            _ => target,
+        };
+    }
+    if at != path && at.metadata().is_ok_and(|m| m.is_file()) {
+        at
+    } else {
+        path.to_path_buf()
+    }
 }
 
 /// Where an output path came from. What the user typed may go anywhere and through any

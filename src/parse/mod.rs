@@ -264,11 +264,13 @@ fn yaml_else_json(text: &str, storage: tree::Storage) -> Result<(Tree<'_>, bool)
     let nodes = storage.capacity();
     match tree::parse_in(text, storage) {
         Ok(tree) => Ok((tree, false)),
-        Err(e) => serde_json::from_str::<serde::de::IgnoredAny>(text.trim_start_matches('\u{feff}'))
-            .ok()
-            .and_then(|_| tree::parse_json_whole(text, tree::Storage::with_nodes(nodes)))
-            .map(|tree| (tree, true))
-            .ok_or(e),
+        Err(e) => {
+            serde_json::from_str::<serde::de::IgnoredAny>(text.trim_start_matches('\u{feff}'))
+                .ok()
+                .and_then(|_| tree::parse_json_whole(text, tree::Storage::with_nodes(nodes)))
+                .map(|tree| (tree, true))
+                .ok_or(e)
+        }
     }
 }
 

@@ -253,13 +253,20 @@ fn flow_top_level_key(text: &str, from: usize, wanted: &[&str]) -> bool {
                 while i < b.len()
                     && !matches!(b[i], b',' | b'[' | b']' | b'{' | b'}' | b'\n')
                     && !(b[i] == b':'
-                        && b
-                            .get(i + 1)
-                            .is_none_or(|n| matches!(n, b' ' | b'\t' | b'\r' | b'\n' | b',' | b'[' | b']' | b'{' | b'}')))
+                        && b.get(i + 1).is_none_or(|n| {
+                            matches!(
+                                n,
+                                b' ' | b'\t' | b'\r' | b'\n' | b',' | b'[' | b']' | b'{' | b'}'
+                            )
+                        }))
                 {
                     i += 1;
                 }
-                if key && text.get(start..i).is_some_and(|name| is_key(name.trim_end(), i)) {
+                if key
+                    && text
+                        .get(start..i)
+                        .is_some_and(|name| is_key(name.trim_end(), i))
+                {
                     return true;
                 }
                 (token, key) = (false, key && b.get(i) == Some(&b'\n'));
@@ -937,8 +944,12 @@ mod tests {
         assert!(!is_document("description: |\n  openapi: no\n"));
         // YAML in flow style, with comments; JSONC.
         assert!(is_document("{openapi: 3.0.3, paths: {}}"));
-        assert!(is_document("# c\n---\n{info: {title: 'it''s'}, # c\n 'swagger': '2.0'}"));
-        assert!(is_document("{\"info\": {\"a\": \"}\"},\n  \"openapi\" : \"3.1.0\"}"));
+        assert!(is_document(
+            "# c\n---\n{info: {title: 'it''s'}, # c\n 'swagger': '2.0'}"
+        ));
+        assert!(is_document(
+            "{\"info\": {\"a\": \"}\"},\n  \"openapi\" : \"3.1.0\"}"
+        ));
         assert!(is_document("// c\n{\n  /* c */ \"openapi\": \"3.0.0\"}"));
         assert!(is_document("{info: {title: a b}, openapi: 3.0.3}"));
         assert!(!is_document("{info: {openapi: 3.0.3}}"));

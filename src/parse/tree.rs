@@ -761,7 +761,11 @@ fn flow_line_at_its_key(text: &str, line: usize) -> Option<String> {
     if indent > key_indent || !opened.trim_end().ends_with(opener as char) || key.is_empty() {
         return None;
     }
-    let what = if opener == b'{' { "mapping" } else { "sequence" };
+    let what = if opener == b'{' {
+        "mapping"
+    } else {
+        "sequence"
+    };
     Some(format!(
         "this line of the flow {what} opened after `{key}:` at line {} is not indented past that key (column {}); YAML 1.2 wants every line of a flow collection indented further than its key (PyYAML's libyaml does not check it); indent the lines up to its closing `{}` past column {}",
         at + 1,
@@ -1843,7 +1847,10 @@ mod tests {
         assert_eq!(tree.get_str(root, "\u{1f600}"), Some("1"));
         let v: serde_json::Value = serde_json::from_str(text).unwrap();
         assert_eq!(v["a"], "dog \u{1f436}!");
-        assert!(parse(text).is_err(), "the YAML parser reads it now: compare the trees");
+        assert!(
+            parse(text).is_err(),
+            "the YAML parser reads it now: compare the trees"
+        );
     }
 
     #[test]

@@ -237,9 +237,12 @@ impl Style {
         let root = tree.roots[0];
         if !json {
             style.quoted = tree.node(root).flow()
-                && tree.own_entries(root).and_then(|mut e| e.next()).is_some_and(|(k, _)| {
-                    tree.node(k).style() == saphyr_parser::ScalarStyle::DoubleQuoted
-                });
+                && tree
+                    .own_entries(root)
+                    .and_then(|mut e| e.next())
+                    .is_some_and(|(k, _)| {
+                        tree.node(k).style() == saphyr_parser::ScalarStyle::DoubleQuoted
+                    });
             return style;
         }
         if let Some((k, v)) = tree.own_entries(root).and_then(|mut e| e.next()) {
@@ -714,6 +717,37 @@ fn plan_op(
             for k in format.path() {
                 match tree.entry(at, k) {
                     Some((kn, v)) if tree.is_map(v) => {
+                        // A map that comes through a `<<` merge or an alias is shared: hints
+                        // written into it would be every sharer's. The operation still gets
+                        // its `x-effects`.
+                        let merged = !tree
+                            .own_entries(at)
+                            .is_some_and(|mut e| e.any(|(o, _)| o == kn));
+                        let aliased = tree.node(v).kind() == Kind::Alias;
+                        if merged || aliased {
+                            let how = if merged {
+                                "comes through a `<<` merge"
+                            } else {
+                                "is an alias (`*name`)"
+                            };
+                            // Named where the operation writes it: a merged key is
+                            // written in the mapping merged.
+                            let (line, col) = if merged {
+                                (view.line, column)
+                            } else {
+                                (tree.line(kn), tree.column(tree.node(kn).start()) + 1)
+                            };
+                            notes.push(
+                                Error::new(format!(
+                                    "`{}`: `{k}` {how} of a mapping other places may share: {} hints not written; write them into this operation by hand",
+                                    view.id,
+                                    format.name()
+                                ))
+                                .at(line, col),
+                            );
+                            depth = usize::MAX;
+                            break;
+                        }
                         at = v;
                         parent_key = kn;
                         depth += 1;
@@ -793,7 +827,18 @@ fn plan_op(
                         replaces: false,
                     });
                 }
-                Err(why) => failed = Some(why),
+                Err(why) => notes.push(
+                    Error::new(format!(
+                        "`{}`: {} hints not written: `{}`: {why}; write them by hand",
+                        view.id,
+                        format.name(),
+                        format.path()[depth - 1],
+                    ))
+                    .at(
+                        tree.line(parent_key),
+                        tree.column(tree.node(parent_key).start()) + 1,
+                    ),
+                ),
             }
         }
     }
@@ -922,7 +967,8 @@ fn jsonc_comment(text: &str, keys_only: bool) -> Option<Error> {
             }
             b'#' => return None,
             b'/' if matches!(b.get(i + 1), Some(b'/' | b'*'))
-                && (i == 0 || matches!(b[i - 1], b' ' | b'\t' | b'\n' | b'\r' | b'{' | b'[' | b','))
+                && (i == 0
+                    || matches!(b[i - 1], b' ' | b'\t' | b'\n' | b'\r' | b'{' | b'[' | b','))
                 && (!keys_only || {
                     let before = b[..i].iter().rposition(|c| !matches!(c, b' ' | b'\t'));
                     before.is_none_or(|j| matches!(b[j], b'\n' | b'\r' | b'{' | b'[' | b','))
