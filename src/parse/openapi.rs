@@ -228,18 +228,19 @@ fn flow_top_level_key(text: &str, from: usize, wanted: &[&str]) -> bool {
                 let start = i + 1;
                 i += 1;
                 loop {
-                    let Some(n) = memchr::memchr2(c, b'\\', &b[i..]) else {
+                    let Some(n) = b.get(i..).and_then(|rest| memchr::memchr2(c, b'\\', rest))
+                    else {
                         return false;
                     };
                     i += n;
-                    if b[i] == b'\\' && c == b'"' {
-                        i += 2;
+                    // A backslash escapes in double quotes only; in single quotes a quote
+                    // is written twice.
+                    if b[i] == b'\\' {
+                        i += if c == b'"' { 2 } else { 1 };
                     } else if c == b'\'' && b.get(i + 1) == Some(&b'\'') {
                         i += 2;
-                    } else if b[i] == c {
-                        break;
                     } else {
-                        i += 1;
+                        break;
                     }
                 }
                 if key && text.get(start..i).is_some_and(|name| is_key(name, i + 1)) {
@@ -956,6 +957,17 @@ mod tests {
         assert!(!is_document("{a: 'openapi: x', b: \"openapi\"}"));
         assert!(!is_document("{openapi_x: 1, xopenapi: 2}"));
         assert!(!is_document("[{openapi: 3}]"));
+        assert!(is_document("{a: 'x\\', openapi: 3.0.3}"));
+        // Any cut of a text is asked about without a panic (the walk asks of every file).
+        for text in [
+            "# c\n{a: \"x\\\"\", b: 'it''s', /* c */ c: [1, {d: e}], // f\n openapi: 3}",
+            "{\"a\": \"\\\\\", \"openapi\": \"3.0.0\"}",
+        ] {
+            for cut in 0..=text.len() {
+                let _ = is_document(&text[..cut]);
+            }
+        }
+        assert!(is_document("{a: \"x\\\" y\", 'it''s': 1, openapi: 3.0.3}"));
     }
 
     #[test]
