@@ -170,6 +170,11 @@ paths:
       operationId: listThings
   /stuff:
     $ref: '#/paths/~1things'
+  /shared:
+    $ref: '#/paths/x-shared'
+  x-shared:
+    get:
+      operationId: getShared
 components:
   pathItems:
     Pet:
@@ -186,7 +191,7 @@ components:
     // in line order).
     assert_eq!(
         ids(&b.csv),
-        ["listThings", "getPet", "deletePet"],
+        ["listThings", "getShared", "getPet", "deletePet"],
         "{}",
         b.csv
     );
@@ -213,7 +218,7 @@ components:
     );
     assert_eq!(
         ids(&b.csv),
-        ["listThings", "getPet", "deletePet"],
+        ["listThings", "getShared", "getPet", "deletePet"],
         "{}",
         b.csv
     );

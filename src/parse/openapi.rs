@@ -556,7 +556,8 @@ impl<'a> Reader<'a, '_> {
             return None;
         };
         let keys: Vec<String> = pointer.split('/').map(pointer_part).collect();
-        if keys.len() == 2 && keys[0] == "paths" {
+        // Another path of `paths` is read under its own key (an `x-` key is not one).
+        if keys.len() == 2 && keys[0] == "paths" && !keys[1].starts_with("x-") {
             return None;
         }
         let mut at = self.root;

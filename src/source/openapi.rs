@@ -1088,7 +1088,8 @@ impl<'a, 't> Original<'a, 't> {
         // Without an alias every node is read once, within the budget (four times the
         // nodes), and no node is deeper than the tree: its depth decides, counted in one
         // pass. Else (or too deep) the walk finds what fails, with its message.
-        // What the JSON reader reads nests at most `JSON_DEPTH` (100) levels: no count.
+        // What the JSON reader reads nests at most `JSON_DEPTH` (100) levels, 128 read whole
+        // (`parse_json_whole`), far below the limit: no count.
         if tree.has_anchors() || (!read_as_json && tree.depth(MAX_DEPTH) > MAX_DEPTH) {
             let mut budget = tree.len().saturating_mul(4).max(1024);
             within_limits(tree, tree.roots[0], &mut budget, 0)?;
