@@ -965,6 +965,18 @@ fn jsonc_comment(text: &str, keys_only: bool) -> Option<Error> {
                     i += if b[i] == b'\\' { 2 } else { 1 };
                 }
             }
+            // A single-quoted YAML scalar starts where a value can (`'a, // b'` is one).
+            b'\''
+                if b[..i]
+                    .iter()
+                    .rposition(|c| !matches!(c, b' ' | b'\t'))
+                    .is_none_or(|j| matches!(b[j], b'\n' | b'\r' | b'{' | b'[' | b',' | b':')) =>
+            {
+                i += 1;
+                while i < b.len() && (b[i] != b'\'' || b.get(i + 1) == Some(&b'\'')) {
+                    i += if b[i] == b'\'' { 2 } else { 1 };
+                }
+            }
             b'#' => return None,
             b'/' if matches!(b.get(i + 1), Some(b'/' | b'*'))
                 && (i == 0
@@ -1992,6 +2004,26 @@ mod tests {
             "{}",
             p.notes[0]
         );
+    }
+
+    #[test]
+    fn a_jsonc_comment_is_found_where_one_can_stand_and_nowhere_else() {
+        let at = |text: &str, keys_only: bool| {
+            jsonc_comment(text, keys_only).map(|e| (e.line.unwrap_or(0), e.column.unwrap_or(0)))
+        };
+        assert_eq!(at("{\"a\": 1, // c\n}", false), Some((1, 10)));
+        assert_eq!(at("{\"a\": 1, // c\n}", true), Some((1, 10)));
+        assert_eq!(at("{\"a\": 1 /* c */}", false), Some((1, 9)));
+        assert_eq!(at("{\"a\": 1 /* c */}", true), None);
+        for yaml in [
+            "{url: //cdn.example.com/x}",
+            "{a: 'x, // y', b: \"//\"}",
+            "{a: 'it''s, // y'}",
+            "{u: http://x}",
+            "{a: b} # c, // d",
+        ] {
+            assert_eq!(at(yaml, true), None, "{yaml}");
+        }
     }
 
     #[test]
