@@ -172,11 +172,15 @@ paths:
     $ref: '#/paths/~1things'
   /shared:
     $ref: '#/paths/x-shared'
+  /pet-again/{id}:
+    $ref: '#/components/pathItems/SamePet'
   x-shared:
     get:
       operationId: getShared
 components:
   pathItems:
+    SamePet:
+      $ref: '#/components/pathItems/Pet'
     Pet:
       parameters:
         - {name: id, in: path, required: true, schema: {type: string}}
@@ -222,6 +226,32 @@ components:
         "{}",
         b.csv
     );
+}
+
+#[test]
+#[test]
+fn a_cycle_of_path_item_refs_is_named_and_the_rest_read() {
+    let text = "openapi: 3.1.0
+info: {title: C, version: '1'}
+paths:
+  /loop:
+    $ref: '#/components/pathItems/A'
+  /a:
+    get:
+      operationId: listA
+components:
+  pathItems:
+    A: {$ref: '#/components/pathItems/B'}
+    B: {$ref: '#/components/pathItems/A'}
+";
+    let b = backfill("api.yaml", text);
+    assert_eq!(b.code, 2);
+    assert!(
+        b.stderr.contains("api.yaml:5:5: path `/loop`: its `$ref`s lead from path item to path item more than 16 times (a cycle?)"),
+        "{}",
+        b.stderr
+    );
+    assert_eq!(ids(&b.csv), ["listA"], "{}", b.csv);
 }
 
 #[test]

@@ -391,7 +391,7 @@ fn read_with(tree: &Tree, full: bool, each: &mut dyn FnMut(Operation)) -> Result
         if let Some(target) = tree.get_str(item, "$ref") {
             items.extend(
                 reader
-                    .path_item(item, path, target, &mut doc.problems)
+                    .path_item(item, path, target, 0, &mut doc.problems)
                     .filter(|(at, _)| elsewhere.insert(*at)),
             );
         }
@@ -542,6 +542,7 @@ impl<'a> Reader<'a, '_> {
         item: NodeId,
         path: &str,
         target: &str,
+        hops: usize,
         problems: &mut Vec<Error>,
     ) -> Option<(NodeId, Vec<String>)> {
         let tree = self.tree;
@@ -576,7 +577,24 @@ impl<'a> Reader<'a, '_> {
                 }
             }
         }
-        tree.is_map(at).then_some((tree.resolve(at), keys))
+        let at = tree.resolve(at);
+        if !tree.is_map(at) {
+            return None;
+        }
+        // An item that is itself a `$ref` is read where that one leads, a bounded number of
+        // times, so a cycle cannot loop.
+        match tree.get_str(at, "$ref") {
+            Some(next) if hops < 16 => self.path_item(item, path, next, hops + 1, problems),
+            Some(_) => {
+                problems.push(node_error(
+                    tree,
+                    item,
+                    format!("path `{path}`: its `$ref`s lead from path item to path item more than 16 times (a cycle?): its operations are not read"),
+                ));
+                None
+            }
+            None => Some((at, keys)),
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
