@@ -229,7 +229,6 @@ components:
 }
 
 #[test]
-#[test]
 fn a_cycle_of_path_item_refs_is_named_and_the_rest_read() {
     let text = "openapi: 3.1.0
 info: {title: C, version: '1'}
