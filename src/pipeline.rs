@@ -129,6 +129,9 @@ pub struct ActionResult {
     /// Edits besides `edit` that add keys (an OpenAPI operation's hints merged into a
     /// generator's existing map); kept or dropped with the action's others.
     pub more: Vec<Edit>,
+    /// An OpenAPI operation written elsewhere than under `paths` (see
+    /// [`ActionView::written_at`]).
+    pub written_at: Option<Box<[String]>>,
 }
 
 impl FileResult {
@@ -976,6 +979,7 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
                 .map(|m| m.to_ascii_uppercase())
                 .collect();
             let paths = view.urls().map(str::to_owned).collect();
+            let written_at = view.written_at.clone();
             // The view's fields are moved, not copied, unless the caller keeps the view too.
             let (id, label, declared, annotations, view) = if opts.keep_views {
                 (
@@ -1009,6 +1013,7 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
                 comment,
                 view,
                 more,
+                written_at,
             }
         })
         .collect();

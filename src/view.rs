@@ -86,6 +86,10 @@ pub struct ActionView {
     /// The connector's `info.title` (catalog) when known: a description naming it names the target.
     pub connector_title: Option<String>,
     pub source: Source,
+    /// Where an OpenAPI operation is written when it is not `paths`, its path, its method (a
+    /// path item named by a `$ref`: `components`, `pathItems`, `Pet`, `get`): the keys
+    /// from the root, by which a reviewer finds it. Boxed and rare.
+    pub written_at: Option<Box<[String]>>,
 }
 
 impl ActionView {

@@ -60,6 +60,8 @@ struct Backfilled {
     stderr: String,
     patched: String,
     csv: String,
+    /// The Overlay of the first run.
+    overlay: String,
 }
 
 /// `name` holding `text` in a repository of its own, backfilled with `--hints speakeasy` and
@@ -86,7 +88,8 @@ fn backfill(name: &str, text: &str) -> Backfilled {
     let csv = std::fs::read_to_string(root.join("out/c.csv")).unwrap_or_default();
     git_apply(root, &root.join("out/p.patch"), false).unwrap();
     let patched = std::fs::read_to_string(root.join(name)).unwrap();
-    if let Ok(overlay) = std::fs::read_to_string(root.join("out/o.yaml")) {
+    let overlay = std::fs::read_to_string(root.join("out/o.yaml")).unwrap_or_default();
+    if !overlay.is_empty() {
         let mut via_overlay = data(text);
         apply_overlay(&mut via_overlay, &data(&overlay));
         assert_eq!(via_overlay, data(&patched), "{overlay}\n{patched}");
@@ -101,6 +104,7 @@ fn backfill(name: &str, text: &str) -> Backfilled {
         stderr: run.stderr,
         patched,
         csv,
+        overlay,
     }
 }
 
@@ -208,6 +212,20 @@ components:
         serde_json::json!(["read"])
     );
     assert!(patched["paths"]["/stuff"].get("x-effects").is_none());
+    // Named where it is written, for a reviewer and in the Overlay.
+    let explain = run_in(b._dir.path(), &["explain", "api.yaml", "getPet"]);
+    assert!(
+        explain
+            .stdout
+            .contains("operation: GET /pets/{id} (JSON pointer /components/pathItems/Pet/get)"),
+        "{}",
+        explain.stdout
+    );
+    assert!(
+        b.overlay.contains("target: \"$.components.pathItems.Pet.get\"\n    description: \"GET /pets/{id} (getPet): [read], high confidence\"\n"),
+        "{}",
+        b.overlay
+    );
     // A path item in another file cannot be read: named, and the rest is.
     let external = text.replace(
         "$ref: '#/components/pathItems/Pet'\n  /animals",

@@ -176,7 +176,7 @@ fn actions(inserted: &[Said]) -> Vec<Action<'_>> {
         // A generator's map that exists takes its hints by an action of its own.
         let inside = i
             .target
-            .get(3..)
+            .get(i.operation..)
             .filter(|k| !k.is_empty())
             .map(|k| format!("; the hints, in its {}", k.join(".")))
             .unwrap_or_default();

@@ -16,6 +16,9 @@ use crate::view::{ActionView, Declared, Input, Source, Step};
 /// any key it does not define.
 pub const EFFECTS_KEY: &str = "x-effects";
 
+/// The top-level key of a document's paths.
+const PATHS_KEY: &str = "paths";
+
 /// The HTTP methods a path item may hold as operations (OpenAPI 3.0 and 3.1).
 const METHODS: [&str; 8] = [
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
@@ -757,6 +760,8 @@ impl<'a> Reader<'a, '_> {
             id_comment: method_comment(tree, key),
             connector_title: title.map(str::to_owned),
             source: Source::OpenApi,
+            written_at: (location != [PATHS_KEY, path, method])
+                .then(|| location.clone().into_boxed_slice()),
             ..ActionView::default()
         };
         Operation {

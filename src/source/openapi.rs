@@ -92,6 +92,10 @@ pub struct Inserted {
     /// Where the operation's mapping starts: the edits of one operation go together.
     pub map: usize,
     pub target: Vec<String>,
+    /// How many of `target`'s keys lead to the operation's mapping: three (`paths`, the
+    /// path, the method), or more for a path item written elsewhere
+    /// (`components/pathItems/Pet/get`).
+    pub operation: usize,
     pub entries: Vec<(String, NewValue)>,
     /// The entries replace values the mapping has (a rewritten `x-effects`); else every key
     /// is new there.
@@ -148,7 +152,13 @@ impl Place {
         }
         let method = a.methods.first()?;
         let path = a.paths.first()?;
-        let keys = ["paths", path.as_str(), &method.to_ascii_lowercase()];
+        let lower = method.to_ascii_lowercase();
+        // Under `paths`, or where a path item named by a `$ref` is written
+        // (`components/pathItems/Pet/get`).
+        let keys: Vec<&str> = match &a.written_at {
+            Some(at) => at.iter().map(String::as_str).collect(),
+            None => vec!["paths", path.as_str(), &lower],
+        };
         let mut change = Vec::new();
         for i in inserted {
             // A generator map that exists gains its hints beside the keys it has (`…`).
@@ -823,6 +833,7 @@ fn plan_op(
                     inserted.push(Inserted {
                         map: map_start,
                         target,
+                        operation: op_depth,
                         entries,
                         replaces: false,
                     });
@@ -847,6 +858,7 @@ fn plan_op(
         inserted.push(Inserted {
             map: map_start,
             target: op_target(op),
+            operation: op_depth,
             entries: vec![(EFFECTS_KEY.to_owned(), effects_value(r.effects))],
             replaces: true,
         });
@@ -873,6 +885,7 @@ fn plan_op(
                     Inserted {
                         map: map_start,
                         target: op_target(op),
+                        operation: op_depth,
                         entries: op_entries,
                         replaces: false,
                     },
