@@ -161,6 +161,16 @@ fn real_main() -> Result<(), String> {
         "\nleave-one-provider-out: each provider's confidence read from counts measured without it"
     );
     print!("{}", lopo.render());
+    println!(
+        "\nthe engine against the plain reading, leave-one-provider-out, default patch level:"
+    );
+    let departures = labelled::departures::Table::of(&held_out, &rules);
+    print!("{}", departures.render());
+    println!("\nissue 31's targets, leave-one-provider-out, default patch level:");
+    print!(
+        "{}",
+        labelled::departures::render_targets(&departures, &lopo)
+    );
     let shapes = &openapi_shape::SETS;
     let documents = if a.library {
         openapi_shape::classify_all(&rows, shapes, &rules)?

@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 pub mod contested;
+pub mod departures;
 pub mod half;
 
 use std::collections::BTreeMap;
@@ -432,11 +433,17 @@ pub fn measure(outcomes: &[Outcome<'_>]) -> Measured {
 fn add(tally: &mut Tally, o: &Outcome<'_>) {
     let Some(truth) = o.row.truth else { return };
     tally.base(truth, &o.row.provider());
+    if let Some(p) = o.inference.plain {
+        tally.add_plain(p, truth, &o.row.provider());
+    }
+    // The plain reading is counted on every row, above; the engine's reading wherever it
+    // made one, proposed or not.
     for d in o
         .inference
         .decision
         .iter()
         .chain(o.inference.overruled.as_deref())
+        .filter(|d| !matches!(d.basis, catalog_effects::classify::decide::Basis::Plain(..)))
     {
         tally.add(d, truth, &o.row.provider());
     }
@@ -568,12 +575,8 @@ pub fn engine_claim(inf: &Inference, min: Confidence) -> Claim {
     kept.then(|| inf.effects.is_read_only())
 }
 
-/// Read verbs the peer rules know (the leading-verb rule of the issue and of the careful
-/// generators: get/list/search/find/query/count/describe/fetch, and their usual kin).
-const PEER_READ: &[&str] = &[
-    "get", "list", "search", "find", "query", "count", "describe", "fetch", "read", "retrieve",
-    "show", "view", "lookup", "browse", "check",
-];
+/// Read verbs the peer rules know: the plain reading's.
+const PEER_READ: &[&str] = catalog_effects::classify::plain::READ_WORDS;
 /// Change verbs the verb-anywhere peer knows.
 const PEER_CHANGE: &[&str] = &[
     "create", "add", "insert", "update", "set", "put", "patch", "delete", "remove", "send", "post",
@@ -592,7 +595,8 @@ fn words(name: &str) -> Vec<String> {
 pub enum Peer {
     /// GET is read-only, any other method is not; nothing without a method.
     MethodTable,
-    /// Read-only when the first word is a read verb, else by method (no method: not).
+    /// The plain reading: PUT, PATCH or DELETE change; a leading read verb reads; GET reads;
+    /// otherwise change.
     LeadingVerb,
     /// The first known verb anywhere in the name decides; else by method.
     VerbAnywhere,
@@ -621,12 +625,20 @@ impl Peer {
         let w = words(&row.name);
         match self {
             Peer::MethodTable => by_method(),
+            // The library's plain reading, so that the peer and what every departure is
+            // measured against are one rule: PUT, PATCH or DELETE change, a leading read verb
+            // reads, GET reads, otherwise change.
             Peer::LeadingVerb => {
-                if w.first().is_some_and(|f| PEER_READ.contains(&f.as_str())) {
-                    Some(true)
-                } else {
-                    Some(by_method().unwrap_or(false))
-                }
+                use catalog_effects::classify::evidence::Method;
+                let m = match method {
+                    "" => Method::None,
+                    "get" | "head" => Method::Get,
+                    "put" | "patch" => Method::Put,
+                    "delete" => Method::Delete,
+                    _ => Method::Post,
+                };
+                Some(catalog_effects::classify::plain::reading(&row.name, m).claim
+                    == catalog_effects::classify::Claim::Read)
             }
             Peer::VerbAnywhere => {
                 for x in &w {

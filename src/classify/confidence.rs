@@ -32,6 +32,7 @@ use super::decide::{Agreement, Basis, Claim, Decision, Veto};
 use super::evidence::{ObjectHit, Source};
 use super::index::Sym;
 use super::name::Position;
+use super::plain::Line;
 use super::{Confidence, RuleSet};
 
 /// Where a verb was read, as the counts tell places apart.
@@ -101,6 +102,14 @@ pub enum Key {
     Base,
     /// A hint a person declared in the catalog: never counted, taken at their word.
     Declared,
+    /// The plain reading: its line, the read verb the name opens with (`None`: any), and
+    /// how the method sits with its claim.
+    Plain {
+        claim: Claim,
+        line: Line,
+        word: Option<Sym>,
+        agreement: Agreement,
+    },
     /// Any claim with this much agreeing evidence: how the method sits, and how many other
     /// independent pieces (verbs read elsewhere, rules) say the same (2: two or more). What a
     /// piece seen in too few providers to speak for itself is worth beside them.
@@ -383,6 +392,18 @@ pub fn chain(d: &Decision) -> Chain {
             support,
         ),
         Basis::Declared => Chain::of(&[Key::Declared], &[], support),
+        Basis::Plain(line, word) => {
+            let key = |word| Key::Plain {
+                claim,
+                line,
+                word,
+                agreement,
+            };
+            match word {
+                Some(_) => Chain::of(&[key(word), key(None)], &[], support),
+                None => Chain::of(&[key(None)], &[], support),
+            }
+        }
         // A rule is its own evidence: the record of verbs says nothing about it.
         Basis::Rule(rule) => Chain::of(
             &[Key::Rule {
@@ -665,6 +686,18 @@ impl Key {
             } => format!("support {} {} {others}", claim.name(), agreement.name()),
             Key::Base => "base change".to_owned(),
             Key::Declared => "declared".to_owned(),
+            Key::Plain {
+                claim,
+                line,
+                word,
+                agreement,
+            } => format!(
+                "plain {} {} {} {}",
+                claim.name(),
+                line.id(),
+                word.map_or("*", |w| lex.word(w)),
+                agreement.name()
+            ),
         }
     }
 
@@ -718,6 +751,12 @@ impl Key {
                 agreement: agreement(a)?,
             },
             ["base", "change"] => Key::Base,
+            ["plain", c, l, w, a] => Key::Plain {
+                claim: claim(c)?,
+                line: Line::ALL.into_iter().find(|x| x.id() == *l)?,
+                word: if *w == "*" { None } else { Some(lex.sym(w)?) },
+                agreement: agreement(a)?,
+            },
             ["support", c, a, n] => Key::Support {
                 claim: claim(c)?,
                 agreement: agreement(a)?,
@@ -802,6 +841,18 @@ impl Key {
                 how(agreement)
             ),
             Key::Base => "any labelled operation (change claims)".to_owned(),
+            Key::Plain {
+                claim,
+                line,
+                word,
+                agreement,
+            } => format!(
+                "the plain reading's {} ({}{}), {}",
+                claim.name(),
+                line.name(),
+                word.map_or(String::new(), |w| format!(": `{}`", lex.word(w))),
+                how(agreement)
+            ),
             Key::Declared => "a hint declared in the catalog, a person's claim".to_owned(),
             Key::Support {
                 claim,
@@ -865,6 +916,25 @@ impl Tally {
         let p = self.provider(provider);
         self.rows
             .push((chain(d), (d.claim == Claim::Read) == read_only, p));
+    }
+
+    /// One labelled action's plain reading, whatever was proposed: its record is every
+    /// row's, where it was patched and where a departure overruled it.
+    pub fn add_plain(&mut self, p: super::plain::Plain, read_only: bool, provider: &str) {
+        let pr = self.provider(provider);
+        let d = Decision {
+            effects: crate::effects::Effects::EMPTY,
+            overwrites: false,
+            claim: p.claim,
+            basis: Basis::Plain(p.line, p.word),
+            agreement: p.agreement,
+            verb: None,
+            object: None,
+            deciding: Vec::new(),
+            support: 0,
+        };
+        self.rows
+            .push((chain(&d), (p.claim == Claim::Read) == read_only, pr));
     }
 
     /// The number `provider` is counted under.

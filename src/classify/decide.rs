@@ -81,7 +81,7 @@ impl Agreement {
         }
     }
 
-    fn of(claim: Claim, ev: &Evidence) -> Agreement {
+    pub fn of(claim: Claim, ev: &Evidence) -> Agreement {
         match (claim, ev.method) {
             (_, Method::None) => Agreement::Neutral,
             (_, Method::Post) if ev.rpc_style => Agreement::Neutral,
@@ -152,6 +152,9 @@ pub enum Basis {
     Rule(usize),
     /// A hint a person declared in the catalog (`annotations: {readOnlyHint: true}`).
     Declared,
+    /// The plain reading (its line, and the read verb the name opens with): nothing departed
+    /// from it, or what did was too weak to stand.
+    Plain(super::plain::Line, Option<super::index::Sym>),
 }
 
 /// Something a report names as deciding: a sense, an object or a rule, by index.
@@ -162,6 +165,8 @@ pub enum Ref {
     Rule(usize),
     /// A hint declared in the catalog.
     Hint,
+    /// The plain reading.
+    Plain,
 }
 
 /// A proposal and what it rests on.
@@ -284,7 +289,33 @@ pub fn strong_change(d: &Decision, set: &RuleSet) -> bool {
             // The POST alone, beside a read too poor to patch, is weak: the hint decides.
             Basis::Veto(v) => v != Veto::Method,
             Basis::Declared => false,
+            // PUT, PATCH or DELETE is a strong rule's too.
+            Basis::Plain(line, _) => line == super::plain::Line::Method,
         }
+}
+
+/// The plain reading as a decision: a read, or a search where the engine's reading of the
+/// same claim says search; a change takes the engine's change where it reads one, else the
+/// method's (a DELETE deletes), else a write.
+pub fn plain(p: super::plain::Plain, engine: Option<&Decision>, ev: &Evidence) -> Decision {
+    let same = engine.filter(|e| e.claim == p.claim);
+    let effects = match (same, p.claim) {
+        (Some(e), _) => e.effects,
+        (None, Claim::Read) => Effects::single(Effect::Read),
+        (None, Claim::Change) if ev.method == Method::Delete => Effects::single(Effect::Delete),
+        (None, Claim::Change) => Effects::single(Effect::Write),
+    };
+    Decision {
+        effects,
+        overwrites: same.is_some_and(|e| e.overwrites),
+        claim: p.claim,
+        basis: Basis::Plain(p.line, p.word),
+        agreement: p.agreement,
+        verb: same.and_then(|e| e.verb),
+        object: None,
+        deciding: vec![Ref::Plain],
+        support: 0,
+    }
 }
 
 /// A person's hint as the decision: `read_only` proposes a read (a search where the

@@ -109,6 +109,8 @@ pub struct Evidence {
     pub label_acts: bool,
     /// The rules that hold, by index, in rule order.
     pub fired: Vec<usize>,
+    /// The name's first words were skipped as the prefix its group shares.
+    pub prefixed: bool,
 }
 
 impl Evidence {
@@ -222,7 +224,7 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
         Method::None
     };
 
-    s.name.read_name(&view.id, lex, group.prefix.as_deref());
+    ev.prefixed = s.name.read_name(&view.id, lex, group.prefix.as_deref());
     s.path.clear();
     s.facts.fill(view, s.name.iter(), &set.matcher, &mut s.path);
     s.facts.scopes = rules::scope_grant(&view.scopes, lex);

@@ -20,10 +20,12 @@
 pub mod catalog;
 pub mod confidence;
 pub mod decide;
+pub mod departure;
 pub mod evidence;
 pub mod index;
 pub mod lexicon;
 pub mod name;
+pub mod plain;
 pub mod rules;
 pub mod signals;
 
@@ -153,6 +155,7 @@ impl RuleSet {
             Ref::Object(o) => &self.lexicon.objects[o].id,
             Ref::Rule(i) => &self.rules[i].id,
             Ref::Hint => "declared-hint",
+            Ref::Plain => "plain-reading",
         }
     }
 
@@ -229,6 +232,10 @@ pub struct Inference {
     pub overruled: Option<Box<Decision>>,
     /// What the catalog's own declarations said of it, and did ([`catalog`]).
     pub catalog: Option<Box<catalog::Vote>>,
+    /// What the name and method plainly say, which every departure is measured against.
+    pub plain: Option<plain::Plain>,
+    /// The name's first words were skipped as its group's shared prefix.
+    pub prefixed: bool,
 }
 
 impl Inference {
@@ -279,29 +286,13 @@ pub fn infer_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inference {
 /// weighs a person's hint against it.
 fn infer_gathered(view: &ActionView, group: &Group, set: &RuleSet) -> (Inference, Evidence) {
     let mut ev = evidence::gather(view, group, set);
-    let Some(mut d) = decide::decide(&ev, set) else {
-        let fired = std::mem::take(&mut ev.fired);
-        return (
-            Inference {
-                fired,
-                ..Inference::default()
-            },
-            ev,
-        );
-    };
-    let mut judgement = set.measured.judge(&confidence::chain(&d));
-    let mut overruled = None;
-    // A read too poor to patch, beside a POST that says change: the change is proposed,
-    // with the read named as what it overrules.
-    if judgement.confidence == Confidence::Low
-        && let Some(change) = decide::method_change(&d, &ev, set)
-    {
-        let j = set.measured.judge(&confidence::chain(&change));
-        if j.confidence > Confidence::Low {
-            overruled = Some(Box::new(std::mem::replace(&mut d, change)));
-            judgement = j;
-        }
+    let mut plain = plain::reading(&view.id, ev.method);
+    plain.agreement = decide::Agreement::of(plain.claim, &ev);
+    if plain.line == plain::Line::LeadingRead {
+        plain.word = plain::leading_read(&view.id).and_then(|w| set.lexicon.sym(w));
     }
+    let engine = decide::decide(&ev, set);
+    let (d, judgement, other) = settle(plain, engine, &ev, set);
     let fired = std::mem::take(&mut ev.fired);
     let inference = Inference {
         effects: d.effects,
@@ -310,10 +301,80 @@ fn infer_gathered(view: &ActionView, group: &Group, set: &RuleSet) -> (Inference
         fired,
         decision: Some(d),
         judgement: Some(judgement),
-        overruled,
+        overruled: other.map(Box::new),
         catalog: None,
+        plain: Some(plain),
+        prefixed: ev.prefixed,
     };
     (inference, ev)
+}
+
+/// Experiment switches (issue 31), read once.
+pub(crate) fn policy(name: &str) -> &'static str {
+    use std::sync::OnceLock;
+    static P: OnceLock<std::collections::HashMap<String, String>> = OnceLock::new();
+    let m = P.get_or_init(|| {
+        std::env::vars()
+            .filter(|(k, _)| k.starts_with("CE_"))
+            .collect()
+    });
+    m.get(name).map(String::as_str).map_or("", |s| Box::leak(s.to_owned().into_boxed_str()))
+}
+
+/// The proposal, from the plain reading and the engine's reading of the evidence: the
+/// engine's where it agrees with the plain claim (the surer record sets the confidence);
+/// where it departs, the departure if its record is sure enough to patch; else, as the
+/// policy says. Also the reading that did not become the proposal, for the counts.
+fn settle(
+    plain: plain::Plain,
+    engine: Option<Decision>,
+    ev: &Evidence,
+    set: &RuleSet,
+) -> (Decision, Judgement, Option<Decision>) {
+    let plain_d = decide::plain(plain, engine.as_ref(), ev);
+    let pj = set.measured.judge(&confidence::chain(&plain_d));
+    let floor = |mut j: Judgement, claim: Claim| {
+        // A change that agrees with the plain reading is patched: held, it asks a person
+        // to approve the call just as a patched change does.
+        if claim == Claim::Change && j.confidence == Confidence::Low && policy("CE_PC") != "hold" {
+            j.confidence = Confidence::Medium;
+        }
+        if claim == Claim::Read && j.confidence == Confidence::Low {
+            let share = f64::from(j.count.held) / f64::from(j.count.of.max(1));
+            if policy("CE_PR") == "patch" || (policy("CE_PR") == "share" && share >= 0.5) {
+                j.confidence = Confidence::Medium;
+            }
+        }
+        j
+    };
+    let Some(e) = engine else {
+        let j = floor(pj, plain.claim);
+        return (plain_d, j, None);
+    };
+    let ej = set.measured.judge(&confidence::chain(&e));
+    let departs = departure::reading(plain, &e, ev.prefixed);
+    if departs.is_some_and(|d| !departure::kept(d)) {
+        return (plain_d, floor(pj, plain.claim), Some(e));
+    }
+    if e.claim == plain.claim {
+        let j = if ej.confidence >= pj.confidence { ej } else { pj };
+        return (e, floor(j, plain.claim), None);
+    }
+    if ej.confidence >= Confidence::Medium {
+        return (e, ej, Some(plain_d));
+    }
+    match policy("CE_W") {
+        // The departure, held for a human.
+        "hold" => (e, ej, Some(plain_d)),
+        // The plain reading, held for a human.
+        "holdplain" => {
+            let mut j = pj;
+            j.confidence = Confidence::Low;
+            (plain_d, j, Some(e))
+        }
+        // The plain reading stands.
+        _ => (plain_d, floor(pj, plain.claim), Some(e)),
+    }
 }
 
 /// The inference for a catalog action, where a hint a person declared
@@ -362,6 +423,8 @@ pub fn infer_declared_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inf
         judgement: Some(judgement),
         overruled: None,
         catalog: None,
+        plain: inf.plain,
+        prefixed: inf.prefixed,
     }
 }
 

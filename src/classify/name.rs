@@ -70,8 +70,8 @@ pub struct Verb {
 
 impl Words {
     /// Reads `name`'s words, skipping `prefix` (words joined by `_`) when it opens a name
-    /// that has more words than it.
-    pub fn read_name(&mut self, name: &str, lex: &Lexicon, prefix: Option<&str>) {
+    /// that has more words than it; whether it did.
+    pub fn read_name(&mut self, name: &str, lex: &Lexicon, prefix: Option<&str>) -> bool {
         self.text.clear();
         self.words.clear();
         let (text, words) = (&mut self.text, &mut self.words);
@@ -86,13 +86,16 @@ impl Words {
                 end: text.len() as u32,
             });
         });
+        let mut skipped = false;
         if let Some(p) = prefix {
             let n = p.split('_').count();
             if self.words.len() > n && p.split('_').enumerate().all(|(i, w)| self.get(i) == w) {
                 self.words.drain(..n);
+                skipped = true;
             }
         }
         self.opening_inflection(lex);
+        skipped
     }
 
     /// A name that opens with a plain verb's third-person or gerund form

@@ -918,6 +918,7 @@ fn ref_list(deciding: &[Ref], rules: &RuleSet) -> String {
             format!("`{}` ({})", o.id, o.implies)
         }
         Ref::Hint => "the hint declared in the catalog".to_owned(),
+        Ref::Plain => "the plain reading of the name and method".to_owned(),
     }))
 }
 
