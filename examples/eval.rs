@@ -171,6 +171,15 @@ fn real_main() -> Result<(), String> {
         "{}",
         labelled::departures::render_targets(&departures, &lopo)
     );
+    {
+        let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
+        let flips = labelled::transform::measure(&rows, &rules, tmp.path())?;
+        println!(
+            "\nthe same actions written otherwise: rows whose proposal (read-only, change or held, at the default patch level) flips ({} in all; every method POST: reads that become changes):",
+            flips.total()
+        );
+        print!("{}", flips.render());
+    }
     let shapes = &openapi_shape::SETS;
     let documents = if a.library {
         openapi_shape::classify_all(&rows, shapes, &rules)?

@@ -516,7 +516,7 @@ impl Walked {
             .filter(|(w, keep)| **keep && w.file.rel.ends_with(".s1.partial.yaml"))
             .map(|(w, _)| (w.catalog, w.file.folder.as_str()))
             .collect();
-        let names = connector_names(&catalogs, &work, &partial_folders);
+        let names = connector_names(&catalogs, &work, &partial_folders, &opts.rules.lexicon);
         // What the run processes: the files wanted, and the main file beside each partial.
         let selected: Vec<bool> = work
             .iter()
@@ -756,6 +756,7 @@ fn connector_names(
     catalogs: &[Catalog],
     work: &[Work],
     folders: &std::collections::BTreeSet<(usize, &str)>,
+    lexicon: &crate::classify::Lexicon,
 ) -> Names {
     let candidates: Vec<(usize, &CatalogFile)> = work
         .iter()
@@ -784,6 +785,7 @@ fn connector_names(
     }
     // Two main files beside one partial: which connector it belongs to is a guess.
     every.retain(|_, files| files.len() > 1);
+    let groups = connector_groups(work, folders, &every, lexicon);
     let roots = catalogs
         .iter()
         .map(|c| {
@@ -798,7 +800,48 @@ fn connector_names(
         mains,
         roots,
         ambiguous: every,
+        groups,
     }
+}
+
+/// The group of each connector split into a main file and partials: the names of all its
+/// files, read before the run, so its actions are read alike however they are split
+/// (issue 31: a partial whose names all open with `get_` took it for a service prefix).
+/// A folder with two main files is left to each file's own names.
+fn connector_groups(
+    work: &[Work],
+    folders: &std::collections::BTreeSet<(usize, &str)>,
+    ambiguous: &BTreeMap<(usize, String), Vec<String>>,
+    lexicon: &crate::classify::Lexicon,
+) -> BTreeMap<(usize, String), Group> {
+    let files: Vec<&Work> = work
+        .iter()
+        .filter(|w| {
+            crate::walk::is_connector_file(&w.file.rel)
+                && folders.contains(&(w.catalog, w.file.folder.as_str()))
+                && !ambiguous.contains_key(&(w.catalog, w.file.folder.clone()))
+        })
+        .collect();
+    let read: Vec<(usize, &str, Vec<(String, Option<String>)>)> = files
+        .par_iter()
+        .map(|w| {
+            let calls = read_text(&w.file.path)
+                .ok()
+                .and_then(|text| parse::parse_tree(&text).ok().map(|t| parse::calls(&t)))
+                .unwrap_or_default();
+            (w.catalog, w.file.folder.as_str(), calls)
+        })
+        .collect();
+    let mut by: BTreeMap<(usize, String), Vec<(String, Option<String>)>> = BTreeMap::new();
+    for (catalog, folder, calls) in read {
+        by.entry((catalog, folder.to_owned())).or_default().extend(calls);
+    }
+    by.into_iter()
+        .map(|(k, calls)| {
+            let g = Group::of_calls(calls.iter().map(|(n, m)| (n.as_str(), m.as_deref())), lexicon);
+            (k, g)
+        })
+        .collect()
 }
 
 /// Connector names known before the run.
@@ -809,6 +852,8 @@ struct Names {
     roots: Vec<String>,
     /// (catalog, folder) to its main files, where a partial's folder holds more than one.
     ambiguous: BTreeMap<(usize, String), Vec<String>>,
+    /// (catalog, folder) to the group of a connector split into files.
+    groups: BTreeMap<(usize, String), Group>,
 }
 
 impl Names {
@@ -912,7 +957,8 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
         .get(w.catalog)
         .and_then(|m| crate::git::left_alone(m, &w.patch_path));
     let source = crate::source::of_file(&file.rel);
-    let plan = match source.plan(&file.rel, text, opts, left_alone, &mut |old, edits| {
+    let group = names.groups.get(&(w.catalog, file.folder.clone()));
+    let plan = match source.plan(&file.rel, text, opts, left_alone, group, &mut |old, edits| {
         if opts.render_patch {
             diff::render_patch(path, old, edits, patch);
         }
@@ -1159,7 +1205,7 @@ pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
         // run (`run_voting`).
         let quiet = quiet(opts);
         let mut counter = catalog::Counter::default();
-        if let Ok(p) = plan_owned(text.to_owned(), &quiet, None, &mut |_, _| {}) {
+        if let Ok(p) = plan_owned(text.to_owned(), &quiet, None, None, &mut |_, _| {}) {
             let actions = p.actions.iter().map(|a| {
                 let declared = a.site.view.declared.valid();
                 (a.site.nested, a.status, &a.inference, declared)
@@ -1174,9 +1220,9 @@ pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
             )),
             ..opts.clone()
         };
-        return plan_owned(text.to_owned(), &with, None, &mut |_, _| {});
+        return plan_owned(text.to_owned(), &with, None, None, &mut |_, _| {});
     }
-    plan_owned(text.to_owned(), opts, None, &mut |_, _| {})
+    plan_owned(text.to_owned(), opts, None, None, &mut |_, _| {})
 }
 
 /// [`plan`], taking the text: it becomes the edited text in place while that is checked
@@ -1186,10 +1232,11 @@ pub(crate) fn plan_owned(
     text: String,
     opts: &Options,
     left_alone: Option<&str>,
+    group: Option<&Group>,
     render: &mut dyn FnMut(&str, &[Edit]),
 ) -> Result<Plan, Error> {
     let tree = parse::parse_tree(&text)?;
-    let mut plan = plan_tree(&tree, opts, opts.keep_views)?;
+    let mut plan = plan_tree(&tree, opts, opts.keep_views, group)?;
     if let Some(why) = left_alone.filter(|_| !plan.edits.is_empty()) {
         let mut refused = 0;
         for a in plan.actions.iter_mut().filter(|a| a.edit.is_some()) {
@@ -1231,8 +1278,13 @@ pub(crate) fn plan_owned(
 
 /// Plans a parsed file: reads its actions, classifies each as it is read (letting go of
 /// the text only rules read, unless `keep_views`), and plans the edits.
-fn plan_tree(tree: &parse::tree::Tree, opts: &Options, keep_views: bool) -> Result<Plan, Error> {
-    let mut group = None;
+fn plan_tree(
+    tree: &parse::tree::Tree,
+    opts: &Options,
+    keep_views: bool,
+    connector: Option<&Group>,
+) -> Result<Plan, Error> {
+    let mut group = connector.cloned();
     let mut actions = Vec::new();
     let (facts, mut notes) = plan_actions(
         tree,
@@ -1316,7 +1368,10 @@ fn plan_actions(
             }),
             Decide::Classify(group) => {
                 let group = group.get_or_insert_with(|| {
-                    Group::of(layout.names.iter().copied(), &opts.rules.lexicon)
+                    Group::of_calls(
+                        layout.names.iter().copied().zip(layout.methods.iter().copied()),
+                        &opts.rules.lexicon,
+                    )
                 });
                 catalog::infer_in(&site.view, group, &opts.rules, opts.votes.as_deref())
             }

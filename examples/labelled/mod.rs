@@ -8,6 +8,7 @@
 pub mod contested;
 pub mod departures;
 pub mod half;
+pub mod transform;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -277,30 +278,56 @@ fn q(s: &str) -> String {
 /// The rows (those with a method and path) as a shape-B connector file named `key`: one
 /// request step each, the title as label, the input names as inputs.
 pub fn connector_yaml(key: &str, title: &str, rows: &[&Row]) -> String {
+    let named: Vec<Row> = rows
+        .iter()
+        .map(|r| Row {
+            name: snake(&r.name),
+            ..(*r).clone()
+        })
+        .collect();
+    connector_yaml_raw(key, title, &named.iter().collect::<Vec<_>>())
+}
+
+/// [`connector_yaml`] with each row's name taken as its action id as it is.
+pub fn connector_yaml_raw(key: &str, title: &str, rows: &[&Row]) -> String {
     let mut y = format!(
         "StackOne: 1.0.0\ninfo:\n  key: {key}\n  title: {}\nbaseUrl: https://api.example.com\nactions:\n",
         q(title)
     );
     for r in rows {
-        let _ = writeln!(y, "  - actionId: {}", snake(&r.name));
-        if !r.title.is_empty() {
-            let _ = writeln!(y, "    label: {}", q(&r.title));
-        }
-        let _ = writeln!(y, "    description: {}", q(&r.description));
-        if !r.inputs.is_empty() {
-            y.push_str("    inputs:\n");
-            for i in &r.inputs {
-                let _ = writeln!(y, "      - name: {}", q(i));
-            }
-        }
-        let _ = write!(
-            y,
-            "    steps:\n      - stepId: call\n        stepFunction:\n          functionName: request\n          parameters:\n            url: {}\n            method: {}\n",
-            q(&r.path),
-            r.method
-        );
+        action_yaml(&mut y, r, "  ");
     }
     y
+}
+
+/// The rows as a shape-A partial file: a top-level sequence of actions.
+pub fn partial_yaml(rows: &[&Row]) -> String {
+    let mut y = String::new();
+    for r in rows {
+        action_yaml(&mut y, r, "");
+    }
+    y
+}
+
+/// One action item at `indent`, its name as its id.
+fn action_yaml(y: &mut String, r: &Row, indent: &str) {
+    let _ = writeln!(y, "{indent}- actionId: {}", r.name);
+    if !r.title.is_empty() {
+        let _ = writeln!(y, "{indent}  label: {}", q(&r.title));
+    }
+    let _ = writeln!(y, "{indent}  description: {}", q(&r.description));
+    if !r.inputs.is_empty() {
+        let _ = writeln!(y, "{indent}  inputs:");
+        for i in &r.inputs {
+            let _ = writeln!(y, "{indent}    - name: {}", q(i));
+        }
+    }
+    let _ = write!(
+        y,
+        "{indent}  steps:\n{indent}    - stepId: call\n{indent}      stepFunction:\n{indent}        functionName: request\n{indent}        parameters:\n{indent}          url: {}\n{indent}          method: {}\n",
+        q(&r.path),
+        r.method
+    );
 }
 
 /// `backfill DIR` at every level through `run`, its patch and CSV report written into
@@ -395,8 +422,14 @@ fn classify_server<'a>(
                 http.len()
             ));
         }
-        let group = Group::of(
-            parsed.actions.iter().map(|a| a.view.id.as_str()),
+        // As the pipeline reads a file: its names with their calls' methods.
+        let group = Group::of_calls(
+            parsed.actions.iter().map(|a| {
+                (
+                    a.view.id.as_str(),
+                    a.view.steps.last().and_then(|s| s.method.as_deref()),
+                )
+            }),
             &set.lexicon,
         );
         for (site, row) in parsed.actions.iter().zip(&http) {

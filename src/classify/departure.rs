@@ -82,6 +82,8 @@ pub fn reading(plain: Plain, d: &Decision, prefixed: bool) -> Option<Departure> 
         return None;
     }
     Some(match d.basis {
+        // The plain reading of the name past its prefix.
+        Basis::Plain(..) if prefixed => Departure::Culture,
         Basis::Plain(..) => return None,
         Basis::Declared => Departure::Declared,
         Basis::Rule(i) => Departure::Rule(i),

@@ -111,6 +111,9 @@ pub struct Evidence {
     pub fired: Vec<usize>,
     /// The name's first words were skipped as the prefix its group shares.
     pub prefixed: bool,
+    /// The read verb of the plain reading's list that the name opens with past that
+    /// prefix: `Some(None)` when the lexicon does not know it.
+    pub leads_with_read: Option<Option<Sym>>,
 }
 
 impl Evidence {
@@ -225,6 +228,9 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
     };
 
     ev.prefixed = s.name.read_name(&view.id, lex, group.prefix.as_deref());
+    ev.leads_with_read = (!s.name.is_empty()
+        && super::plain::READ_WORDS.contains(&s.name.get(0)))
+    .then(|| lex.sym(s.name.get(0)));
     s.path.clear();
     s.facts.fill(view, s.name.iter(), &set.matcher, &mut s.path);
     s.facts.scopes = rules::scope_grant(&view.scopes, lex);
@@ -244,6 +250,7 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
     // there POST still says what it says elsewhere.
     let p = &s.path;
     ev.rpc_style = !p.rpc.is_empty()
+        || (group.posts_reads && ev.method == Method::Post)
         || soap.is_some()
         || soap_step
         || p.rpc_word

@@ -286,13 +286,21 @@ pub fn infer_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inference {
 /// weighs a person's hint against it.
 fn infer_gathered(view: &ActionView, group: &Group, set: &RuleSet) -> (Inference, Evidence) {
     let mut ev = evidence::gather(view, group, set);
+    // The plain reading of the name as written, which every departure is counted against;
+    // and of the name past its group's prefix, which the proposal starts from (a service
+    // or connector prefix says nothing of the call: `crmly_list_leads` lists).
     let mut plain = plain::reading(&view.id, ev.method);
     plain.agreement = decide::Agreement::of(plain.claim, &ev);
     if plain.line == plain::Line::LeadingRead {
         plain.word = plain::leading_read(&view.id).and_then(|w| set.lexicon.sym(w));
     }
+    let mut base = plain::of(ev.leads_with_read.is_some(), ev.method);
+    base.agreement = decide::Agreement::of(base.claim, &ev);
+    if base.line == plain::Line::LeadingRead {
+        base.word = ev.leads_with_read.flatten();
+    }
     let engine = decide::decide(&ev, set);
-    let (d, judgement, other) = settle(plain, engine, &ev, set);
+    let (d, judgement, other) = settle(base, engine, &ev, set);
     let fired = std::mem::take(&mut ev.fired);
     let inference = Inference {
         effects: d.effects,
@@ -347,12 +355,25 @@ fn settle(
         }
         j
     };
+    // Where POST is how every call is made (an RPC-style API, or one that posts its reads),
+    // the plain reading's last line rests on nothing: without evidence of a change, it is
+    // held for a human, never proposed as a change a read-named neighbour is not.
+    let silent = plain.line == plain::Line::Otherwise
+        && ev.rpc_style
+        && ev.method == evidence::Method::Post
+        && engine.as_ref().is_none_or(|e| e.claim == Claim::Read)
+        && policy("CE_SILENT") != "patch";
+    if silent {
+        let mut j = pj;
+        j.confidence = Confidence::Low;
+        return (plain_d, j, engine);
+    }
     let Some(e) = engine else {
         let j = floor(pj, plain.claim);
         return (plain_d, j, None);
     };
     let ej = set.measured.judge(&confidence::chain(&e));
-    let departs = departure::reading(plain, &e, ev.prefixed);
+    let departs = departure::reading(plain, &e, false);
     if departs.is_some_and(|d| !departure::kept(d)) {
         return (plain_d, floor(pj, plain.claim), Some(e));
     }

@@ -33,6 +33,10 @@ pub struct Group {
     pub prefix: Option<Box<str>>,
     /// Where most names put a verb that is not also a noun.
     pub style: Position,
+    /// The API sends its reads as POST: most of its actions whose names open with a read
+    /// verb are POSTs (JSON-RPC, JSON-protocol and GraphQL APIs, an SDK's RPC layer). There
+    /// POST is how a call is made, read or not, and says nothing.
+    pub posts_reads: bool,
 }
 
 /// One word of a name, as the lexicon knows it.
@@ -427,6 +431,14 @@ pub(crate) fn sentence_verb_in(
     None
 }
 
+/// The share of an API's read-named actions sent as POST from which its method says
+/// nothing: above every REST API of the labelled sets (the most, 4 of 10 in Graph's search
+/// area, are search endpoints; then Supabase's MCP tools 2 of 12, Square 16 of 97), below
+/// an API that posts every call.
+pub const POSTED_READS: f64 = 0.5;
+/// How many read-named actions must be seen before the share says anything.
+pub const POSTED_READS_SEEN: usize = 3;
+
 /// The most words a prefix is read to: a service and a resource or two.
 const PREFIX_WORDS: usize = 4;
 
@@ -452,8 +464,19 @@ impl Group {
     /// at least three names, read without the prefix, put their first plain verb more often
     /// than anywhere else (ties go to verb first, the common style).
     pub fn of<'a>(names: impl IntoIterator<Item = &'a str>, lex: &Lexicon) -> Group {
+        Group::of_calls(names.into_iter().map(|n| (n, None::<&str>)), lex)
+    }
+
+    /// [`Group::of`] for names with the HTTP methods of their calls (`None`: unknown), from
+    /// which how the API uses its methods is read too: an API whose read-named actions are
+    /// POSTs [`Group::posts_reads`] from [`POSTED_READS`] of them and at least
+    /// [`POSTED_READS_SEEN`].
+    pub fn of_calls<'a, M: AsRef<str>>(
+        calls: impl IntoIterator<Item = (&'a str, Option<M>)>,
+        lex: &Lexicon,
+    ) -> Group {
         let (mut words, mut cands) = (Words::default(), Vec::new());
-        let names: Vec<&str> = names.into_iter().collect();
+        let (names, methods): (Vec<&str>, Vec<Option<M>>) = calls.into_iter().unzip();
         // Each name's words, hashed: the prefix is found without keeping them.
         let hashed: Vec<Vec<u64>> = names
             .iter()
@@ -483,6 +506,11 @@ impl Group {
             };
             words.read_name(names[at], lex, None);
             let word = words.get(k).to_owned();
+            // A read verb the names share is their verb, whatever follows it: a partial that
+            // holds a connector's `get_*` actions is no service named `get`.
+            if super::plain::READ_WORDS.contains(&word.as_str()) {
+                break;
+            }
             let verb = lex.lookup(&word).is_some_and(|(_, i)| i.is_verb());
             let shared = if verb {
                 // A verb every name opens with (`list_a`, `list_b`) is their verb, not a
@@ -526,6 +554,25 @@ impl Group {
         if top < 3 {
             style = Position::First;
         }
-        Group { prefix, style }
+        // Read-named: the verb the name holds where its style puts it reads.
+        let (mut read_named, mut posted) = (0usize, 0usize);
+        for (name, method) in names.iter().zip(&methods) {
+            let Some(m) = method else { continue };
+            words.read_name(name, lex, prefix.as_deref());
+            let reads = words
+                .pick_verb(style, lex, &mut cands)
+                .is_some_and(|v| !v.inflected && lex.sense(v.sense).effect.is_read_only());
+            if reads {
+                read_named += 1;
+                posted += usize::from(m.as_ref().eq_ignore_ascii_case("post"));
+            }
+        }
+        let posts_reads = read_named >= POSTED_READS_SEEN
+            && posted as f64 >= POSTED_READS * read_named as f64;
+        Group {
+            prefix,
+            style,
+            posts_reads,
+        }
     }
 }

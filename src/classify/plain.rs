@@ -71,9 +71,14 @@ pub struct Plain {
 /// The plain reading of an action named `name` whose strongest HTTP method is `method`
 /// (its word and agreement are the caller's to fill).
 pub fn reading(name: &str, method: Method) -> Plain {
+    of(leading_read(name).is_some(), method)
+}
+
+/// The plain reading of an action whose name opens with a read verb or not (`leads`).
+pub fn of(leads: bool, method: Method) -> Plain {
     let line = if matches!(method, Method::Put | Method::Delete) {
         Line::Method
-    } else if leading_read(name).is_some() {
+    } else if leads {
         Line::LeadingRead
     } else if method == Method::Get {
         Line::Get

@@ -361,6 +361,9 @@ pub struct Layout<'a> {
     /// With `full`, the `actionId` of each top-level action, in order: the names an
     /// action's name is read among (a shared prefix, where the verb sits).
     pub names: &'a [&'a str],
+    /// With `full`, beside each name, the method of its last step that has one, as
+    /// written: how the API uses its methods is read from them.
+    pub methods: &'a [Option<&'a str>],
 }
 
 impl ParsedFile {
@@ -427,20 +430,23 @@ pub fn read_actions(
     out.seq_offset = ctx.measure_seq_offset(&items).unwrap_or(2);
     // The items `ctx.action` takes as actions: an alias item, a merge-only item or an id
     // that is no string is none.
-    let names: Vec<&str> = if full {
+    let (names, methods): (Vec<&str>, Vec<Option<&str>>) = if full {
         items
             .iter()
             .filter(|&&i| tree.node(i).kind() != Kind::Alias)
-            .filter_map(|&i| own_entry(tree, i, "actionId"))
-            .filter_map(|(_, v)| string_id(tree, v).ok())
-            .collect()
+            .filter_map(|&i| {
+                let (_, v) = own_entry(tree, i, "actionId")?;
+                Some((string_id(tree, v).ok()?, last_method(tree, i)))
+            })
+            .unzip()
     } else {
-        Vec::new()
+        (Vec::new(), Vec::new())
     };
     let layout = Layout {
         seq_offset: out.seq_offset,
         items: items.len(),
         names: &names,
+        methods: &methods,
     };
     // The mapping each site was read from, to find which actions merge which.
     let mut site_nodes: Vec<NodeId> = Vec::new();
@@ -1259,6 +1265,36 @@ fn plain_type(v: &str) -> Option<&'static str> {
         }
         _ => None,
     }
+}
+
+/// The `actionId` of each top-level action of a parsed file and the method of its last
+/// call, as [`Layout`] gives them, without reading the actions: what the names of a
+/// connector's other files are read from.
+pub fn calls(tree: &Tree) -> Vec<(String, Option<String>)> {
+    let mut out = ParsedFile::empty();
+    let Some((_, items)) = action_items(tree, &mut out) else {
+        return Vec::new();
+    };
+    items
+        .iter()
+        .filter(|&&i| tree.node(i).kind() != Kind::Alias)
+        .filter_map(|&i| {
+            let (_, v) = own_entry(tree, i, "actionId")?;
+            let name = string_id(tree, v).ok()?;
+            Some((name.to_owned(), last_method(tree, i).map(str::to_owned)))
+        })
+        .collect()
+}
+
+/// The HTTP method of the last step of action `item` that names one, as written.
+fn last_method<'t>(tree: &'t Tree, item: NodeId) -> Option<&'t str> {
+    let steps = tree.items(tree.get(item, "steps")?)?;
+    steps
+        .filter_map(|step| {
+            let params = tree.get(tree.get(step, "stepFunction")?, "parameters")?;
+            tree.scalar(tree.get(params, "method")?)
+        })
+        .last()
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use crate::classify::Group;
 use crate::diff::Edit;
 use crate::error::Error;
 use crate::pipeline::{Options, Plan};
@@ -29,8 +30,9 @@ impl super::Source for Connector {
         text: String,
         opts: &Options,
         left_alone: Option<&str>,
+        group: Option<&Group>,
         render: &mut dyn FnMut(&str, &[Edit]),
     ) -> Result<Plan, Error> {
-        crate::pipeline::plan_owned(text, opts, left_alone, render)
+        crate::pipeline::plan_owned(text, opts, left_alone, group, render)
     }
 }

@@ -10,6 +10,7 @@ pub mod openapi;
 
 use std::path::Path;
 
+use crate::classify::Group;
 use crate::diff::Edit;
 use crate::error::Error;
 use crate::pipeline::{Options, Plan};
@@ -31,12 +32,16 @@ pub trait Source: Sync {
     /// the edits that passed their check (for the patch).
     /// `left_alone` says why no edit of this file may leave the run, when none may (a
     /// file the routes must not touch): its proposals are listed for a human instead.
+    /// `group` is the names the file's actions are read among when they are more than the
+    /// file's own (a connector's main file and partials): how its actions are split into
+    /// files says nothing of them.
     fn plan(
         &self,
         name: &str,
         text: String,
         opts: &Options,
         left_alone: Option<&str>,
+        group: Option<&Group>,
         render: &mut dyn FnMut(&str, &[Edit]),
     ) -> Result<Plan, Error>;
 }

@@ -55,6 +55,8 @@ impl super::Source for OpenApi {
         text: String,
         opts: &Options,
         left_alone: Option<&str>,
+        // A document is its own group: its operations are never split across files.
+        _group: Option<&Group>,
         render: &mut dyn FnMut(&str, &[Edit]),
     ) -> Result<Plan, Error> {
         plan(text, name.ends_with(".json"), opts, left_alone, render)
@@ -609,8 +611,10 @@ fn plan_ops(
     notes: &mut Vec<Error>,
 ) -> (Vec<OpPlan>, Group) {
     let style = Style::of(tree, json);
-    let group = Group::of(
-        operations.iter().map(|o| o.view.id.as_str()),
+    let group = Group::of_calls(
+        operations
+            .iter()
+            .map(|o| (o.view.id.as_str(), o.view.steps.last().and_then(|s| s.method.as_deref()))),
         &opts.rules.lexicon,
     );
     let mut out = Vec::with_capacity(operations.len());
