@@ -189,9 +189,23 @@ fn audit_one(
     };
     // Additive: a write that neither removes nor replaces what is there.
     let additive = effects == Effects::single(Effect::Write) && !inf.overwrites;
-    row.verdict = verdict(&row, problems, additive);
+    // A contradiction of what a server declares needs evidence measured in its own right: a
+    // change the plain reading alone makes ("no read verb leads the name"), raised to the
+    // patch's level, or one whose word was seen in too few providers to speak for itself
+    // and reached its level only through the general pool of agreeing evidence
+    // (`open_nodes` of the memory server: `open` changes in 2 of 3 labelled rows, 2
+    // providers) is none. A delete always is (`weak_delete`).
+    let unearned = inf.judgement.is_some_and(|j| {
+        j.raised || matches!(j.key, crate::classify::confidence::Key::Support { .. })
+    }) && !effects.contains(Effect::Delete);
+    row.verdict = verdict(&row, problems, additive, unearned);
     if let Some(why) = why(&row, problems) {
         row.reason = format!("{why}; {}", row.reason);
+    } else if unearned && row.declared.read_only == Some(true) && row.inferred.read_only == Some(false) {
+        row.reason = format!(
+            "the declared read-only claim stands: the rules' change has no measured evidence of its own; {}",
+            row.reason
+        );
     }
     row
 }
@@ -205,10 +219,10 @@ fn weak_delete(declared: &Hints, inf: &crate::classify::Inference, min: Confiden
     declared.read_only == Some(true) && inf.effects.contains(Effect::Delete) && !inf.confident(min)
 }
 
-fn verdict(row: &AuditRow, problems: &[String], additive: bool) -> Verdict {
+fn verdict(row: &AuditRow, problems: &[String], additive: bool, unearned: bool) -> Verdict {
     let d = &row.declared;
     let inferred_ro = row.inferred.read_only;
-    if d.read_only == Some(true) && inferred_ro == Some(false) {
+    if d.read_only == Some(true) && inferred_ro == Some(false) && !unearned {
         return Verdict::Unsafe;
     }
     if d.read_only != Some(true)

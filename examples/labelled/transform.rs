@@ -30,7 +30,8 @@ pub enum Transform {
     Camel,
     Kebab,
     Pascal,
-    /// Every name given its connector's key as a prefix (`crmly_list_leads`).
+    /// Every name given its connector's key as a prefix (`crmly_list_leads`), a key of one
+    /// word as real connector keys are (`bamboohr`, `gong_crm`): the server's first word.
     Prefixed,
     /// Every HTTP method POST, as RPC, JSON-protocol and GraphQL APIs send them.
     AllPost,
@@ -88,7 +89,10 @@ impl Transform {
                 .collect(),
             Transform::Kebab => words.join("-"),
             Transform::Pascal => words.iter().map(cap).collect(),
-            Transform::Prefixed => format!("{key}_{}", snake(name)),
+            Transform::Prefixed => {
+                let short = key.split('_').find(|w| !w.is_empty()).unwrap_or(key);
+                format!("{short}_{}", snake(name))
+            }
             _ => snake(name),
         }
     }

@@ -249,6 +249,10 @@ pub struct Judgement {
     /// The piece of evidence that set the confidence, and its count.
     pub key: Key,
     pub count: Count,
+    /// The level was raised to what the patch takes, not earned by the record: a claim the
+    /// plain reading makes too, where holding it would win nothing (`classify::settle`).
+    /// What holds a declared hint to account (`audit`'s `unsafe`) reads the record's own.
+    pub raised: bool,
 }
 
 /// The pieces a decision rests on: the evidence's own records, most specific first; then
@@ -461,6 +465,7 @@ impl Measured {
             confidence: Confidence::Medium,
             key: k,
             count: self.get(&k),
+            raised: false,
         };
         let own = chain.own();
         let mut counts = [Count::default(); 8];

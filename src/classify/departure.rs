@@ -100,8 +100,5 @@ pub fn reading(plain: Plain, d: &Decision, prefixed: bool) -> Option<Departure> 
 /// Whether the departure is one the engine makes: those whose record against the plain
 /// reading did not pay for them are not (docs/evaluation.md has their records).
 pub fn kept(d: Departure) -> bool {
-    if super::policy("CE_KEEPALL") == "1" {
-        return true;
-    }
     !matches!(d, Departure::Word | Departure::Veto(Veto::Label))
 }

@@ -327,9 +327,12 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
         s.text.read_name(&p.last, lex, None);
         // Only a POST's segment is read as an operation run together: a GET's
         // (`exchangeConnectors`) names what it reads.
-        ev.verbs[Source::Path as usize] = path_verb(&s.text, lex, ev.method == Method::Post)
+        // Where the API posts its reads too, a POST's segment names what it reaches, as a
+        // GET's does.
+        let acts = ev.method == Method::Post && !group.posts_reads;
+        ev.verbs[Source::Path as usize] = path_verb(&s.text, lex, acts)
             .or_else(|| {
-                (ev.method == Method::Post)
+                acts
                     .then(|| run_together_verb(&s.name, &p.last, lex))
                     .flatten()
             });

@@ -807,15 +807,29 @@ impl<'a> Ctx<'a> {
         .flatten()
         .map(|t| t.stem.as_str())
         .collect();
-        let toks = &self.id_tokens;
+        // The name past the prefix its group shares (a server's `API-`, a product's
+        // `browser_`): a service names no resource (`API-delete-a-block` deletes a block).
+        let skip = self.group.prefix.as_deref().map_or(0, |p| {
+            let words: Vec<&str> = p.split('_').collect();
+            let opens = self.id_tokens.len() > words.len()
+                && words.iter().zip(&self.id_tokens).all(|(w, t)| *w == t.word);
+            if opens { words.len() } else { 0 }
+        });
+        let toks = &self.id_tokens[skip..];
         let verb = toks
             .iter()
             .position(|t| opens.contains(&t.stem.as_str()))
             .or((!toks.is_empty()).then_some(0));
+        // Articles join words in a name made from a sentence; they name nothing.
+        const ARTICLES: [&str; 3] = ["a", "an", "the"];
         let rest: Vec<&str> = toks
             .iter()
             .enumerate()
-            .filter(|(i, t)| Some(*i) != verb && !BATCH.contains(&t.word.as_str()))
+            .filter(|(i, t)| {
+                Some(*i) != verb
+                    && !BATCH.contains(&t.word.as_str())
+                    && !ARTICLES.contains(&t.word.as_str())
+            })
             .map(|(_, t)| t.word.as_str())
             .collect();
         let resource = (!rest.is_empty()).then(|| rest.join(" "));
