@@ -300,6 +300,18 @@ fn infer_gathered(view: &ActionView, group: &Group, set: &RuleSet) -> (Inference
         base.word = ev.leads_with_read.flatten();
     }
     let engine = decide::decide(&ev, set);
+    // Nothing read and no call: the plain reading's last line rests on nothing, and no
+    // effect could be proposed without a guess (`static_values`, a tool named by a noun).
+    if engine.is_none() && ev.method == evidence::Method::None {
+        let fired = std::mem::take(&mut ev.fired);
+        let inference = Inference {
+            fired,
+            plain: Some(plain),
+            prefixed: ev.prefixed,
+            ..Inference::default()
+        };
+        return (inference, ev);
+    }
     let (d, judgement, other) = settle(base, engine, &ev, group.posts_reads, set);
     let fired = std::mem::take(&mut ev.fired);
     let inference = Inference {
@@ -350,7 +362,7 @@ fn settle(
     };
     let ej = set.measured.judge(&confidence::chain(&e));
     let departs = departure::reading(plain, &e, false);
-    if departs.is_some_and(|d| !departure::kept(d)) {
+    if departs.is_some_and(|d| !departure::kept(d, set)) {
         return (plain_d, patched(pj, plain.claim), Some(e));
     }
     if e.claim == plain.claim {
@@ -360,7 +372,11 @@ fn settle(
     if ej.confidence >= Confidence::Medium {
         return (e, ej, Some(plain_d));
     }
-    (plain_d, patched(pj, plain.claim), Some(e))
+    // Too weak to stand, the departure is still a doubt: the plain reading is never high
+    // beside it (`sync_ledger` over GET).
+    let mut j = patched(pj, plain.claim);
+    j.confidence = j.confidence.min(Confidence::Medium);
+    (plain_d, j, Some(e))
 }
 
 /// A plain claim at the level the patch takes where holding it would win nothing: a change,
