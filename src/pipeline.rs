@@ -720,7 +720,7 @@ fn counted<'a>(
                 let e = declared?;
                 (e, catalog::Origin::of(inf, e, opts.min_confidence))
             };
-            Some((catalog::Word::of(inf.decision.as_ref()?)?, effects, origin))
+            Some((catalog::Word::of(inf.reading()?)?, effects, origin))
         })
         .collect()
 }

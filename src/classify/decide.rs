@@ -105,26 +105,19 @@ pub enum Veto {
     Path,
     /// A change verb elsewhere in the name (`mark_chat_read_for_user`).
     Name,
-    /// A label that opens with a change verb.
-    Label,
     /// A description that opens with a change verb, beside a read that is also a state
     /// (`event_read`, "Marks a single Event as read.").
     Prose,
-    /// A POST that says change, beside a read verb whose record is too poor to stand
-    /// against it.
-    Method,
 }
 
 impl Veto {
-    pub const ALL: [Veto; 8] = [
+    pub const ALL: [Veto; 6] = [
         Veto::Object,
         Veto::Conjunction,
         Veto::Operation,
         Veto::Path,
         Veto::Name,
-        Veto::Label,
         Veto::Prose,
-        Veto::Method,
     ];
 
     pub fn name(self) -> &'static str {
@@ -134,9 +127,7 @@ impl Veto {
             Veto::Operation => "operation",
             Veto::Path => "path",
             Veto::Name => "name",
-            Veto::Label => "label",
             Veto::Prose => "prose",
-            Veto::Method => "method",
         }
     }
 }
@@ -286,8 +277,7 @@ pub fn strong_change(d: &Decision, set: &RuleSet) -> bool {
             // Issue 20's bound: a change verb in the name, operation, a POST's action segment
             // or the label stands against any read, a person's included.
             Basis::Verb(_) => true,
-            // The POST alone, beside a read too poor to patch, is weak: the hint decides.
-            Basis::Veto(v) => v != Veto::Method,
+            Basis::Veto(_) => true,
             Basis::Declared => false,
             // PUT, PATCH or DELETE is a strong rule's too.
             Basis::Plain(line, _) => line == super::plain::Line::Method,
@@ -341,26 +331,6 @@ pub fn declared(from: Option<&Decision>, ev: &Evidence, read_only: bool) -> Deci
         deciding: vec![Ref::Hint],
         support: 0,
     }
-}
-
-/// The change a POST says, for a read proposal whose own record is too poor to stand against
-/// it (`low`): the read verb stays named, overruled.
-pub fn method_change(read: &Decision, ev: &Evidence, set: &RuleSet) -> Option<Decision> {
-    if read.claim != Claim::Read || ev.method != Method::Post || ev.rpc_style {
-        return None;
-    }
-    let rules = &set.rules;
-    let i = ev
-        .fired
-        .iter()
-        .copied()
-        .find(|&i| rules[i].weight == Weight::Weak && !rules[i].effect.is_read_only())?;
-    let mut d = by_rule(read.clone(), ev, set, i);
-    d.basis = Basis::Veto(Veto::Method);
-    d.deciding.retain(|r| *r != Ref::Rule(i));
-    d.deciding.insert(0, Ref::Rule(i));
-    d.object = None;
-    Some(d)
 }
 
 fn by_rule(mut d: Decision, ev: &Evidence, set: &RuleSet, rule: usize) -> Decision {
@@ -447,17 +417,6 @@ fn veto(ev: &Evidence, set: &RuleSet, source: Source) -> Option<(Veto, Effect, R
     // name, or a label that opens with one.
     if let Some(v) = ev.name_change {
         return Some((Veto::Name, lex.sense(v.sense).effect, Ref::Sense(v.sense)));
-    }
-    // A label that opens with a plain change verb, in any form, and goes on to its object
-    // ("Deletes the document", "Creates a page"). A word as often a noun opens a label that
-    // names a thing ("Invoices List"), and so does a label of one word.
-    if source != Source::Label
-        && ev.label_acts
-        && let Some(v) = ev.verb(Source::Label)
-        && !v.noun
-        && !lex.sense(v.sense).effect.is_read_only()
-    {
-        return Some((Veto::Label, lex.sense(v.sense).effect, Ref::Sense(v.sense)));
     }
     // A name whose verb is a read that is also a state (`event_read`) says no more than the
     // state: a description that opens with a change, even a word as often a noun ("Marks a

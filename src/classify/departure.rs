@@ -101,8 +101,6 @@ pub fn reading(plain: Plain, d: &Decision, prefixed: bool) -> Option<Departure> 
 /// user's own sense is the user's declaration, and always speaks.
 pub fn kept(d: Departure, set: &RuleSet) -> bool {
     match d {
-        // Held out, the label's change verb lost 8 to 0 against a read the name led with.
-        Departure::Veto(Veto::Label) => false,
         // Read words beyond the plain list were right 24 times of 24; computing and
         // searching words 7 of 12 (Azure's validate, evaluate and discover are actions).
         Departure::Word(sense) => {

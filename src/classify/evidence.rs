@@ -9,7 +9,7 @@ use super::RuleSet;
 use super::index::Sym;
 use super::name::{Group, Position, Verb, Words, sentence_verb_in};
 use super::rules::{self, Facts};
-use super::signals::{PathSink, each_stem};
+use super::signals::PathSink;
 use crate::view::ActionView;
 
 /// Where a verb was read, in the order the decision trusts them.
@@ -104,9 +104,6 @@ pub struct Evidence {
     pub conjoined: Option<Verb>,
     /// A plain verb of a change elsewhere in the name than its verb.
     pub name_change: Option<Verb>,
-    /// The label opens with its verb and goes on (more than one word, the first no past
-    /// participle).
-    pub label_acts: bool,
     /// The rules that hold, by index, in rule order.
     pub fired: Vec<usize>,
     /// The name's first words were skipped as the prefix its group shares.
@@ -338,8 +335,8 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
             });
     }
     ev.named = ev.method == Method::Post && !ev.rpc_style && ev.verb(Source::Path).is_some();
-    // Prose is read too when the name or operation has a verb: a label that says change
-    // overrules a read, and a label or description that agrees is support.
+    // Prose is read too when the name or operation has a verb: a label or description that
+    // agrees is support.
     if let Some(label) = &view.label {
         // A title that opens with a gerund names an activity or a thing ("Following by User
         // ID", "Networking Information List"), as a past participle qualifies one.
@@ -350,29 +347,6 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
                         .nth(v.index)
                         .is_some_and(|w| ends_with(w, "ing", 5)))
             });
-        // "Managed Databases List All": a past participle qualifies the thing the label
-        // names; "Deletes the document" acts on it.
-        let mut words = super::signals::raw_words(label);
-        let participle = ends_with(words.next().unwrap_or_default(), "ed", 2);
-        // Over GET, a label whose verb the name holds after its own read verb names that
-        // thing ("Follow status for a brand" of `get_my_follows_brands_slug`, "Logins List"
-        // of `get_profile_logins`): it echoes the name's object, it does not act.
-        let echoes_object = ev.method == Method::Get
-            && ev.verb(Source::Label).is_some_and(|l| {
-                ev.verb(Source::Name)
-                    .filter(|v| lex.sense(v.sense).effect.is_read_only())
-                    .is_some_and(|v| {
-                        (v.index + 1..s.name.len()).any(|i| {
-                            let mut same = false;
-                            each_stem(s.name.get(i), &mut s.form, |f| {
-                                same = lex.sym(f) == Some(l.sym);
-                                same
-                            });
-                            same
-                        })
-                    })
-            });
-        ev.label_acts = words.next().is_some() && !participle && !echoes_object;
     }
     if let Some(d) = &view.description {
         ev.verbs[Source::Description as usize] = sentence_verb_in(d, lex, &mut s.buf, &mut s.form);

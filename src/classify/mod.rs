@@ -244,6 +244,18 @@ impl Inference {
         self.decision.as_ref().map_or(&[], |d| &d.deciding)
     }
 
+    /// The reading a verb was read for: the proposal, or, where the proposal is the plain
+    /// reading and the engine read a verb it did not take, the engine's (what the catalog's
+    /// declarations are counted and voted by).
+    pub fn reading(&self) -> Option<&Decision> {
+        match (&self.decision, &self.overruled) {
+            (Some(d), Some(e)) if d.verb.is_none() && matches!(d.basis, decide::Basis::Plain(..)) => {
+                Some(e)
+            }
+            (d, _) => d.as_ref(),
+        }
+    }
+
     /// Whether the proposal is at least as sure as `min`: below it, a proposal is listed
     /// for a human, not used.
     pub fn confident(&self, min: Confidence) -> bool {
@@ -607,8 +619,12 @@ mod tests {
     fn post_reads_and_get_side_effects() {
         let inf = one("candidate_list", "", Some("post"), "/candidate.list");
         assert_eq!(inf.effects.joined("|"), "read");
+        // A GET whose name's verb is a change is a departure too weak to stand on its own
+        // record: the GET reads, never high beside the doubt.
         let inf = one("employees_export", "", Some("get"), "/employees/export");
-        assert!(!inf.effects.is_read_only(), "{inf:?}");
+        assert_eq!(inf.effects.joined("|"), "read", "{inf:?}");
+        assert_eq!(inf.confidence, Some(Confidence::Medium), "{inf:?}");
+        assert_eq!(inf.overruled.as_ref().map(|e| e.claim), Some(Claim::Change));
     }
 
     #[test]
@@ -722,14 +738,16 @@ mod tests {
             assert!(!inf.effects.is_read_only(), "{id}: {inf:?}");
         }
         // A read verb that is only a verb, that opens the name, or that the last word is
-        // after a preposition, stands.
+        // after a preposition, stands: the engine reads it (read alone, with no names
+        // beside it, a read past the first word is a departure too thin to patch).
         for id in [
             "users_get_email_reset",
             "list_archive_reset",
             "users_lookup_by_email",
         ] {
             let inf = tool(id, None);
-            assert!(inf.effects.is_read_only(), "{id}: {inf:?}");
+            let reading = inf.reading().expect("a reading");
+            assert_eq!(reading.claim, Claim::Read, "{id}: {inf:?}");
         }
         // Over GET, which HTTP defines as safe, the last word names a thing.
         let id = "workbook_tables_columns_filter_clear";
@@ -935,15 +953,10 @@ mod tests {
             let inf = infer(&view, &set);
             assert_eq!(inf.effects.joined("|"), "read", "{}", view.id);
         }
-        // A label that acts on something the name does not hold still overrules it.
+        // Nor does a label that acts on something the name does not hold: a label's
+        // change verb is no departure the engine makes (issue 31).
         let acts = get("get_brand", "/brands/{id}", "Follow a brand");
-        assert_ne!(infer(&acts, &set).effects.joined("|"), "read");
-        // Over POST the echo proves nothing: the label is read as before.
-        let post = ActionView {
-            label: Some("Follow status for a brand".into()),
-            ..post("get_my_follows_brands_slug", "/my/follows/brands/{slug}")
-        };
-        assert_ne!(infer(&post, &set).effects.joined("|"), "read");
+        assert_eq!(infer(&acts, &set).effects.joined("|"), "read");
     }
 
     #[test]
@@ -986,17 +999,20 @@ mod tests {
     }
 
     #[test]
-    fn a_read_too_poor_to_patch_beside_a_post_is_proposed_as_the_change() {
-        // Nothing measured: a read verb over POST stands alone and is low; the POST says
-        // change, and that is proposed, with the read kept beside it.
+    fn a_read_verb_beside_a_post_is_never_proposed_as_the_change() {
+        // Nothing measured: the read verb over POST stands alone; the plain reading (the
+        // name opens with `fetch`) reads, and is held for a human only where its record
+        // says it is wrong more often than right, never turned into the POST's change
+        // (issue 31: proposed as the change, such reads were right 56.5% of the time).
         let mut set = set();
         set.measured = Measured::default();
         let inf = infer(&post("fetch_boundaries", "/v4/boundaries/query2"), &set);
-        assert_eq!(inf.effects.joined("|"), "write", "{inf:?}");
-        assert_eq!(inf.confidence, Some(Confidence::Medium));
-        let d = inf.decision.as_ref().unwrap();
-        assert_eq!(d.basis, decide::Basis::Veto(decide::Veto::Method));
-        assert_eq!(inf.overruled.as_ref().unwrap().claim, Claim::Read);
+        assert_eq!(inf.effects.joined("|"), "read", "{inf:?}");
+        assert!(inf.overruled.is_none(), "{inf:?}");
+        // With the counts: patched as the read it is.
+        let inf = infer(&post("fetch_boundaries", "/v4/boundaries/query2"), &self::set());
+        assert_eq!(inf.effects.joined("|"), "read", "{inf:?}");
+        assert!(inf.confident(Confidence::Medium), "{inf:?}");
     }
 
     #[test]
@@ -1098,12 +1114,11 @@ mod tests {
             label: Some(label.into()),
             ..ActionView::default()
         };
+        // A label's change verb does not overrule a read the name opens with: as a
+        // departure from the plain reading it lost 8 to 0 on openapi-scopes-dev (issue 31).
         for label in ["Deletes the document", "Creates a page"] {
             let inf = infer(&labelled(label), &set);
-            assert!(
-                !(inf.effects.is_read_only() && inf.confident(Confidence::Medium)),
-                "{label}: {inf:?}"
-            );
+            assert_eq!(inf.effects.joined("|"), "read", "{label}: {inf:?}");
         }
         // A label that names a thing opens with a noun or a participle.
         for label in ["Invoices List", "Managed Databases List All", "Comments"] {
