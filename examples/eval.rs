@@ -93,6 +93,18 @@ fn real_main() -> Result<(), String> {
             path.display(),
             tsv.lines().filter(|l| !l.starts_with('#')).count()
         );
+        // The departures' records are read from the counts in force (the binary's): run
+        // `--measure` again after a rebuild when the counts above changed.
+        let held_out = labelled::cross_validated(&rows, &lib, &rules)?;
+        let table = labelled::departures::Table::of(&held_out, &rules);
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("heuristics/departures.tsv");
+        let tsv = labelled::departures::records_tsv(&table);
+        std::fs::write(&path, &tsv).map_err(|e| format!("{}: {e}", path.display()))?;
+        println!(
+            "wrote {} ({} records)",
+            path.display(),
+            tsv.lines().filter(|l| !l.starts_with('#')).count()
+        );
         return Ok(());
     }
     for set in Set::ALL {

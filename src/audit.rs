@@ -201,7 +201,10 @@ fn audit_one(
     row.verdict = verdict(&row, problems, additive, unearned);
     if let Some(why) = why(&row, problems) {
         row.reason = format!("{why}; {}", row.reason);
-    } else if unearned && row.declared.read_only == Some(true) && row.inferred.read_only == Some(false) {
+    } else if unearned
+        && row.declared.read_only == Some(true)
+        && row.inferred.read_only == Some(false)
+    {
         row.reason = format!(
             "the declared read-only claim stands: the rules' change has no measured evidence of its own; {}",
             row.reason

@@ -714,6 +714,12 @@ fn counted<'a>(
                 Status::Conflict => opts.fix_conflicts,
                 _ => false,
             };
+            // A plain reading the engine doubts is no proposal to vote with: the catalog's
+            // declarations settle the doubt (`sync_ledger` over GET beside `sync_*` declared
+            // [execute]).
+            if proposed && inf.doubt().is_some() {
+                return None;
+            }
             let (effects, origin) = if proposed {
                 (inf.effects, catalog::Origin::Proposed)
             } else {
@@ -834,11 +840,16 @@ fn connector_groups(
         .collect();
     let mut by: BTreeMap<(usize, String), Vec<(String, Option<String>)>> = BTreeMap::new();
     for (catalog, folder, calls) in read {
-        by.entry((catalog, folder.to_owned())).or_default().extend(calls);
+        by.entry((catalog, folder.to_owned()))
+            .or_default()
+            .extend(calls);
     }
     by.into_iter()
         .map(|(k, calls)| {
-            let g = Group::of_calls(calls.iter().map(|(n, m)| (n.as_str(), m.as_deref())), lexicon);
+            let g = Group::of_calls(
+                calls.iter().map(|(n, m)| (n.as_str(), m.as_deref())),
+                lexicon,
+            );
             (k, g)
         })
         .collect()
@@ -958,11 +969,18 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
         .and_then(|m| crate::git::left_alone(m, &w.patch_path));
     let source = crate::source::of_file(&file.rel);
     let group = names.groups.get(&(w.catalog, file.folder.clone()));
-    let plan = match source.plan(&file.rel, text, opts, left_alone, group, &mut |old, edits| {
-        if opts.render_patch {
-            diff::render_patch(path, old, edits, patch);
-        }
-    }) {
+    let plan = match source.plan(
+        &file.rel,
+        text,
+        opts,
+        left_alone,
+        group,
+        &mut |old, edits| {
+            if opts.render_patch {
+                diff::render_patch(path, old, edits, patch);
+            }
+        },
+    ) {
         Ok(p) => p,
         Err(e) => {
             out.error = Some(e.in_file(&w.shown));
@@ -1369,7 +1387,11 @@ fn plan_actions(
             Decide::Classify(group) => {
                 let group = group.get_or_insert_with(|| {
                     Group::of_calls(
-                        layout.names.iter().copied().zip(layout.methods.iter().copied()),
+                        layout
+                            .names
+                            .iter()
+                            .copied()
+                            .zip(layout.methods.iter().copied()),
                         &opts.rules.lexicon,
                     )
                 });

@@ -173,20 +173,18 @@ fn assert_holds(name: &str, text: &str, opts: &Options) -> invariants::Outcome {
     }
 }
 
-/// Fuzzer crash c498ff32 (minimised by hand): `list_leads` is anchored and gets `effects:
-/// [read]`; `edit_contacts` merges it (`<<: *base`), declares no effects of its own and is
-/// not classified with confidence (an `edit` verb on a GET), so it gets no edit. After the
-/// patch it inherited `[read]` through the merge: a declaration nobody proposed, and a wrong
-/// one. `pipeline::plan` now holds back an edit that a merging action would inherit.
+/// Fuzzer crash c498ff32 (minimised by hand, then rewritten for issue 31's plain reading):
+/// `list_leads` is anchored and gets `effects: [read]`; `widget_config` merges it (`<<:
+/// *base`), declares no effects of its own and is not classified (no verb, no call), so it
+/// gets no edit. After the patch it inherited `[read]` through the merge: a declaration
+/// nobody proposed. `pipeline::plan` now holds back an edit that a merging action would
+/// inherit.
 const MERGE_INHERITS_INSERTED_EFFECTS: &str = "actions:
   - &base
     actionId: list_leads
-    steps:
-      - stepFunction:
-          functionName: request
-          parameters: {url: /leads, method: get}
+    label: Leads
   - <<: *base
-    actionId: edit_contacts
+    actionId: widget_config
 ";
 
 #[test]
@@ -198,7 +196,7 @@ fn merge_source_edit_does_not_declare_effects_for_an_inheritor() {
     assert!(
         plan.notes
             .iter()
-            .any(|n| n.message.contains("`edit_contacts` merges it")),
+            .any(|n| n.message.contains("`widget_config` merges it")),
         "{:?}",
         plan.notes
     );

@@ -16,14 +16,10 @@ use catalog_effects::classify::{Confidence, RuleSet};
 
 use super::{Outcome, Route, Set, TARGETS, engine_claim};
 
-/// The records a row rests on: of its decision, or of the read its decision overruled
-/// (that read is what its names and words said).
+/// The records a row rests on: of the engine's reading of it (what its names and words
+/// said), whether or not it departed from the plain reading.
 pub fn evidence(o: &Outcome<'_>) -> Option<Chain> {
-    let inf = &o.inference;
-    inf.overruled
-        .as_deref()
-        .or(inf.decision.as_ref())
-        .map(confidence::chain)
+    o.inference.reading().map(confidence::chain)
 }
 
 /// The records looked up elsewhere, most specific first, each with whether it is the record

@@ -30,6 +30,16 @@ pub enum Toward {
 }
 
 impl Toward {
+    /// The direction's id in `heuristics/departures.tsv`.
+    pub fn id(self) -> &'static str {
+        match self {
+            Toward::Read => "read",
+            Toward::Change => "change",
+            Toward::HoldRead => "hold-read",
+            Toward::HoldChange => "hold-change",
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Toward::Read => "to read",
@@ -106,6 +116,9 @@ pub struct Table {
     pub patch: BTreeMap<(Set, Route), Patch>,
     /// By departure id and direction, then set and route.
     pub departures: BTreeMap<(String, Toward), BTreeMap<(Set, Route), Record>>,
+    /// The same by the departures' own ids (every hold one `hold`), as
+    /// `heuristics/departures.tsv` keeps them.
+    pub records: BTreeMap<(String, Toward), BTreeMap<(Set, Route), Record>>,
     /// Rows whose plain reading the library and the peer rule disagree on (there should be
     /// none: the peer is the plain reading).
     pub plain_mismatch: usize,
@@ -157,6 +170,12 @@ impl Table {
             } else {
                 d.id(rules)
             };
+            t.records
+                .entry((d.id(rules), toward))
+                .or_default()
+                .entry(key)
+                .or_default()
+                .add(win, loss, engine.map_or(plain != truth, |e| e == truth));
             let right = match engine {
                 Some(e) => e == truth,
                 None => plain != truth,
@@ -213,9 +232,7 @@ impl Table {
             });
             let cells: Vec<String> = by
                 .iter()
-                .map(|((set, route), r)| {
-                    format!("{} {}: {}", short(*set), route.name(), r.cell())
-                })
+                .map(|((set, route), r)| format!("{} {}: {}", short(*set), route.name(), r.cell()))
                 .collect();
             let _ = writeln!(
                 s,
@@ -403,4 +420,24 @@ pub fn render_targets(table: &Table, report: &super::Report) -> String {
         let _ = writeln!(s, "  {id:44} {:15} {why}", toward.name());
     }
     s
+}
+
+/// The departures' records as `heuristics/departures.tsv`.
+pub fn records_tsv(table: &Table) -> String {
+    use catalog_effects::classify::departure::{Record as Row, records_tsv};
+    let mut by: BTreeMap<String, Vec<Row>> = BTreeMap::new();
+    for ((id, toward), sets) in &table.records {
+        for ((set, route), r) in sets {
+            by.entry(id.clone()).or_default().push(Row {
+                toward: toward.id().to_owned(),
+                set: set.name().to_owned(),
+                route: route.name().to_owned(),
+                fires: r.fires as u32,
+                wins: r.wins as u32,
+                losses: r.losses as u32,
+                right: r.right as u32,
+            });
+        }
+    }
+    records_tsv(&by)
 }

@@ -670,8 +670,10 @@ impl Peer {
                     "delete" => Method::Delete,
                     _ => Method::Post,
                 };
-                Some(catalog_effects::classify::plain::reading(&row.name, m).claim
-                    == catalog_effects::classify::Claim::Read)
+                Some(
+                    catalog_effects::classify::plain::reading(&row.name, m).claim
+                        == catalog_effects::classify::Claim::Read,
+                )
             }
             Peer::VerbAnywhere => {
                 for x in &w {

@@ -77,8 +77,14 @@ pub fn classify_server<'a>(
     if let Some(p) = doc.problems.first() {
         return Err(format!("{server}: {p}"));
     }
-    let group = Group::of(
-        doc.operations.iter().map(|o| o.view.id.as_str()),
+    // As the OpenAPI source reads a document: its ids with their calls' methods.
+    let group = Group::of_calls(
+        doc.operations.iter().map(|o| {
+            (
+                o.view.id.as_str(),
+                o.view.steps.last().and_then(|s| s.method.as_deref()),
+            )
+        }),
         &set.lexicon,
     );
     let mut by_op: BTreeMap<(&str, &str), Inference> = doc

@@ -225,9 +225,8 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
     };
 
     ev.prefixed = s.name.read_name(&view.id, lex, group.prefix.as_deref());
-    ev.leads_with_read = (!s.name.is_empty()
-        && super::plain::READ_WORDS.contains(&s.name.get(0)))
-    .then(|| lex.sym(s.name.get(0)));
+    ev.leads_with_read = (!s.name.is_empty() && super::plain::READ_WORDS.contains(&s.name.get(0)))
+        .then(|| lex.sym(s.name.get(0)));
     s.path.clear();
     s.facts.fill(view, s.name.iter(), &set.matcher, &mut s.path);
     s.facts.scopes = rules::scope_grant(&view.scopes, lex);
@@ -327,12 +326,10 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
         // Where the API posts its reads too, a POST's segment names what it reaches, as a
         // GET's does.
         let acts = ev.method == Method::Post && !group.posts_reads;
-        ev.verbs[Source::Path as usize] = path_verb(&s.text, lex, acts)
-            .or_else(|| {
-                acts
-                    .then(|| run_together_verb(&s.name, &p.last, lex))
-                    .flatten()
-            });
+        ev.verbs[Source::Path as usize] = path_verb(&s.text, lex, acts).or_else(|| {
+            acts.then(|| run_together_verb(&s.name, &p.last, lex))
+                .flatten()
+        });
     }
     ev.named = ev.method == Method::Post && !ev.rpc_style && ev.verb(Source::Path).is_some();
     // Prose is read too when the name or operation has a verb: a label or description that

@@ -91,6 +91,8 @@ pub struct RuleSet {
     pub lexicon: Lexicon,
     pub rules: Vec<Rule>,
     pub measured: Measured,
+    /// The departures from the plain reading the engine makes, and their records.
+    pub departures: departure::Departures,
     pub(crate) matcher: rules::Matcher,
 }
 
@@ -143,6 +145,7 @@ impl RuleSet {
             matcher: rules::Matcher::new(&rules),
             rules,
             measured: Measured::default(),
+            departures: departure::Departures::builtin()?,
         };
         set.measured = Measured::parse(MEASURED, &set);
         Ok(set)
@@ -159,10 +162,12 @@ impl RuleSet {
         }
     }
 
-    /// Runs the examples of every rule, sense and object; one message per example that does
-    /// not behave.
+    /// Runs the examples of every rule, sense, object and departure; one message per
+    /// example that does not behave.
     pub fn check_examples(&self) -> Vec<String> {
-        self.check_examples_of(&|_| true)
+        let mut failures = self.check_examples_of(&|_| true);
+        failures.extend(departure::check_examples(self));
+        failures
     }
 
     /// The same, for the entries of the files `of` accepts.
@@ -249,11 +254,31 @@ impl Inference {
     /// declarations are counted and voted by).
     pub fn reading(&self) -> Option<&Decision> {
         match (&self.decision, &self.overruled) {
-            (Some(d), Some(e)) if d.verb.is_none() && matches!(d.basis, decide::Basis::Plain(..)) => {
+            (Some(d), Some(e))
+                if d.verb.is_none() && matches!(d.basis, decide::Basis::Plain(..)) =>
+            {
                 Some(e)
             }
             (d, _) => d.as_ref(),
         }
+    }
+
+    /// The engine's reading beside a plain proposal that it was too weak to depart from:
+    /// a doubt.
+    pub fn doubt(&self) -> Option<&Decision> {
+        match (&self.decision, &self.overruled) {
+            (Some(d), Some(e))
+                if matches!(d.basis, decide::Basis::Plain(..)) && e.claim != d.claim =>
+            {
+                Some(e)
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether a declaration of `effects` says what the doubt says (it settles it).
+    pub fn doubted_by(&self, effects: Effects) -> bool {
+        self.doubt().is_some_and(|e| Claim::of(effects) == e.claim)
     }
 
     /// Whether the proposal is at least as sure as `min`: below it, a proposal is listed
@@ -359,26 +384,36 @@ fn settle(
 ) -> (Decision, Judgement, Option<Decision>) {
     let plain_d = decide::plain(plain, engine.as_ref(), ev);
     let pj = set.measured.judge(&confidence::chain(&plain_d));
+    let ej = engine
+        .as_ref()
+        .map(|e| set.measured.judge(&confidence::chain(e)));
     let silent = plain.line == plain::Line::Otherwise
         && posts_reads
         && ev.method == evidence::Method::Post
-        && engine.as_ref().is_none_or(|e| {
-            e.claim == Claim::Read
+        && engine.as_ref().zip(ej).is_none_or(|(e, j)| {
+            (e.claim == Claim::Read && j.confidence == Confidence::Low)
                 || matches!(e.basis, decide::Basis::Rule(i) if set.rules[i].weight == Weight::Weak)
         });
     if silent {
-        return (plain_d, held(pj), engine);
+        // Held as what the engine read, if it read anything: never as the opposite claim.
+        return match (engine, ej) {
+            (Some(e), Some(j)) if e.claim == Claim::Read => (e, held(j), Some(plain_d)),
+            (engine, _) => (plain_d, held(pj), engine),
+        };
     }
-    let Some(e) = engine else {
+    let (Some(e), Some(ej)) = (engine, ej) else {
         return (plain_d, patched(pj, plain.claim), None);
     };
-    let ej = set.measured.judge(&confidence::chain(&e));
     let departs = departure::reading(plain, &e, false);
     if departs.is_some_and(|d| !departure::kept(d, set)) {
         return (plain_d, patched(pj, plain.claim), Some(e));
     }
     if e.claim == plain.claim {
-        let j = if ej.confidence >= pj.confidence { ej } else { pj };
+        let j = if ej.confidence >= pj.confidence {
+            ej
+        } else {
+            pj
+        };
         return (e, patched(j, plain.claim), None);
     }
     if ej.confidence >= Confidence::Medium {
@@ -465,6 +500,7 @@ fn reason(d: &Decision, j: &Judgement, set: &RuleSet) -> String {
     let lex = &set.lexicon;
     let what = match (d.basis, d.verb) {
         (Basis::Declared, _) => String::from("the hint declared in the catalog, a person's claim"),
+        (Basis::Plain(line, _), _) => ["the plain reading (", line.name(), ")"].concat(),
         (Basis::Rule(i), _) => ["rule `", &set.rules[i].id, "`"].concat(),
         (Basis::Veto(v), Some((_, verb))) => [
             "the verb `",
@@ -498,6 +534,14 @@ fn reason(d: &Decision, j: &Judgement, set: &RuleSet) -> String {
             "; high: taken at a person's word, unless strong evidence says change",
         ]
         .concat();
+    }
+    if matches!(d.basis, Basis::Plain(..)) {
+        let level = j.confidence.name();
+        return match (j.raised, j.confidence) {
+            (true, _) => [&what, how, "; ", level, ": its record is poor, but holding it would win nothing (a change a person approves either way, or a read right more often than not)"].concat(),
+            (_, Confidence::Low) => [&what, how, "; low: held for a human"].concat(),
+            _ => [&what, how, "; ", level].concat(),
+        };
     }
     let sure = match (j.confidence, j.key, d.claim) {
         (Confidence::High, ..) => {
@@ -1010,7 +1054,10 @@ mod tests {
         assert_eq!(inf.effects.joined("|"), "read", "{inf:?}");
         assert!(inf.overruled.is_none(), "{inf:?}");
         // With the counts: patched as the read it is.
-        let inf = infer(&post("fetch_boundaries", "/v4/boundaries/query2"), &self::set());
+        let inf = infer(
+            &post("fetch_boundaries", "/v4/boundaries/query2"),
+            &self::set(),
+        );
         assert_eq!(inf.effects.joined("|"), "read", "{inf:?}");
         assert!(inf.confident(Confidence::Medium), "{inf:?}");
     }

@@ -567,8 +567,8 @@ impl Group {
                 posted += usize::from(m.as_ref().eq_ignore_ascii_case("post"));
             }
         }
-        let posts_reads = read_named >= POSTED_READS_SEEN
-            && posted as f64 >= POSTED_READS * read_named as f64;
+        let posts_reads =
+            read_named >= POSTED_READS_SEEN && posted as f64 >= POSTED_READS * read_named as f64;
         Group {
             prefix,
             style,

@@ -124,6 +124,7 @@ fn explain_one(f: &FileResult, a: &ActionResult, opts: &pipeline::Options) -> St
         evidence_section(&mut s, v, f, &opts.rules);
         hints_section(&mut s, v, f, a, opts);
     }
+    departure_section(&mut s, a, &opts.rules);
     confidence_section(&mut s, a, &opts.rules);
     catalog_section(&mut s, a, opts);
     let inf = &a.inference;
@@ -490,6 +491,57 @@ fn word_record(set: &RuleSet, word: Sym, prose: bool, read_only: bool) -> String
 
 /// The measured counts behind the confidence: the evidence's own records, most specific
 /// first, the records it is pooled into, and what agreeing evidence is worth.
+/// What the name and method plainly say, and the departure that moved the proposal off
+/// it, with the departure's record against the plain reading.
+fn departure_section(s: &mut String, a: &ActionResult, set: &RuleSet) {
+    use catalog_effects::classify::departure;
+    let inf = &a.inference;
+    let Some(plain) = inf.plain else { return };
+    let claim = match plain.claim {
+        Claim::Read => "read-only",
+        Claim::Change => "a change",
+    };
+    let _ = writeln!(s, "\nplain reading: {claim} ({})", plain.line.name());
+    let Some(d) = departure::considered(inf) else {
+        let _ = writeln!(s, "departure: none; the engine reads it the same way");
+        return;
+    };
+    let id = d.id(set);
+    let stood = departure::of(inf, catalog_effects::classify::Confidence::Medium) == Some(d);
+    let how = if !departure::kept(d, set) {
+        "not made: its record against the plain reading does not pay for it"
+    } else if stood {
+        "it stands"
+    } else {
+        "too weak to stand on its record: the plain reading is proposed"
+    };
+    let _ = writeln!(s, "departure: {id}, {how}");
+    let records = set
+        .departures
+        .records
+        .get(&id)
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
+    if records.is_empty() {
+        let _ = writeln!(s, "  no record on the labelled sets (it never fired there)");
+        return;
+    }
+    let (f, w, l, r) = records.iter().fold((0, 0, 0, 0), |t, x| {
+        (t.0 + x.fires, t.1 + x.wins, t.2 + x.losses, t.3 + x.right)
+    });
+    let _ = writeln!(
+        s,
+        "  its record against the plain reading, leave-one-provider-out: fired {f} times, {w} wins, {l} losses, right {r} of {f} (heuristics/departures.tsv)"
+    );
+    for x in records {
+        let _ = writeln!(
+            s,
+            "    {}, {} ({}): fired {}, {} wins, {} losses",
+            x.set, x.route, x.toward, x.fires, x.wins, x.losses
+        );
+    }
+}
+
 fn confidence_section(s: &mut String, a: &ActionResult, set: &RuleSet) {
     let (Some(d), Some(j)) = (&a.inference.decision, &a.inference.judgement) else {
         return;
@@ -515,7 +567,7 @@ fn confidence_section(s: &mut String, a: &ActionResult, set: &RuleSet) {
     if let Some(r) = &a.inference.overruled {
         let _ = writeln!(
             s,
-            "  the read it overrules was {}: {}",
+            "  the reading it was weighed against was {}: {}",
             set.measured.judge(&confidence::chain(r)).confidence,
             r.deciding
                 .iter()
@@ -524,7 +576,13 @@ fn confidence_section(s: &mut String, a: &ActionResult, set: &RuleSet) {
                 .join(", ")
         );
     }
-    for key in confidence::chain(d) {
+    // Where the plain reading's record set the level of the engine's agreeing reading, it is
+    // listed with the engine's own.
+    let mut keys: Vec<confidence::Key> = confidence::chain(d).into_iter().collect();
+    if !keys.contains(&j.key) {
+        keys.insert(0, j.key);
+    }
+    for key in keys {
         let c = set.measured.get(&key);
         let mark = if key == j.key { "*" } else { " " };
         let stats = if c.of == 0 {

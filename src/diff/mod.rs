@@ -62,6 +62,9 @@ pub fn status(declared: &Declared, nested: bool, inference: &Inference, min: Con
     match declared {
         _ if nested => Status::Skipped,
         Declared::Invalid(_) => Status::Invalid,
+        // A declaration that says what a departure too weak to stand said (`sync_users` over
+        // GET declared [execute]) is a person settling the doubt, not a conflict.
+        Declared::Valid(d) if inference.doubted_by(*d) => Status::Agrees,
         Declared::Valid(d) if confident && *d != inference.effects => Status::Conflict,
         Declared::Valid(_) => Status::Agrees,
         Declared::None if confident => Status::Added,

@@ -612,9 +612,12 @@ fn plan_ops(
 ) -> (Vec<OpPlan>, Group) {
     let style = Style::of(tree, json);
     let group = Group::of_calls(
-        operations
-            .iter()
-            .map(|o| (o.view.id.as_str(), o.view.steps.last().and_then(|s| s.method.as_deref()))),
+        operations.iter().map(|o| {
+            (
+                o.view.id.as_str(),
+                o.view.steps.last().and_then(|s| s.method.as_deref()),
+            )
+        }),
         &opts.rules.lexicon,
     );
     let mut out = Vec::with_capacity(operations.len());
