@@ -62,50 +62,41 @@ fn the_measured_counts_are_what_the_labelled_sets_give() {
 }
 
 /// (set, route, unsafe at most, friction at most, coverage at least) at the default patch
-/// level, leave-one-provider-out, as counts: the issue's targets where met, else the figures
-/// reached (tighten them as inference improves, never loosen them).
+/// level, leave-one-provider-out, as counts: the figures reached (tighten them as inference
+/// improves, never loosen them but for a measured reason written here).
+///
+/// Loosened on unsafe by issue 31 (3 December), for the plain reading first: a departure
+/// stands only where its record pays for it against the plain reading, and a read the
+/// plain reading makes is never held where its record says it is right more often than not
+/// (held, such reads lost 39 to 0 on openapi-scopes-dev's audit route). Every unsafe row
+/// added is a read the plain reading makes too (unsafe stays at most the plain reading's on
+/// every set), and friction fell on every row of this table: openapi-scopes-dev 42 -> 30,
+/// google-dev 58 -> 48, graph-dev 106 -> 101, azure-dev 27 -> 10, mcp-dev 43 -> 42.
 const HOLD: [(Set, Route, usize, usize, f64); 5] = [
-    // Met since 2 December (a label that echoes a GET's object and a title that opens with
-    // a gerund no longer say change); what is left is Jira's, Square's and EVE's POST reads
-    // by ids. No unsafe row since an RPC API's GET no longer hides an inflected change
-    // (Slack's `/workflows.stepCompleted`).
-    (Set::Openapi, Route::Backfill, 0, 42, 0.97),
-    // Unsafe and coverage met; friction held: 24 IAM reads share their names with 20 that
-    // Google puts behind a write scope, so either side pays.
-    (Set::Google, Route::Backfill, 6, 58, 0.96),
-    // Met: at most 0.2% unsafe, 5% friction, 97% coverage.
-    (Set::Graph, Route::Backfill, 2, 106, 0.97),
-    // Coverage and friction met (since a read that is also a state, `read`, gave way to a
-    // change before it: the record of `read` later in a name no longer held `mark_read`);
-    // unsafe held: list-keys and secrets reads that Azure's RBAC counts as actions.
-    (Set::Azure, Route::Audit, 25, 27, 0.95),
-    // Unsafe met; friction and coverage held: the contradictions between servers. One row
-    // more than before a read word was judged by its position's record alone
-    // (`query_heapsnapshot_objects`), for nine fewer on openapi-scopes-dev and google-dev;
-    // three fewer since a plural past a name's first word yields to its label
-    // (`browser_console_messages`, "Get console messages"), two since `read` later in a
-    // name stands when no change comes before it (`application-readAppMonitoring`).
-    (Set::Mcp, Route::Audit, 1, 43, 0.930),
+    // Unsafe 0 -> 3: Reverb's `get_listings_slug_edit` (GET, "/edit"), Slack's
+    // `workflows.stepFailed` (an RPC API's GET), Twitter's `list_user_pin`: reads by the
+    // plain reading whose departures toward a change were too weak to stand.
+    (Set::Openapi, Route::Backfill, 3, 30, 0.97),
+    // Unsafe 6 -> 10: IAM policy and verification-token GETs and two datalineage searches
+    // over POST, which Google puts behind a write scope.
+    (Set::Google, Route::Backfill, 10, 48, 0.96),
+    (Set::Graph, Route::Backfill, 2, 101, 0.97),
+    // Unsafe 25 -> 30 (the plain reading's own 30): list-keys and secrets reads that
+    // Azure's RBAC counts as actions.
+    (Set::Azure, Route::Audit, 30, 10, 0.95),
+    (Set::Mcp, Route::Audit, 1, 42, 0.95),
 ];
 
 /// The same at the default patch level with each whole set held out (a naming culture the
 /// counts have never seen): the figures reached, as counts.
 const HOLD_SETS: [(Set, Route, usize, usize, f64); 5] = [
-    // Coverage two rows lower since Slack's `workflows.stepCompleted` and `stepFailed` (GETs
-    // of an RPC API) are changes, proposed `low` with this set out: they were its two unsafe
-    // rows.
-    (Set::Openapi, Route::Backfill, 0, 42, 0.996),
-    // Google's IAM reads behind write scopes: every other set labels such reads read-only.
-    // Two more since `acquire` became a change verb (2 December): Graph's two token
-    // acquisitions no longer count against reads over POST, which then reach medium on
-    // Google's getVerificationCode and getByDataFilter (and three reads, right).
-    (Set::Google, Route::Backfill, 26, 33, 0.999),
-    // Friction 284 -> 197 since those two Slack rows no longer sink the record of a GET
-    // without a verb (Graph's `…_delta` functions).
-    (Set::Graph, Route::Backfill, 0, 197, 0.984),
-    // Azure's run-like verbs are actions; elsewhere they are read-only 39 times in 40.
-    (Set::Azure, Route::Audit, 47, 16, 0.973),
-    (Set::Mcp, Route::Audit, 1, 45, 0.921),
+    (Set::Openapi, Route::Backfill, 3, 37, 0.999),
+    (Set::Google, Route::Backfill, 25, 34, 0.998),
+    // Friction 197 -> 126 since the plain reading starts (issue 31).
+    (Set::Graph, Route::Backfill, 1, 126, 0.999),
+    // Azure's run-like verbs are actions; elsewhere they are read-only. Unsafe 47 -> 35.
+    (Set::Azure, Route::Audit, 35, 10, 0.995),
+    (Set::Mcp, Route::Audit, 1, 44, 0.997),
 ];
 
 /// Fails where a figure of `table` is worse than held.
@@ -213,21 +204,18 @@ fn the_figures_hold_on_providers_the_counts_have_not_seen() {
 /// that rested on them went, 9 rows of coverage and 3 of friction at most per set, graph-dev's
 /// one unsafe row fewer among them; docs/evaluation.md.)
 const HALF: [(Set, Route, usize, usize, usize); 9] = [
-    // Both unsafe rows gone: Slack's RPC GETs that report a step completed or failed are
-    // changes.
-    (Set::Openapi, Route::Backfill, 0, 24, 1594),
-    (Set::Openapi, Route::Audit, 0, 49, 1540),
-    (Set::Google, Route::Backfill, 1, 25, 770),
-    (Set::Google, Route::Audit, 4, 50, 718),
-    (Set::Graph, Route::Backfill, 2, 50, 2698),
-    // Coverage loosened by six on 2 December (`store` became a word as often a noun: six
-    // term-store reads proposed as writes fell to low), and gained them back when a change
-    // word ending a path-made name overruled a read as often a noun (`…_filter_clear`) and
-    // `acquire` became a change verb.
-    (Set::Graph, Route::Audit, 7, 115, 2545),
-    (Set::Azure, Route::Audit, 10, 12, 834),
+    // Issue 31 (3 December): the plain reading first moved these as it moved the figures
+    // above: unsafe +1 on openapi-scopes-dev's backfill (0 -> 1), friction and coverage
+    // better nearly everywhere.
+    (Set::Openapi, Route::Backfill, 1, 17, 1603),
+    (Set::Openapi, Route::Audit, 1, 40, 1586),
+    (Set::Google, Route::Backfill, 1, 23, 773),
+    (Set::Google, Route::Audit, 4, 51, 770),
+    (Set::Graph, Route::Backfill, 2, 49, 2702),
+    (Set::Graph, Route::Audit, 6, 115, 2630),
+    (Set::Azure, Route::Audit, 8, 6, 856),
     (Set::Mcp, Route::Backfill, 0, 0, 86),
-    (Set::Mcp, Route::Audit, 1, 20, 214),
+    (Set::Mcp, Route::Audit, 1, 20, 225),
 ];
 
 #[test]
@@ -251,4 +239,100 @@ fn the_catalogs_own_declarations_never_make_a_proposal_less_safe() {
         let at = format!("{} through {}", s.name(), route.name());
         held(f, &at, (max_unsafe, max_friction), f.covered >= min_covered);
     }
+}
+
+/// `heuristics/departures.tsv` is what the labelled sets give, as `measured.tsv` is.
+#[test]
+fn the_departures_records_are_what_the_labelled_sets_give() {
+    let (rows, set, outcomes) = run();
+    let held_out = labelled::cross_validated(rows, outcomes, set).expect("every row classifies");
+    let table = labelled::departures::Table::of(&held_out, set);
+    let fresh = labelled::departures::records_tsv(&table);
+    let committed = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/heuristics/departures.tsv"
+    ))
+    .expect("heuristics/departures.tsv");
+    assert!(
+        committed == fresh,
+        "heuristics/departures.tsv differs from what the labelled sets give: run `cargo run --release --example eval -- --measure` and review the diff"
+    );
+}
+
+/// Issue 31's targets at the default patch level, leave-one-provider-out: departures win at
+/// least as often as they lose on every set and route; coverage at least 95% on every set;
+/// patch errors at most the plain reading's everywhere and at most verb anywhere's where
+/// reached; unsafe at most every simple rule's that covers the set where reached. The ones
+/// not met are the labels' (docs/evaluation.md shows the rows): held as they are, so that a
+/// change that meets one more must say so here.
+#[test]
+fn departures_from_the_plain_reading_pay_for_themselves() {
+    use labelled::departures::{Table, targets, unpaid};
+    let (rows, set, outcomes) = run();
+    let held_out = labelled::cross_validated(rows, outcomes, set).expect("every row classifies");
+    let table = Table::of(&held_out, set);
+    let report = Report::of(&held_out);
+    assert_eq!(
+        table.plain_mismatch, 0,
+        "the peer and the plain reading are one rule"
+    );
+    let not_met: Vec<String> = targets(&table, &report)
+        .into_iter()
+        .filter(|t| !t.met)
+        .map(|t| format!("{} {}: {}", t.set.name(), t.route.name(), t.what))
+        .collect();
+    let expected = [
+        "google-dev backfill: unsafe at most every simple rule's",
+        "google-dev audit: patch errors at most the plain reading's and verb anywhere's",
+        "google-dev audit: unsafe at most every simple rule's",
+        "graph-dev backfill: unsafe at most every simple rule's",
+        "graph-dev audit: unsafe at most every simple rule's",
+    ];
+    assert_eq!(not_met, expected, "the targets not met changed");
+    // Every departure the engine makes pays for itself, but for the hold of an action with
+    // no verb and no call, which is kept so that no effect is guessed (heuristics/
+    // departures.yaml, `hold`).
+    let unpaid: Vec<String> = unpaid(&table)
+        .into_iter()
+        .map(|(id, _, why)| format!("{id}: {why}"))
+        .filter(|u| !u.starts_with("hold (unclassified)"))
+        .collect();
+    assert!(unpaid.is_empty(), "{unpaid:#?}");
+}
+
+/// Issue 31, item 5: the same actions written otherwise (split into partials, reordered,
+/// in another case style, prefixed with their connector's key, every method POST) keep
+/// their proposals. Held at the flips reached (`examples/eval` lists them); zero for the
+/// splits, the order and the case styles.
+#[test]
+fn proposals_do_not_depend_on_how_a_catalog_is_written() {
+    use labelled::transform::{Transform, measure};
+    let (rows, set, _) = run();
+    let tmp = tempfile::tempdir().unwrap();
+    let table = measure(rows, set, tmp.path()).expect("every rendering classifies");
+    let flips = |t: Transform| -> usize {
+        table
+            .flips
+            .iter()
+            .filter(|((x, ..), _)| *x == t)
+            .map(|(_, f)| f.flipped)
+            .sum()
+    };
+    for t in [
+        Transform::ByLeadingWord,
+        Transform::ByResource,
+        Transform::Reversed,
+        Transform::Camel,
+        Transform::Kebab,
+        Transform::Pascal,
+    ] {
+        assert_eq!(flips(t), 0, "{}:\n{}", t.name(), table.render());
+    }
+    // A connector key of one word opening every name: 5 of 12,478 rows, servers of one or
+    // two tools where no prefix can be voted.
+    assert!(flips(Transform::Prefixed) <= 5, "{}", table.render());
+    // Every method POST: 133 reads become changes (of 10,397 backfill rows), where a
+    // path's change verb or an object beside a read verb is taken over an uninformative
+    // POST; 3,353 before issue 31.
+    assert!(flips(Transform::AllPost) <= 133, "{}", table.render());
 }

@@ -409,10 +409,15 @@ fn settle(
         return (plain_d, patched(pj, plain.claim), Some(e));
     }
     if e.claim == plain.claim {
+        // Both say the same claim: the surer record sets the level, but the plain reading's
+        // alone makes nothing high the engine's own evidence is less sure of (an object
+        // beside the verb: `get_iam_policy`, `get_verification_token`).
         let j = if ej.confidence >= pj.confidence {
             ej
         } else {
-            pj
+            let mut j = pj;
+            j.confidence = j.confidence.min(ej.confidence.max(Confidence::Medium));
+            j
         };
         return (e, patched(j, plain.claim), None);
     }
