@@ -810,6 +810,9 @@ fn connector_names(
     }
 }
 
+/// An action's name and the method of its last call, as written.
+type Call = (String, Option<String>);
+
 /// The group of each connector split into a main file and partials: the names of all its
 /// files, read before the run, so its actions are read alike however they are split
 /// (issue 31: a partial whose names all open with `get_` took it for a service prefix).
@@ -828,7 +831,7 @@ fn connector_groups(
                 && !ambiguous.contains_key(&(w.catalog, w.file.folder.clone()))
         })
         .collect();
-    let read: Vec<(usize, &str, Vec<(String, Option<String>)>)> = files
+    let read: Vec<(usize, &str, Vec<Call>)> = files
         .par_iter()
         .map(|w| {
             let calls = read_text(&w.file.path)
@@ -838,7 +841,7 @@ fn connector_groups(
             (w.catalog, w.file.folder.as_str(), calls)
         })
         .collect();
-    let mut by: BTreeMap<(usize, String), Vec<(String, Option<String>)>> = BTreeMap::new();
+    let mut by: BTreeMap<(usize, String), Vec<Call>> = BTreeMap::new();
     for (catalog, folder, calls) in read {
         by.entry((catalog, folder.to_owned()))
             .or_default()

@@ -163,6 +163,14 @@ fn resource(row: &Row) -> String {
         .unwrap_or_else(|| "root".into())
 }
 
+/// A row's name's first word.
+fn leading_word(row: &Row) -> String {
+    catalog_effects::classify::signals::tokens(&row.name)
+        .first()
+        .cloned()
+        .unwrap_or_default()
+}
+
 /// The files one server's rows (those with a method and a path) are written to under `t`.
 fn files(t: Transform, key: &str, server: &str, rows: &[&Row]) -> Vec<(String, String)> {
     let mut list: Vec<&Row> = rows.to_vec();
@@ -180,14 +188,9 @@ fn files(t: Transform, key: &str, server: &str, rows: &[&Row]) -> Vec<(String, S
     let owned: Vec<Row> = list.iter().map(|r| action(r)).collect();
     let refs: Vec<&Row> = owned.iter().collect();
     let main = format!("{key}.connector.s1.yaml");
-    let split: Option<Box<dyn Fn(&Row) -> String>> = match t {
-        Transform::ByLeadingWord => Some(Box::new(|r: &Row| {
-            catalog_effects::classify::signals::tokens(&r.name)
-                .first()
-                .cloned()
-                .unwrap_or_default()
-        })),
-        Transform::ByResource => Some(Box::new(resource)),
+    let split: Option<fn(&Row) -> String> = match t {
+        Transform::ByLeadingWord => Some(leading_word),
+        Transform::ByResource => Some(resource),
         _ => None,
     };
     let Some(split) = split else {
@@ -270,7 +273,7 @@ pub fn measure(rows: &[Row], rules: &RuleSet, work: &Path) -> Result<Table, Stri
         opts.min_confidence = Confidence::Low;
         opts.render_patch = false;
         opts.check_edits = false;
-        let result = run(&[dir.clone()], &opts);
+        let result = run(std::slice::from_ref(&dir), &opts);
         let by = classes.entry((t, Route::Backfill)).or_default();
         for f in &result.files {
             let folder = f.folder.rsplit('/').next().unwrap_or(&f.folder).to_owned();
