@@ -835,8 +835,12 @@ fn connector_groups(
         .par_iter()
         .map(|w| {
             let calls = read_text(&w.file.path)
-                .ok()
-                .and_then(|text| parse::parse_tree(&text).ok().map(|t| parse::calls(&t)))
+                .map(|text| {
+                    parse::scan_calls(&text)
+                        .into_iter()
+                        .map(|(n, m)| (n.to_owned(), m.map(str::to_owned)))
+                        .collect()
+                })
                 .unwrap_or_default();
             (w.catalog, w.file.folder.as_str(), calls)
         })
