@@ -970,21 +970,26 @@ fn main() {
         }
         let timeout = Duration::from_secs(120 + size / 1000);
         let cat_s = catalog.to_string_lossy().to_string();
-        let tool_steps: [(&str, usize, &[i32]); 4] = [
-            ("backfill", 1, &[0]),
-            ("backfill", 2, &[0]),
-            ("check", 1, &[0, 1]),
-            ("check", 2, &[0, 1]),
+        // With the catalog's votes (the default) and without them (issue 32's bound on what
+        // the votes cost: at most 1.25x the memory and 1.3x the time, two jobs).
+        let tool_steps: [(&str, usize, &[i32], bool); 6] = [
+            ("backfill", 1, &[0], true),
+            ("backfill", 2, &[0], true),
+            ("backfill", 2, &[0], false),
+            ("check", 1, &[0, 1], true),
+            ("check", 2, &[0, 1], true),
+            ("check", 2, &[0, 1], false),
         ];
-        for (cmd, jobs, ok) in tool_steps {
-            let step = format!("tool {cmd}");
+        for (cmd, jobs, ok, votes) in tool_steps {
+            let step = format!("tool {cmd}{}", if votes { "" } else { ", no votes" });
             if !bin_ok {
                 let missing = format!("{} missing; cargo build --release", o.bin.display());
                 steps.push((step, jobs, Box::new(move || Err(missing.clone()))));
                 continue;
             }
-            let report = out.join(format!("{cmd}-j{jobs}.csv"));
-            let patch = out.join(format!("backfill-j{jobs}.patch"));
+            let tag = if votes { "" } else { "-novotes" };
+            let report = out.join(format!("{cmd}-j{jobs}{tag}.csv"));
+            let patch = out.join(format!("backfill-j{jobs}{tag}.patch"));
             let mut args = vec![cmd.to_string(), cat_s.clone()];
             if cmd == "backfill" {
                 args.push("--patch".into());
@@ -997,6 +1002,9 @@ fn main() {
                 "--jobs".into(),
                 jobs.to_string(),
             ]);
+            if !votes {
+                args.push("--no-catalog-evidence".into());
+            }
             let (bin, out) = (&o.bin, &out);
             steps.push((
                 step,
@@ -1058,6 +1066,28 @@ fn main() {
             })
             .collect();
         println!();
+        for cmd in ["backfill", "check"] {
+            let of = |step: String| {
+                rows.iter()
+                    .find(|r| r.step == step && r.jobs == 2)
+                    .and_then(|r| r.result.as_ref().ok())
+            };
+            if let (Some(with), Some(without)) = (
+                of(format!("tool {cmd}")),
+                of(format!("tool {cmd}, no votes")),
+            ) {
+                let peak = match (with.rss_mb, without.rss_mb) {
+                    (Some(a), Some(b)) => format!("peak {a:.1} / {b:.1} MB = {:.2}x", a / b),
+                    _ => "peak n/a".into(),
+                };
+                println!(
+                    "catalog's votes, {cmd} -j 2: {:.3} / {:.3} s = {:.2}x the time without them, {peak}",
+                    with.secs,
+                    without.secs,
+                    with.secs / without.secs
+                );
+            }
+        }
         println!("notes: {}", notes.join("; "));
         for name in [
             "backfill-j1.patch",

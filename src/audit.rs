@@ -328,7 +328,7 @@ pub fn write_csv<W: Write>(rows: &[AuditRow], out: W) -> Result<()> {
                 flag(r.inferred.destructive),
                 r.verdict.name(),
             ]
-            .map(crate::emit::safe::csv_cell)
+            .map(crate::text::safe::csv_cell)
             .iter()
             .map(|c| c.as_ref()),
         )
@@ -438,7 +438,7 @@ pub fn render_table(rows: &[AuditRow]) -> String {
         .iter()
         .map(|r| {
             [
-                crate::emit::safe::line(&r.tool_name).into_owned(),
+                crate::text::safe::line(&r.tool_name).into_owned(),
                 short(&r.declared),
                 short(&r.inferred),
                 match r.inferred_effects.joined("|") {

@@ -52,7 +52,7 @@ impl Finding {
     /// The finding as one line of a terminal (`mark` after its code): what came from the
     /// catalog cannot move the cursor or start a line of its own.
     pub fn human(&self, mark: &str) -> String {
-        use crate::emit::safe::line;
+        use crate::text::safe::line;
         format!(
             "{}: {} [{}]{mark}: {}\n",
             line(&self.location()),
@@ -392,7 +392,7 @@ fn silence(f: &FileResult, out: &mut Vec<Finding>) {
     let by_action: Vec<(&ActionResult, BTreeSet<String>)> = f
         .actions
         .iter()
-        .filter_map(|a| Some((a, silences(Some(a.comment.as_deref()?)))))
+        .filter_map(|a| Some((a, crate::text::silences(Some(a.comment.as_deref()?)))))
         .collect();
     if by_action.is_empty() && f.silences.is_empty() {
         return;
@@ -518,31 +518,6 @@ fn status_message(a: &ActionResult, rules: &RuleSet) -> String {
     }
 }
 
-/// Codes silenced by `catalog-effects: ignore[a, b]` in a comment: the `actionId` line's
-/// (that action), or one of the file's leading comment lines (every action of the file).
-/// `check` and `lint` read the same comments, each for its own codes.
-pub fn silences(comment: Option<&str>) -> BTreeSet<String> {
-    const MARK: &str = "catalog-effects:";
-    let mut out = BTreeSet::new();
-    let mut rest = comment.unwrap_or("");
-    while let Some(at) = rest.find(MARK) {
-        rest = rest[at + MARK.len()..].trim_start();
-        let Some(list) = rest.strip_prefix("ignore[") else {
-            continue;
-        };
-        let Some(end) = list.find(']') else { break };
-        out.extend(
-            list[..end]
-                .split(',')
-                .map(str::trim)
-                .filter(|c| !c.is_empty())
-                .map(String::from),
-        );
-        rest = &list[end..];
-    }
-    out
-}
-
 /// A finding or an action as a previous CSV report locates it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BaselineRow {
@@ -589,7 +564,7 @@ pub fn baseline(csv_text: &str) -> Result<Baseline, String> {
         let r = record.map_err(|e| format!("row {}: {e}", i + 2))?;
         // Cells were neutralised against spreadsheet formulas as they were written.
         let cell =
-            |c: usize| crate::emit::safe::csv_read(r.get(c).unwrap_or_default()).into_owned();
+            |c: usize| crate::text::safe::csv_read(r.get(c).unwrap_or_default()).into_owned();
         let status = match r.get(status).unwrap_or_default() {
             "added" => Status::Added,
             "agrees" => Status::Agrees,

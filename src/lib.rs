@@ -1,8 +1,9 @@
 //! catalog-effects: infer, explain and backfill MCP `effects` across a connector catalog.
 //!
 //! The pipeline is one line and the module tree shows it:
-//! walk -> parse -> classify -> diff -> emit. The library never prints; the binary chooses
-//! what to show and which exit code to return.
+//! walk -> parse -> classify -> diff -> emit. Each module imports only those below it
+//! (docs/architecture.md has the order; tests/layering.rs holds it). The library never
+//! prints; the binary chooses what to show and which exit code to return.
 
 pub mod audit;
 pub mod classify;
@@ -17,5 +18,6 @@ pub mod mcp;
 pub mod parse;
 pub mod pipeline;
 pub mod source;
+pub mod text;
 pub mod view;
 pub mod walk;

@@ -67,6 +67,9 @@ pub struct Options {
     pub catalog_evidence: bool,
     /// Those counts, once made (a run makes them from its first plan of every file it walked).
     pub votes: Option<std::sync::Arc<catalog::Votes>>,
+    /// How many actions' results a run with the catalog's evidence holds while it counts
+    /// ([`HELD_ACTIONS`]; the outputs do not depend on it, only the time and the memory).
+    pub held_actions: usize,
 }
 
 impl Options {
@@ -88,6 +91,7 @@ impl Options {
             hint_formats: Vec::new(),
             catalog_evidence: false,
             votes: None,
+            held_actions: HELD_ACTIONS,
         }
     }
 }
@@ -313,8 +317,9 @@ impl RunMeta {
 }
 
 /// Files handed to the workers at a time. Small enough that memory does not grow with the
-/// catalog, large enough that the workers rarely wait for the writer.
-const CHUNK: usize = 512;
+/// catalog, large enough that the workers rarely wait for the writer. The unit tests take
+/// a few files at a time, so the demo's run crosses chunks (and the held results' budget).
+const CHUNK: usize = if cfg!(test) { 3 } else { 512 };
 
 /// Runs the pipeline over every catalog and collects every file's result.
 pub fn run(catalogs: &[PathBuf], opts: &Options) -> Run {
@@ -376,7 +381,7 @@ impl Walked {
             let root = &dir;
             let shown_root = walk::shown(root, cwd.as_deref());
             out.shown.push(shown_root.clone());
-            match walk::walk_excluding(given, exclude) {
+            match walk::walk_excluding(given, exclude, crate::source::claims) {
                 Ok(w) => {
                     let catalog = Catalog {
                         root: root.clone(),
@@ -461,7 +466,7 @@ impl Walked {
                         0 => String::new(),
                         n => format!(
                             " ({} left out by `exclude` or --exclude)",
-                            crate::emit::plural(*n, "path")
+                            crate::text::plural(*n, "path")
                         ),
                     };
                     Some(
@@ -492,7 +497,7 @@ impl Walked {
     /// worker that allocated it. Freed on the caller's thread instead, every string of a
     /// result went through the allocator's cross-thread path, and the worker paid to
     /// collect it: 2.3% of a two-job backfill of 100k actions (same binary, both ways).
-    pub fn run(self, opts: &Options, mut sink: impl FnMut(&mut FileResult)) -> RunMeta {
+    pub fn run(self, opts: &Options, sink: impl FnMut(&mut FileResult)) -> RunMeta {
         let Walked {
             catalogs,
             errors,
@@ -527,80 +532,94 @@ impl Walked {
                         && names.main_of(w.catalog, &w.file.folder) == Some(w.file.rel.as_str()))
             })
             .collect();
-        if opts.catalog_evidence && opts.votes.is_none() {
-            let meta = RunMeta {
-                rules_used: vec![false; opts.rules.rules.len()],
-                catalogs,
-                errors,
-                files: 0,
-                walked: found.iter().sum(),
-            };
-            return run_voting(&work, &selected, &names, opts, meta, sink);
-        }
-        let work: Vec<&Work> = work
-            .iter()
-            .zip(&selected)
-            .filter(|(_, keep)| **keep)
-            .map(|(w, _)| w)
-            .collect();
-        let mut meta = RunMeta {
+        let meta = RunMeta {
             rules_used: vec![false; opts.rules.rules.len()],
             catalogs,
             errors,
-            files: work.len(),
+            files: 0,
             walked: found.iter().sum(),
         };
-        if let Some(p) = &opts.progress {
-            (p.start)(work.len());
+        if opts.catalog_evidence && opts.votes.is_none() {
+            return run_voting(&work, &selected, &names, opts, meta, sink);
         }
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<(usize, FileResult)>>(2);
-        // What each worker is to free, handed back by the caller's thread.
-        let spent: Vec<std::sync::Mutex<Vec<FileResult>>> = (0..rayon::current_num_threads())
-            .map(|_| std::sync::Mutex::default())
-            .collect();
-        std::thread::scope(|scope| {
-            let (work, names, spent) = (&work, &names, &spent);
-            scope.spawn(move || {
-                for chunk in work.chunks(CHUNK) {
-                    let results: Vec<(usize, FileResult)> = chunk
-                        .par_iter()
-                        .map(|w| {
-                            let worker = rayon::current_thread_index().unwrap_or(0) % spent.len();
-                            let freed = std::mem::take(&mut *lock(&spent[worker]));
-                            drop(freed);
-                            let r = process_file(w, names, opts);
-                            if let Some(p) = &opts.progress {
-                                (p.tick)();
-                            }
-                            (worker, r)
-                        })
-                        .collect();
-                    // The receiver only goes away when the caller stopped: nothing left to do.
-                    if tx.send(results).is_err() {
-                        break;
-                    }
-                }
-            });
-            for results in rx {
-                for (worker, mut f) in results {
-                    for fired in f.actions.iter().flat_map(|a| &a.inference.fired) {
-                        meta.rules_used[*fired] = true;
-                    }
-                    sink(&mut f);
-                    lock(&spent[worker]).push(f);
-                }
-            }
-        });
-        meta
+        if let Some(p) = &opts.progress {
+            (p.start)(selected.iter().filter(|s| **s).count());
+        }
+        stream(&work, &selected, &names, opts, meta, sink)
     }
 }
 
-/// [`Walked::run`] with the catalog's evidence: every walked file is planned once without it
-/// (whatever `only` selects, so each proposal sees the whole catalog), its declarations
-/// counted, and only the files whose undeclared actions the votes speak to are planned
-/// again with them. The results are held until the counts are complete, so memory grows with
-/// the catalog here; on a catalog whose declarations all echo the engine (a fresh one, or
-/// one patched by it) nothing is planned twice.
+/// The files `selected` planned in parallel chunks and handed to `sink` in order, while the
+/// next chunk is planned (see [`Walked::run`]).
+fn stream(
+    work: &[Work],
+    selected: &[bool],
+    names: &Names,
+    opts: &Options,
+    mut meta: RunMeta,
+    mut sink: impl FnMut(&mut FileResult),
+) -> RunMeta {
+    let work: Vec<&Work> = work
+        .iter()
+        .zip(selected)
+        .filter(|(_, keep)| **keep)
+        .map(|(w, _)| w)
+        .collect();
+    meta.files += work.len();
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<(usize, FileResult)>>(2);
+    // What each worker is to free, handed back by the caller's thread.
+    let spent: Vec<std::sync::Mutex<Vec<FileResult>>> = (0..rayon::current_num_threads())
+        .map(|_| std::sync::Mutex::default())
+        .collect();
+    std::thread::scope(|scope| {
+        let (work, spent) = (&work, &spent);
+        scope.spawn(move || {
+            for chunk in work.chunks(CHUNK) {
+                let results: Vec<(usize, FileResult)> = chunk
+                    .par_iter()
+                    .map(|w| {
+                        let worker = rayon::current_thread_index().unwrap_or(0) % spent.len();
+                        let freed = std::mem::take(&mut *lock(&spent[worker]));
+                        drop(freed);
+                        let r = process_file(w, names, opts);
+                        if let Some(p) = &opts.progress {
+                            (p.tick)();
+                        }
+                        (worker, r)
+                    })
+                    .collect();
+                // The receiver only goes away when the caller stopped: nothing left to do.
+                if tx.send(results).is_err() {
+                    break;
+                }
+            }
+        });
+        for results in rx {
+            for (worker, mut f) in results {
+                for fired in f.actions.iter().flat_map(|a| &a.inference.fired) {
+                    meta.rules_used[*fired] = true;
+                }
+                sink(&mut f);
+                lock(&spent[worker]).push(f);
+            }
+        }
+    });
+    meta
+}
+
+/// The actions whose results a run with the catalog's evidence holds until the votes are
+/// counted. A held result costs about 2.7 KB an action (the bench's catalog of 100,000
+/// actions, `-j 2`: 59.5 MB peak holding 5,000, 46.0 MB without the votes), so the votes
+/// cost at most some 5 MB here, and past this many the run streams as one without them
+/// (docs/performance.md, "Catalog evidence").
+const HELD_ACTIONS: usize = 2_000;
+
+/// [`Walked::run`] with the catalog's evidence. Every walked file is planned once without it
+/// (whatever `only` selects, so each proposal sees the whole catalog) and its declarations
+/// counted. The first files' results are held, up to `held_actions` ([`HELD_ACTIONS`]): once the votes are
+/// counted, only those a vote changes are planned again. Past the budget a file is planned
+/// quietly (nothing rendered, checked or kept) and only counted, then planned again with the
+/// votes and streamed as a run without them. Either way the outputs are the same bytes.
 fn run_voting(
     work: &[Work],
     selected: &[bool],
@@ -612,44 +631,80 @@ fn run_voting(
     if let Some(p) = &opts.progress {
         (p.start)(work.len());
     }
-    // Each file's declarations, counted; its results kept only when the run reports it (a
-    // `--since` run counts every file but holds only the changed ones).
-    let planned: Vec<(Counted, Option<FileResult>)> = work
-        .par_iter()
-        .zip(selected)
-        .map(|(w, keep)| {
-            let f = process_file(w, names, opts);
-            if let Some(p) = &opts.progress {
-                (p.tick)();
-            }
-            let counted = counted(
-                f.actions
-                    .iter()
-                    .map(|a| (a.nested, a.status, &a.inference, a.declared.valid())),
-                opts,
-            );
-            (counted, keep.then_some(f))
-        })
-        .collect();
+    let quiet = quiet(opts);
     let mut counter = catalog::Counter::default();
-    let mut results: Vec<Option<FileResult>> = Vec::with_capacity(work.len());
-    for (w, (counted, f)) in work.iter().zip(planned) {
-        let connector = format!("{}/{}", w.catalog, w.file.folder);
-        for (key, effects, origin) in counted {
-            counter.add_key(key, effects, &connector, origin);
+    // Results of the files before `held_to`; a `--since` run counts every file but holds
+    // only the changed ones.
+    let mut held: Vec<Option<FileResult>> = Vec::new();
+    let (mut held_to, mut actions) = (0, 0);
+    for (n, chunk) in work.chunks(CHUNK).enumerate() {
+        let base = n * CHUNK;
+        let hold = actions < opts.held_actions;
+        let planned: Vec<(Counted, Option<FileResult>)> = chunk
+            .par_iter()
+            .zip(&selected[base..base + chunk.len()])
+            .map(|(w, keep)| {
+                let f = process_file(w, names, if hold { opts } else { &quiet });
+                if let Some(p) = &opts.progress {
+                    (p.tick)();
+                }
+                let counted = counted(
+                    f.actions
+                        .iter()
+                        .map(|a| (a.nested, a.status, &a.inference, a.declared.valid())),
+                    opts,
+                );
+                (counted, (hold && *keep).then_some(f))
+            })
+            .collect();
+        for (w, (counted, f)) in chunk.iter().zip(planned) {
+            let connector = format!("{}/{}", w.catalog, w.file.folder);
+            for (key, effects, origin) in counted {
+                counter.add_key(key, effects, &connector, origin);
+            }
+            if hold {
+                actions += f.as_ref().map_or(0, |f| f.actions.len());
+                held.push(f);
+            }
         }
-        results.push(f);
+        if hold {
+            held_to = base + chunk.len();
+        }
     }
     let votes = std::sync::Arc::new(counter.finish(catalog::Thresholds::builtin()));
     let with = Options {
         votes: Some(votes.clone()),
         ..opts.clone()
     };
-    // A vote that changes what an action will declare (its effects, or whether they are
-    // sure enough to patch) changes the file's edits: the file is planned again. One that
-    // only changes how sure a proposal is, or nothing, is taken in place, with the file's
-    // CSV rows rendered again (the confidence and the reason are in them).
-    let min = opts.min_confidence;
+    let rest = &selected[held_to..];
+    if let Some(p) = &opts.progress {
+        (p.start)(work.len() + rest.iter().filter(|s| **s).count());
+    }
+    take_votes(&mut held, &work[..held_to], names, &votes, &with);
+    for f in held.iter_mut().flatten() {
+        meta.files += 1;
+        for fired in f.actions.iter().flat_map(|a| &a.inference.fired) {
+            meta.rules_used[*fired] = true;
+        }
+        sink(f);
+    }
+    drop(held);
+    stream(&work[held_to..], rest, names, &with, meta, sink)
+}
+
+/// The votes taken into results planned without them. A vote that changes what an action
+/// will declare (its effects, or whether they are sure enough to patch) changes the file's
+/// edits: the file is planned again. One that only changes how sure a proposal is, or
+/// nothing, is taken in place, with the file's CSV rows rendered again (the confidence and
+/// the reason are in them).
+fn take_votes(
+    results: &mut [Option<FileResult>],
+    work: &[Work],
+    names: &Names,
+    votes: &catalog::Votes,
+    with: &Options,
+) {
+    let min = with.min_confidence;
     let mut replan = Vec::new();
     for (i, f) in results
         .iter_mut()
@@ -673,25 +728,17 @@ fn run_voting(
             changed |= voted != a.inference;
             a.inference = voted;
         }
-        if changed && opts.render_csv {
-            f.csv = crate::emit::csv_rows(f, &opts.rules);
+        if changed && with.render_csv {
+            f.csv = crate::emit::csv_rows(f, &with.rules);
         }
     }
     let again: Vec<(usize, FileResult)> = replan
         .par_iter()
-        .map(|&i| (i, process_file(&work[i], names, &with)))
+        .map(|&i| (i, process_file(&work[i], names, with)))
         .collect();
     for (i, f) in again {
         results[i] = Some(f);
     }
-    for f in results.iter_mut().flatten() {
-        meta.files += 1;
-        for fired in f.actions.iter().flat_map(|a| &a.inference.fired) {
-            meta.rules_used[*fired] = true;
-        }
-        sink(f);
-    }
-    meta
 }
 
 /// A file's declarations by key, as the catalog's evidence counts them.
@@ -1271,7 +1318,7 @@ pub(crate) fn plan_owned(
         plan.edits.clear();
         plan.notes.push(Error::new(format!(
             "not edited: {why}; its {} listed for a human instead",
-            crate::emit::plural(refused, "proposal")
+            crate::text::plural(refused, "proposal")
         )));
     }
     if plan.edits.is_empty() || !opts.check_edits {
@@ -1734,5 +1781,36 @@ mod tests {
         let group = plan(text, &opts).unwrap().group;
         assert_eq!(group, Group::of(ids, &opts.rules.lexicon));
         assert_eq!(group.prefix, None, "two names make no prefix");
+    }
+
+    /// A run with the catalog's evidence holds its first results while it counts and
+    /// streams the rest: where the budget ends must not change a byte of the outputs.
+    #[test]
+    fn the_outputs_do_not_depend_on_how_many_results_are_held() {
+        let demo = [std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("catalogs/demo")];
+        let run = |evidence: bool, held: usize| {
+            let mut opts = Options::new(RuleSet::builtin().unwrap());
+            (opts.render_csv, opts.catalog_evidence, opts.held_actions) = (true, evidence, held);
+            let mut out = Vec::new();
+            let meta = Walked::new(&demo).run(&opts, |f| {
+                let confidence: Vec<_> = f.actions.iter().map(|a| a.inference.confidence).collect();
+                out.push((
+                    f.rel.clone(),
+                    std::mem::take(&mut f.patch),
+                    std::mem::take(&mut f.csv),
+                    confidence,
+                ));
+            });
+            (out, meta.files, meta.rules_used)
+        };
+        let all = run(true, usize::MAX);
+        assert_ne!(
+            all,
+            run(false, usize::MAX),
+            "the demo's votes change something"
+        );
+        for held in [0, 1, 40, 200] {
+            assert!(run(true, held) == all, "{held} actions held");
+        }
     }
 }

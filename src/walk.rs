@@ -215,17 +215,21 @@ pub fn shown(path: &Path, cwd: Option<&Path>) -> String {
 /// actions sit in some 20,000 folders, and reading them one by one kept the second core
 /// idle for a third of a second before any file was parsed. Levels, not recursion, so a
 /// deep tree cannot exhaust a worker's stack.
-pub fn walk(root: &Path) -> Result<Walk> {
-    walk_excluding(root, &Exclude::default())
+pub fn walk(root: &Path, claims: Claims) -> Result<Walk> {
+    walk_excluding(root, &Exclude::default(), claims)
 }
+
+/// Whether a file (its name, its path) belongs to a catalog: the sources above the walk say
+/// (`source::claiming`), so the walk knows no kind of catalog.
+pub type Claims = fn(&str, &Path) -> bool;
 
 /// [`walk`], leaving out what `exclude` matches below `root`. A catalog named by one of its
 /// files is that file, whatever the patterns say.
-pub fn walk_excluding(root: &Path, exclude: &Exclude) -> Result<Walk> {
+pub fn walk_excluding(root: &Path, exclude: &Exclude, claims: Claims) -> Result<Walk> {
     let meta = std::fs::metadata(root)
         .map_err(|e| Error::new(format!("catalog not found: {e}")).in_file(root))?;
     if !meta.is_dir() {
-        return single_file(root, &meta);
+        return single_file(root, &meta, claims);
     }
     let exclude = exclude.below(root);
     let mut out = Walk::default();
@@ -233,7 +237,7 @@ pub fn walk_excluding(root: &Path, exclude: &Exclude) -> Result<Walk> {
     while !level.is_empty() {
         let scans: Vec<Scan> = level
             .into_par_iter()
-            .map(|(dir, rel_dir)| scan(&dir, &rel_dir, &exclude))
+            .map(|(dir, rel_dir)| scan(&dir, &rel_dir, &exclude, claims))
             .collect();
         level = Vec::new();
         for s in scans {
@@ -252,13 +256,13 @@ pub fn walk_excluding(root: &Path, exclude: &Exclude) -> Result<Walk> {
 
 /// A catalog named by one of its files (`backfill api/openapi.yaml`): that file, when a
 /// source claims it, found in its folder.
-fn single_file(root: &Path, meta: &std::fs::Metadata) -> Result<Walk> {
+fn single_file(root: &Path, meta: &std::fs::Metadata, claims: Claims) -> Result<Walk> {
     let name = root
         .file_name()
         .and_then(|n| n.to_str())
         .map(str::to_owned)
         .unwrap_or_default();
-    if !meta.is_file() || crate::source::claiming(&name, root).is_none() {
+    if !meta.is_file() || !claims(&name, root) {
         return Err(Error::new(
             "catalog is not a directory, nor an OpenAPI document (a YAML or JSON file with a top-level `openapi` or `swagger` key)",
         )
@@ -298,7 +302,7 @@ struct Scan {
     excluded: usize,
 }
 
-fn scan(dir: &Path, rel_dir: &str, exclude: &Below) -> Scan {
+fn scan(dir: &Path, rel_dir: &str, exclude: &Below, claims: Claims) -> Scan {
     let mut out = Scan::default();
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
@@ -351,7 +355,7 @@ fn scan(dir: &Path, rel_dir: &str, exclude: &Below) -> Scan {
             if !name.starts_with('.') && name != "node_modules" && name != "target" {
                 out.subdirs.push((entry.path(), rel));
             }
-        } else if kind.is_file() && crate::source::claiming(&name, &entry.path()).is_some() {
+        } else if kind.is_file() && claims(&name, &entry.path()) {
             out.files.push(CatalogFile {
                 path: entry.path(),
                 rel,
@@ -365,6 +369,8 @@ fn scan(dir: &Path, rel_dir: &str, exclude: &Below) -> Scan {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::source::claims;
 
     #[test]
     fn finds_connector_files_sorted_and_skips_links() {
@@ -387,7 +393,7 @@ mod tests {
             std::os::unix::fs::symlink(root, root.join("b/loop")).unwrap();
             std::os::unix::fs::symlink("/etc/hostname", root.join("out.s1.yaml")).unwrap();
         }
-        let w = walk(root).unwrap();
+        let w = walk(root, claims).unwrap();
         let rels: Vec<&str> = w.files.iter().map(|f| f.rel.as_str()).collect();
         assert_eq!(
             rels,
@@ -414,7 +420,7 @@ mod tests {
         std::fs::write(root.join(OsStr::from_bytes(b"notes\xff.txt")), "x\n").unwrap();
         std::fs::create_dir(root.join(OsStr::from_bytes(b"dir\xfe"))).unwrap();
         std::fs::write(root.join("ok.s1.yaml"), "x: 1\n").unwrap();
-        let w = walk(root).unwrap();
+        let w = walk(root, claims).unwrap();
         let rels: Vec<&str> = w.files.iter().map(|f| f.rel.as_str()).collect();
         assert_eq!(rels, ["ok.s1.yaml"]);
         let mut errors: Vec<String> = w.errors.iter().map(ToString::to_string).collect();
@@ -476,7 +482,7 @@ mod tests {
 
     #[test]
     fn a_missing_catalog_is_an_error() {
-        let e = walk(Path::new("/no/such/catalog")).unwrap_err();
+        let e = walk(Path::new("/no/such/catalog"), claims).unwrap_err();
         assert!(e.to_string().contains("/no/such/catalog"));
     }
 }

@@ -34,7 +34,9 @@ fn backfill_keeps_at_least_two_fifths_of_two_parses() {
     let dir = tempfile::tempdir().unwrap();
     let catalog = dir.path().join("catalog");
     gen_catalog::generate(3000, &catalog, 7).unwrap();
-    let files = catalog_effects::walk::walk(&catalog).unwrap().files;
+    let files = catalog_effects::walk::walk(&catalog, catalog_effects::source::claims)
+        .unwrap()
+        .files;
     let texts: Vec<String> = files
         .iter()
         .map(|f| std::fs::read_to_string(&f.path).unwrap())

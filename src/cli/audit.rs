@@ -79,7 +79,7 @@ pub fn run(mut args: AuditArgs, config: &Config) -> Result<u8> {
     };
     out::print(&match args.format {
         SummaryFormat::Human if args.engine.quiet => quiet_line(&text),
-        SummaryFormat::Human => catalog_effects::emit::safe::lines(&text).into_owned(),
+        SummaryFormat::Human => catalog_effects::text::safe::lines(&text).into_owned(),
         _ => text,
     });
     Ok(if failing > 0 { EXIT_FINDINGS } else { EXIT_OK })

@@ -328,7 +328,7 @@ impl<'a> Console<'a> {
             let formats: Vec<&str> = self.opts.hint_formats.iter().map(|f| f.name()).collect();
             notes.push(format!(
                 "generator hints added to {} (--hints {})",
-                super::plural(summary.hints_added, "operation"),
+                catalog_effects::text::plural(summary.hints_added, "operation"),
                 formats.join(" --hints ")
             ));
         }
@@ -336,7 +336,7 @@ impl<'a> Console<'a> {
             notes.push(format!(
                 "hints removed: {} from {} (--migrate-hints)",
                 self.removed,
-                super::plural(self.migrated, "action")
+                catalog_effects::text::plural(self.migrated, "action")
             ));
         }
         notes.extend(branch);
@@ -352,7 +352,8 @@ impl<'a> Console<'a> {
             SummaryFormat::Json => emit::summary_json(&summary) + "\n",
             SummaryFormat::Human if self.quiet() => totals + "\n",
             SummaryFormat::Human => {
-                emit::safe::lines(&human(&summary, &report, &totals, &notes)).into_owned()
+                catalog_effects::text::safe::lines(&human(&summary, &report, &totals, &notes))
+                    .into_owned()
             }
         };
         // With the patch, the report, the guide or the page on stdout, the summary goes to
@@ -459,7 +460,7 @@ fn low_confidence(f: &pipeline::FileResult, opts: &pipeline::Options) -> Vec<Str
                 a.inference.effects.joined("|"),
                 a.inference.deciding_ids(&opts.rules).join(", ")
             );
-            emit::safe::line(&line).into_owned()
+            catalog_effects::text::safe::line(&line).into_owned()
         })
         .collect()
 }

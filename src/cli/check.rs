@@ -344,7 +344,7 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
         FindingFormat::Sarif => sarif(&reporter),
     };
     match args.format {
-        FindingFormat::Human => to.print(&emit::safe::lines(&text)),
+        FindingFormat::Human => to.print(&catalog_effects::text::safe::lines(&text)),
         _ => to.print(&text),
     }
     Ok(code)
@@ -559,7 +559,7 @@ fn human(
     if !gone.is_empty() {
         s.push_str(&format!("\ngone since the baseline ({}):\n", gone.len()));
         for g in gone.iter().take(LIST_LIMIT) {
-            s.push_str(&format!("  {}\n", emit::safe::line(g)));
+            s.push_str(&format!("  {}\n", catalog_effects::text::safe::line(g)));
         }
         if gone.len() > LIST_LIMIT {
             s.push_str(&format!(

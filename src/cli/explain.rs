@@ -86,7 +86,7 @@ pub fn run(mut args: ExplainArgs, config: &Config) -> Result<u8> {
         text.push_str(&explain_one(f, a, &opts));
         text.push('\n');
     }
-    out::print(&catalog_effects::emit::safe::lines(&text));
+    out::print(&catalog_effects::text::safe::lines(&text));
     // A file it could not read may hold another action of that name, or the main file that
     // names its connector.
     Ok(if errors > 0 { EXIT_ERROR } else { EXIT_OK })

@@ -360,7 +360,7 @@ pub fn walk_or_refuse(
     Err(EXIT_ERROR)
 }
 
-pub use catalog_effects::emit::plural;
+pub use catalog_effects::text::plural;
 
 /// The line a catalog command ends with, and all `--quiet` prints besides errors: findings
 /// by severity, what the baseline says of them, what fails the run, and what could not be

@@ -7,7 +7,7 @@ use std::io::{self, IsTerminal, Write};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use catalog_effects::emit::safe;
+use catalog_effects::text::safe;
 
 /// The reader of stdout has gone: nothing more is written there.
 static CLOSED: AtomicBool = AtomicBool::new(false);

@@ -62,7 +62,7 @@ pub fn command(f: &Finding, level: Level, title: &str) -> String {
 pub fn escape_data(s: &str) -> String {
     // Control characters are shown escaped (a NUL, an escape sequence): GitHub would decode
     // `%00` back into the annotation.
-    super::safe::except(s, &['\r', '\n'])
+    crate::text::safe::except(s, &['\r', '\n'])
         .replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")

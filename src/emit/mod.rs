@@ -10,7 +10,6 @@ pub mod in_place;
 pub mod overlay;
 pub mod page;
 pub mod review;
-pub mod safe;
 pub mod sarif;
 pub mod sink;
 pub mod streams;
@@ -83,7 +82,7 @@ pub fn csv_rows(file: &FileResult, rules: &crate::classify::RuleSet) -> String {
 /// Appends one CSV field: quoted only when it holds a comma, a quote or a line break, with
 /// quotes doubled, which is the `csv` crate's default (`QuoteStyle::Necessary`).
 fn push_field(out: &mut String, field: &str) {
-    let field = &*safe::csv_cell(field);
+    let field = &*crate::text::safe::csv_cell(field);
     if field
         .bytes()
         .any(|b| matches!(b, b',' | b'"' | b'\r' | b'\n'))
@@ -313,7 +312,7 @@ pub fn summary_table(s: &Summary) -> String {
     ];
     let line = |name: &str, c: &Counts| {
         [
-            safe::line(name).into_owned(),
+            crate::text::safe::line(name).into_owned(),
             c.actions.to_string(),
             c.added.to_string(),
             c.agrees.to_string(),
@@ -368,11 +367,6 @@ pub fn summary_json(s: &Summary) -> String {
     serde_json::to_string_pretty(&v).unwrap_or_default()
 }
 
-/// `1 error`, `2 errors`.
-pub fn plural(n: usize, word: &str) -> String {
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -401,7 +395,8 @@ mod tests {
             push_field(&mut ours, field);
             ours.push_str(",x\n");
             let mut w = csv::Writer::from_writer(Vec::new());
-            w.write_record([&*safe::csv_cell(field), "x"]).unwrap();
+            w.write_record([&*crate::text::safe::csv_cell(field), "x"])
+                .unwrap();
             let theirs = String::from_utf8(w.into_inner().unwrap()).unwrap();
             assert_eq!(ours, theirs, "field {field:?}");
         }

@@ -295,7 +295,7 @@ impl Review {
             let _ = writeln!(
                 head,
                 "The patch also gives {} the hints an MCP generator reads (`--hints`).\n",
-                crate::emit::plural(summary.hints_added, "operation")
+                crate::text::plural(summary.hints_added, "operation")
             );
         }
         connector_table(&mut head, summary);
@@ -481,7 +481,7 @@ impl Review {
             let _ = writeln!(
                 s,
                 "- **{}**: no proposal reached `--min-confidence {}`; they need a human (a low proposal is shown where there is one).",
-                super::plural(t.unclassified, "unclassified action"),
+                crate::text::plural(t.unclassified, "unclassified action"),
                 ctx.min_confidence
             );
         }
@@ -489,21 +489,21 @@ impl Review {
             let _ = writeln!(
                 s,
                 "- **{}**: `effects` is not a list of known effects; never fixed silently.",
-                super::plural(t.invalid, "invalid declaration")
+                crate::text::plural(t.invalid, "invalid declaration")
             );
         }
         if self.error_count > 0 {
             let _ = writeln!(
                 s,
                 "- **{}**: files or items that could not be read; their actions are not in the patch.",
-                super::plural(self.error_count, "error")
+                crate::text::plural(self.error_count, "error")
             );
         }
         if t.skipped > 0 {
             let _ = writeln!(
                 s,
                 "- {}: not tools, never patched.",
-                super::plural(t.skipped, "nested refresh action")
+                crate::text::plural(t.skipped, "nested refresh action")
             );
         }
         s.push('\n');
@@ -601,7 +601,7 @@ impl Review {
                     msg,
                     "  {}  {}  {} ({}): {}",
                     plain_location(it),
-                    super::safe::line(&it.tool),
+                    crate::text::safe::line(&it.tool),
                     it.proposed.joined(", "),
                     confidence(it.confidence),
                     flag_phrases(it)
@@ -621,7 +621,7 @@ impl Review {
                 msg,
                 "  {}  {}  declares {}, proposal {} ({})",
                 plain_location(it),
-                super::safe::line(&it.tool),
+                crate::text::safe::line(&it.tool),
                 it.declared,
                 it.proposed.joined(", "),
                 confidence(it.confidence)
@@ -740,7 +740,7 @@ fn location(it: &Item) -> String {
 /// [`location`] as plain text, for the commit message.
 fn plain_location(it: &Item) -> String {
     match it.place.as_deref() {
-        Some(p) if it.one_line => format!("{} {}", it.file, super::safe::line(&p.operation)),
+        Some(p) if it.one_line => format!("{} {}", it.file, crate::text::safe::line(&p.operation)),
         _ => format!("{}:{}", it.file, it.line),
     }
 }
@@ -963,17 +963,17 @@ fn connector_table(s: &mut String, summary: &Summary) {
 /// A connector name inside a table cell: pipes would split the cell, and HTML or a
 /// control character in a key must show as text.
 fn markdown_cell(s: &str) -> String {
-    super::safe::markdown(s).replace('|', "\\|")
+    crate::text::safe::markdown(s).replace('|', "\\|")
 }
 
 /// Catalog text inside a code span.
 fn code(s: &str) -> String {
-    super::safe::markdown_code(s)
+    crate::text::safe::markdown_code(s)
 }
 
 /// Catalog text outside a code span.
 fn md(s: &str) -> String {
-    super::safe::markdown(s)
+    crate::text::safe::markdown(s)
 }
 
 fn effect_line(s: &mut String, per_effect: &[usize; 5]) {

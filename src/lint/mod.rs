@@ -581,7 +581,7 @@ pub fn lint_decided(
 ) -> Vec<LintFinding> {
     let mut ctx = Ctx::new(view, group, effects, rules);
     ctx.decided = decided;
-    let silenced = crate::findings::silences(view.id_comment.as_deref());
+    let silenced = crate::text::silences(view.id_comment.as_deref());
     let mut out = Vec::new();
     let mut ran = BTreeSet::new();
     let mut fired = BTreeSet::new();
@@ -1482,15 +1482,15 @@ mod tests {
 
     #[test]
     fn silences_parse() {
-        let s = crate::findings::silences(Some(
+        let s = crate::text::silences(Some(
             " catalog-effects: ignore[vague-verb, euphemism] other",
         ));
         assert_eq!(
             s.into_iter().collect::<Vec<_>>(),
             ["euphemism", "vague-verb"]
         );
-        assert!(crate::findings::silences(Some("catalog-effects: ignore[")).is_empty());
-        assert!(crate::findings::silences(None).is_empty());
+        assert!(crate::text::silences(Some("catalog-effects: ignore[")).is_empty());
+        assert!(crate::text::silences(None).is_empty());
     }
 
     #[test]

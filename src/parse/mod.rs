@@ -607,7 +607,7 @@ fn action_items(tree: &Tree, file: &mut ParsedFile) -> Option<(NodeId, Vec<NodeI
                 at,
                 format!(
                     "none of its {} is a mapping with an `actionId`",
-                    crate::emit::plural(items.len(), "item")
+                    crate::text::plural(items.len(), "item")
                 ),
             ));
         }
@@ -678,7 +678,7 @@ pub fn file_silences(text: &str) -> Vec<(usize, String)> {
             break;
         };
         out.extend(
-            crate::findings::silences(Some(comment))
+            crate::text::silences(Some(comment))
                 .into_iter()
                 .map(|code| (i + 1, code)),
         );

@@ -55,6 +55,11 @@ pub fn claiming(name: &str, path: &Path) -> Option<&'static dyn Source> {
     SOURCES.into_iter().find(|s| s.claims(name, path))
 }
 
+/// Whether a source claims the file: what the walk is given ([`crate::walk::Claims`]).
+pub fn claims(name: &str, path: &Path) -> bool {
+    claiming(name, path).is_some()
+}
+
 /// The source of a file the walk admitted, from its name (`rel` or a file name).
 pub fn of_file(name: &str) -> &'static dyn Source {
     let name = name.rsplit('/').next().unwrap_or(name);

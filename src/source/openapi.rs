@@ -1707,7 +1707,7 @@ pub fn plan(
         if refused > 0 {
             notes.push(Error::new(format!(
                 "not edited: {why}; its {} listed for a human instead",
-                crate::emit::plural(refused, "proposal")
+                crate::text::plural(refused, "proposal")
             )));
         }
     }
