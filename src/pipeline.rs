@@ -608,16 +608,18 @@ fn stream(
 }
 
 /// The actions whose results a run with the catalog's evidence holds until the votes are
-/// counted. A held result costs about 2.7 KB an action (the bench's catalog of 100,000
-/// actions, `-j 2`: 59.5 MB peak holding 5,000, 46.0 MB without the votes), so the votes
-/// cost at most some 5 MB here, and past this many the run streams as one without them
-/// (docs/performance.md, "Catalog evidence").
+/// counted, a chunk of files at a time: chunks are held until this many actions are (the
+/// first chunk always is, so a catalog of up to 512 files runs as it did before). A held
+/// result costs about 2.7 KB an action; on the bench's catalog of 100,000 actions, `-j 2`,
+/// the first chunk (some 7,000 actions) is held and the peak is 50.5 MB against 43.8 MB
+/// without the votes. Past the budget the run streams (docs/performance.md, "Catalog
+/// evidence in bounded memory").
 const HELD_ACTIONS: usize = 2_000;
 
 /// [`Walked::run`] with the catalog's evidence. Every walked file is planned once without it
 /// (whatever `only` selects, so each proposal sees the whole catalog) and its declarations
-/// counted. The first files' results are held, up to `held_actions` ([`HELD_ACTIONS`]): once the votes are
-/// counted, only those a vote changes are planned again. Past the budget a file is planned
+/// counted. The first files' results are held (`held_actions`, [`HELD_ACTIONS`]): once the
+/// votes are counted, only those a vote changes are planned again. Past the budget a file is planned
 /// quietly (nothing rendered, checked or kept) and only counted, then planned again with the
 /// votes and streamed as a run without them. Either way the outputs are the same bytes.
 fn run_voting(
