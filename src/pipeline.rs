@@ -642,6 +642,13 @@ fn run_voting(
     for (n, chunk) in work.chunks(CHUNK).enumerate() {
         let base = n * CHUNK;
         let hold = actions < opts.held_actions;
+        if !hold && held_to == base {
+            // The files from here on are planned twice: the bar takes their second plan in
+            // before its first, while it is still drawn.
+            if let Some(p) = &opts.progress {
+                (p.start)(work.len() + selected[base..].iter().filter(|s| **s).count());
+            }
+        }
         let planned: Vec<(Counted, Option<FileResult>)> = chunk
             .par_iter()
             .zip(&selected[base..base + chunk.len()])
@@ -679,9 +686,6 @@ fn run_voting(
         ..opts.clone()
     };
     let rest = &selected[held_to..];
-    if let Some(p) = &opts.progress {
-        (p.start)(work.len() + rest.iter().filter(|s| **s).count());
-    }
     take_votes(&mut held, &work[..held_to], names, &votes, &with);
     for f in held.iter_mut().flatten() {
         meta.files += 1;
@@ -1813,6 +1817,40 @@ mod tests {
         );
         for held in [0, 1, 40, 200] {
             assert!(run(true, held) == all, "{held} actions held");
+        }
+    }
+
+    /// The progress bar ends when its count is reached: a run planning files twice must
+    /// say so while the bar is still short of its end, and end exactly at it.
+    #[test]
+    fn the_progress_bar_reaches_its_end_once_when_files_are_planned_twice() {
+        use std::sync::{Arc, Mutex};
+        let demo = [std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("catalogs/demo")];
+        for held in [0, 1, usize::MAX] {
+            // (length, ticks so far) at each start, and the ticks.
+            let starts = Arc::new(Mutex::new(Vec::<(usize, usize)>::new()));
+            let ticks = Arc::new(Mutex::new(0));
+            let mut opts = Options::new(RuleSet::builtin().unwrap());
+            (opts.catalog_evidence, opts.held_actions) = (true, held);
+            let (s, t) = (starts.clone(), ticks.clone());
+            opts.progress = Some(Progress {
+                start: Arc::new(move |n| s.lock().unwrap().push((n, *t.lock().unwrap()))),
+                tick: {
+                    let t = ticks.clone();
+                    Arc::new(move || *t.lock().unwrap() += 1)
+                },
+            });
+            Walked::new(&demo).run(&opts, |_| {});
+            let starts = starts.lock().unwrap().clone();
+            let ticks = *ticks.lock().unwrap();
+            let last = starts.last().unwrap().0;
+            assert_eq!(ticks, last, "{held} held: {starts:?}");
+            for w in starts.windows(2) {
+                assert!(
+                    w[1].1 < w[0].0,
+                    "{held} held: started again after the end: {starts:?}"
+                );
+            }
         }
     }
 }
