@@ -795,7 +795,8 @@ fn quiet(opts: &Options) -> Options {
         migrate_hints: false,
         progress: None,
         only: None,
-        untouchable: Vec::new(),
+        // Kept: a file `--write` leaves alone has its proposals refused, and a refused
+        // proposal is not counted, however the file is planned.
         hint_formats: Vec::new(),
         catalog_evidence: false,
         votes: None,
@@ -1794,9 +1795,11 @@ mod tests {
     #[test]
     fn the_outputs_do_not_depend_on_how_many_results_are_held() {
         let demo = [std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("catalogs/demo")];
-        let run = |evidence: bool, held: usize| {
+        type Alone = Option<std::collections::BTreeMap<String, &'static str>>;
+        let run = |evidence: bool, held: usize, alone: Alone| {
             let mut opts = Options::new(RuleSet::builtin().unwrap());
             (opts.render_csv, opts.catalog_evidence, opts.held_actions) = (true, evidence, held);
+            opts.untouchable = alone.into_iter().collect();
             let mut out = Vec::new();
             let meta = Walked::new(&demo).run(&opts, |f| {
                 let confidence: Vec<_> = f.actions.iter().map(|a| a.inference.confidence).collect();
@@ -1809,15 +1812,33 @@ mod tests {
             });
             (out, meta.files, meta.rules_used)
         };
-        let all = run(true, usize::MAX);
+        let all = run(true, usize::MAX, None);
         assert_ne!(
             all,
-            run(false, usize::MAX),
-            "the demo's votes change something"
+            run(false, usize::MAX, None),
+            "the votes change something"
         );
         for held in [0, 1, 40, 200] {
-            assert!(run(true, held) == all, "{held} actions held");
+            assert!(run(true, held, None) == all, "{held} actions held");
         }
+        // Files `--write` must leave alone (uncommitted changes): their proposals are
+        // refused, so they are not counted, whether the file is held or planned quietly.
+        let mut top = String::new();
+        Walked::new(&demo).run(&Options::new(RuleSet::builtin().unwrap()), |f| {
+            top = f
+                .patch_path
+                .split_inclusive('/')
+                .next()
+                .unwrap_or_default()
+                .to_owned();
+        });
+        let alone = Some(std::collections::BTreeMap::from([(
+            top,
+            "it has uncommitted changes",
+        )]));
+        let left = run(true, usize::MAX, alone.clone());
+        assert_ne!(left, all, "the files are left alone");
+        assert!(run(true, 0, alone) == left, "left alone, planned quietly");
     }
 
     /// The progress bar ends when its count is reached: a run planning files twice must
