@@ -653,7 +653,8 @@ fn run_voting(
             .par_iter()
             .zip(&selected[base..base + chunk.len()])
             .map(|(w, keep)| {
-                let f = process_file(w, names, if hold { opts } else { &quiet });
+                // A file only counted (past the budget, or not reported) is planned quietly.
+                let f = process_file(w, names, if hold && *keep { opts } else { &quiet });
                 if let Some(p) = &opts.progress {
                     (p.tick)();
                 }
