@@ -71,7 +71,8 @@ fn the_measured_counts_are_what_the_labelled_sets_give() {
 /// (held, such reads lost 39 to 0 on openapi-scopes-dev's audit route). Every unsafe row
 /// added is a read the plain reading makes too (unsafe stays at most the plain reading's on
 /// every set), and friction fell on every row of this table: openapi-scopes-dev 42 -> 30,
-/// google-dev 58 -> 48, graph-dev 106 -> 101, azure-dev 27 -> 10, mcp-dev 43 -> 42.
+/// google-dev 58 -> 48, graph-dev 106 -> 101, azure-dev 27 -> 9, mcp-dev 43 -> 41 (the last
+/// two with veto-name and veto-object gone).
 const HOLD: [(Set, Route, usize, usize, f64); 5] = [
     // Unsafe 0 -> 3: Reverb's `get_listings_slug_edit` (GET, "/edit"), Slack's
     // `workflows.stepFailed` (an RPC API's GET), Twitter's `list_user_pin`: reads by the
@@ -83,8 +84,8 @@ const HOLD: [(Set, Route, usize, usize, f64); 5] = [
     (Set::Graph, Route::Backfill, 2, 101, 0.97),
     // Unsafe 25 -> 30 (the plain reading's own 30): list-keys and secrets reads that
     // Azure's RBAC counts as actions.
-    (Set::Azure, Route::Audit, 30, 10, 0.95),
-    (Set::Mcp, Route::Audit, 1, 42, 0.95),
+    (Set::Azure, Route::Audit, 30, 9, 0.95),
+    (Set::Mcp, Route::Audit, 1, 41, 0.95),
 ];
 
 /// The same at the default patch level with each whole set held out (a naming culture the
@@ -95,8 +96,8 @@ const HOLD_SETS: [(Set, Route, usize, usize, f64); 5] = [
     // Friction 197 -> 126 since the plain reading starts (issue 31).
     (Set::Graph, Route::Backfill, 1, 126, 0.999),
     // Azure's run-like verbs are actions; elsewhere they are read-only. Unsafe 47 -> 35.
-    (Set::Azure, Route::Audit, 35, 10, 0.995),
-    (Set::Mcp, Route::Audit, 1, 44, 0.997),
+    (Set::Azure, Route::Audit, 35, 9, 0.995),
+    (Set::Mcp, Route::Audit, 1, 43, 0.997),
 ];
 
 /// Fails where a figure of `table` is worse than held.
@@ -208,12 +209,12 @@ const HALF: [(Set, Route, usize, usize, usize); 9] = [
     // above: unsafe +1 on openapi-scopes-dev's backfill (0 -> 1), friction and coverage
     // better nearly everywhere.
     (Set::Openapi, Route::Backfill, 1, 17, 1603),
-    (Set::Openapi, Route::Audit, 1, 40, 1586),
+    (Set::Openapi, Route::Audit, 1, 36, 1586),
     (Set::Google, Route::Backfill, 1, 23, 773),
     (Set::Google, Route::Audit, 4, 51, 770),
     (Set::Graph, Route::Backfill, 2, 49, 2702),
-    (Set::Graph, Route::Audit, 6, 115, 2630),
-    (Set::Azure, Route::Audit, 8, 6, 856),
+    (Set::Graph, Route::Audit, 6, 112, 2630),
+    (Set::Azure, Route::Audit, 8, 5, 856),
     (Set::Mcp, Route::Backfill, 0, 0, 86),
     (Set::Mcp, Route::Audit, 1, 20, 225),
 ];
@@ -289,13 +290,11 @@ fn departures_from_the_plain_reading_pay_for_themselves() {
         "graph-dev audit: unsafe at most every simple rule's",
     ];
     assert_eq!(not_met, expected, "the targets not met changed");
-    // Every departure the engine makes pays for itself, but for the hold of an action with
-    // no verb and no call, which is kept so that no effect is guessed (heuristics/
-    // departures.yaml, `hold`).
+    // Every departure the engine makes pays for itself; a hold, where the claim it holds is
+    // too unsure to patch.
     let unpaid: Vec<String> = unpaid(&table)
         .into_iter()
         .map(|(id, _, why)| format!("{id}: {why}"))
-        .filter(|u| !u.starts_with("hold (unclassified)"))
         .collect();
     assert!(unpaid.is_empty(), "{unpaid:#?}");
 }
@@ -331,8 +330,8 @@ fn proposals_do_not_depend_on_how_a_catalog_is_written() {
     // A connector key of one word opening every name: 5 of 12,478 rows, servers of one or
     // two tools where no prefix can be voted.
     assert!(flips(Transform::Prefixed) <= 5, "{}", table.render());
-    // Every method POST: 133 reads become changes (of 10,397 backfill rows), where a
-    // path's change verb or an object beside a read verb is taken over an uninformative
-    // POST; 3,353 before issue 31.
-    assert!(flips(Transform::AllPost) <= 133, "{}", table.render());
+    // Every method POST: 125 reads become changes (of 10,397 backfill rows), where a
+    // path's change verb is taken over an uninformative POST; 3,353 before issue 31, 133
+    // before veto-object went.
+    assert!(flips(Transform::AllPost) <= 125, "{}", table.render());
 }
