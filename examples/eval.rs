@@ -185,7 +185,14 @@ fn real_main() -> Result<(), String> {
     );
     {
         let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
-        let flips = labelled::transform::measure(&rows, &rules, tmp.path())?;
+        let flips = labelled::transform::measure(
+            &rows,
+            &rules,
+            &a.keep
+                .clone()
+                .map(|k| k.join("transforms"))
+                .unwrap_or_else(|| tmp.path().to_owned()),
+        )?;
         println!(
             "\nthe same actions written otherwise: rows whose proposal (read-only, change or held, at the default patch level) flips ({} in all; every method POST: reads that become changes):",
             flips.total()

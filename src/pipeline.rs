@@ -846,7 +846,7 @@ fn connector_names(
     }
     // Two main files beside one partial: which connector it belongs to is a guess.
     every.retain(|_, files| files.len() > 1);
-    let groups = connector_groups(work, folders, &every, lexicon);
+    let groups = connector_groups(work, folders, &every, &mains, lexicon);
     let roots = catalogs
         .iter()
         .map(|c| {
@@ -876,6 +876,7 @@ fn connector_groups(
     work: &[Work],
     folders: &std::collections::BTreeSet<(usize, &str)>,
     ambiguous: &BTreeMap<(usize, String), Vec<String>>,
+    mains: &BTreeMap<(usize, String), (String, String)>,
     lexicon: &crate::classify::Lexicon,
 ) -> BTreeMap<(usize, String), Group> {
     let files: Vec<&Work> = work
@@ -908,8 +909,10 @@ fn connector_groups(
     }
     by.into_iter()
         .map(|(k, calls)| {
-            let g = Group::of_calls(
+            let key = mains.get(&k).map(|(key, _)| key.as_str());
+            let g = Group::of_connector(
                 calls.iter().map(|(n, m)| (n.as_str(), m.as_deref())),
+                key,
                 lexicon,
             );
             (k, g)
@@ -1448,12 +1451,13 @@ fn plan_actions(
             }),
             Decide::Classify(group) => {
                 let group = group.get_or_insert_with(|| {
-                    Group::of_calls(
+                    Group::of_connector(
                         layout
                             .names
                             .iter()
                             .copied()
                             .zip(layout.methods.iter().copied()),
+                        parse::tree_key(tree),
                         &opts.rules.lexicon,
                     )
                 });

@@ -76,27 +76,37 @@ fn the_measured_counts_are_what_the_labelled_sets_give() {
 const HOLD: [(Set, Route, usize, usize, f64); 5] = [
     // Unsafe 0 -> 3: Reverb's `get_listings_slug_edit` (GET, "/edit"), Slack's
     // `workflows.stepFailed` (an RPC API's GET), Twitter's `list_user_pin`: reads by the
-    // plain reading whose departures toward a change were too weak to stand.
-    (Set::Openapi, Route::Backfill, 3, 30, 0.97),
+    // plain reading whose departures toward a change were too weak to stand. Friction
+    // 30 -> 37 on 4 December (issue 31, item 3): a read whose record is below the floor is
+    // held, no longer patched because it is right more often than not (Jira's `get_*` over
+    // POST: 6 of 8 elsewhere).
+    (Set::Openapi, Route::Backfill, 3, 37, 0.97),
     // Unsafe 6 -> 10: IAM policy and verification-token GETs and two datalineage searches
     // over POST, which Google puts behind a write scope.
-    (Set::Google, Route::Backfill, 10, 48, 0.96),
-    (Set::Graph, Route::Backfill, 2, 101, 0.97),
+    (Set::Google, Route::Backfill, 10, 47, 0.96),
+    // Friction 101 -> 103 on 4 December: two reads of a thin, once-wrong record whose kind
+    // is surely below the floor (`confidence::judge`: Graph's `preview`).
+    (Set::Graph, Route::Backfill, 2, 103, 0.97),
     // Unsafe 25 -> 30 (the plain reading's own 30): list-keys and secrets reads that
-    // Azure's RBAC counts as actions.
-    (Set::Azure, Route::Audit, 30, 9, 0.95),
+    // Azure's RBAC counts as actions; 30 -> 21 on 4 December, friction 9 -> 19, with reads
+    // below the floor held (`check_*`: 29 of 37 elsewhere).
+    (Set::Azure, Route::Audit, 21, 19, 0.95),
     (Set::Mcp, Route::Audit, 1, 41, 0.95),
 ];
 
 /// The same at the default patch level with each whole set held out (a naming culture the
 /// counts have never seen): the figures reached, as counts.
 const HOLD_SETS: [(Set, Route, usize, usize, f64); 5] = [
-    (Set::Openapi, Route::Backfill, 3, 37, 0.999),
-    (Set::Google, Route::Backfill, 25, 34, 0.998),
-    // Friction 197 -> 126 since the plain reading starts (issue 31).
-    (Set::Graph, Route::Backfill, 1, 126, 0.999),
-    // Azure's run-like verbs are actions; elsewhere they are read-only. Unsafe 47 -> 35.
-    (Set::Azure, Route::Audit, 35, 9, 0.995),
+    // Friction 37 -> 41 and coverage 99.9% -> 99.76% on 4 December: reads below the floor
+    // held (issue 31, item 3).
+    (Set::Openapi, Route::Backfill, 2, 41, 0.997),
+    // Unsafe 25 -> 28 on 4 December, all IAM reads Google puts behind a write scope and
+    // every other set labels read-only (`…_get_iam_policy`, `…_test_iam_permissions`).
+    (Set::Google, Route::Backfill, 28, 32, 0.998),
+    // Friction 197 -> 126 since the plain reading starts (issue 31); 128 on 4 December.
+    (Set::Graph, Route::Backfill, 1, 128, 0.999),
+    // Azure's run-like verbs are actions; elsewhere they are read-only. Unsafe 47 -> 34.
+    (Set::Azure, Route::Audit, 34, 9, 0.995),
     (Set::Mcp, Route::Audit, 1, 43, 0.997),
 ];
 
@@ -207,14 +217,17 @@ fn the_figures_hold_on_providers_the_counts_have_not_seen() {
 const HALF: [(Set, Route, usize, usize, usize); 9] = [
     // Issue 31 (3 December): the plain reading first moved these as it moved the figures
     // above: unsafe +1 on openapi-scopes-dev's backfill (0 -> 1), friction and coverage
-    // better nearly everywhere.
-    (Set::Openapi, Route::Backfill, 1, 17, 1603),
-    (Set::Openapi, Route::Audit, 1, 36, 1586),
+    // better nearly everywhere. On 4 December reads below the floor are held (item 3):
+    // friction +2 and coverage -2 on openapi-scopes-dev's backfill, +5 friction on
+    // azure-dev, +1 friction and -1 coverage on graph-dev's audit route; unsafe -1 on
+    // openapi-scopes-dev's audit route.
+    (Set::Openapi, Route::Backfill, 1, 19, 1601),
+    (Set::Openapi, Route::Audit, 0, 34, 1585),
     (Set::Google, Route::Backfill, 1, 23, 773),
     (Set::Google, Route::Audit, 4, 51, 770),
     (Set::Graph, Route::Backfill, 2, 49, 2702),
-    (Set::Graph, Route::Audit, 6, 112, 2630),
-    (Set::Azure, Route::Audit, 8, 5, 856),
+    (Set::Graph, Route::Audit, 6, 113, 2629),
+    (Set::Azure, Route::Audit, 8, 10, 851),
     (Set::Mcp, Route::Backfill, 0, 0, 86),
     (Set::Mcp, Route::Audit, 1, 20, 225),
 ];
@@ -327,11 +340,14 @@ fn proposals_do_not_depend_on_how_a_catalog_is_written() {
     ] {
         assert_eq!(flips(t), 0, "{}:\n{}", t.name(), table.render());
     }
-    // A connector key of one word opening every name: 5 of 12,478 rows, servers of one or
-    // two tools where no prefix can be voted.
-    assert!(flips(Transform::Prefixed) <= 5, "{}", table.render());
-    // Every method POST: 125 reads become changes (of 10,397 backfill rows), where a
-    // path's change verb is taken over an uninformative POST; 3,353 before issue 31, 133
-    // before veto-object went.
-    assert!(flips(Transform::AllPost) <= 125, "{}", table.render());
+    // A connector key of one word opening every name: 4 of 12,478 rows, all on the audit
+    // route, tool lists of one or two tools where no prefix can be voted and no key is
+    // written (a connector's `info.key` is skipped where it opens a name: 1 row before).
+    assert!(flips(Transform::Prefixed) <= 4, "{}", table.render());
+    // Every method POST: 17 reads become changes (of 10,397 backfill rows): APIs of one or
+    // two actions, whose POST cannot be told to say nothing, and a change verb leading a
+    // name with a read after it (`export_…`, `exchange_…_list_…`); 3,353 before issue 31,
+    // 125 before 4 December (an API that posts every call or its reads from two actions,
+    // an inflection over such a POST, and the quiet conflict's hold).
+    assert!(flips(Transform::AllPost) <= 17, "{}", table.render());
 }

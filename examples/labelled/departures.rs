@@ -159,7 +159,7 @@ impl Table {
             };
             // A departure that only holds the plain claim where the engine agrees with it
             // is a hold; one that moved the claim names what moved it.
-            let id = if d == Departure::Hold {
+            let id = if d == Departure::Hold(None) {
                 format!("hold ({})", held_by(&o.inference, rules))
             } else {
                 d.id(rules)
@@ -398,18 +398,17 @@ pub fn unpaid(table: &Table) -> Vec<(String, Toward, String)> {
                     ));
                 }
             }
-            // A loss of a hold is a row whose held claim was right.
+            // A loss of a hold is a row whose held claim was right. A hold is item 3's: a
+            // claim too unsure to patch (its record below 95%) is held. So it is judged as
+            // that record is, over every set together: unpaid where the claims it held were
+            // right at least 95% of the time. (Per set, six reads of one API can all be
+            // right where the record they share is 75%: Jira's `get_*` over POST.)
             Toward::HoldRead | Toward::HoldChange => {
-                for ((set, route), r) in by {
-                    if r.fires >= 5 && r.losses * 100 >= 95 * r.fires {
-                        fail(format!(
-                            "{} {}: the held claim right {} of {}",
-                            set.name(),
-                            route.name(),
-                            r.losses,
-                            r.fires
-                        ));
-                    }
+                if total.fires >= 5 && total.losses * 100 >= 95 * total.fires {
+                    fail(format!(
+                        "all sets: the held claim right {} of {}",
+                        total.losses, total.fires
+                    ));
                 }
             }
         }

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+use super::confidence::Held;
 use super::decide::{Basis, Claim, Decision, Veto};
 use super::evidence::Source;
 use super::plain::{Line, Plain};
@@ -29,6 +30,10 @@ pub struct Entry {
     /// Whether the engine makes it: one whose record did not pay for it is not.
     pub kept: bool,
     pub why: String,
+    /// Its examples are read as actions of an API that sends its reads as POST too
+    /// ([`super::Group::posts_reads`]), where the holds of such APIs show.
+    #[serde(default)]
+    pub posts_reads: bool,
     pub examples: Examples,
 }
 
@@ -131,15 +136,23 @@ pub fn records_tsv(records: &BTreeMap<String, Vec<Record>>) -> String {
 /// it stood: what an example of `heuristics/departures.yaml` is read as.
 pub fn considered(inf: &Inference) -> Option<Departure> {
     let plain = inf.plain?;
+    if let Some(h) = held(inf) {
+        return Some(Departure::Hold(Some(h)));
+    }
     let Some(d) = inf.decision.as_ref() else {
-        return Some(Departure::Hold);
+        return Some(Departure::Hold(None));
     };
     let reading = match (&d.basis, inf.overruled.as_deref()) {
         (Basis::Plain(..), Some(e)) => e,
         _ => d,
     };
     reading_of(plain, reading, inf.prefixed)
-        .or_else(|| (!inf.confident(Confidence::Low)).then_some(Departure::Hold))
+        .or_else(|| (!inf.confident(Confidence::Low)).then_some(Departure::Hold(None)))
+}
+
+/// Why `inf` was held for a person whatever its record said, if it was.
+fn held(inf: &Inference) -> Option<Held> {
+    inf.judgement.and_then(|j| j.held)
 }
 
 fn reading_of(plain: Plain, d: &Decision, prefixed: bool) -> Option<Departure> {
@@ -149,8 +162,9 @@ fn reading_of(plain: Plain, d: &Decision, prefixed: bool) -> Option<Departure> {
 /// What moved a proposal off the plain reading.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Departure {
-    /// Held for a human: the proposal is below the patch level.
-    Hold,
+    /// Held for a human: the proposal is below the patch level, for a reason of its own
+    /// where it is one of [`Held`] (else its record is too poor, or nothing was read).
+    Hold(Option<Held>),
     /// A word of the lexicon opening the name that the plain reading's short list does not
     /// know (`expand_attachment`, `gets_dns_record_set`, `whoami`), by its sense (index).
     Word(u8),
@@ -177,7 +191,8 @@ impl Departure {
     /// The departure's id, as `heuristics/departures.tsv` and `explain` name it.
     pub fn id(self, set: &RuleSet) -> String {
         match self {
-            Departure::Hold => "hold".into(),
+            Departure::Hold(None) => "hold".into(),
+            Departure::Hold(Some(h)) => h.id().into(),
             Departure::Word(sense) => format!("lexicon-word ({})", set.lexicon.sense(sense).id),
             Departure::Culture => "culture-verb".into(),
             Departure::GetChanges => "get-changes".into(),
@@ -195,7 +210,7 @@ impl Departure {
 pub fn of(inf: &Inference, min: Confidence) -> Option<Departure> {
     let plain = inf.plain?;
     if !inf.confident(min) || inf.effects.is_empty() {
-        return Some(Departure::Hold);
+        return Some(Departure::Hold(held(inf)));
     }
     if Claim::of(inf.effects) == plain.claim {
         return None;
@@ -251,7 +266,11 @@ pub fn check_examples(set: &RuleSet) -> Vec<String> {
     for e in &set.departures.entries {
         for (want, list) in [(true, &e.examples.matches), (false, &e.examples.no_match)] {
             for ex in list {
-                let inf = super::infer(&ex.view(), set);
+                let group = super::Group {
+                    posts_reads: e.posts_reads,
+                    ..super::Group::single()
+                };
+                let inf = super::infer_in(&ex.view(), &group, set);
                 let got = considered(&inf).map(|d| match d {
                     Departure::Rule(_) => "rule".to_owned(),
                     d => d.id(set),

@@ -111,6 +111,11 @@ pub struct Evidence {
     /// The read verb of the plain reading's list that the name opens with past that
     /// prefix: `Some(None)` when the lexicon does not know it.
     pub leads_with_read: Option<Option<Sym>>,
+    /// A read verb anywhere in the name (`…_list_…`), whatever else it holds.
+    pub name_reads: bool,
+    /// A POST of an API that sends its reads as POST too ([`Group::posts_reads`]): the
+    /// method says nothing, and what it would have arbitrated is left to a person.
+    pub quiet_post: bool,
 }
 
 impl Evidence {
@@ -255,21 +260,34 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
     // GET is safe where HTTP's methods are the API's; an RPC API may take it for anything.
     let safe_get = ev.method == Method::Get && !ev.rpc_style;
 
+    ev.name_reads = s.name.read_verb(lex).is_some();
+    ev.quiet_post = group.posts_reads && ev.method == Method::Post;
     let mut name = s.name.pick_verb(group.style, lex, &mut s.cands);
     // Over GET, which HTTP defines as safe, the name's change word yields: to a read verb
     // elsewhere in the name (`device_management_list_exchange_connectors`), or, when it is
     // only an inflection (`users_id_blocking`), to the rest of the evidence. A plain change
     // verb stands (`employees_export`, `sync_users`: GETs that start a job), and so does an
     // inflection where the URL names the operation and GET is only how an RPC API is called
-    // (`/workflows.stepCompleted`).
-    if ev.method == Method::Get
+    // (`/workflows.stepCompleted`). Over a POST that says nothing an inflection yields too,
+    // since nothing backs it (`users_id_blocking`); a read it yields to is then weighed
+    // against the plain reading's change and held where they disagree (`settle`).
+    if (ev.method == Method::Get || ev.quiet_post)
         && let Some(v) = name
         && !lex.sense(v.sense).effect.is_read_only()
     {
-        name = s
-            .name
-            .read_verb(lex)
-            .or(Some(v).filter(|v| !v.inflected || !safe_get));
+        name = if ev.quiet_post {
+            // Nothing backs a change word either, but a plain one is still the name's verb
+            // (`create_user_list`): only an inflection yields.
+            if v.inflected {
+                s.name.read_verb(lex)
+            } else {
+                Some(v)
+            }
+        } else {
+            s.name
+                .read_verb(lex)
+                .or(Some(v).filter(|v| !v.inflected || !safe_get))
+        };
     }
     if let Some(v) = name {
         if lex.word(v.sym) == "post" && matches!(ev.method, Method::Post | Method::None) {

@@ -436,8 +436,12 @@ pub(crate) fn sentence_verb_in(
 /// area, are search endpoints; then Supabase's MCP tools 2 of 12, Square 16 of 97), below
 /// an API that posts every call.
 pub const POSTED_READS: f64 = 0.5;
-/// How many read-named actions must be seen before the share says anything.
-pub const POSTED_READS_SEEN: usize = 3;
+/// How many read-named actions (or calls, where every call is a POST) must be seen before
+/// the share says anything. Two, measured (issue 31): with three, the labelled sets rendered
+/// with every method POST flipped 13 more reads of two-action APIs (a Graph area's `list_`
+/// and `get_`) into changes, and as written the sets moved by two rows of one Google API,
+/// both held instead of proposed.
+pub const POSTED_READS_SEEN: usize = 2;
 
 /// The most words a prefix is read to: a service and a resource or two.
 const PREFIX_WORDS: usize = 4;
@@ -450,6 +454,32 @@ fn fnv(w: &str) -> u64 {
     w.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
     })
+}
+
+/// The longest run of `key`'s leading words that opens one of `names` with a word after it,
+/// unless the key opens with a verb (a connector named `sync` is read as the verb it is).
+fn key_prefix(names: &[&str], key: &str, words: &mut Words, lex: &Lexicon) -> Vec<String> {
+    words.read_name(key, lex, None);
+    let key: Vec<String> = words.iter().map(str::to_owned).collect();
+    if key
+        .first()
+        .is_none_or(|w| lex.lookup(w).is_some_and(|(_, i)| i.is_verb()))
+    {
+        return Vec::new();
+    }
+    let mut best = 0;
+    for name in names {
+        words.read_name(name, lex, None);
+        let shared = key
+            .iter()
+            .zip(words.iter())
+            .take_while(|(k, w)| k.as_str() == *w)
+            .count();
+        if shared < words.len() {
+            best = best.max(shared);
+        }
+    }
+    key[..best].to_vec()
 }
 
 impl Group {
@@ -473,6 +503,20 @@ impl Group {
     /// [`POSTED_READS_SEEN`].
     pub fn of_calls<'a, M: AsRef<str>>(
         calls: impl IntoIterator<Item = (&'a str, Option<M>)>,
+        lex: &Lexicon,
+    ) -> Group {
+        Group::of_connector(calls, None, lex)
+    }
+
+    /// [`Group::of_calls`] for a connector whose key (`info.key`) is known. Where the names
+    /// share no prefix of their own, the key's leading words that open a name are skipped as
+    /// one: the tool a client sees is `<key>_<actionId>`, so an id that repeats the key
+    /// (`cowin_get_certificate_pdf` of `cowin_gov`) says it twice, and a connector of one or
+    /// two actions has too few names to vote a prefix (issue 31's rendering with the key as
+    /// a prefix flipped such an action).
+    pub fn of_connector<'a, M: AsRef<str>>(
+        calls: impl IntoIterator<Item = (&'a str, Option<M>)>,
+        key: Option<&str>,
         lex: &Lexicon,
     ) -> Group {
         let (mut words, mut cands) = (Words::default(), Vec::new());
@@ -536,6 +580,11 @@ impl Group {
             prefix.push(h);
             spelled.push(word);
         }
+        if spelled.is_empty()
+            && let Some(key) = key
+        {
+            spelled = key_prefix(&names, key, &mut words, lex);
+        }
         let prefix = (!spelled.is_empty()).then(|| Box::<str>::from(spelled.join("_")));
         let mut votes = [0usize; 3];
         for name in &names {
@@ -567,8 +616,17 @@ impl Group {
                 posted += usize::from(m.as_ref().eq_ignore_ascii_case("post"));
             }
         }
-        let posts_reads =
-            read_named >= POSTED_READS_SEEN && posted as f64 >= POSTED_READS * read_named as f64;
+        // An API that sends every call as POST says nothing by it either, whatever its
+        // names (`/gethomedata`, `/devicelist`: none opens with a read verb to count).
+        let calls = methods.iter().flatten().count();
+        let every_call_posted = calls >= POSTED_READS_SEEN
+            && methods
+                .iter()
+                .flatten()
+                .all(|m| m.as_ref().eq_ignore_ascii_case("post"));
+        let posts_reads = every_call_posted
+            || (read_named >= POSTED_READS_SEEN
+                && posted as f64 >= POSTED_READS * read_named as f64);
         Group {
             prefix,
             style,

@@ -660,9 +660,14 @@ fn refs_of(tree: &Tree, map: NodeId) -> Vec<(String, usize, usize)> {
 /// partials know their connector.
 pub fn info_key(text: &str) -> Option<String> {
     let tree = tree::parse(text).ok()?;
-    let root = *tree.roots.iter().find(|r| !is_null(&tree, **r))?;
+    tree_key(&tree).map(str::to_owned)
+}
+
+/// [`info_key`] of a file already parsed.
+pub fn tree_key<'t>(tree: &'t tree::Tree<'_>) -> Option<&'t str> {
+    let root = *tree.roots.iter().find(|r| !is_null(tree, **r))?;
     let info = tree.get(root, "info")?;
-    tree.get_str(info, "key").map(str::to_owned)
+    tree.get_str(info, "key")
 }
 
 /// `# catalog-effects: ignore[code, ...]` in the file's leading comment lines (before any
