@@ -527,20 +527,12 @@ impl Measured {
     /// The confidence `chain` earns, as the module documentation says.
     pub fn judge(&self, chain: &Chain) -> Judgement {
         let floor = self.floor(chain.claim());
-        let at = |k: Key| Judgement {
-            confidence: Confidence::Medium,
-            key: k,
-            count: self.get(&k),
-            raised: false,
-            held: None,
-        };
         let own = chain.own();
         let mut counts = [Count::default(); 8];
         for (c, k) in counts.iter_mut().zip(own) {
             *c = self.get(k);
         }
         let counts = &counts[..own.len()];
-        let support = chain.support();
         // The most specific pooled record that speaks, where it is surely below the floor:
         // what the evidence's kind is worth.
         let pooled_low = chain
@@ -550,68 +542,77 @@ impl Measured {
             .find(|k| self.get(k).speaks())
             .filter(|k| self.get(k).demotes(floor));
         if let Some(i) = counts.iter().position(|c| c.speaks()) {
-            let c = counts[i];
-            // A record of a few rows, wrong among them, that is not surely below the floor
-            // is not surely above it either: where its kind is surely below, the kind
-            // speaks (`generate` after the first word: 6 of 7 rows read-only, its sense's
-            // 46 of 106). One never wrong stands on its own (`get_schedule` over a named
-            // POST: 15 of 15).
-            let unsure = c.errors() > 0 && c.bounds().1 < floor.share;
-            if let Some(k) = pooled_low.filter(|_| unsure) {
-                return Judgement {
-                    confidence: Confidence::Low,
-                    ..at(k)
-                };
-            }
-            // A general record does not vouch for evidence that has been wrong on its own.
-            let contradicted = counts[..i].iter().any(|c| c.errors() > 0);
-            let confidence = if c.demotes(floor) {
-                Confidence::Low
-            } else if c.promotes() && !contradicted {
-                Confidence::High
-            } else {
-                Confidence::Medium
-            };
-            return Judgement {
-                confidence,
-                ..at(own[i])
-            };
+            return self.by_own(own, counts, i, pooled_low, floor);
         }
         // A rule never measured (a scope, a user's rule) is a declaration of the catalog's or
         // the user's: it stays medium.
         if matches!(own, [Key::Rule { .. }]) && counts[0].of == 0 {
-            return at(own[0]);
+            return self.at(own[0], Confidence::Medium);
         }
-        // Too few providers to speak for itself: what its kind was worth where it was pooled
-        // may lower it, and it reaches medium only beside other evidence that agrees.
-        // Evidence that agrees adds up where the HTTP interface takes part: a sense's pool
-        // does not lower a claim that the method and other evidence back, when that support
-        // was measured sound (Square's `search_*` POSTs, with their `/search` paths and
-        // "Searches for ..." descriptions, against a search pool two eBay `suggest_*`
-        // rows sank). Without a method the name, label and description are one author's
-        // words, and their support is no better than the floor (98.0%): it does not count.
-        let backed = || {
-            matches!(
-                support,
-                Key::Support {
-                    agreement: Agreement::Agrees | Agreement::Named,
-                    others: 1..,
-                    ..
-                }
-            ) && self.get(&support).speaks()
-                && !self.get(&support).demotes(floor)
+        self.by_support(chain.support(), pooled_low, floor)
+    }
+
+    /// A judgement of `confidence` resting on the record of `key`.
+    fn at(&self, key: Key, confidence: Confidence) -> Judgement {
+        Judgement {
+            confidence,
+            key,
+            count: self.get(&key),
+            raised: false,
+            held: None,
+        }
+    }
+
+    /// The most specific own record that speaks (`own[i]`) decides.
+    fn by_own(
+        &self,
+        own: &[Key],
+        counts: &[Count],
+        i: usize,
+        pooled_low: Option<Key>,
+        floor: Floor,
+    ) -> Judgement {
+        let c = counts[i];
+        // A record of a few rows, wrong among them, that is not surely below the floor is not
+        // surely above it either: where its kind is surely below, the kind speaks (`generate`
+        // after the first word: 6 of 7 rows read-only, its sense's 46 of 106). One never
+        // wrong stands on its own (`get_schedule` over a named POST: 15 of 15).
+        let unsure = c.errors() > 0 && c.bounds().1 < floor.share;
+        if let Some(k) = pooled_low.filter(|_| unsure) {
+            return self.at(k, Confidence::Low);
+        }
+        // A general record does not vouch for evidence that has been wrong on its own.
+        let contradicted = counts[..i].iter().any(|c| c.errors() > 0);
+        let confidence = if c.demotes(floor) {
+            Confidence::Low
+        } else if c.promotes() && !contradicted {
+            Confidence::High
+        } else {
+            Confidence::Medium
         };
-        if let Some(&k) = chain
-            .pooled()
-            .iter()
-            .find(|k| self.get(k).speaks())
-            .filter(|k| self.get(k).demotes(floor))
-            .filter(|_| !backed())
-        {
-            return Judgement {
-                confidence: Confidence::Low,
-                ..at(k)
-            };
+        self.at(own[i], confidence)
+    }
+
+    /// Too few providers to speak for itself: what its kind was worth where it was pooled may
+    /// lower it, and it reaches medium only beside other evidence that agrees. Evidence that
+    /// agrees adds up where the HTTP interface takes part: a sense's pool does not lower a
+    /// claim that the method and other evidence back, when that support was measured sound
+    /// (Square's `search_*` POSTs, with their `/search` paths and "Searches for ..."
+    /// descriptions, against a search pool two eBay `suggest_*` rows sank). Without a method
+    /// the name, label and description are one author's words, and their support is no
+    /// better than the floor (98.0%): it does not count.
+    fn by_support(&self, support: Key, pooled_low: Option<Key>, floor: Floor) -> Judgement {
+        let backed = matches!(
+            support,
+            Key::Support {
+                agreement: Agreement::Agrees | Agreement::Named,
+                others: 1..,
+                ..
+            }
+        ) && self.get(&support).speaks()
+            && !self.get(&support).demotes(floor);
+        if let Some(k) = pooled_low.filter(|_| !backed) {
+            return self.at(k, Confidence::Low);
         }
         let alone = matches!(
             support,
@@ -621,15 +622,13 @@ impl Measured {
                 ..
             }
         );
-        let c = self.get(&support);
-        Judgement {
-            confidence: if alone || c.demotes(floor) {
-                Confidence::Low
-            } else {
-                Confidence::Medium
-            },
-            ..at(support)
-        }
+        let low = alone || self.get(&support).demotes(floor);
+        let confidence = if low {
+            Confidence::Low
+        } else {
+            Confidence::Medium
+        };
+        self.at(support, confidence)
     }
 
     /// Reads `heuristics/measured.tsv`; rows naming words, senses or rules not in `set` are

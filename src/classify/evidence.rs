@@ -7,6 +7,7 @@ use std::cell::RefCell;
 
 use super::RuleSet;
 use super::index::Sym;
+use super::lexicon::Lexicon;
 use super::name::{Group, Position, Verb, Words, sentence_verb_in};
 use super::rules::{self, Facts};
 use super::signals::PathSink;
@@ -206,29 +207,10 @@ fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
 
 fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch) -> Evidence {
     let lex = &set.lexicon;
-    let mut ev = Evidence::default();
-    let (mut get, mut post, mut put, mut delete, mut other) = (false, false, false, false, false);
-    for m in view.steps.iter().filter_map(|st| st.method.as_deref()) {
-        match m {
-            "get" | "head" => get = true,
-            "post" => post = true,
-            "put" | "patch" => put = true,
-            "delete" => delete = true,
-            _ => other = true,
-        }
-    }
-    ev.method = if delete {
-        Method::Delete
-    } else if put {
-        Method::Put
-    } else if post || other {
-        Method::Post
-    } else if get {
-        Method::Get
-    } else {
-        Method::None
+    let mut ev = Evidence {
+        method: method_of(view),
+        ..Evidence::default()
     };
-
     ev.prefixed = s.name.read_name(&view.id, lex, group.prefix.as_deref());
     ev.leads_with_read = (!s.name.is_empty() && super::plain::READ_WORDS.contains(&s.name.get(0)))
         .then(|| lex.sym(s.name.get(0)));
@@ -242,26 +224,71 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
         .iter()
         .rev()
         .find_map(|st| st.soap_operation.as_deref());
+    ev.rpc_style = rpc_style(view, group, ev.method, &s.path, soap.is_some());
+    // GET is safe where HTTP's methods are the API's; an RPC API may take it for anything.
+    let safe_get = ev.method == Method::Get && !ev.rpc_style;
+    ev.name_reads = s.name.read_verb(lex).is_some();
+    ev.quiet_post = group.posts_reads && ev.method == Method::Post;
+    read_name(&mut ev, view, group, lex, s, safe_get);
+    read_call(&mut ev, group, lex, s, soap);
+    read_prose(&mut ev, view, lex, s);
+    ev
+}
+
+/// The strongest HTTP method of the action's steps: DELETE, then PUT or PATCH, then POST (or
+/// any other), then GET or HEAD.
+fn method_of(view: &ActionView) -> Method {
+    let (mut get, mut post, mut put, mut delete, mut other) = (false, false, false, false, false);
+    for m in view.steps.iter().filter_map(|st| st.method.as_deref()) {
+        match m {
+            "get" | "head" => get = true,
+            "post" => post = true,
+            "put" | "patch" => put = true,
+            "delete" => delete = true,
+            _ => other = true,
+        }
+    }
+    if delete {
+        Method::Delete
+    } else if put {
+        Method::Put
+    } else if post || other {
+        Method::Post
+    } else if get {
+        Method::Get
+    } else {
+        Method::None
+    }
+}
+
+/// Whether the API is called RPC-style, so that its method says less than REST's: an RPC
+/// segment or word in the path, a SOAP call, a POST of an API that posts its reads, a URL
+/// that is only a host. A custom method (`/files/{id}:batchGet`) is one call of a REST API,
+/// not an RPC API: there POST still says what it says elsewhere.
+fn rpc_style(view: &ActionView, group: &Group, method: Method, p: &LastPath, soap: bool) -> bool {
     let soap_step = view.steps.iter().any(|st| {
         st.function
             .as_deref()
             .is_some_and(|f| f.starts_with("soap"))
     });
-    // A custom method (`/files/{id}:batchGet`) is one call of a REST API, not an RPC API:
-    // there POST still says what it says elsewhere.
-    let p = &s.path;
-    ev.rpc_style = !p.rpc.is_empty()
-        || (group.posts_reads && ev.method == Method::Post)
-        || soap.is_some()
+    !p.rpc.is_empty()
+        || (group.posts_reads && method == Method::Post)
+        || soap
         || soap_step
         || p.rpc_word
-        || (view.urls().next().is_some() && p.segments == 0);
+        || (view.urls().next().is_some() && p.segments == 0)
+}
 
-    // GET is safe where HTTP's methods are the API's; an RPC API may take it for anything.
-    let safe_get = ev.method == Method::Get && !ev.rpc_style;
-
-    ev.name_reads = s.name.read_verb(lex).is_some();
-    ev.quiet_post = group.posts_reads && ev.method == Method::Post;
+/// The verb of the name, where its culture puts it, and what sits beside it: an object, a
+/// change after a conjunction, a change word where the name puts its verb.
+fn read_name(
+    ev: &mut Evidence,
+    view: &ActionView,
+    group: &Group,
+    lex: &Lexicon,
+    s: &mut Scratch,
+    safe_get: bool,
+) {
     let mut name = s.name.pick_verb(group.style, lex, &mut s.cands);
     // Over GET, which HTTP defines as safe, the name's change word yields: to a read verb
     // elsewhere in the name (`device_management_list_exchange_connectors`), or, when it is
@@ -295,31 +322,38 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
         } else {
             ev.verbs[Source::Name as usize] = Some(v);
         }
-        let objects = lex.objects_after(v.sym);
-        ev.object = s
-            .name
-            .object(objects, Some(v.index))
-            .map(|(object, word)| ObjectHit { object, word });
-        let described = objects & lex.described_objects();
-        if ev.object.is_none()
-            && described != 0
-            && let Some(d) = &view.description
-        {
-            s.text.read_sentence(d, lex, SENTENCE_WORDS);
-            ev.object = s
-                .text
-                .object(described, None)
-                .map(|(object, word)| ObjectHit { object, word });
-        }
+        ev.object = object_of(v, view, lex, s);
     }
     ev.conjoined = s
         .name
         .conjoined_verb()
         .filter(|v| !lex.sense(v.sense).effect.is_read_only());
     ev.name_change = name.and_then(|v| s.name.change_verb(lex, v.index, group.style, safe_get));
+}
 
-    // The operation a call names, and the last literal segment of its path: only the last
-    // call counts, since earlier steps of a multi-step action usually read what it needs.
+/// The object beside the name's verb `v` that changes its meaning, in the name, else in the
+/// description for the objects that are described there.
+fn object_of(v: Verb, view: &ActionView, lex: &Lexicon, s: &mut Scratch) -> Option<ObjectHit> {
+    let objects = lex.objects_after(v.sym);
+    let hit = s
+        .name
+        .object(objects, Some(v.index))
+        .map(|(object, word)| ObjectHit { object, word });
+    let described = objects & lex.described_objects();
+    if hit.is_some() || described == 0 {
+        return hit;
+    }
+    let d = view.description.as_ref()?;
+    s.text.read_sentence(d, lex, SENTENCE_WORDS);
+    s.text
+        .object(described, None)
+        .map(|(object, word)| ObjectHit { object, word })
+}
+
+/// The operation a call names, and the last literal segment of its path: only the last
+/// call counts, since earlier steps of a multi-step action usually read what it needs.
+fn read_call(ev: &mut Evidence, group: &Group, lex: &Lexicon, s: &mut Scratch, soap: Option<&str>) {
+    let p = &s.path;
     let operation = [
         p.custom.as_str(),
         p.rpc.as_str(),
@@ -350,8 +384,11 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
         });
     }
     ev.named = ev.method == Method::Post && !ev.rpc_style && ev.verb(Source::Path).is_some();
-    // Prose is read too when the name or operation has a verb: a label or description that
-    // agrees is support.
+}
+
+/// The label's and the description's verbs: prose is read too when the name or operation
+/// has a verb, since a label or description that agrees is support.
+fn read_prose(ev: &mut Evidence, view: &ActionView, lex: &Lexicon, s: &mut Scratch) {
     if let Some(label) = &view.label {
         // A title that opens with a gerund names an activity or a thing ("Following by User
         // ID", "Networking Information List"), as a past participle qualifies one.
@@ -380,7 +417,6 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
         ev.verbs[Source::Name as usize] = None;
         ev.object = None;
     }
-    ev
 }
 
 /// `word` ends with `suffix` in any case and is at least `min` bytes long.

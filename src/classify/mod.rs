@@ -1,21 +1,23 @@
 //! Classify: propose an action's effects, with a confidence and the reasons, so every
-//! proposal can be explained. Three steps, a file each:
+//! proposal can be explained. The plain reading, then the departures, then the confidence:
 //!
-//! 1. [`evidence`]: what the action says. The verb of its name, read where its naming
-//!    culture puts it ([`name`]: the service prefix, the style, display-name inflections),
-//!    of the operation its URL or SOAP call names, of a POST's action segment, of its label,
-//!    path and description; the objects and change words beside the verb; its HTTP methods;
-//!    the rules of `heuristics/effects.yaml` that hold ([`rules`]). What words mean is data:
-//!    `heuristics/words.yaml` ([`lexicon`]).
-//! 2. [`decide`]: one proposal from that evidence, in a fixed order (a strong change rule,
-//!    else the verb, overruled by any change beside a read, else medium and weak rules), with
-//!    how the method sits with it and how much other evidence agrees.
-//! 3. [`confidence`]: how sure it is, from how often each piece of evidence held on the
-//!    labelled sets, in rows and in providers (`heuristics/measured.tsv`, counted from
-//!    `heuristics/labelled`); a read too poor to patch beside a POST is proposed as the
-//!    change.
+//! 1. [`plain`]: what the name and method plainly say (PUT, PATCH or DELETE change; a name
+//!    that opens with a read verb reads; GET reads; otherwise a change), read past the
+//!    prefix the group's names share. Every proposal starts there.
+//! 2. The engine's own reading: [`evidence`] gathers what the action says (the verb of its
+//!    name where its naming culture puts it, [`name`]; of the operation, label, path and
+//!    description; what sits beside the verb; the HTTP methods; the rules of
+//!    `heuristics/effects.yaml` that hold, [`rules`]; what words mean, [`lexicon`]), and
+//!    [`decide`] reads one claim from it in a fixed order.
+//! 3. [`departure`]: the readers that settle the two (`departure::settle`), each a named
+//!    departure of `heuristics/departures.yaml` with its record against the plain reading:
+//!    a hold where a POST says nothing, the engine's reading where its record is sure
+//!    enough, else the plain reading, never the opposite claim of a reading too weak.
+//! 4. [`confidence`]: how sure, from how often each piece of evidence held on the labelled
+//!    sets, in rows and in providers (`heuristics/measured.tsv`).
 //!
-//! [`index`] holds the word-to-number maps that make the lookups fast; nothing there decides.
+//! [`catalog`] weighs the catalog's own declarations; [`index`] holds the word-to-number
+//! maps that make the lookups fast, and [`signals`] the tokenizer; nothing there decides.
 
 pub mod catalog;
 pub mod confidence;
@@ -349,7 +351,8 @@ fn infer_gathered(view: &ActionView, group: &Group, set: &RuleSet) -> (Inference
         };
         return (inference, ev);
     }
-    let (d, judgement, other) = settle(base, engine, &ev, group.posts_reads, set);
+    let settled = departure::settle(base, engine, &ev, group.posts_reads, set);
+    let (d, judgement, other) = (settled.decision, settled.judgement, settled.other);
     let fired = std::mem::take(&mut ev.fired);
     let inference = Inference {
         effects: d.effects,
@@ -364,118 +367,6 @@ fn infer_gathered(view: &ActionView, group: &Group, set: &RuleSet) -> (Inference
         prefixed: ev.prefixed,
     };
     (inference, ev)
-}
-
-/// The proposal, from the plain reading of the name past its group's prefix (`plain`) and
-/// the engine's reading of the evidence (`engine`), as docs/inference.md says: where they
-/// agree, the engine's effects and the surer record; where the engine departs, the
-/// departure if it is one the engine makes and its record is sure enough to patch, else the
-/// plain reading. A plain claim whose record is too poor is patched when holding it would
-/// win nothing: a change (a person approves it either way), a read its record still says
-/// is right more often than not. Where POST is how every call is made, the plain reading's
-/// last line ("otherwise, a change") rests on nothing and is held. Also the reading that
-/// did not become the proposal, for the counts and `explain`.
-fn settle(
-    plain: plain::Plain,
-    engine: Option<Decision>,
-    ev: &Evidence,
-    posts_reads: bool,
-    set: &RuleSet,
-) -> (Decision, Judgement, Option<Decision>) {
-    let plain_d = decide::plain(plain, engine.as_ref(), ev);
-    let pj = set.measured.judge(&confidence::chain(&plain_d));
-    let ej = engine
-        .as_ref()
-        .map(|e| set.measured.judge(&confidence::chain(e)));
-    let silent = plain.line == plain::Line::Otherwise
-        && posts_reads
-        && ev.method == evidence::Method::Post
-        && engine.as_ref().zip(ej).is_none_or(|(e, j)| {
-            (e.claim == Claim::Read && j.confidence == Confidence::Low)
-                || matches!(e.basis, decide::Basis::Rule(i) if set.rules[i].weight == Weight::Weak)
-        });
-    if silent {
-        // Held as what the engine read, if it read anything: never as the opposite claim.
-        return match (engine, ej) {
-            (Some(e), Some(j)) if e.claim == Claim::Read => {
-                (e, held(j, Held::SilentPost), Some(plain_d))
-            }
-            (engine, _) => (plain_d, held(pj, Held::SilentPost), engine),
-        };
-    }
-    let (Some(e), Some(ej)) = (engine, ej) else {
-        return (plain_d, patched(pj, plain.claim), None);
-    };
-    if quiet_conflict(&e, ev, set) {
-        let other = (e.claim != plain.claim).then_some(plain_d);
-        return (e, held(ej, Held::QuietConflict), other);
-    }
-    let departs = departure::reading(plain, &e, false);
-    if departs.is_some_and(|d| !departure::kept(d, set)) {
-        return (plain_d, patched(pj, plain.claim), Some(e));
-    }
-    if e.claim == plain.claim {
-        // Both say the same claim: the surer record sets the level, but the plain reading's
-        // alone makes nothing high the engine's own evidence is less sure of (an object
-        // beside the verb: `get_iam_policy`, `get_verification_token`).
-        let j = if ej.confidence >= pj.confidence {
-            ej
-        } else {
-            let mut j = pj;
-            j.confidence = j.confidence.min(ej.confidence.max(Confidence::Medium));
-            j
-        };
-        return (e, patched(j, plain.claim), None);
-    }
-    if ej.confidence >= Confidence::Medium {
-        return (e, ej, Some(plain_d));
-    }
-    // Too weak to stand, the departure is still a doubt: the plain reading is never high
-    // beside it (`sync_ledger` over GET).
-    let mut j = patched(pj, plain.claim);
-    j.confidence = j.confidence.min(Confidence::Medium);
-    (plain_d, j, Some(e))
-}
-
-/// A POST of an API that sends its reads as POST too, whose name holds a read verb, where
-/// the engine's change rests on anything but the name's leading verb or a strong rule (a
-/// change word beside the read, a path's verb): the method that would have arbitrated says
-/// nothing. Measured on the labelled sets (issue 31): as written it changes nothing, and
-/// rendered with every method POST it keeps 21 reads from turning into changes.
-fn quiet_conflict(e: &Decision, ev: &Evidence, set: &RuleSet) -> bool {
-    if !(ev.quiet_post && ev.name_reads) || e.claim != Claim::Change {
-        return false;
-    }
-    let leading = match e.basis {
-        decide::Basis::Rule(i) => set.rules[i].weight == Weight::Strong,
-        decide::Basis::Verb(evidence::Source::Name) => {
-            e.verb.is_some_and(|(_, v)| v.index == 0 && !v.inflected)
-        }
-        _ => false,
-    };
-    !leading
-}
-
-/// A plain change at the level the patch takes where its record is too poor: holding it
-/// would win nothing, since a person approves a change either way. A read too poor is held
-/// (issue 31, item 3: a read-only claim in the patch must be right at least 95% of the time
-/// at medium). Before 4 December such a read was patched where its record said it was right
-/// more often than not; held, the labelled sets lose 50 reads that were right (mostly
-/// Square's `retrieve_*` and `check_*` tools, judged without Square) and keep 10 changes
-/// from being proposed read-only (unsafe on azure-dev 30 -> 21, on openapi-scopes-dev's
-/// audit route 3 -> 2).
-fn patched(mut j: Judgement, claim: Claim) -> Judgement {
-    if j.confidence == Confidence::Low && claim == Claim::Change {
-        j.confidence = Confidence::Medium;
-        j.raised = true;
-    }
-    j
-}
-
-fn held(mut j: Judgement, why: Held) -> Judgement {
-    j.confidence = Confidence::Low;
-    j.held = Some(why);
-    j
 }
 
 /// The inference for a catalog action, where a hint a person declared

@@ -519,118 +519,147 @@ impl Group {
         key: Option<&str>,
         lex: &Lexicon,
     ) -> Group {
-        let (mut words, mut cands) = (Words::default(), Vec::new());
+        let mut words = Words::default();
         let (names, methods): (Vec<&str>, Vec<Option<M>>) = calls.into_iter().unzip();
-        // Each name's words, hashed: the prefix is found without keeping them.
-        let hashed: Vec<Vec<u64>> = names
-            .iter()
-            .map(|name| {
-                words.read_name(name, lex, None);
-                words.iter().map(fnv).collect()
-            })
-            .collect();
-        let n = names.len();
-        let mut prefix: Vec<u64> = Vec::new();
-        let mut spelled: Vec<String> = Vec::new();
-        while prefix.len() < PREFIX_WORDS {
-            let k = prefix.len();
-            let mut next: std::collections::HashMap<u64, (usize, usize)> = Default::default();
-            for (i, h) in hashed.iter().enumerate() {
-                if h.len() > k + 1 && h[..k] == prefix[..] {
-                    next.entry(h[k]).or_insert((0, i)).0 += 1;
-                }
-            }
-            // The most shared word; ties go to the first name's, so the order of a map
-            // decides nothing.
-            let Some((&h, &(count, at))) = next
-                .iter()
-                .max_by_key(|(_, (count, at))| (*count, std::cmp::Reverse(*at)))
-            else {
-                break;
-            };
-            words.read_name(names[at], lex, None);
-            let word = words.get(k).to_owned();
-            // A read verb the names share is their verb, whatever follows it: a partial that
-            // holds a connector's `get_*` actions is no service named `get`.
-            if super::plain::READ_WORDS.contains(&word.as_str()) {
-                break;
-            }
-            let verb = lex.lookup(&word).is_some_and(|(_, i)| i.is_verb());
-            let shared = if verb {
-                // A verb every name opens with (`list_a`, `list_b`) is their verb, not a
-                // service: the rest of each name must hold a verb of its own.
-                let spelled = spelled.iter().chain([&word]).cloned().collect::<Vec<_>>();
-                let p = spelled.join("_");
-                let verbed = hashed
-                    .iter()
-                    .zip(&names)
-                    .filter(|(hs, _)| hs.len() > k + 1 && hs[..k] == prefix[..] && hs[k] == h)
-                    .filter(|(_, name)| {
-                        words.read_name(name, lex, Some(&p));
-                        (0..words.len()).any(|i| words.info(i).is_verb())
-                    })
-                    .count();
-                n >= 5 && count * 10 >= n * 9 && verbed * 10 >= count * 6
-            } else {
-                n >= 3 && count * 10 >= n * 6
-            };
-            if !shared {
-                break;
-            }
-            prefix.push(h);
-            spelled.push(word);
-        }
+        let mut spelled = shared_prefix(&names, lex, &mut words);
         if spelled.is_empty()
             && let Some(key) = key
         {
             spelled = key_prefix(&names, key, &mut words, lex);
         }
         let prefix = (!spelled.is_empty()).then(|| Box::<str>::from(spelled.join("_")));
-        let mut votes = [0usize; 3];
-        for name in &names {
-            words.read_name(name, lex, prefix.as_deref());
-            words.candidates(Position::First, &mut cands);
-            if let Some(c) = cands.iter().find(|c| words.info(c.0).is_plain_verb()) {
-                votes[c.1 as usize] += 1;
-            }
-        }
-        let (mut style, mut top) = (Position::First, votes[0]);
-        for p in [Position::Middle, Position::Last] {
-            if votes[p as usize] > top {
-                (style, top) = (p, votes[p as usize]);
-            }
-        }
-        if top < 3 {
-            style = Position::First;
-        }
-        // Read-named: the verb the name holds where its style puts it reads.
-        let (mut read_named, mut posted) = (0usize, 0usize);
-        for (name, method) in names.iter().zip(&methods) {
-            let Some(m) = method else { continue };
-            words.read_name(name, lex, prefix.as_deref());
-            let reads = words
-                .pick_verb(style, lex, &mut cands)
-                .is_some_and(|v| !v.inflected && lex.sense(v.sense).effect.is_read_only());
-            if reads {
-                read_named += 1;
-                posted += usize::from(m.as_ref().eq_ignore_ascii_case("post"));
-            }
-        }
-        // An API that sends every call as POST says nothing by it either, whatever its
-        // names (`/gethomedata`, `/devicelist`: none opens with a read verb to count).
-        let calls = methods.iter().flatten().count();
-        let every_call_posted = calls >= POSTED_READS_SEEN
-            && methods
-                .iter()
-                .flatten()
-                .all(|m| m.as_ref().eq_ignore_ascii_case("post"));
-        let posts_reads = every_call_posted
-            || (read_named >= POSTED_READS_SEEN
-                && posted as f64 >= POSTED_READS * read_named as f64);
+        let style = voted_style(&names, prefix.as_deref(), lex, &mut words);
+        let posts_reads = posts_reads(&names, &methods, prefix.as_deref(), style, lex, &mut words);
         Group {
             prefix,
             style,
             posts_reads,
         }
     }
+}
+
+/// The longest run of first words that at least three names and 60% of them open with,
+/// each word no verb, or (a service named by a verb, `print_`, `compute_`) shared by 90% of
+/// at least five names whose rest holds a verb of its own.
+fn shared_prefix(names: &[&str], lex: &Lexicon, words: &mut Words) -> Vec<String> {
+    // Each name's words, hashed: the prefix is found without keeping them.
+    let hashed: Vec<Vec<u64>> = names
+        .iter()
+        .map(|name| {
+            words.read_name(name, lex, None);
+            words.iter().map(fnv).collect()
+        })
+        .collect();
+    let mut prefix: Vec<u64> = Vec::new();
+    let mut spelled: Vec<String> = Vec::new();
+    while prefix.len() < PREFIX_WORDS {
+        let k = prefix.len();
+        let mut next: std::collections::HashMap<u64, (usize, usize)> = Default::default();
+        for (i, h) in hashed.iter().enumerate() {
+            if h.len() > k + 1 && h[..k] == prefix[..] {
+                next.entry(h[k]).or_insert((0, i)).0 += 1;
+            }
+        }
+        // The most shared word; ties go to the first name's, so the order of a map decides
+        // nothing.
+        let Some((&h, &(count, at))) = next
+            .iter()
+            .max_by_key(|(_, (count, at))| (*count, std::cmp::Reverse(*at)))
+        else {
+            break;
+        };
+        words.read_name(names[at], lex, None);
+        let word = words.get(k).to_owned();
+        // A read verb the names share is their verb, whatever follows it: a partial that
+        // holds a connector's `get_*` actions is no service named `get`.
+        if super::plain::READ_WORDS.contains(&word.as_str()) {
+            break;
+        }
+        let opening = |hs: &&Vec<u64>| hs.len() > k + 1 && hs[..k] == prefix[..] && hs[k] == h;
+        let shared = if lex.lookup(&word).is_some_and(|(_, i)| i.is_verb()) {
+            // A verb every name opens with (`list_a`, `list_b`) is their verb, not a
+            // service: the rest of each name must hold a verb of its own.
+            let p = spelled
+                .iter()
+                .chain([&word])
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("_");
+            let verbed = hashed
+                .iter()
+                .zip(names)
+                .filter(|(hs, _)| opening(hs))
+                .filter(|(_, name)| {
+                    words.read_name(name, lex, Some(&p));
+                    (0..words.len()).any(|i| words.info(i).is_verb())
+                })
+                .count();
+            names.len() >= 5 && count * 10 >= names.len() * 9 && verbed * 10 >= count * 6
+        } else {
+            names.len() >= 3 && count * 10 >= names.len() * 6
+        };
+        if !shared {
+            break;
+        }
+        prefix.push(h);
+        spelled.push(word);
+    }
+    spelled
+}
+
+/// Where at least three names, read without the prefix, put their first plain verb more
+/// often than anywhere else (ties go to verb first, the common style).
+fn voted_style(names: &[&str], prefix: Option<&str>, lex: &Lexicon, words: &mut Words) -> Position {
+    let mut cands = Vec::new();
+    let mut votes = [0usize; 3];
+    for name in names {
+        words.read_name(name, lex, prefix);
+        words.candidates(Position::First, &mut cands);
+        if let Some(c) = cands.iter().find(|c| words.info(c.0).is_plain_verb()) {
+            votes[c.1 as usize] += 1;
+        }
+    }
+    let (mut style, mut top) = (Position::First, votes[0]);
+    for p in [Position::Middle, Position::Last] {
+        if votes[p as usize] > top {
+            (style, top) = (p, votes[p as usize]);
+        }
+    }
+    if top < 3 { Position::First } else { style }
+}
+
+/// Whether the API sends its reads as POST ([`Group::posts_reads`]): from [`POSTED_READS`]
+/// of its read-named actions (the verb where the style puts it reads) and at least
+/// [`POSTED_READS_SEEN`], or every call a POST. An API that sends every call as POST says
+/// nothing by it either, whatever its names (`/gethomedata`, `/devicelist`: none opens with
+/// a read verb to count).
+fn posts_reads<M: AsRef<str>>(
+    names: &[&str],
+    methods: &[Option<M>],
+    prefix: Option<&str>,
+    style: Position,
+    lex: &Lexicon,
+    words: &mut Words,
+) -> bool {
+    let mut cands = Vec::new();
+    let (mut read_named, mut posted) = (0usize, 0usize);
+    for (name, method) in names.iter().zip(methods) {
+        let Some(m) = method else { continue };
+        words.read_name(name, lex, prefix);
+        let reads = words
+            .pick_verb(style, lex, &mut cands)
+            .is_some_and(|v| !v.inflected && lex.sense(v.sense).effect.is_read_only());
+        if reads {
+            read_named += 1;
+            posted += usize::from(m.as_ref().eq_ignore_ascii_case("post"));
+        }
+    }
+    let calls = methods.iter().flatten().count();
+    let every_call_posted = calls >= POSTED_READS_SEEN
+        && methods
+            .iter()
+            .flatten()
+            .all(|m| m.as_ref().eq_ignore_ascii_case("post"));
+    every_call_posted
+        || (read_named >= POSTED_READS_SEEN && posted as f64 >= POSTED_READS * read_named as f64)
 }
