@@ -15,6 +15,7 @@ pub mod findings;
 pub mod git;
 pub mod lint;
 pub mod mcp;
+pub mod model;
 pub mod parse;
 pub mod pipeline;
 pub mod source;

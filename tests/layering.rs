@@ -9,7 +9,7 @@ use std::path::Path;
 
 /// Bottom first. A new module must be placed here.
 const STAGES: &[&str] = &[
-    "error", "effects", "text", "view", "walk", "git", "classify", "mcp", "parse", "diff",
+    "error", "effects", "text", "view", "model", "walk", "git", "classify", "mcp", "parse", "diff",
     "source", "pipeline", "lint", "findings", "emit", "audit",
 ];
 
@@ -20,9 +20,6 @@ const CLIMBS: &[(&str, &str)] = &[
     ("source", "pipeline"),
     // The workers render each file's CSV rows (`emit::csv_rows`) while the writer waits.
     ("pipeline", "emit"),
-    // `lint` names a `check` code given to it (`findings::explain_check_code`), and
-    // `findings` knows `lint`'s codes: one code registry would end both.
-    ("lint", "findings"),
 ];
 
 /// The top-level modules a source file names through `crate::`.

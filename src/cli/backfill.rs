@@ -539,7 +539,7 @@ pub fn heuristics_revision(opts: &pipeline::Options) -> String {
         .collect();
     format!(
         "{:012x}",
-        findings::fnv1a(text.as_bytes()) & 0xffff_ffff_ffff
+        catalog_effects::model::finding::fnv1a(text.as_bytes()) & 0xffff_ffff_ffff
     )
 }
 

@@ -12,7 +12,9 @@ use catalog_effects::emit::sink::End;
 use catalog_effects::emit::streams::Streamed;
 use catalog_effects::emit::{self, sarif::BaselineState, sarif::SarifRule};
 use catalog_effects::error::{Error, Result};
-use catalog_effects::findings::{self, Baseline, Finding, Level};
+use catalog_effects::findings::{self, Baseline};
+use catalog_effects::model::codes::check_code_level;
+use catalog_effects::model::finding::{Finding, Level};
 use catalog_effects::pipeline;
 use catalog_effects::walk;
 
@@ -536,7 +538,7 @@ impl Reporter<'_> {
             .filter(|(key, row)| !self.seen.contains(*key) && self.looked_at(&row.file))
             .map(|((connector, id, code), row)| Finding {
                 code: code.clone(),
-                level: findings::check_code_level(code),
+                level: check_code_level(code),
                 message: format!(
                     "`{id}`: no longer reported (in the baseline at {}:{})",
                     row.file, row.line

@@ -13,7 +13,6 @@ use catalog_effects::classify::index::Sym;
 use catalog_effects::classify::{Claim, RuleSet, confidence};
 use catalog_effects::diff;
 use catalog_effects::error::{Error, Result, did_you_mean};
-use catalog_effects::findings;
 use catalog_effects::lint::LintRules;
 use catalog_effects::pipeline::{self, ActionResult, FileResult};
 use catalog_effects::source::openapi::Place;
@@ -636,7 +635,7 @@ fn view_section(s: &mut String, v: &ActionView) {
 }
 
 pub fn run_code(args: ExplainCodeArgs) -> Result<u8> {
-    if let Some(text) = findings::explain_check_code(&args.code) {
+    if let Some(text) = catalog_effects::model::codes::explain_check_code(&args.code) {
         out::print(&format!("{}: {text}\n", args.code));
         return Ok(EXIT_OK);
     }
@@ -648,7 +647,10 @@ pub fn run_code(args: ExplainCodeArgs) -> Result<u8> {
         ));
         return Ok(EXIT_OK);
     }
-    let mut codes: Vec<&str> = findings::CHECK_CODES.iter().map(|c| c.0).collect();
+    let mut codes: Vec<&str> = catalog_effects::model::codes::CHECK_CODES
+        .iter()
+        .map(|c| c.0)
+        .collect();
     // `unused-silence` is a code of both commands: listed once.
     for c in lint.codes() {
         if !codes.contains(&c) {

@@ -23,7 +23,7 @@ use catalog_effects::emit::sink::{End, Sink};
 use catalog_effects::emit::streams::Streamed;
 use catalog_effects::emit::write::Staged;
 use catalog_effects::error::{Error, Result};
-use catalog_effects::findings::Level;
+use catalog_effects::model::finding::Level;
 use catalog_effects::pipeline::{Options, Progress, Walked};
 use config::Config;
 
