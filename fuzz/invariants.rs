@@ -22,7 +22,8 @@
 //!
 //! The options must keep texts (`keep_texts`), so the plan carries the edited text.
 
-use catalog_effects::diff::{self, Status};
+use catalog_effects::diff;
+use catalog_effects::model::edit::Status;
 use catalog_effects::pipeline::{self, Options};
 use catalog_effects::view::Declared;
 use saphyr_parser::{Event, Parser, ScalarStyle};

@@ -5,11 +5,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use crate::classify::RuleSet;
-use crate::diff::Status;
-use crate::diff::hints::HintKey;
 use crate::error::Error;
 use crate::model::codes::{CHECK_CODES, check_code_level, explain_check_code, is_lint_code};
+use crate::model::edit::Status;
 use crate::model::finding::{Finding, Level};
+use crate::model::hints::HintKey;
 use crate::pipeline::{ActionResult, FileResult};
 use crate::view::Declared;
 

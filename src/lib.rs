@@ -22,3 +22,4 @@ pub mod source;
 pub mod text;
 pub mod view;
 pub mod walk;
+pub mod yaml;

@@ -7,14 +7,17 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::classify::{Confidence, Group, Inference, RuleSet, catalog};
-use crate::diff::hints::{self, HintReview};
-use crate::diff::{self, Edit, Status};
+use crate::diff::{self, hints};
 use crate::effects::{DestructivePolicy, Effects, Hints, derive_hints};
 use crate::error::Error;
 use crate::git::Repo;
-use crate::parse::{self, Shape};
+use crate::model::edit::{self as edit, Edit, Status};
+use crate::model::hints::HintReview;
+use crate::model::site::{ActionSite, Shape};
+use crate::parse;
 use crate::view::{ActionView, Declared};
 use crate::walk::{self, CatalogFile};
+use crate::yaml::{self, tree};
 
 /// Called with the number of files once the walk is done, then once per file processed.
 /// The library never draws anything; the binary turns this into a progress bar.
@@ -61,7 +64,7 @@ pub struct Options {
     /// Remove the hints an action's effects derive to the same value (`--migrate-hints`).
     pub migrate_hints: bool,
     /// Where an OpenAPI operation's derived hints are also written (`--hints`).
-    pub hint_formats: Vec<crate::parse::openapi::HintFormat>,
+    pub hint_formats: Vec<crate::model::openapi::HintFormat>,
     /// Count the effects the catalog declares as evidence for the actions that declare none
     /// (on unless `--no-catalog-evidence`).
     pub catalog_evidence: bool,
@@ -210,7 +213,7 @@ pub struct FileResult {
     /// `# catalog-effects: ignore[...]` in the file's leading comment lines: (line, code).
     pub silences: Vec<(usize, String)>,
     /// What an OpenAPI document's edits insert where (for `--overlay`).
-    pub inserted: Vec<crate::source::openapi::Inserted>,
+    pub inserted: Vec<crate::model::openapi::Inserted>,
 }
 
 impl FileResult {
@@ -960,7 +963,7 @@ pub fn read_text(path: &Path) -> Result<String, Error> {
         let valid = e.utf8_error().valid_up_to();
         let bytes = e.as_bytes();
         let line = bytes[..valid].iter().filter(|&&b| b == b'\n').count() + 1;
-        let col = valid - parse::line_start(bytes, valid) + 1;
+        let col = valid - crate::text::lines::line_start(bytes, valid) + 1;
         Error::new("not UTF-8 text (binary file?)")
             .in_file(path)
             .at(line, col)
@@ -1077,8 +1080,8 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
             let (mut site, inference, status, edit, hint_review, more) =
                 (p.site, p.inference, p.status, p.edit, p.hints, p.more);
             let (effects, declared_source) =
-                match diff::effects_after(&site.view.declared, status, edit.as_ref()) {
-                    Some((e, from)) => (e, from == diff::EffectsFrom::Declared),
+                match edit::effects_after(&site.view.declared, status, edit.as_ref()) {
+                    Some((e, from)) => (e, from == edit::EffectsFrom::Declared),
                     None => (Effects::EMPTY, false),
                 };
             let comment = site
@@ -1159,7 +1162,7 @@ fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
 /// and its hints judged (with the removals planned), if any.
 #[derive(Debug, Clone)]
 pub struct Planned {
-    pub site: parse::ActionSite,
+    pub site: ActionSite,
     pub inference: Inference,
     pub status: Status,
     pub edit: Option<Edit>,
@@ -1181,8 +1184,8 @@ impl Planned {
     /// removal of the redundant ones when the run migrates them; a removal that cannot be
     /// made in place is said why in `notes`, and the action's `effects` edit goes on.
     pub(crate) fn judge_hints(&mut self, text: &str, opts: &Options, notes: &mut Vec<Error>) {
-        let after = diff::effects_after(&self.site.view.declared, self.status, self.edit.as_ref());
-        let Some(mut review) = hints::review(
+        let after = edit::effects_after(&self.site.view.declared, self.status, self.edit.as_ref());
+        let Some(mut review) = crate::model::hints::review(
             self.site.view.annotations.as_ref(),
             self.site.view.label.as_deref(),
             after,
@@ -1268,7 +1271,7 @@ pub struct Plan {
     /// `# catalog-effects: ignore[...]` in the file's leading comment lines: (line, code).
     pub silences: Vec<(usize, String)>,
     /// What an OpenAPI document's edits insert where.
-    pub inserted: Vec<crate::source::openapi::Inserted>,
+    pub inserted: Vec<crate::model::openapi::Inserted>,
 }
 
 /// Parses, classifies and plans one file's text, then checks the edited text before any
@@ -1315,7 +1318,7 @@ pub(crate) fn plan_owned(
     group: Option<&Group>,
     render: &mut dyn FnMut(&str, &[Edit]),
 ) -> Result<Plan, Error> {
-    let tree = parse::parse_tree(&text)?;
+    let tree = yaml::parse_tree(&text)?;
     let mut plan = plan_tree(&tree, opts, opts.keep_views, group)?;
     if let Some(why) = left_alone.filter(|_| !plan.edits.is_empty()) {
         let mut refused = 0;
@@ -1359,7 +1362,7 @@ pub(crate) fn plan_owned(
 /// Plans a parsed file: reads its actions, classifies each as it is read (letting go of
 /// the text only rules read, unless `keep_views`), and plans the edits.
 fn plan_tree(
-    tree: &parse::tree::Tree,
+    tree: &tree::Tree,
     opts: &Options,
     keep_views: bool,
     connector: Option<&Group>,
@@ -1412,7 +1415,7 @@ fn plan_tree(
         new_text: None,
         refs: facts.refs,
         repeats: facts.repeats,
-        silences: parse::file_silences(tree.text()),
+        silences: crate::text::file_silences(tree.text()),
         inserted: Vec::new(),
     })
 }
@@ -1429,7 +1432,7 @@ enum Decide<'a> {
 /// Reads, decides and plans each action of a parsed file, handing it to `each` at once;
 /// returns what the file says besides its actions, and the notes on edits not made.
 fn plan_actions(
-    tree: &parse::tree::Tree,
+    tree: &tree::Tree,
     opts: &Options,
     mut decide: Decide,
     each: &mut dyn FnMut(Planned, parse::Layout<'_>),
@@ -1544,9 +1547,9 @@ fn check_new(
     edits: &[Edit],
     planned: &Plan,
     opts: &Options,
-    storage: parse::tree::Storage,
+    storage: tree::Storage,
 ) -> Result<(), String> {
-    let tree = parse::parse_tree_in(new, storage)
+    let tree = yaml::parse_tree_in(new, storage)
         .map_err(|e| format!("the edited text does not parse: {e}"))?;
     if diff::verify::edited(&tree, edits)? != digest {
         return Err("the edited text's data differs from the original's".into());
@@ -1652,7 +1655,7 @@ const MAX_CHECKS: usize = 64;
 /// edits that fail (halving the set), drops them, and reports each of their actions with
 /// why. The others are checked once more together and kept.
 fn salvage(text: &str, plan: &mut Plan, opts: &Options, why: &str) -> Result<(), Error> {
-    let tree = parse::parse_tree(text)?;
+    let tree = yaml::parse_tree(text)?;
     let checks = std::cell::Cell::new(0);
     let check = |edits: &[Edit]| -> Result<String, String> {
         checks.set(checks.get() + 1);

@@ -7,8 +7,9 @@ mod common;
 use std::path::Path;
 
 use catalog_effects::classify::RuleSet;
-use catalog_effects::diff::Status;
-use catalog_effects::parse::{self, Shape};
+use catalog_effects::model::edit::Status;
+use catalog_effects::model::site::Shape;
+use catalog_effects::parse;
 use catalog_effects::pipeline::{self, Options};
 use catalog_effects::view::Declared;
 

@@ -9,8 +9,8 @@ use std::path::Path;
 
 /// Bottom first. A new module must be placed here.
 const STAGES: &[&str] = &[
-    "error", "effects", "text", "view", "model", "walk", "git", "classify", "mcp", "parse", "diff",
-    "source", "pipeline", "lint", "findings", "emit", "audit",
+    "error", "effects", "text", "view", "model", "walk", "git", "yaml", "classify", "mcp", "parse",
+    "diff", "source", "pipeline", "lint", "findings", "emit", "audit",
 ];
 
 /// The imports that still climb, to be undone (issue 32).

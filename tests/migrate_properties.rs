@@ -9,7 +9,7 @@
 mod common;
 
 use catalog_effects::classify::RuleSet;
-use catalog_effects::diff::hints::{ANNOTATIONS, HintKey};
+use catalog_effects::model::hints::{ANNOTATIONS, HintKey};
 use catalog_effects::pipeline::{Options, plan};
 use common::Rng;
 use yaml_serde::Value;

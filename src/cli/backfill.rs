@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use catalog_effects::diff::Status;
 use catalog_effects::emit;
 use catalog_effects::emit::html::Coverage;
 use catalog_effects::emit::in_place::InPlace;
@@ -16,6 +15,7 @@ use catalog_effects::emit::sink::{End, Sink};
 use catalog_effects::emit::streams::PatchAndReport;
 use catalog_effects::error::{Error, Result};
 use catalog_effects::findings;
+use catalog_effects::model::edit::Status;
 use catalog_effects::pipeline;
 
 use super::check::LIST_LIMIT;

@@ -166,8 +166,8 @@ fn explain_one(f: &FileResult, a: &ActionResult, opts: &pipeline::Options) -> St
         let _ = writeln!(s, "change: {}", p.change.join("; "));
     }
     let _ = writeln!(s, "\npatch for this action:");
-    let mut edits: Vec<diff::Edit> = a.edits().cloned().collect();
-    edits.sort_by_key(diff::Edit::order);
+    let mut edits: Vec<catalog_effects::model::edit::Edit> = a.edits().cloned().collect();
+    edits.sort_by_key(catalog_effects::model::edit::Edit::order);
     match (edits.is_empty(), pipeline::read_text(&f.abs)) {
         (false, Ok(text)) => {
             let mut patch = String::new();
@@ -190,7 +190,7 @@ fn explain_one(f: &FileResult, a: &ActionResult, opts: &pipeline::Options) -> St
 
 /// Each edit on the part of its line around it, before and after, where the hunk would be
 /// longer than [`HUNK_LIMIT`] (the lines it shows whole are that long).
-fn excerpts(s: &mut String, text: &str, edits: &[diff::Edit], hunk: usize) {
+fn excerpts(s: &mut String, text: &str, edits: &[catalog_effects::model::edit::Edit], hunk: usize) {
     let _ = writeln!(
         s,
         "  (its hunk is {hunk} bytes: the lines it shows whole are that long; each edit is shown on the {EXCERPT} bytes either side of it, `--overlay` writes the change as an Overlay action)"

@@ -157,8 +157,8 @@ pub enum HintsArg {
 }
 
 /// The formats asked for, without repeats, in the order given.
-pub fn hint_formats(asked: &[HintsArg]) -> Vec<catalog_effects::parse::openapi::HintFormat> {
-    use catalog_effects::parse::openapi::HintFormat;
+pub fn hint_formats(asked: &[HintsArg]) -> Vec<catalog_effects::model::openapi::HintFormat> {
+    use catalog_effects::model::openapi::HintFormat;
     let mut out = Vec::new();
     for a in asked {
         let f = match a {

@@ -13,48 +13,11 @@ use std::fmt::Write as _;
 
 use crate::classify::{Confidence, Inference};
 use crate::effects::Effects;
-use crate::parse::tree::newlines;
-use crate::parse::{ActionSite, EffectsSite, Insert, line_end, line_start};
+use crate::model::edit::{Edit, Status};
+use crate::model::site::{ActionSite, EffectsSite, Insert};
+use crate::text::lines::{eol_before, line_end, line_start};
 use crate::view::Declared;
-
-/// How an action's declared effects relate to the proposal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Status {
-    /// Nothing declared; a proposal is inserted.
-    Added,
-    /// Declared and valid, and no confident proposal disagrees.
-    Agrees,
-    /// Declared and valid, and a confident proposal differs.
-    Conflict,
-    /// Nothing declared and no confident proposal.
-    Unclassified,
-    /// Declared, but not a list of known effects: an error, never fixed silently.
-    Invalid,
-    /// Not a tool (the nested `refreshAuthentication.action`): reported, never patched.
-    Skipped,
-}
-
-impl Status {
-    pub const ALL: [Status; 6] = [
-        Status::Added,
-        Status::Agrees,
-        Status::Conflict,
-        Status::Unclassified,
-        Status::Invalid,
-        Status::Skipped,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Added => "added",
-            Status::Agrees => "agrees",
-            Status::Conflict => "conflict",
-            Status::Unclassified => "unclassified",
-            Status::Invalid => "invalid",
-            Status::Skipped => "skipped",
-        }
-    }
-}
+use crate::yaml::tree::newlines;
 
 /// The proposal counts only at or above `min`; below it, it is listed for a human instead.
 pub fn status(declared: &Declared, nested: bool, inference: &Inference, min: Confidence) -> Status {
@@ -69,87 +32,6 @@ pub fn status(declared: &Declared, nested: bool, inference: &Inference, min: Con
         Declared::Valid(_) => Status::Agrees,
         Declared::None if confident => Status::Added,
         Declared::None => Status::Unclassified,
-    }
-}
-
-/// Replace `start..end` with `text`. Edits of one file never overlap, and every edit of an
-/// action names its mapping (`map`, where it starts): they are kept or dropped together.
-/// An insertion (`start == end`) adds an `effects` key to that mapping; a replacement
-/// rewrites an `effects` list; a removal (`removes` not 0, `text` empty) takes out hint
-/// entries of its `annotations:` (see [`hints`]). A replacement or removal keeps what it
-/// replaces in `old`, so the original can be had back from the edited text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Edit {
-    pub start: usize,
-    pub end: usize,
-    pub text: String,
-    pub effects: Effects,
-    pub map: usize,
-    pub old: String,
-    /// For a removal, what it removes: [`hints::HintKey`] bits, or
-    /// [`hints::ANNOTATIONS`] for the `annotations` key itself. 0 for an `effects` edit.
-    pub removes: u8,
-}
-
-impl Edit {
-    pub fn is_removal(&self) -> bool {
-        self.removes != 0
-    }
-
-    /// The order edits are applied in: by place, an insertion before a removal that starts
-    /// where it is inserted, and the action's mapping between edits at one place.
-    pub fn order(&self) -> (usize, usize, usize) {
-        (self.start, self.end, self.map)
-    }
-}
-
-/// Where an action's effects come from once the patch is applied.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EffectsFrom {
-    Declared,
-    /// Proposed, and inserted (or rewritten) by this patch.
-    Proposed,
-}
-
-impl EffectsFrom {
-    pub fn name(self) -> &'static str {
-        match self {
-            EffectsFrom::Declared => "declared",
-            EffectsFrom::Proposed => "proposed in this patch",
-        }
-    }
-}
-
-/// The effects an action has once the patch is applied, and where they come from: what it
-/// declares (when valid and not rewritten), else what the patch gives it. The one place
-/// this is decided: the CSV's hints, the hints `--migrate-hints` removes and the hint
-/// findings of `check` all read it. An action whose proposal the patch does not carry (below
-/// the confidence, held back, refused) has none.
-pub fn effects_after(
-    declared: &Declared,
-    status: Status,
-    edit: Option<&Edit>,
-) -> Option<(Effects, EffectsFrom)> {
-    match (declared, status, edit) {
-        (_, Status::Skipped, _) => None,
-        (_, _, Some(e)) if !e.is_removal() => Some((e.effects, EffectsFrom::Proposed)),
-        (Declared::Valid(d), _, _) => Some((*d, EffectsFrom::Declared)),
-        _ => None,
-    }
-}
-
-/// The terminator of the last line that ends at or before `at`, else the file's first one.
-/// After an unterminated last line, that is the line before it, not the first of the file:
-/// in a file of mixed endings the inserted lines end like their neighbours.
-pub(crate) fn eol_before(text: &str, at: usize) -> &'static str {
-    let b = text.as_bytes();
-    let nl = b[..at]
-        .iter()
-        .rposition(|&c| c == b'\n')
-        .or_else(|| b.iter().position(|&c| c == b'\n'));
-    match nl {
-        Some(p) if p > 0 && b[p - 1] == b'\r' => "\r\n",
-        _ => "\n",
     }
 }
 

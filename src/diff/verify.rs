@@ -9,10 +9,10 @@
 //! holds no edit has the same value. Values the parser rewrote (escapes, folded lines,
 //! block scalars) are hashed byte by byte.
 
-use super::Edit;
+use crate::model::edit::Edit;
 use saphyr_parser::ScalarStyle;
 
-use crate::parse::tree::{Kind, NodeId, Tree};
+use crate::yaml::tree::{Kind, NodeId, Tree};
 
 /// What two trees are compared by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -297,8 +297,9 @@ fn digest(tree: &Tree, edits: &[Edit], is_edited: bool) -> Result<Digest, String
             let in_map = frames.last().is_some_and(|f| f.1 && f.2 % 2 == 0);
             let names = tree.scalar_text(id).is_some_and(|(v, _)| {
                 let bit = match v {
-                    "annotations" => super::hints::ANNOTATIONS,
-                    _ => super::hints::HintKey::parse(v).map_or(0, super::hints::HintKey::bit),
+                    "annotations" => crate::model::hints::ANNOTATIONS,
+                    _ => crate::model::hints::HintKey::parse(v)
+                        .map_or(0, crate::model::hints::HintKey::bit),
                 };
                 bit != 0 && e.removes & bit != 0
             });

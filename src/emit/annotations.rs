@@ -11,10 +11,10 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::classify::{Confidence, RuleSet};
-use crate::diff::Status;
 use crate::effects::Effect;
 use crate::emit::sink::{End, Sink};
 use crate::error::Error;
+use crate::model::edit::Status;
 use crate::pipeline::{ActionResult, FileResult};
 
 /// One tool, keys in the order written.

@@ -5,10 +5,10 @@
 use std::fmt::Write as _;
 
 use crate::classify::RuleSet;
-use crate::diff::Status;
 use crate::effects::Effect;
 use crate::emit::history::HistoryRow;
 use crate::emit::{Counts, Summary};
+use crate::model::edit::Status;
 use crate::pipeline::{ActionResult, FileResult, Run};
 use crate::view::Declared;
 

@@ -20,8 +20,8 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::diff::Status;
 use crate::effects::Hints;
+use crate::model::edit::Status;
 use crate::pipeline::{ActionResult, FileResult};
 
 /// The CSV columns, in order.
@@ -288,7 +288,7 @@ fn hinted_operations(f: &FileResult) -> usize {
         .filter(|i| {
             i.entries
                 .iter()
-                .any(|(k, _)| k != crate::parse::openapi::EFFECTS_KEY)
+                .any(|(k, _)| k != crate::model::openapi::EFFECTS_KEY)
         })
         .map(|i| i.map)
         .collect();

@@ -15,8 +15,9 @@ use serde_json::Value;
 
 use crate::emit::sink::{End, Sink};
 use crate::error::Error;
+use crate::model::openapi::{Inserted, NewValue};
 use crate::pipeline::{ActionResult, FileResult};
-use crate::source::openapi::{Inserted, NewValue, Place};
+use crate::source::openapi::Place;
 
 /// The JSONPath (RFC 9535) of a mapping given by its keys from the root.
 pub fn json_path(keys: &[String]) -> String {

@@ -9,12 +9,9 @@ use saphyr_parser::ScalarStyle;
 
 use crate::effects::{Effect, Effects, Hints};
 use crate::error::Error;
-use crate::parse::tree::{Kind, NodeId, Tree};
+use crate::model::openapi::{EFFECTS_KEY, HINT_KEYS, HintFormat};
 use crate::view::{ActionView, Declared, Input, Source, Step};
-
-/// The key an operation declares its effects under: an extension, as OpenAPI requires of
-/// any key it does not define.
-pub const EFFECTS_KEY: &str = "x-effects";
+use crate::yaml::tree::{Kind, NodeId, Tree};
 
 /// The top-level key of a document's paths.
 const PATHS_KEY: &str = "paths";
@@ -27,60 +24,6 @@ const METHODS: [&str; 8] = [
 /// Swagger 2.0's: its Path Item Object has no `trace`, so a `trace` key there is data, not
 /// an operation a generator would make a tool of.
 const SWAGGER_METHODS: [&str; 7] = ["get", "put", "post", "delete", "options", "head", "patch"];
-
-/// Where an MCP generator reads the hints of an operation (issue 23's table).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum HintFormat {
-    /// `x-speakeasy-mcp`, the hints directly in that map.
-    Speakeasy,
-    /// `x-zuplo-route.mcp.annotations`.
-    Zuplo,
-    /// `x-zilla-mcp.annotations`.
-    Zilla,
-    /// `x-mcp.annotations`.
-    Mcp,
-}
-
-impl HintFormat {
-    pub const ALL: [HintFormat; 4] = [
-        HintFormat::Speakeasy,
-        HintFormat::Zuplo,
-        HintFormat::Zilla,
-        HintFormat::Mcp,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            HintFormat::Speakeasy => "speakeasy",
-            HintFormat::Zuplo => "zuplo",
-            HintFormat::Zilla => "zilla",
-            HintFormat::Mcp => "mcp",
-        }
-    }
-
-    pub fn parse(name: &str) -> Option<HintFormat> {
-        HintFormat::ALL.into_iter().find(|f| f.name() == name)
-    }
-
-    /// The keys from the operation down to the map that holds the hints.
-    pub fn path(self) -> &'static [&'static str] {
-        match self {
-            HintFormat::Speakeasy => &["x-speakeasy-mcp"],
-            HintFormat::Zuplo => &["x-zuplo-route", "mcp", "annotations"],
-            HintFormat::Zilla => &["x-zilla-mcp", "annotations"],
-            HintFormat::Mcp => &["x-mcp", "annotations"],
-        }
-    }
-}
-
-/// The hint keys written and read back; `title` is left to the generators, which take it
-/// from the operation's summary.
-pub const HINT_KEYS: [&str; 4] = [
-    "readOnlyHint",
-    "destructiveHint",
-    "idempotentHint",
-    "openWorldHint",
-];
 
 /// One operation of a document.
 #[derive(Debug, Clone)]
@@ -955,7 +898,7 @@ fn percent_decode(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse::tree;
+    use crate::yaml::tree;
 
     #[test]
     fn documents_are_found_by_their_top_level_key() {

@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use crate::classify::Group;
-use crate::diff::Edit;
 use crate::error::Error;
+use crate::model::edit::Edit;
 use crate::pipeline::{Options, Plan};
 use crate::walk::is_connector_file;
 

@@ -11,8 +11,8 @@ pub mod openapi;
 use std::path::Path;
 
 use crate::classify::Group;
-use crate::diff::Edit;
 use crate::error::Error;
+use crate::model::edit::Edit;
 use crate::pipeline::{Options, Plan};
 
 /// A kind of file that holds actions.

@@ -12,14 +12,17 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::classify::{Group, Inference, infer_in};
-use crate::diff::{self, Edit, Status};
+use crate::diff;
 use crate::effects::{Effects, derive_hints};
 use crate::error::Error;
-use crate::parse::openapi::{self as doc, EFFECTS_KEY, Operation};
-use crate::parse::tree::{Kind, NodeId, Tree, opener};
-use crate::parse::{self, ActionSite, Insert, Shape, line_start};
+use crate::model::edit::{Edit, Status};
+use crate::model::openapi::{EFFECTS_KEY, Inserted, NewValue, json_pointer};
+use crate::model::site::{ActionSite, Insert, Shape};
+use crate::parse::openapi::{self as doc, Operation};
 use crate::pipeline::{Options, Plan, Planned};
+use crate::text::lines::line_start;
 use crate::view::Declared;
+use crate::yaml::tree::{self, Kind, NodeId, Tree, opener};
 
 pub struct OpenApi;
 
@@ -63,71 +66,6 @@ impl super::Source for OpenApi {
     }
 }
 
-/// A value this tool writes into a document.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum NewValue {
-    List(Vec<String>),
-    Bool(bool),
-    Map(Vec<(String, NewValue)>),
-}
-
-impl NewValue {
-    fn to_json(&self) -> Value {
-        match self {
-            NewValue::List(items) => Value::Array(items.iter().cloned().map(Value::from).collect()),
-            NewValue::Bool(b) => Value::Bool(*b),
-            NewValue::Map(entries) => Value::Object(
-                entries
-                    .iter()
-                    .map(|(k, v)| (k.clone(), v.to_json()))
-                    .collect(),
-            ),
-        }
-    }
-}
-
-/// Keys added to one mapping of a document: the mapping's path of keys from the root
-/// (`paths`, `/pets`, `get`, ...) and the entries. What the patch inserts there, and what an
-/// Overlay action updates.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Inserted {
-    /// Where the operation's mapping starts: the edits of one operation go together.
-    pub map: usize,
-    pub target: Vec<String>,
-    /// How many of `target`'s keys lead to the operation's mapping: three (`paths`, the
-    /// path, the method), or more for a path item written elsewhere
-    /// (`components/pathItems/Pet/get`).
-    pub operation: usize,
-    pub entries: Vec<(String, NewValue)>,
-    /// The entries replace values the mapping has (a rewritten `x-effects`); else every key
-    /// is new there.
-    pub replaces: bool,
-}
-
-/// A JSON pointer (RFC 6901) to the value at `keys` from the root: `/paths/~1pets/get`.
-pub fn json_pointer<S: AsRef<str>>(keys: &[S]) -> String {
-    keys.iter()
-        .map(|k| format!("/{}", k.as_ref().replace('~', "~0").replace('/', "~1")))
-        .collect()
-}
-
-impl NewValue {
-    /// The value in YAML's flow style, as a reviewer reads it: `[read]`, `{readOnlyHint: true}`.
-    pub fn flow(&self) -> String {
-        match self {
-            NewValue::Bool(b) => b.to_string(),
-            NewValue::List(items) => format!("[{}]", items.join(", ")),
-            NewValue::Map(entries) => {
-                let inner: Vec<String> = entries
-                    .iter()
-                    .map(|(k, v)| format!("{k}: {}", v.flow()))
-                    .collect();
-                format!("{{{}}}", inner.join(", "))
-            }
-        }
-    }
-}
-
 /// An operation of a document, named as a reviewer looks it up where line numbers say
 /// nothing (every operation of a minified document is on line 1), and what it gains.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -149,7 +87,7 @@ impl Place {
         a: &crate::pipeline::ActionResult,
         inserted: &[&Inserted],
     ) -> Option<Place> {
-        if f.shape != Some(parse::Shape::OpenApi) {
+        if f.shape != Some(Shape::OpenApi) {
             return None;
         }
         let method = a.methods.first()?;
@@ -525,7 +463,7 @@ fn insertion(
                 .strip_prefix(parent_indent.as_str())
                 .filter(|u| !u.is_empty())
                 .unwrap_or("  ");
-            let eol = crate::diff::eol_before(text, ls);
+            let eol = crate::text::lines::eol_before(text, ls);
             let mut out = String::with_capacity(256);
             for (k, v) in entries {
                 if style.json {
@@ -558,7 +496,7 @@ fn insertion(
     let indent = &text[ls..k0_start];
     let unit_cols = indent.len().saturating_sub(parent_indent().len());
     let unit = " ".repeat(if unit_cols == 0 { 2 } else { unit_cols });
-    let eol = crate::diff::eol_before(text, ls);
+    let eol = crate::text::lines::eol_before(text, ls);
     // Sized for what an operation usually gets (`x-effects` and a generator's hints), so
     // the buffer is not grown piece by piece.
     let mut out = String::with_capacity(256);
@@ -791,7 +729,7 @@ fn plan_op(
             // and column); hints written beside it would read as settled when one is not.
             if depth == format.path().len()
                 && tree
-                    .fields(at, doc::HINT_KEYS)
+                    .fields(at, crate::model::openapi::HINT_KEYS)
                     .into_iter()
                     .flatten()
                     .any(|v| doc::boolean(tree, v).is_none())
@@ -941,7 +879,7 @@ fn plan_op(
         // are never removed; only one that differs (an override) is kept for the findings.
         h.migrate = false;
         h.notes
-            .retain(|n| n.verdict != crate::diff::hints::Verdict::Redundant);
+            .retain(|n| n.verdict != crate::model::hints::Verdict::Redundant);
         if h.notes.is_empty() {
             planned.hints = None;
         }
@@ -1006,7 +944,7 @@ fn jsonc_comment(text: &str, keys_only: bool) -> Option<Error> {
                     before.is_none_or(|j| matches!(b[j], b'\n' | b'\r' | b'{' | b'[' | b','))
                 }) =>
             {
-                let lines = crate::parse::tree::Lines::new(text);
+                let lines = crate::yaml::tree::Lines::new(text);
                 let which = if b[i + 1] == b'/' { "//" } else { "/*" };
                 return Some(
                     Error::new(format!(
@@ -1553,9 +1491,10 @@ fn check(
         .flat_map(|i| &i.entries)
         .map(|(_, v)| 1 + nodes_of(v))
         .sum();
-    let storage = parse::tree::Storage::with_nodes(original.tree.len() + inserted_nodes);
+    let storage = tree::Storage::with_nodes(original.tree.len() + inserted_nodes);
     let does_not_parse = |e| format!("the edited text does not parse: {e}");
-    let (tree, read_as_json) = parse::parse_edited_in(&new, storage).map_err(does_not_parse)?;
+    let (tree, read_as_json) =
+        crate::yaml::parse_edited_in(&new, storage).map_err(does_not_parse)?;
     // The one-pass walk's true pairs each of the original's entries with one of the edited
     // text's and finds each inserted key once, where the original had none: the edited text
     // then repeats no key, as the original (checked) repeats none. Only without it are the
@@ -1567,7 +1506,7 @@ fn check(
         original.read_as_json && read_as_json,
     ) == Some(true);
     if !walked_alike {
-        parse::check_duplicate_keys(&tree).map_err(does_not_parse)?;
+        crate::yaml::check_duplicate_keys(&tree).map_err(does_not_parse)?;
     }
     // Read by the JSON reader, the text is strict JSON already.
     if original.is_json && !read_as_json {
@@ -1677,7 +1616,7 @@ pub fn plan(
             _ => e,
         }
     };
-    let (tree, read_as_json) = parse::parse_document(&text).map_err(refused)?;
+    let (tree, read_as_json) = crate::yaml::parse_document(&text).map_err(refused)?;
     let json = read_as_json || (flow && strict_json(&text).is_ok());
     if flow && json_name && !json {
         return Err(refused(Error::new("not valid JSON")));
@@ -1757,7 +1696,7 @@ pub fn plan(
     let silences = if json {
         Vec::new()
     } else {
-        parse::file_silences(&text)
+        crate::text::file_silences(&text)
     };
     // Moved out with the plans, not copied: every key path and value of 20,000 operations
     // cloned, then dropped, was 1.5% of a document's backfill.
@@ -1803,7 +1742,8 @@ fn edits_of(ops: &[OpPlan]) -> Vec<Edit> {
 mod tests {
     use super::*;
     use crate::classify::RuleSet;
-    use crate::parse::openapi::HintFormat;
+    use crate::model::openapi::HintFormat;
+    use crate::yaml as parse;
 
     fn run(text: &str, formats: &[HintFormat]) -> (String, Plan) {
         let mut opts = Options::new(RuleSet::builtin().unwrap());
@@ -1893,10 +1833,10 @@ mod tests {
             let new = diff::apply(&original, &edits_of(&ops));
             // By the YAML parser's trees, and by the JSON reader's where it reads both texts
             // (the text compared for the data): the two must agree.
-            let (old_doc, old_json) = parse::parse_document(&original).unwrap();
+            let (old_doc, old_json) = crate::yaml::parse_document(&original).unwrap();
             let walk = |text: &str| {
                 let by_data = alike(&old, &parse::parse_tree(text).unwrap(), &refs, false);
-                let (t, json) = parse::parse_document(text).unwrap();
+                let (t, json) = crate::yaml::parse_document(text).unwrap();
                 let by_text = alike(&old_doc, &t, &refs, old_json && json);
                 assert_eq!(by_data, by_text, "{text}");
                 by_data

@@ -223,7 +223,7 @@ impl<'a> Lines<'a> {
     /// text without a final newline. Searched forward from `at`: callers ask from the end
     /// of a value, where at most a comment is left on the line.
     pub fn line_end(&self, at: usize) -> usize {
-        super::line_end(self.bytes, at)
+        crate::text::lines::line_end(self.bytes, at)
     }
 
     /// 0-based column of byte `at` (a character boundary): characters since the line
