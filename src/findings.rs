@@ -10,7 +10,7 @@ use crate::model::codes::{CHECK_CODES, check_code_level, explain_check_code, is_
 use crate::model::edit::Status;
 use crate::model::finding::{Finding, Level};
 use crate::model::hints::HintKey;
-use crate::pipeline::{ActionResult, FileResult};
+use crate::outcome::{ActionResult, FileResult};
 use crate::view::Declared;
 
 fn action_finding(f: &FileResult, a: &ActionResult, code: &str, message: String) -> Finding {

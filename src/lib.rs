@@ -7,19 +7,17 @@
 
 pub mod audit;
 pub mod classify;
-pub mod diff;
 pub mod effects;
 pub mod emit;
 pub mod error;
 pub mod findings;
+pub mod fix;
 pub mod git;
 pub mod lint;
-pub mod mcp;
 pub mod model;
-pub mod parse;
-pub mod pipeline;
+pub mod outcome;
+pub mod run;
 pub mod source;
 pub mod text;
 pub mod view;
-pub mod walk;
 pub mod yaml;

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use catalog_effects::classify::RuleSet;
-use catalog_effects::pipeline::Options;
+use catalog_effects::fix::options::Options;
 
 mod common;
 #[path = "../fuzz/invariants.rs"]
@@ -191,8 +191,7 @@ const MERGE_INHERITS_INSERTED_EFFECTS: &str = "actions:
 fn merge_source_edit_does_not_declare_effects_for_an_inheritor() {
     let outcome = invariants::check(MERGE_INHERITS_INSERTED_EFFECTS, &options()).unwrap();
     assert_eq!(outcome.edits, 0, "the merged action's edit is held back");
-    let plan =
-        catalog_effects::pipeline::plan(MERGE_INHERITS_INSERTED_EFFECTS, &options()).unwrap();
+    let plan = catalog_effects::run::plan(MERGE_INHERITS_INSERTED_EFFECTS, &options()).unwrap();
     assert!(
         plan.notes
             .iter()
@@ -250,13 +249,14 @@ fn regressions_hold() {
     for (name, text) in REGRESSIONS {
         assert_holds(name, text, &opts);
     }
-    let lone_cr = catalog_effects::parse::parse_file(REGRESSIONS[0].1).unwrap_err();
+    let lone_cr =
+        catalog_effects::source::connector::read::parse_file(REGRESSIONS[0].1).unwrap_err();
     assert_eq!(
         (lone_cr.line, lone_cr.column),
         (Some(2), Some(1)),
         "{lone_cr}"
     );
-    let drift = catalog_effects::parse::parse_file(REGRESSIONS[4].1).unwrap_err();
+    let drift = catalog_effects::source::connector::read::parse_file(REGRESSIONS[4].1).unwrap_err();
     assert!(drift.message.contains("positions do not match"), "{drift}");
     assert_eq!(invariants::check(REGRESSIONS[5].1, &opts).unwrap().edits, 6);
     assert_eq!(

@@ -18,8 +18,8 @@ use catalog_effects::audit::audit;
 use catalog_effects::classify::confidence::{ByProvider, Tally};
 use catalog_effects::classify::{Confidence, Group, Inference, Measured, RuleSet, infer_in};
 use catalog_effects::effects::{DestructivePolicy, Hints};
-use catalog_effects::mcp::parse_tools;
-use catalog_effects::parse::parse_file;
+use catalog_effects::source::connector::read::parse_file;
+use catalog_effects::source::mcp::parse_tools;
 
 pub mod openapi_shape;
 
@@ -218,7 +218,7 @@ pub fn slug(server: &str) -> String {
 /// OpenAPI id rule); an id that would not start with a letter gets a `t_` prefix, as catalog
 /// ids must.
 pub fn snake(name: &str) -> String {
-    let out = catalog_effects::parse::openapi::snake(name);
+    let out = catalog_effects::source::openapi::read::snake(name);
     if out.starts_with(|c: char| c.is_ascii_lowercase()) {
         out
     } else {

@@ -6,7 +6,7 @@
 use std::sync::OnceLock;
 
 use catalog_effects::classify::RuleSet;
-use catalog_effects::pipeline::Options;
+use catalog_effects::fix::options::Options;
 use libfuzzer_sys::fuzz_target;
 
 #[path = "../invariants.rs"]

@@ -5,7 +5,7 @@
 use std::path::{Component, Path, PathBuf};
 
 use catalog_effects::error::{Error, Result};
-use catalog_effects::walk;
+use catalog_effects::run::walk;
 
 use super::out;
 

@@ -15,8 +15,9 @@ use catalog_effects::emit::sink::{End, Sink};
 use catalog_effects::emit::streams::PatchAndReport;
 use catalog_effects::error::{Error, Result};
 use catalog_effects::findings;
+use catalog_effects::fix::options::Options;
 use catalog_effects::model::edit::Status;
-use catalog_effects::pipeline;
+use catalog_effects::outcome;
 
 use super::check::LIST_LIMIT;
 use super::config::Config;
@@ -235,7 +236,7 @@ fn output_base(config: &Config) -> PathBuf {
     }
 }
 
-fn options(args: &BackfillArgs, config: &Config) -> Result<pipeline::Options> {
+fn options(args: &BackfillArgs, config: &Config) -> Result<Options> {
     let mut opts = args.engine.options()?;
     opts.fix_conflicts = args.fix_conflicts;
     opts.migrate_hints = args.migrate_hints;
@@ -266,7 +267,7 @@ fn untouchable(catalogs: &[PathBuf]) -> Result<Vec<BTreeMap<String, &'static str
 struct Console<'a> {
     args: &'a BackfillArgs,
     report: &'a Path,
-    opts: &'a pipeline::Options,
+    opts: &'a Options,
     checker: findings::Checker,
     /// Those printed here; the run adds the other outputs'.
     errors: usize,
@@ -279,7 +280,7 @@ struct Console<'a> {
 }
 
 impl<'a> Console<'a> {
-    fn new(args: &'a BackfillArgs, report: &'a Path, opts: &'a pipeline::Options) -> Self {
+    fn new(args: &'a BackfillArgs, report: &'a Path, opts: &'a Options) -> Self {
         Console {
             args,
             report,
@@ -370,7 +371,7 @@ impl<'a> Console<'a> {
 }
 
 impl Sink for Console<'_> {
-    fn file(&mut self, f: &mut pipeline::FileResult) -> Result<()> {
+    fn file(&mut self, f: &mut outcome::FileResult) -> Result<()> {
         let quiet = self.quiet();
         self.errors += super::report_file_errors(f, quiet);
         for h in f.actions.iter().filter_map(|a| a.hint_review.as_deref()) {
@@ -409,7 +410,8 @@ impl Sink for Console<'_> {
             for link in &c.skipped_links {
                 self.warnings += 1;
                 if !self.quiet() {
-                    let path = catalog_effects::walk::shown(&c.root.join(link), cwd.as_deref());
+                    let path =
+                        catalog_effects::run::walk::shown(&c.root.join(link), cwd.as_deref());
                     out::warning(&format!("{path}: symlink not followed"));
                 }
             }
@@ -424,7 +426,7 @@ fn wrote(args: &BackfillArgs, report: &Path) -> Option<String> {
     let mut files = Vec::new();
     let mut name = |path: &Path, what: &str| {
         if path.as_os_str() != "-" {
-            let shown = catalog_effects::walk::shown(path, cwd.as_deref());
+            let shown = catalog_effects::run::walk::shown(path, cwd.as_deref());
             files.push(format!("{shown} ({what})"));
         }
     };
@@ -446,7 +448,7 @@ fn wrote(args: &BackfillArgs, report: &Path) -> Option<String> {
 }
 
 /// Proposals below `--min-confidence`, one line each, for the human who decides instead.
-fn low_confidence(f: &pipeline::FileResult, opts: &pipeline::Options) -> Vec<String> {
+fn low_confidence(f: &outcome::FileResult, opts: &Options) -> Vec<String> {
     f.actions
         .iter()
         .filter(|a| a.status == Status::Unclassified && !a.inference.effects.is_empty())
@@ -492,7 +494,7 @@ fn human(summary: &emit::Summary, report: &Report, totals: &str, notes: &[String
             s.push_str(&format!(
                 "  ... and {} more: the rows of {} with status `unclassified` and an `inferred_effects`\n",
                 low.len() - LIST_LIMIT,
-                catalog_effects::walk::shown(report.path, std::env::current_dir().ok().as_deref())
+                catalog_effects::run::walk::shown(report.path, std::env::current_dir().ok().as_deref())
             ));
         }
     }
@@ -525,7 +527,7 @@ fn dirty_files(catalogs: &[PathBuf]) -> Result<BTreeSet<(usize, String)>> {
 }
 
 /// A short fingerprint of the rules in force, so a commit says which heuristics made it.
-pub fn heuristics_revision(opts: &pipeline::Options) -> String {
+pub fn heuristics_revision(opts: &Options) -> String {
     let text: String = opts
         .rules
         .rules
@@ -548,14 +550,14 @@ fn review_context(
     args: &BackfillArgs,
     catalogs: &[PathBuf],
     report: &Path,
-    opts: &pipeline::Options,
+    opts: &Options,
 ) -> review::Context {
     let cwd = std::env::current_dir().ok();
     let shown = |p: &Path| {
         if p.as_os_str() == "-" {
             "stdout".to_owned()
         } else {
-            catalog_effects::walk::shown(p, cwd.as_deref())
+            catalog_effects::run::walk::shown(p, cwd.as_deref())
         }
     };
     review::Context {
@@ -628,7 +630,7 @@ impl Sink for Branch {
     /// Stores one file's edited text as `git add` would. A file that cannot be stored is
     /// printed here rather than returned: the run's error is the branch not written, said
     /// once at the end.
-    fn file(&mut self, f: &mut pipeline::FileResult) -> Result<()> {
+    fn file(&mut self, f: &mut outcome::FileResult) -> Result<()> {
         let Some(new) = &f.new_text else {
             return Ok(());
         };

@@ -15,8 +15,8 @@ use catalog_effects::error::{Error, Result};
 use catalog_effects::findings::{self, Baseline};
 use catalog_effects::model::codes::check_code_level;
 use catalog_effects::model::finding::{Finding, Level};
-use catalog_effects::pipeline;
-use catalog_effects::walk;
+use catalog_effects::outcome;
+use catalog_effects::run::walk;
 
 use super::args::{Origin, Target};
 use super::config::Config;
@@ -110,7 +110,8 @@ fn changed_files(catalog: &Path, rev: &str) -> Result<BTreeSet<String>> {
         .filter_map(|path| path.strip_prefix(&prefix).map(str::to_owned))
         // An OpenAPI document is known by its content: the walk decides which it is.
         .filter(|rel| {
-            walk::is_connector_file(rel) || catalog_effects::source::openapi::may_be_document(rel)
+            catalog_effects::source::connector::is_connector_file(rel)
+                || catalog_effects::source::openapi::may_be_document(rel)
         })
         .collect())
 }
@@ -423,7 +424,7 @@ struct Reporter<'a> {
 
 impl Reporter<'_> {
     /// Notes what a file holds, for what the baseline has and the run does not.
-    fn file(&mut self, f: &pipeline::FileResult) {
+    fn file(&mut self, f: &outcome::FileResult) {
         if let Some(base) = self.baseline {
             self.files.insert(f.rel.clone());
             for a in f.actions.iter().filter(|a| !a.nested) {
@@ -552,7 +553,7 @@ impl Reporter<'_> {
 }
 
 fn human(
-    run: &pipeline::RunMeta,
+    run: &outcome::RunMeta,
     summary: &emit::Summary,
     gone: &[String],
     partial: Option<&str>,

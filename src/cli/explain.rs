@@ -11,11 +11,11 @@ use catalog_effects::classify::decide::Agreement;
 use catalog_effects::classify::evidence::{self, Source};
 use catalog_effects::classify::index::Sym;
 use catalog_effects::classify::{Claim, RuleSet, confidence};
-use catalog_effects::diff;
 use catalog_effects::error::{Error, Result, did_you_mean};
+use catalog_effects::fix::options::Options;
 use catalog_effects::lint::LintRules;
-use catalog_effects::pipeline::{self, ActionResult, FileResult};
-use catalog_effects::source::openapi::Place;
+use catalog_effects::outcome::Place;
+use catalog_effects::outcome::{ActionResult, FileResult};
 use catalog_effects::view::{ActionView, Declared};
 
 use super::config::Config;
@@ -98,10 +98,10 @@ const HUNK_LIMIT: usize = 8_000;
 /// Bytes of the line shown either side of an edit when its hunk is too long to print.
 const EXCERPT: usize = 120;
 
-fn explain_one(f: &FileResult, a: &ActionResult, opts: &pipeline::Options) -> String {
+fn explain_one(f: &FileResult, a: &ActionResult, opts: &Options) -> String {
     let mut s = String::new();
-    let by = catalog_effects::source::openapi::by_operation(f);
-    let place = Place::of(f, a, catalog_effects::source::openapi::inserted_of(&by, a));
+    let by = catalog_effects::outcome::by_operation(f);
+    let place = Place::of(f, a, catalog_effects::outcome::inserted_of(&by, a));
     match &place {
         // Every operation of a minified document is on line 1: its method and path name it.
         Some(p) if f.shares_lines() => {
@@ -168,10 +168,10 @@ fn explain_one(f: &FileResult, a: &ActionResult, opts: &pipeline::Options) -> St
     let _ = writeln!(s, "\npatch for this action:");
     let mut edits: Vec<catalog_effects::model::edit::Edit> = a.edits().cloned().collect();
     edits.sort_by_key(catalog_effects::model::edit::Edit::order);
-    match (edits.is_empty(), pipeline::read_text(&f.abs)) {
+    match (edits.is_empty(), catalog_effects::run::read_text(&f.abs)) {
         (false, Ok(text)) => {
             let mut patch = String::new();
-            diff::render_patch(&f.patch_path, &text, &edits, &mut patch);
+            catalog_effects::fix::patch::render_patch(&f.patch_path, &text, &edits, &mut patch);
             if patch.len() <= HUNK_LIMIT {
                 s.push_str(&patch);
             } else {
@@ -232,7 +232,7 @@ fn ceil(text: &str, mut at: usize) -> usize {
 }
 
 /// What the rest of the catalog declares for the same verb, and what that did.
-fn catalog_section(s: &mut String, a: &ActionResult, opts: &pipeline::Options) {
+fn catalog_section(s: &mut String, a: &ActionResult, opts: &Options) {
     if !matches!(a.declared, Declared::None) {
         return;
     }
@@ -397,13 +397,7 @@ fn evidence_section(s: &mut String, v: &ActionView, f: &FileResult, set: &RuleSe
 /// person's claim, which is evidence; in an OpenAPI document what an MCP generator reads,
 /// which the engine never weighs, and which `--hints` itself writes from the effects (issue
 /// 33: after its own patch was applied, `explain` called those "a person's claim").
-fn hints_section(
-    s: &mut String,
-    v: &ActionView,
-    f: &FileResult,
-    a: &ActionResult,
-    opts: &pipeline::Options,
-) {
+fn hints_section(s: &mut String, v: &ActionView, f: &FileResult, a: &ActionResult, opts: &Options) {
     let Some(h) = &v.annotations else {
         return;
     };

@@ -9,8 +9,8 @@ use catalog_effects::effects::Effects;
 use catalog_effects::emit::{self, sarif::SarifRule};
 use catalog_effects::error::{Error, Result};
 use catalog_effects::lint::{CodeFilter, LintFinding, LintRules, Severity, lint_decided, lint_in};
-use catalog_effects::mcp;
 use catalog_effects::model::finding::{Finding, Level};
+use catalog_effects::source::mcp;
 
 use super::config::Config;
 use super::{EngineArgs, FailOn, FindingFormat, Totals, out};

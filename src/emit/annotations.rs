@@ -15,7 +15,7 @@ use crate::effects::Effect;
 use crate::emit::sink::{End, Sink};
 use crate::error::Error;
 use crate::model::edit::Status;
-use crate::pipeline::{ActionResult, FileResult};
+use crate::outcome::{ActionResult, FileResult};
 
 /// One tool, keys in the order written.
 #[derive(Debug, Serialize)]

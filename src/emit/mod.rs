@@ -22,7 +22,7 @@ use serde::Serialize;
 
 use crate::effects::Hints;
 use crate::model::edit::Status;
-use crate::pipeline::{ActionResult, FileResult};
+use crate::outcome::{ActionResult, FileResult};
 
 /// The CSV columns, in order.
 pub const CSV_COLUMNS: [&str; 17] = [
@@ -234,7 +234,7 @@ pub struct Summary {
 
 impl Summary {
     /// The summary of a collected run.
-    pub fn of(run: &crate::pipeline::Run) -> Summary {
+    pub fn of(run: &crate::outcome::Run) -> Summary {
         let mut s = Summary {
             errors: run.errors.len(),
             ..Summary::default()

@@ -16,8 +16,8 @@ use serde_json::Value;
 use crate::emit::sink::{End, Sink};
 use crate::error::Error;
 use crate::model::openapi::{Inserted, NewValue};
-use crate::pipeline::{ActionResult, FileResult};
-use crate::source::openapi::Place;
+use crate::outcome::Place;
+use crate::outcome::{ActionResult, FileResult};
 
 /// The JSONPath (RFC 9535) of a mapping given by its keys from the root.
 pub fn json_path(keys: &[String]) -> String {

@@ -8,7 +8,7 @@ use crate::emit::history::{self, HistoryRow};
 use crate::emit::html::{self, Coverage, PageInfo};
 use crate::emit::sink::{End, Sink};
 use crate::error::Error;
-use crate::pipeline::{FileResult, Run};
+use crate::outcome::{FileResult, Run};
 
 pub struct Page<'a> {
     history: Option<PathBuf>,

@@ -16,8 +16,8 @@ use crate::emit::Summary;
 use crate::emit::sink::{End, Sink};
 use crate::error::Error;
 use crate::model::edit::Status;
-use crate::pipeline::{ActionResult, FileResult};
-use crate::source::openapi::{Place, by_operation, inserted_of};
+use crate::outcome::{ActionResult, FileResult};
+use crate::outcome::{Place, by_operation, inserted_of};
 use crate::view::Declared;
 
 /// GitHub refuses a pull-request description or comment longer than this many characters.

@@ -8,7 +8,7 @@ use std::path::Path;
 use crate::emit::Summary;
 use crate::emit::review::{Context, Review};
 use crate::error::Error;
-use crate::pipeline::{FileResult, RunMeta};
+use crate::outcome::{FileResult, RunMeta};
 
 pub trait Sink {
     /// One file's results. A sink copies the little it renders later; one that keeps the

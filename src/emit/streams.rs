@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::emit::csv_header;
 use crate::emit::sink::{End, Sink};
 use crate::error::Error;
-use crate::pipeline::FileResult;
+use crate::outcome::FileResult;
 
 /// An output written as the run goes and put in place once whole. Dropped instead, it
 /// leaves the previous one as it was.
@@ -74,7 +74,7 @@ mod tests {
 
     use super::*;
     use crate::emit::Summary;
-    use crate::pipeline::RunMeta;
+    use crate::outcome::RunMeta;
 
     /// Records what was committed; fails writes once `room` bytes are used.
     struct Fake {

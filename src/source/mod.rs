@@ -1,19 +1,23 @@
 //! Sources: the kinds of file that hold actions. Each is one implementation of [`Source`]:
-//! it says which files are its own and turns one file's text into a checked
-//! [`Plan`](crate::pipeline::Plan) (actions as [`ActionView`](crate::view::ActionView)s, their
-//! decisions and edits). The walk asks every source, the pipeline plans each file with the
-//! source that claimed it, and every output reads the same per-file results; a new kind of
-//! file is a new implementation here and one line in [`SOURCES`].
+//! it says which files are its own, reads one file's syntax into actions (as
+//! [`ActionView`](crate::view::ActionView)s), plans their edits in that syntax and checks
+//! the edited text by reading it again, on [`crate::fix`]'s path to a checked
+//! [`Plan`]. The walk asks every source, the run plans each file with the source that
+//! claimed it, and every output reads the same per-file results; a new kind of file is a
+//! folder here and one line in [`SOURCES`]. An MCP `tools/list` ([`mcp`]) is read into the
+//! same views, for `audit` and `lint --tools`.
 
 pub mod connector;
+pub mod mcp;
 pub mod openapi;
 
 use std::path::Path;
 
 use crate::classify::Group;
 use crate::error::Error;
+use crate::fix::options::Options;
+use crate::fix::plan::Plan;
 use crate::model::edit::Edit;
-use crate::pipeline::{Options, Plan};
 
 /// A kind of file that holds actions.
 pub trait Source: Sync {
@@ -55,7 +59,7 @@ pub fn claiming(name: &str, path: &Path) -> Option<&'static dyn Source> {
     SOURCES.into_iter().find(|s| s.claims(name, path))
 }
 
-/// Whether a source claims the file: what the walk is given ([`crate::walk::Claims`]).
+/// Whether a source claims the file: what the walk is given (`run::walk::Claims`).
 pub fn claims(name: &str, path: &Path) -> bool {
     claiming(name, path).is_some()
 }

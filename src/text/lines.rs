@@ -25,3 +25,20 @@ pub fn eol_before(text: &str, at: usize) -> &'static str {
         _ => "\n",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inserted_lines_end_like_the_nearest_line_before() {
+        assert_eq!(eol_before("a\r\nb\n", 5), "\n");
+        assert_eq!(eol_before("a\r\nb\n", 3), "\r\n");
+        // After an unterminated last line: the line before it, not the file's first.
+        assert_eq!(eol_before("a\nb\r\nc", 6), "\r\n");
+        assert_eq!(eol_before("a\r\nb\nc", 6), "\n");
+        // Nothing before: the file's first terminator, else LF.
+        assert_eq!(eol_before("a\r\nb", 0), "\r\n");
+        assert_eq!(eol_before("abc", 3), "\n");
+    }
+}

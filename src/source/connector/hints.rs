@@ -1,7 +1,5 @@
-//! Hand-written hints beside effects (issue 22): which keys of an action's `annotations:`
-//! restate what its effects derive (redundant: noise that drifts once the effects change),
-//! which differ from it (overrides: a person's decision, kept), and the edits
-//! `backfill --migrate-hints` makes to take the redundant ones out.
+//! The edits `backfill --migrate-hints` makes in a connector file to take out the hints an
+//! action's effects derive anyway (judged in [`crate::model::hints`]).
 //!
 //! A removal takes whole lines in a block mapping (comment lines between them stay: a
 //! comment is never removed unless it trails a removed key) and an entry with its separator
@@ -9,10 +7,43 @@
 //! is refused with why, and the action is left alone.
 
 use crate::effects::Effects;
+use crate::error::Error;
+use crate::fix::options::Options;
+use crate::fix::plan::Planned;
 use crate::model::edit::Edit;
 use crate::model::hints::{ANNOTATIONS, HintKey, HintReview};
 use crate::model::site::AnnotationsSite;
 use crate::text::lines::{line_end, line_start};
+
+/// With `--migrate-hints`, plans the removal of the hints `p`'s review found redundant; a
+/// removal that cannot be made in place is said why in `notes`, and the action's `effects`
+/// edit goes on.
+pub(super) fn plan_migration(p: &mut Planned, text: &str, opts: &Options, notes: &mut Vec<Error>) {
+    let Some(site) = p.site.annotations.as_deref().filter(|_| opts.migrate_hints) else {
+        return;
+    };
+    let Some(review) = p.hints.as_deref_mut() else {
+        return;
+    };
+    let insert_at = p
+        .edit
+        .as_ref()
+        .filter(|e| e.start == e.end)
+        .map(|e| e.start);
+    match plan_removals(text, site, review, p.site.map_start, insert_at) {
+        Ok(edits) => review.edits = edits,
+        Err(why) => {
+            review.refused = Some(why.to_owned());
+            notes.push(
+                Error::new(format!(
+                    "`{}`: redundant hints not removed: {why}; remove them by hand",
+                    p.site.view.id
+                ))
+                .at(p.site.view.line, p.site.column),
+            );
+        }
+    }
+}
 
 /// The edits that remove the redundant keys of `review` from the mapping `site` describes,
 /// and the mapping itself when nothing else is left in it; or why they cannot be made in
@@ -181,11 +212,12 @@ pub fn plan_removals(
 mod tests {
     use super::*;
     use crate::classify::RuleSet;
-    use crate::diff::{apply, verify};
     use crate::effects::{DestructivePolicy, Hints};
+    use crate::fix::apply::apply;
     use crate::model::edit::EffectsFrom;
     use crate::model::hints::{Verdict, review};
-    use crate::pipeline::{Options, plan};
+    use crate::run::plan;
+    use crate::source::connector::verify;
     use crate::yaml::parse_tree;
 
     const TEXT: &str = "- actionId: list_users\n  label: List Users\n  annotations:\n    readOnlyHint: true\n    idempotentHint: true\n    destructiveHint: true\n  steps:\n    - stepId: s\n      stepFunction: {functionName: request, parameters: {url: /users, method: get}}\n";

@@ -1,7 +1,5 @@
-//! Parse: a connector file's text into its shape, its actions (normalized views) and the
-//! byte positions an edit needs. Never re-serializes anything.
-
-pub mod openapi;
+//! A connector file's tree read into its shape, its actions (normalized views) and the byte
+//! positions an edit needs. Never re-serializes anything.
 
 use saphyr_parser::ScalarStyle;
 

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
+use crate::source::connector::is_connector_file;
 
 /// A connector file found in a catalog.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -164,11 +165,6 @@ fn glob(pattern: &str, name: &str) -> bool {
         }
     }
     pattern[p..].iter().all(|&c| c == '*')
-}
-
-/// True for the names this tool edits: `*.s1.yaml` and `*.s1.partial.yaml`.
-pub fn is_connector_file(name: &str) -> bool {
-    name.ends_with(".s1.yaml") || name.ends_with(".s1.partial.yaml")
 }
 
 /// `path` as the tool prints it: relative to `cwd` when it is below it, else as given, with
