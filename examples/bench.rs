@@ -305,7 +305,7 @@ fn measure_plan(files: &[PathBuf], jobs: usize, checked: bool) -> Result<Measure
         files
             .par_iter()
             .map(|f| {
-                let text = run::read_text(f).map_err(|e| e.to_string())?;
+                let text = catalog_effects::source::read_text(f).map_err(|e| e.to_string())?;
                 Ok(run::plan(&text, &opts).map_or(0, |p| p.edits.len()))
             })
             .sum::<Result<usize, String>>()

@@ -5,17 +5,16 @@
 //! (docs/architecture.md has the order; tests/layering.rs holds it). The library never
 //! prints; the binary chooses what to show and which exit code to return.
 
-pub mod audit;
 pub mod classify;
 pub mod effects;
 pub mod emit;
 pub mod error;
-pub mod findings;
 pub mod fix;
 pub mod git;
 pub mod lint;
 pub mod model;
 pub mod outcome;
+pub mod report;
 pub mod run;
 pub mod source;
 pub mod text;

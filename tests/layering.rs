@@ -10,7 +10,7 @@ use std::path::Path;
 /// Bottom first. A new module must be placed here.
 const STAGES: &[&str] = &[
     "error", "effects", "text", "view", "model", "git", "yaml", "classify", "fix", "source",
-    "outcome", "lint", "findings", "emit", "audit", "run",
+    "outcome", "lint", "report", "emit", "run",
 ];
 
 /// The imports that still climb, to be undone, each with what it is. None is left: an

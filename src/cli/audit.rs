@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use catalog_effects::audit;
 use catalog_effects::error::{Error, Result};
+use catalog_effects::report::audit;
 use catalog_effects::source::mcp;
 
 use super::config::Config;

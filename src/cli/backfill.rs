@@ -14,10 +14,10 @@ use catalog_effects::emit::review::{self, GuideFile, Review};
 use catalog_effects::emit::sink::{End, Sink};
 use catalog_effects::emit::streams::PatchAndReport;
 use catalog_effects::error::{Error, Result};
-use catalog_effects::findings;
 use catalog_effects::fix::options::Options;
 use catalog_effects::model::edit::Status;
 use catalog_effects::outcome;
+use catalog_effects::report;
 
 use super::check::LIST_LIMIT;
 use super::config::Config;
@@ -268,7 +268,7 @@ struct Console<'a> {
     args: &'a BackfillArgs,
     report: &'a Path,
     opts: &'a Options,
-    checker: findings::Checker,
+    checker: report::Checker,
     /// Those printed here; the run adds the other outputs'.
     errors: usize,
     warnings: usize,
@@ -285,7 +285,7 @@ impl<'a> Console<'a> {
             args,
             report,
             opts,
-            checker: findings::Checker::default(),
+            checker: report::Checker::default(),
             errors: 0,
             warnings: 0,
             removed: 0,

@@ -12,10 +12,11 @@ use catalog_effects::emit::sink::End;
 use catalog_effects::emit::streams::Streamed;
 use catalog_effects::emit::{self, sarif::BaselineState, sarif::SarifRule};
 use catalog_effects::error::{Error, Result};
-use catalog_effects::findings::{self, Baseline};
 use catalog_effects::model::codes::check_code_level;
 use catalog_effects::model::finding::{Finding, Level};
 use catalog_effects::outcome;
+use catalog_effects::report::Checker;
+use catalog_effects::report::baseline::{self, Baseline};
 use catalog_effects::run::walk;
 
 use super::args::{Origin, Target};
@@ -170,7 +171,7 @@ impl Plan {
                 return Err(Error::new(format!("cannot read baseline: {e}{hint}")).in_file(path));
             }
         };
-        findings::baseline(&text)
+        baseline::baseline(&text)
             .map(Some)
             .map_err(|e| Error::new(format!("invalid baseline: {e}")).in_file(path))
     }
@@ -241,7 +242,7 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
     };
     write_csv(&emit::csv_header(), &mut csv_outputs);
     let mut summary = emit::Summary::default();
-    let mut checker = findings::Checker::default();
+    let mut checker = Checker::default();
     let mut page = args.reports.page(Coverage::Current, &opts.rules);
     page.partial = args.since.is_some();
     let mut reporter = Reporter {

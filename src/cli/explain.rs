@@ -168,7 +168,7 @@ fn explain_one(f: &FileResult, a: &ActionResult, opts: &Options) -> String {
     let _ = writeln!(s, "\npatch for this action:");
     let mut edits: Vec<catalog_effects::model::edit::Edit> = a.edits().cloned().collect();
     edits.sort_by_key(catalog_effects::model::edit::Edit::order);
-    match (edits.is_empty(), catalog_effects::run::read_text(&f.abs)) {
+    match (edits.is_empty(), catalog_effects::source::read_text(&f.abs)) {
         (false, Ok(text)) => {
             let mut patch = String::new();
             catalog_effects::fix::patch::render_patch(&f.patch_path, &text, &edits, &mut patch);
@@ -402,7 +402,7 @@ fn hints_section(s: &mut String, v: &ActionView, f: &FileResult, a: &ActionResul
         return;
     };
     let openapi = {
-        use catalog_effects::source::Source;
+        use catalog_effects::source::kind::Source;
         catalog_effects::source::of_file(&f.rel).name()
             == catalog_effects::source::openapi::OpenApi.name()
     };

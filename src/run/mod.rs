@@ -5,6 +5,7 @@
 //! the same whatever the thread count; with the catalog's evidence, its votes counted first
 //! ([`votes`]).
 
+pub mod file;
 pub mod names;
 pub mod schedule;
 pub mod votes;
@@ -15,14 +16,14 @@ use std::path::{Path, PathBuf};
 use crate::classify::catalog;
 use crate::error::Error;
 use crate::fix::options::Options;
-use crate::fix::patch::render_patch;
 use crate::fix::plan::Plan;
 use crate::git::Repo;
 use crate::outcome::{Catalog, FileResult, Run, RunMeta};
-use names::{Names, connector_names};
+use names::connector_names;
 use schedule::stream;
 use votes::{counted, quiet, run_voting};
 use walk::CatalogFile;
+use walk::Work;
 
 /// A file's path in patches: below the work tree's root when the catalog is in a git
 /// repository, else below the catalog. `in_repo` is the catalog's own path in the
@@ -66,17 +67,6 @@ pub struct Walked {
     /// Per catalog: its path as printed.
     shown: Vec<String>,
     work: Vec<Work>,
-}
-
-/// A file to process: its catalog, where the walk found it, its path in patches and its
-/// path as printed.
-#[derive(Debug)]
-struct Work {
-    catalog: usize,
-    file: CatalogFile,
-    patch_path: String,
-    shown: String,
-    in_repo: bool,
 }
 
 impl Walked {
@@ -154,7 +144,7 @@ impl Walked {
 
     /// The OpenAPI documents found, as printed, in walk order.
     pub fn documents(&self) -> Vec<&str> {
-        use crate::source::Source as _;
+        use crate::source::kind::Source as _;
         let openapi = crate::source::openapi::OpenApi.name();
         self.work
             .iter()
@@ -262,102 +252,6 @@ impl Walked {
         }
         stream(&work, &selected, &names, opts, meta, sink)
     }
-}
-
-/// Reads a connector file as text; a BOM stays in the text (it is part of the bytes the
-/// patch must preserve) and the YAML scanner skips it.
-pub fn read_text(path: &Path) -> Result<String, Error> {
-    let err = |e: std::io::Error| Error::new(format!("cannot read: {e}")).in_file(path);
-    let mut file = std::fs::File::open(path).map_err(err)?;
-    let len = file.metadata().map_or(0, |m| m.len() as usize);
-    // Room for the inserted `effects` (a few percent of a file), so the text can become the
-    // edited text where it is: growing it elsewhere would leave the old buffer resident
-    // with the allocator while the edited one is checked.
-    let mut bytes = Vec::with_capacity(len + len / 16 + 64);
-    std::io::Read::read_to_end(&mut file, &mut bytes).map_err(err)?;
-    String::from_utf8(bytes).map_err(|e| {
-        let valid = e.utf8_error().valid_up_to();
-        let bytes = e.as_bytes();
-        let line = bytes[..valid].iter().filter(|&&b| b == b'\n').count() + 1;
-        let col = valid - crate::text::lines::line_start(bytes, valid) + 1;
-        Error::new("not UTF-8 text (binary file?)")
-            .in_file(path)
-            .at(line, col)
-    })
-}
-
-/// The `$ref:` values of the file at `path` that name no file beside it: the actions of a
-/// partial that is gone were reported "gone" and nothing failed (issue 21). A reference
-/// names a partial by its stem (`$ref: hr.employees` is `hr.employees.s1.partial.yaml`).
-fn dangling_refs(path: &Path, refs: &[(String, usize, usize)]) -> Vec<Error> {
-    let folder = path.parent().unwrap_or(Path::new("."));
-    refs.iter()
-        .filter(|(name, _, _)| {
-            let candidates = [
-                format!("{name}.s1.partial.yaml"),
-                format!("{name}.s1.yaml"),
-                name.clone(),
-            ];
-            !candidates.iter().any(|c| {
-                !c.contains('\0') && folder.join(c).symlink_metadata().is_ok_and(|m| m.is_file())
-            })
-        })
-        .map(|(name, line, column)| {
-            Error::new(format!(
-                "`$ref: {name}` names no file: {name}.s1.partial.yaml is not in this folder, so its actions are not read"
-            ))
-            .at(*line, *column)
-        })
-        .collect()
-}
-
-fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
-    let file = &w.file;
-    let mut out = FileResult {
-        patch_path: w.patch_path.clone(),
-        shown: w.shown.clone(),
-        in_repo: w.in_repo,
-        ..FileResult::at(w.catalog, &file.rel, &file.folder, &file.path)
-    };
-    let text = match read_text(&file.path) {
-        Ok(t) => t,
-        Err(e) => {
-            out.error = Some(e.in_file(&w.shown));
-            return out;
-        }
-    };
-    let (path, patch) = (&out.patch_path, &mut out.patch);
-    let left_alone = opts
-        .untouchable
-        .get(w.catalog)
-        .and_then(|m| crate::git::left_alone(m, &w.patch_path));
-    let source = crate::source::of_file(&file.rel);
-    let group = names.groups.get(&(w.catalog, file.folder.clone()));
-    let plan = match source.plan(
-        &file.rel,
-        text,
-        opts,
-        left_alone,
-        group,
-        &mut |old, edits| {
-            if opts.render_patch {
-                render_patch(path, old, edits, patch);
-            }
-        },
-    ) {
-        Ok(p) => p,
-        Err(e) => {
-            out.error = Some(e.in_file(&w.shown));
-            return out;
-        }
-    };
-    let refs = dangling_refs(&file.path, &plan.refs);
-    out.take_plan(plan, refs, opts);
-    names.resolve_connector(&mut out);
-    if opts.render_csv {
-        out.csv = crate::emit::csv_rows(&out, &opts.rules);
-    }
-    out
 }
 
 /// Parses, classifies and plans one file's text, then checks the edited text before any

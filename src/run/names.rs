@@ -12,9 +12,9 @@ use crate::outcome::{Catalog, FileResult};
 use crate::source::connector::is_connector_file;
 use crate::source::connector::read::{info_key, scan_calls};
 
-use super::Work;
-use super::read_text;
 use super::walk::CatalogFile;
+use super::walk::Work;
+use crate::source::read_text;
 
 /// The connector of each folder in `folders`: `info.key` of the main file that sits beside
 /// its partials (`*.connector.s1.yaml` first, then any other non-partial file with an

@@ -6,8 +6,9 @@ use rayon::prelude::*;
 use crate::fix::options::Options;
 use crate::outcome::{FileResult, RunMeta};
 
+use super::file::process_file;
 use super::names::Names;
-use super::{Work, process_file};
+use super::walk::Work;
 
 /// Files handed to the workers at a time. Small enough that memory does not grow with the
 /// catalog, large enough that the workers rarely wait for the writer. The unit tests take

@@ -12,9 +12,10 @@ use crate::model::edit::Status;
 use crate::outcome::{FileResult, RunMeta};
 use crate::view::Declared;
 
+use super::file::process_file;
 use super::names::Names;
 use super::schedule::{CHUNK, stream};
-use super::{Work, process_file};
+use super::walk::Work;
 
 /// [`Walked::run`] with the catalog's evidence. Every walked file is planned once without it
 /// (whatever `only` selects, so each proposal sees the whole catalog) and its declarations

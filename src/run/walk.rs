@@ -20,6 +20,17 @@ pub struct CatalogFile {
     pub folder: String,
 }
 
+/// A file to process: its catalog, where the walk found it, its path in patches and its
+/// path as printed.
+#[derive(Debug)]
+pub struct Work {
+    pub catalog: usize,
+    pub file: CatalogFile,
+    pub patch_path: String,
+    pub shown: String,
+    pub in_repo: bool,
+}
+
 /// What a walk found.
 #[derive(Debug, Default)]
 pub struct Walk {

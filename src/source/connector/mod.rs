@@ -26,7 +26,7 @@ pub fn is_connector_file(name: &str) -> bool {
     name.ends_with(".s1.yaml") || name.ends_with(".s1.partial.yaml")
 }
 
-impl super::Source for Connector {
+impl super::kind::Source for Connector {
     fn name(&self) -> &'static str {
         "connector"
     }

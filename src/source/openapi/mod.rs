@@ -38,7 +38,7 @@ pub fn may_be_document(name: &str) -> bool {
             .any(|ext| name.ends_with(ext))
 }
 
-impl super::Source for OpenApi {
+impl super::kind::Source for OpenApi {
     fn name(&self) -> &'static str {
         "openapi"
     }
