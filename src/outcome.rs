@@ -135,6 +135,34 @@ pub struct FileResult {
 }
 
 impl FileResult {
+    /// A copy of the results without the texts (the edited text, the patch, the report
+    /// rows), for an output that holds every file until the end.
+    pub fn without_texts(&self) -> FileResult {
+        FileResult {
+            catalog: self.catalog,
+            rel: self.rel.clone(),
+            folder: self.folder.clone(),
+            patch_path: self.patch_path.clone(),
+            shown: self.shown.clone(),
+            in_repo: self.in_repo,
+            abs: self.abs.clone(),
+            shape: self.shape,
+            info_key: self.info_key.clone(),
+            info_title: self.info_title.clone(),
+            actions: self.actions.clone(),
+            problems: self.problems.clone(),
+            notes: self.notes.clone(),
+            error: self.error.clone(),
+            patch: String::new(),
+            csv: String::new(),
+            group: self.group.clone(),
+            new_text: None,
+            repeats: self.repeats.clone(),
+            silences: self.silences.clone(),
+            inserted: self.inserted.clone(),
+        }
+    }
+
     /// Whether two of its actions share a line (every operation of a minified document is
     /// on line 1): the patch then repeats that line whole for each change there, and a line
     /// number names no action.

@@ -11,8 +11,8 @@ use catalog_effects::emit::html::Coverage;
 use catalog_effects::emit::in_place::InPlace;
 use catalog_effects::emit::overlay::Overlay;
 use catalog_effects::emit::review::{self, GuideFile, Review};
-use catalog_effects::emit::sink::{End, Sink};
-use catalog_effects::emit::streams::PatchAndReport;
+use catalog_effects::emit::sink::{End, Guide, Sink};
+use catalog_effects::emit::streams::{Content, Streams};
 use catalog_effects::error::{Error, Result};
 use catalog_effects::fix::options::Options;
 use catalog_effects::model::edit::Status;
@@ -125,10 +125,18 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
         (true, true) => Some(InPlace::default()),
         (true, false) => Some(InPlace::new(dirty_files(&catalogs)?)),
     };
-    let mut streams = PatchAndReport::new(
-        (args.patch.clone(), super::open_output(&args.patch)?),
-        (report.clone(), super::open_output(&report)?),
-    );
+    let mut streams = Streams::new(vec![
+        (
+            args.patch.clone(),
+            super::open_output(&args.patch)?,
+            Content::Patch,
+        ),
+        (
+            report.clone(),
+            super::open_output(&report)?,
+            Content::Report,
+        ),
+    ]);
     let mut console = Console::new(&args, &report, &opts);
     let mut overlay = args.overlay.clone().map(Overlay::new);
     let mut review = args.review.clone().map(GuideFile);
@@ -141,7 +149,7 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
         if let Some(g) = &mut guide {
             g.add_file(f, &opts.rules);
         }
-        // The page takes each file whole, so it comes last.
+        // Fed in the order their messages have always come in.
         let mut sinks: [&mut dyn Sink; 7] = [
             &mut streams,
             &mut console,
@@ -155,9 +163,10 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
     });
     summary.errors += meta.errors.len();
     let context = review_context(&args, &catalogs, &report, &opts);
+    let guided = guide.as_ref().map(|g| (g, &context));
     let end = End {
         summary: &summary,
-        guide: guide.as_ref().map(|g| (g, &context)),
+        guide: guided.as_ref().map(|g| g as &dyn Guide),
         meta: &meta,
         write: &super::write_output,
     };
@@ -371,7 +380,7 @@ impl<'a> Console<'a> {
 }
 
 impl Sink for Console<'_> {
-    fn file(&mut self, f: &mut outcome::FileResult) -> Result<()> {
+    fn file(&mut self, f: &outcome::FileResult) -> Result<()> {
         let quiet = self.quiet();
         self.errors += super::report_file_errors(f, quiet);
         for h in f.actions.iter().filter_map(|a| a.hint_review.as_deref()) {
@@ -630,7 +639,7 @@ impl Sink for Branch {
     /// Stores one file's edited text as `git add` would. A file that cannot be stored is
     /// printed here rather than returned: the run's error is the branch not written, said
     /// once at the end.
-    fn file(&mut self, f: &mut outcome::FileResult) -> Result<()> {
+    fn file(&mut self, f: &outcome::FileResult) -> Result<()> {
         let Some(new) = &f.new_text else {
             return Ok(());
         };
@@ -652,10 +661,10 @@ impl Sink for Branch {
             ))
             .in_file(self.repo.workdir()));
         }
-        let Some((guide, context)) = end.guide else {
+        let Some(guide) = end.guide else {
             return Ok(());
         };
-        let message = guide.commit_message(end.summary, context);
+        let message = guide.commit_message(end.summary);
         let id = self
             .repo
             .commit_on_branch(&self.name, &self.blobs, &message, self.force)?;

@@ -562,7 +562,7 @@ impl ReportArgs {
 }
 
 /// Hands one file to each sink in turn, printing what fails; returns how many failed.
-pub fn feed(sinks: &mut [&mut dyn Sink], f: &mut catalog_effects::outcome::FileResult) -> usize {
+pub fn feed(sinks: &mut [&mut dyn Sink], f: &catalog_effects::outcome::FileResult) -> usize {
     sinks.iter_mut().map(|s| failed(s.file(f))).sum()
 }
 
@@ -640,6 +640,18 @@ pub enum FindingFormat {
     Github,
     /// SARIF 2.1.0, for code scanning.
     Sarif,
+}
+
+impl From<FindingFormat> for catalog_effects::emit::findings::Format {
+    fn from(f: FindingFormat) -> Self {
+        use catalog_effects::emit::findings::Format;
+        match f {
+            FindingFormat::Human => Format::Human,
+            FindingFormat::Json => Format::Json,
+            FindingFormat::Github => Format::Github,
+            FindingFormat::Sarif => Format::Sarif,
+        }
+    }
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -211,7 +211,7 @@ impl<'r> Export<'r> {
 
 impl Sink for Export<'_> {
     /// Nested refresh actions are not tools.
-    fn file(&mut self, f: &mut FileResult) -> Result<(), Error> {
+    fn file(&mut self, f: &FileResult) -> Result<(), Error> {
         for a in f.actions.iter().filter(|a| !a.nested) {
             let t = tool(&f.shown, a, self.rules);
             if let Some(w) = &t.meta.warning {

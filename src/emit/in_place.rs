@@ -42,7 +42,7 @@ impl InPlace {
 }
 
 impl Sink for InPlace {
-    fn file(&mut self, f: &mut FileResult) -> Result<(), Error> {
+    fn file(&mut self, f: &FileResult) -> Result<(), Error> {
         if f.new_text.is_none() {
             return Ok(());
         }

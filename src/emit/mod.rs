@@ -3,6 +3,7 @@
 //! Nothing here prints.
 
 pub mod annotations;
+pub mod findings;
 pub mod github;
 pub mod history;
 pub mod html;

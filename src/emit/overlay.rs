@@ -117,7 +117,7 @@ fn json_value(v: &NewValue) -> Value {
 }
 
 impl Sink for Overlay {
-    fn file(&mut self, f: &mut FileResult) -> Result<(), Error> {
+    fn file(&mut self, f: &FileResult) -> Result<(), Error> {
         if f.inserted.is_empty() {
             return Ok(());
         }

@@ -13,7 +13,7 @@ use crate::classify::decide::{Agreement, Basis};
 use crate::classify::{Confidence, Ref, RuleSet, Weight};
 use crate::effects::{Effect, Effects};
 use crate::emit::Summary;
-use crate::emit::sink::{End, Sink};
+use crate::emit::sink::{End, Guide, Sink};
 use crate::error::Error;
 use crate::model::edit::Status;
 use crate::outcome::{ActionResult, FileResult};
@@ -166,9 +166,20 @@ pub struct GuideFile(pub std::path::PathBuf);
 impl Sink for GuideFile {
     fn finish(&mut self, end: &End) -> Result<(), Error> {
         match end.guide {
-            Some((guide, ctx)) => (end.write)(&self.0, &guide.markdown(end.summary, ctx)),
+            Some(guide) => (end.write)(&self.0, &guide.markdown(end.summary)),
             None => Ok(()),
         }
+    }
+}
+
+/// The guide and the paths it prints, as the outputs made from it read it.
+impl Guide for (&Review, &Context) {
+    fn markdown(&self, summary: &Summary) -> String {
+        self.0.markdown(summary, self.1)
+    }
+
+    fn commit_message(&self, summary: &Summary) -> String {
+        self.0.commit_message(summary, self.1)
     }
 }
 

@@ -1,9 +1,13 @@
 //! The baseline `check` compares a run with: a coverage report written by
-//! `--write-baseline`, read back as the findings and actions it held.
+//! `--write-baseline`, read back as the findings and actions it held ([`baseline`]), and
+//! the run's findings judged against it as they come ([`Comparison`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
+use crate::model::codes::check_code_level;
 use crate::model::edit::Status;
+use crate::model::finding::{Finding, Level};
+use crate::outcome::FileResult;
 
 use super::status_code;
 
@@ -100,4 +104,102 @@ pub fn baseline(csv_text: &str) -> Result<Baseline, String> {
         }
     }
     Ok(base)
+}
+
+/// A run's findings against a baseline, as they come, in file order: which are new, which
+/// of the baseline's the run still has, and, once it is done, the baseline's actions and
+/// findings it no longer has. Only the baseline's own keys are kept: a copy of every
+/// action's key of a million-action catalog would grow with it.
+#[derive(Debug)]
+pub struct Comparison<'a> {
+    baseline: &'a Baseline,
+    /// A `--since` run: it only looked at the changed files, and what it did not look at
+    /// did not go.
+    partial: bool,
+    /// The baseline's findings and actions the run has too, and the files looked at
+    /// (relative to their catalog, as the baseline has them).
+    seen: BTreeSet<&'a (String, String, String)>,
+    actions: BTreeSet<&'a (String, String)>,
+    files: BTreeSet<String>,
+}
+
+impl<'a> Comparison<'a> {
+    pub fn new(baseline: &'a Baseline, partial: bool) -> Comparison<'a> {
+        Comparison {
+            baseline,
+            partial,
+            seen: BTreeSet::new(),
+            actions: BTreeSet::new(),
+            files: BTreeSet::new(),
+        }
+    }
+
+    /// Notes what a file holds, for what the baseline has and the run does not.
+    pub fn file(&mut self, f: &FileResult) {
+        self.files.insert(f.rel.clone());
+        for a in f.actions.iter().filter(|a| !a.nested) {
+            let key = (a.connector.clone(), a.id.clone());
+            if let Some((key, _)) = self.baseline.actions.get_key_value(&key) {
+                self.actions.insert(key);
+            }
+        }
+    }
+
+    /// A silenced finding: a reviewer's decision kept in the catalog. A baseline entry it
+    /// matches stays seen, not absent.
+    pub fn silenced(&mut self, f: &Finding) {
+        if let Some((key, _)) = self.baseline.findings.get_key_value(&f.identity()) {
+            self.seen.insert(key);
+        }
+    }
+
+    /// Whether a finding is new. A file the tool could not read (`unreadable`) always is;
+    /// a note is never counted as seen.
+    pub fn is_new(&mut self, f: &Finding, unreadable: bool) -> bool {
+        let known = self
+            .baseline
+            .findings
+            .get_key_value(&f.identity())
+            .filter(|_| !unreadable)
+            .map(|(key, _)| key);
+        if !unreadable && f.level != Level::Note {
+            self.seen.extend(known);
+        }
+        unreadable || known.is_none()
+    }
+
+    /// Whether the run looked at what a baseline row describes.
+    fn looked_at(&self, file: &str) -> bool {
+        !self.partial || self.files.contains(file)
+    }
+
+    /// The baseline's actions that the run no longer has, as tool names.
+    pub fn gone(&self) -> Vec<String> {
+        self.baseline
+            .actions
+            .iter()
+            .filter(|(key, row)| !self.actions.contains(*key) && self.looked_at(&row.file))
+            .map(|(_, row)| row.tool.clone())
+            .collect()
+    }
+
+    /// The baseline's findings the run no longer reports, for SARIF's `absent` results.
+    pub fn absent(&self) -> Vec<Finding> {
+        self.baseline
+            .findings
+            .iter()
+            .filter(|(key, row)| !self.seen.contains(*key) && self.looked_at(&row.file))
+            .map(|((connector, id, code), row)| Finding {
+                code: code.clone(),
+                level: check_code_level(code),
+                message: format!(
+                    "`{id}`: no longer reported (in the baseline at {}:{})",
+                    row.file, row.line
+                ),
+                tool: Some(row.tool.clone()),
+                action: Some((connector.clone(), id.clone())),
+                ..Finding::default()
+            })
+            .collect()
+    }
 }
