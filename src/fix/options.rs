@@ -86,10 +86,9 @@ impl Options {
 }
 
 /// The actions whose results a run with the catalog's evidence holds until the votes are
-/// counted, a chunk of files at a time: chunks are held until this many actions are (the
-/// first chunk always is, so a catalog of up to 512 files runs as it did before). A held
-/// result costs about 2.7 KB an action; on the bench's catalog of 100,000 actions, `-j 2`,
-/// the first chunk (some 7,000 actions) is held and the peak is 50.5 MB against 43.8 MB
-/// without the votes. Past the budget the run streams (docs/performance.md, "Catalog
-/// evidence in bounded memory").
-pub const HELD_ACTIONS: usize = 2_000;
+/// counted, a chunk of files at a time: chunks are held until this many actions are. A
+/// catalog of one chunk (up to 512 files) is held whole whatever the budget, and takes the
+/// votes in place; past the budget a file's tree is spilled when it is counted and read
+/// back when it is planned with the votes, which costs less than the 2.7 KB an action a
+/// held result does (docs/performance.md, "Catalog evidence in bounded memory").
+pub const HELD_ACTIONS: usize = 0;

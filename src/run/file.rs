@@ -8,9 +8,12 @@ use crate::fix::options::Options;
 use crate::fix::patch::render_patch;
 use crate::outcome::FileResult;
 
+use crate::source::kind::Input;
 use crate::source::read_text;
+use crate::yaml::Reuse;
 
 use super::names::Names;
+use super::spill::{self, Spill};
 use super::walk::Work;
 
 /// The `$ref:` values of the file at `path` that name no file beside it: the actions of a
@@ -38,7 +41,14 @@ fn dangling_refs(path: &Path, refs: &[(String, usize, usize)]) -> Vec<Error> {
         .collect()
 }
 
-pub(super) fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResult {
+/// Reads, plans and makes the result of one file; its tree is had back from `spill` when
+/// an earlier plan of its text kept it there.
+pub(super) fn process_file(
+    w: &Work,
+    names: &Names,
+    opts: &Options,
+    spill: Option<&Spill>,
+) -> FileResult {
     let file = &w.file;
     let mut out = FileResult {
         patch_path: w.patch_path.clone(),
@@ -60,18 +70,24 @@ pub(super) fn process_file(w: &Work, names: &Names, opts: &Options) -> FileResul
         .and_then(|m| crate::git::left_alone(m, &w.patch_path));
     let source = crate::source::of_file(&file.rel);
     let group = names.groups.get(&(w.catalog, file.folder.clone()));
-    let plan = match source.plan(
-        &file.rel,
-        text,
-        opts,
-        left_alone,
-        group,
-        &mut |old, edits| {
+    let plan = spill::with_room(|room| {
+        let spilled = spill.is_some_and(|s| s.get(w.place, &text, room));
+        let input = Input {
+            name: &file.rel,
+            left_alone,
+            group,
+            tree: match spilled {
+                true => Reuse::Spilled(room),
+                false => Reuse::Parse,
+            },
+        };
+        source.plan(input, text, opts, &mut |old, edits| {
             if opts.render_patch {
                 render_patch(path, old, edits, patch);
             }
-        },
-    ) {
+        })
+    });
+    let plan = match plan {
         Ok(p) => p,
         Err(e) => {
             out.error = Some(e.in_file(&w.shown));

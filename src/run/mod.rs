@@ -8,6 +8,7 @@
 pub mod file;
 pub mod names;
 pub mod schedule;
+pub mod spill;
 pub mod votes;
 pub mod walk;
 
@@ -19,6 +20,8 @@ use crate::fix::options::Options;
 use crate::fix::plan::Plan;
 use crate::git::Repo;
 use crate::outcome::{Catalog, FileResult, Run, RunMeta};
+use crate::source::connector::plan_owned;
+use crate::yaml::Reuse;
 use names::connector_names;
 use schedule::stream;
 use votes::{counted, quiet, run_voting};
@@ -113,6 +116,7 @@ impl Walked {
                             format!("{shown_root}/{}", f.rel)
                         };
                         out.work.push(Work {
+                            place: out.work.len(),
                             catalog: i,
                             patch_path: patch_path(in_repo.as_deref(), &f),
                             shown,
@@ -250,7 +254,7 @@ impl Walked {
         if let Some(p) = &opts.progress {
             (p.start)(selected.iter().filter(|s| **s).count());
         }
-        stream(&work, &selected, &names, opts, meta, sink)
+        stream(&work, &selected, &names, opts, meta, sink, None)
     }
 }
 
@@ -265,16 +269,13 @@ impl Walked {
 pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
     if opts.catalog_evidence && opts.votes.is_none() {
         // Planned once quietly to count: this one text is not worth the in-place route of a
-        // run (`run_voting`).
+        // run (`run_voting`). Its tree is parsed once.
         let quiet = quiet(opts);
         let mut counter = catalog::Counter::default();
-        if let Ok(p) = crate::source::connector::plan_owned(
-            text.to_owned(),
-            &quiet,
-            None,
-            None,
-            &mut |_, _| {},
-        ) {
+        let mut tree = Vec::new();
+        let spill = Reuse::Spill(&mut tree);
+        let first = plan_owned(text.to_owned(), &quiet, None, None, spill, &mut |_, _| {});
+        if let Ok(p) = first {
             let actions = p.actions.iter().map(|a| {
                 let declared = a.site.view.declared.valid();
                 (a.site.nested, a.status, &a.inference, declared)
@@ -289,15 +290,17 @@ pub fn plan(text: &str, opts: &Options) -> Result<Plan, Error> {
             )),
             ..opts.clone()
         };
-        return crate::source::connector::plan_owned(
-            text.to_owned(),
-            &with,
-            None,
-            None,
-            &mut |_, _| {},
-        );
+        let spilled = Reuse::Spilled(&tree);
+        return plan_owned(text.to_owned(), &with, None, None, spilled, &mut |_, _| {});
     }
-    crate::source::connector::plan_owned(text.to_owned(), opts, None, None, &mut |_, _| {})
+    plan_owned(
+        text.to_owned(),
+        opts,
+        None,
+        None,
+        Reuse::Parse,
+        &mut |_, _| {},
+    )
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use crate::outcome::{FileResult, RunMeta};
 
 use super::file::process_file;
 use super::names::Names;
+use super::spill::Spill;
 use super::walk::Work;
 
 /// Files handed to the workers at a time. Small enough that memory does not grow with the
@@ -16,7 +17,8 @@ use super::walk::Work;
 pub(super) const CHUNK: usize = if cfg!(test) { 3 } else { 512 };
 
 /// The files `selected` planned in parallel chunks and handed to `sink` in order, while the
-/// next chunk is planned (see [`Walked::run`]).
+/// next chunk is planned (see [`super::Walked::run`]); their trees are had back from
+/// `spill` where an earlier plan kept them.
 pub(super) fn stream(
     work: &[Work],
     selected: &[bool],
@@ -24,6 +26,7 @@ pub(super) fn stream(
     opts: &Options,
     mut meta: RunMeta,
     mut sink: impl FnMut(&mut FileResult),
+    spill: Option<&Spill>,
 ) -> RunMeta {
     let work: Vec<&Work> = work
         .iter()
@@ -47,7 +50,7 @@ pub(super) fn stream(
                         let worker = rayon::current_thread_index().unwrap_or(0) % spent.len();
                         let freed = std::mem::take(&mut *lock(&spent[worker]));
                         drop(freed);
-                        let r = process_file(w, names, opts);
+                        let r = process_file(w, names, opts, spill);
                         if let Some(p) = &opts.progress {
                             (p.tick)();
                         }

@@ -1,7 +1,8 @@
 //! The catalog's evidence: what its actions declare, counted before the votes are taken
-//! into the proposals of the actions that declare nothing. The first files' results are
-//! held while the run counts; past a budget a file is planned quietly to be counted, then
-//! planned again with the votes (docs/performance.md, "Catalog evidence in bounded memory").
+//! into the proposals of the actions that declare nothing. A catalog of one chunk is held
+//! while the run counts and takes the votes in place; a larger one is planned quietly to be
+//! counted, its trees spilled, then planned again with the votes from the spilled trees
+//! (docs/performance.md, "Catalog evidence in bounded memory").
 
 use rayon::prelude::*;
 
@@ -10,19 +11,25 @@ use crate::effects::Effects;
 use crate::fix::options::Options;
 use crate::model::edit::Status;
 use crate::outcome::{FileResult, RunMeta};
+use crate::source::kind::Input;
+use crate::source::read_text;
 use crate::view::Declared;
+use crate::yaml::Reuse;
 
 use super::file::process_file;
 use super::names::Names;
 use super::schedule::{CHUNK, stream};
+use super::spill::Spill;
 use super::walk::Work;
 
-/// [`Walked::run`] with the catalog's evidence. Every walked file is planned once without it
-/// (whatever `only` selects, so each proposal sees the whole catalog) and its declarations
-/// counted. The first files' results are held (`held_actions`, [`HELD_ACTIONS`]): once the
-/// votes are counted, only those a vote changes are planned again. Past the budget a file is planned
-/// quietly (nothing rendered, checked or kept) and only counted, then planned again with the
-/// votes and streamed as a run without them. Either way the outputs are the same bytes.
+/// [`super::Walked::run`] with the catalog's evidence. Every walked file is planned once
+/// without it (whatever `only` selects, so each proposal sees the whole catalog) and its
+/// declarations counted. A catalog of one chunk, and the first files of a larger one up to
+/// `held_actions` ([`crate::fix::options::HELD_ACTIONS`]), have their results held: once
+/// the votes are counted, only those a vote changes are planned again. Any other file is
+/// planned quietly (nothing rendered, checked or kept), counted and its tree spilled, then
+/// planned again with the votes from that tree and streamed as a run without them. Either
+/// way the outputs are the same bytes.
 pub(super) fn run_voting(
     work: &[Work],
     selected: &[bool],
@@ -35,6 +42,7 @@ pub(super) fn run_voting(
         (p.start)(work.len());
     }
     let quiet = quiet(opts);
+    let spill = Spill::new();
     let mut counter = catalog::Counter::default();
     // Results of the files before `held_to`; a `--since` run counts every file but holds
     // only the changed ones.
@@ -42,7 +50,7 @@ pub(super) fn run_voting(
     let (mut held_to, mut actions) = (0, 0);
     for (n, chunk) in work.chunks(CHUNK).enumerate() {
         let base = n * CHUNK;
-        let hold = actions < opts.held_actions;
+        let hold = actions < opts.held_actions || work.len() <= CHUNK;
         if !hold && held_to == base {
             // The files from here on are planned twice: the bar takes their second plan in
             // before its first, while it is still drawn.
@@ -55,17 +63,24 @@ pub(super) fn run_voting(
             .zip(&selected[base..base + chunk.len()])
             .map(|(w, keep)| {
                 // A file only counted (past the budget, or not reported) is planned quietly.
-                let f = process_file(w, names, if hold && *keep { opts } else { &quiet });
+                let held = if hold && *keep {
+                    let f = process_file(w, names, opts, None);
+                    let rows = counted(
+                        f.actions
+                            .iter()
+                            .map(|a| (a.nested, a.status, &a.inference, a.declared.valid())),
+                        opts,
+                    );
+                    (rows, Some(f))
+                } else {
+                    // Its tree is kept for its second plan, unless it is only counted.
+                    let spill = spill.as_ref().filter(|_| *keep);
+                    (count_file(w, names, &quiet, spill), None)
+                };
                 if let Some(p) = &opts.progress {
                     (p.tick)();
                 }
-                let counted = counted(
-                    f.actions
-                        .iter()
-                        .map(|a| (a.nested, a.status, &a.inference, a.declared.valid())),
-                    opts,
-                );
-                (counted, (hold && *keep).then_some(f))
+                held
             })
             .collect();
         for (w, (counted, f)) in chunk.iter().zip(planned) {
@@ -97,7 +112,15 @@ pub(super) fn run_voting(
         sink(f);
     }
     drop(held);
-    stream(&work[held_to..], rest, names, &with, meta, sink)
+    stream(
+        &work[held_to..],
+        rest,
+        names,
+        &with,
+        meta,
+        sink,
+        spill.as_ref(),
+    )
 }
 
 /// The votes taken into results planned without them. A vote that changes what an action
@@ -142,7 +165,7 @@ fn take_votes(
     }
     let again: Vec<(usize, FileResult)> = replan
         .par_iter()
-        .map(|&i| (i, process_file(&work[i], names, with)))
+        .map(|&i| (i, process_file(&work[i], names, with, None)))
         .collect();
     for (i, f) in again {
         results[i] = Some(f);
@@ -204,4 +227,44 @@ pub(super) fn quiet(opts: &Options) -> Options {
         votes: None,
         ..opts.clone()
     }
+}
+
+/// The rows a file adds to the catalog's counts, planned quietly: nothing rendered, checked
+/// or kept, its results not even made (the actions' plans are all a count reads). Its tree
+/// goes to `spill`, for its plan with the votes.
+fn count_file(w: &Work, names: &Names, quiet: &Options, spill: Option<&Spill>) -> Counted {
+    let Ok(text) = read_text(&w.file.path) else {
+        return Counted::new();
+    };
+    // The text goes to the plan, which may edit it in place: the spill keeps its digest.
+    let kept = spill.map(|_| (text.len(), super::spill::digest(&text)));
+    let plan = super::spill::with_room(|tree| {
+        let input = Input {
+            name: &w.file.rel,
+            left_alone: quiet
+                .untouchable
+                .get(w.catalog)
+                .and_then(|m| crate::git::left_alone(m, &w.patch_path)),
+            group: names.groups.get(&(w.catalog, w.file.folder.clone())),
+            tree: match spill {
+                Some(_) => Reuse::Spill(tree),
+                None => Reuse::Parse,
+            },
+        };
+        let plan = crate::source::of_file(&w.file.rel).plan(input, text, quiet, &mut |_, _| {});
+        if let (Ok(_), Some(spill), Some(text)) = (&plan, spill, kept) {
+            spill.put(w.place, text, tree);
+        }
+        plan
+    });
+    let Ok(plan) = plan else {
+        return Counted::new();
+    };
+    counted(
+        plan.actions.iter().map(|a| {
+            let declared = a.site.view.declared.valid();
+            (a.site.nested, a.status, &a.inference, declared)
+        }),
+        quiet,
+    )
 }

@@ -24,6 +24,8 @@ pub struct CatalogFile {
 /// path as printed.
 #[derive(Debug)]
 pub struct Work {
+    /// Its place in the run's walk, over every catalog.
+    pub place: usize,
     pub catalog: usize,
     pub file: CatalogFile,
     pub patch_path: String,

@@ -9,6 +9,7 @@ use crate::error::Error;
 use crate::fix::options::Options;
 use crate::fix::plan::Plan;
 use crate::model::edit::Edit;
+use crate::yaml::Reuse;
 
 /// A kind of file that holds actions.
 pub trait Source: Sync {
@@ -22,21 +23,29 @@ pub trait Source: Sync {
     /// that claims by content answers for every name no earlier source claims.
     fn owns_name(&self, name: &str) -> bool;
 
-    /// Parses, classifies and plans one file's text (`name` is the file's name, which a
-    /// source may read the syntax it expects from); `render` sees the original text and
+    /// Parses, classifies and plans one file's text; `render` sees the original text and
     /// the edits that passed their check (for the patch).
-    /// `left_alone` says why no edit of this file may leave the run, when none may (a
-    /// file the routes must not touch): its proposals are listed for a human instead.
-    /// `group` is the names the file's actions are read among when they are more than the
-    /// file's own (a connector's main file and partials): how its actions are split into
-    /// files says nothing of them.
     fn plan(
         &self,
-        name: &str,
+        file: Input<'_>,
         text: String,
         opts: &Options,
-        left_alone: Option<&str>,
-        group: Option<&Group>,
         render: &mut dyn FnMut(&str, &[Edit]),
     ) -> Result<Plan, Error>;
+}
+
+/// One file, as its source is asked to plan it.
+#[derive(Debug)]
+pub struct Input<'a> {
+    /// The file's name, which a source may read the syntax it expects from.
+    pub name: &'a str,
+    /// Why no edit of this file may leave the run, when none may (a file the routes must not
+    /// touch): its proposals are listed for a human instead.
+    pub left_alone: Option<&'a str>,
+    /// The names the file's actions are read among when they are more than the file's own
+    /// (a connector's main file and partials): how its actions are split into files says
+    /// nothing of them.
+    pub group: Option<&'a Group>,
+    /// What the plan does with the file's tree besides planning with it.
+    pub tree: Reuse<'a>,
 }

@@ -7,7 +7,46 @@ pub mod tree;
 use saphyr_parser::ScalarStyle;
 
 use crate::error::Error;
-use tree::{Kind, NodeId, Tree};
+use tree::{Kind, NodeId, Storage, Tree};
+
+/// What a plan does with a file's tree besides planning with it: a run that plans a file
+/// twice (once to count the catalog's votes, once with them) parses it once.
+#[derive(Debug)]
+pub enum Reuse<'a> {
+    /// Parses the text.
+    Parse,
+    /// Parses the text and spills its tree here ([`Tree::spill`]), for a later plan.
+    Spill(&'a mut Vec<u8>),
+    /// Has back the tree an earlier plan of this very text spilled.
+    Spilled(&'a [u8]),
+}
+
+/// The tree of `text` and whether the JSON reader read it: `parse`'s, or the one `reuse`
+/// had spilled (then no refusal can come, as the text passed them when it was parsed).
+pub fn parse_reusing<'t>(
+    text: &'t str,
+    reuse: Reuse<'_>,
+    parse: impl FnOnce(&'t str) -> Result<(Tree<'t>, bool), Error>,
+) -> Result<(Tree<'t>, bool), Error> {
+    match reuse {
+        Reuse::Parse => parse(text),
+        Reuse::Spill(out) => {
+            let (tree, json) = parse(text)?;
+            out.push(u8::from(json));
+            tree.spill(out);
+            Ok((tree, json))
+        }
+        Reuse::Spilled(bytes) => {
+            let back = bytes.split_first().and_then(|(&json, rest)| {
+                Some((Tree::unspill(text, rest, Storage::default())?, json == 1))
+            });
+            match back {
+                Some(back) => Ok(back),
+                None => parse(text),
+            }
+        }
+    }
+}
 
 /// Parses a connector file's text into its tree, refusing what YAML allows but a connector
 /// file must not hold: nothing at all, lone carriage returns, duplicate keys, a second

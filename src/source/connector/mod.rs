@@ -18,6 +18,8 @@ use crate::error::Error;
 use crate::fix::options::Options;
 use crate::fix::plan::Plan;
 use crate::model::edit::Edit;
+use crate::source::kind::Input;
+use crate::yaml::Reuse;
 
 pub struct Connector;
 
@@ -41,14 +43,12 @@ impl super::kind::Source for Connector {
 
     fn plan(
         &self,
-        _name: &str,
+        file: Input<'_>,
         text: String,
         opts: &Options,
-        left_alone: Option<&str>,
-        group: Option<&Group>,
         render: &mut dyn FnMut(&str, &[Edit]),
     ) -> Result<Plan, Error> {
-        plan_owned(text, opts, left_alone, group, render)
+        plan_owned(text, opts, file.left_alone, file.group, file.tree, render)
     }
 }
 
@@ -60,9 +60,11 @@ pub fn plan_owned(
     opts: &Options,
     left_alone: Option<&str>,
     group: Option<&Group>,
+    reuse: Reuse<'_>,
     render: &mut dyn FnMut(&str, &[Edit]),
 ) -> Result<Plan, Error> {
-    let tree = crate::yaml::parse_tree(&text)?;
+    let (tree, _) =
+        crate::yaml::parse_reusing(&text, reuse, |t| Ok((crate::yaml::parse_tree(t)?, false)))?;
     let mut plan = plan::plan_tree(&tree, opts, opts.keep_views, group)?;
     crate::fix::leave_alone(&mut plan, left_alone);
     if !crate::fix::checks(&plan, opts) {

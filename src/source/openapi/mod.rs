@@ -18,12 +18,13 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::classify::Group;
 use crate::error::Error;
 use crate::fix::options::Options;
 use crate::fix::plan::Plan;
 use crate::model::edit::Edit;
 use crate::model::site::Shape;
+use crate::source::kind::Input;
+use crate::yaml::Reuse;
 use check::{jsonc_comment, strict_json};
 use read as doc;
 
@@ -55,17 +56,16 @@ impl super::kind::Source for OpenApi {
         may_be_document(name)
     }
 
+    /// A document is its own group: its operations are never split across files.
     fn plan(
         &self,
-        name: &str,
+        file: Input<'_>,
         text: String,
         opts: &Options,
-        left_alone: Option<&str>,
-        // A document is its own group: its operations are never split across files.
-        _group: Option<&Group>,
         render: &mut dyn FnMut(&str, &[Edit]),
     ) -> Result<Plan, Error> {
-        plan(text, name.ends_with(".json"), opts, left_alone, render)
+        let json_name = file.name.ends_with(".json");
+        plan(text, json_name, opts, file.left_alone, file.tree, render)
     }
 }
 
@@ -83,6 +83,7 @@ pub fn plan(
     json_name: bool,
     opts: &Options,
     left_alone: Option<&str>,
+    reuse: Reuse<'_>,
     render: &mut dyn FnMut(&str, &[Edit]),
 ) -> Result<Plan, Error> {
     let flow = doc::flow_opening(text.trim_start_matches('\u{feff}')).is_some();
@@ -95,7 +96,8 @@ pub fn plan(
             _ => e,
         }
     };
-    let (tree, read_as_json) = crate::yaml::parse_document(&text).map_err(refused)?;
+    let (tree, read_as_json) =
+        crate::yaml::parse_reusing(&text, reuse, crate::yaml::parse_document).map_err(refused)?;
     let json = read_as_json || (flow && strict_json(&text).is_ok());
     if flow && json_name && !json {
         return Err(refused(Error::new("not valid JSON")));
@@ -170,7 +172,15 @@ mod tests {
         let mut opts = Options::new(RuleSet::builtin().unwrap());
         opts.keep_texts = true;
         opts.hint_formats = formats.to_vec();
-        let p = plan(text.to_owned(), false, &opts, None, &mut |_, _| {}).unwrap();
+        let p = plan(
+            text.to_owned(),
+            false,
+            &opts,
+            None,
+            Reuse::Parse,
+            &mut |_, _| {},
+        )
+        .unwrap();
         let new = p.new_text.clone().unwrap_or_else(|| text.to_owned());
         (new, p)
     }
@@ -207,7 +217,15 @@ mod tests {
         );
         let mut opts = Options::new(RuleSet::builtin().unwrap());
         opts.fix_conflicts = true;
-        let p = plan(conflicting.clone(), false, &opts, None, &mut |_, _| {}).unwrap();
+        let p = plan(
+            conflicting.clone(),
+            false,
+            &opts,
+            None,
+            Reuse::Parse,
+            &mut |_, _| {},
+        )
+        .unwrap();
         assert!(p.inserted.iter().any(|i| i.replaces), "{:?}", p.inserted);
         let edited = apply(&conflicting, &p.edits);
         assert!(edited.contains("x-effects: [read]"), "{edited}");
@@ -408,7 +426,7 @@ mod tests {
             "]".repeat(5000)
         );
         let opts = Options::new(crate::classify::RuleSet::builtin().unwrap());
-        let e = plan(deep, false, &opts, None, &mut |_, _| {}).unwrap_err();
+        let e = plan(deep, false, &opts, None, Reuse::Parse, &mut |_, _| {}).unwrap_err();
         assert_eq!(e.line, Some(2), "{e}");
         assert!(e.column.is_some(), "{e}");
     }
