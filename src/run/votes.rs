@@ -98,6 +98,8 @@ pub(super) fn run_voting(
         }
     }
     let votes = std::sync::Arc::new(counter.finish(catalog::Thresholds::builtin()));
+    // A row an action: let go before the files are planned again, not kept through it.
+    drop(counter);
     let with = Options {
         votes: Some(votes.clone()),
         ..opts.clone()
