@@ -88,15 +88,17 @@ pub fn apply(text: &str, edits: &[Edit]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::effects::Effects;
 
-    fn ins(at: usize, text: &str) -> Edit {
+    /// An insertion of `text` at `at`, of no effects (the edits the patch tests render).
+    pub(crate) fn ins(at: usize, text: &str) -> Edit {
         replace(at, at, text)
     }
 
-    fn replace(start: usize, end: usize, text: &str) -> Edit {
+    /// `text` in place of `start..end`.
+    pub(crate) fn replace(start: usize, end: usize, text: &str) -> Edit {
         Edit {
             start,
             end,

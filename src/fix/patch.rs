@@ -275,8 +275,8 @@ pub fn render_patch(path: &str, text: &str, edits: &[Edit], out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::effects::Effects;
     use crate::fix::apply::apply;
+    use crate::fix::apply::tests::{ins, replace};
 
     fn similar_patch(path: &str, old: &str, new: &str) -> String {
         let diff = similar::TextDiff::from_lines(old, new);
@@ -290,22 +290,6 @@ mod tests {
         let mut out = String::new();
         render_patch(path, old, edits, &mut out);
         out
-    }
-
-    fn ins(at: usize, text: &str) -> Edit {
-        replace(at, at, text)
-    }
-
-    fn replace(start: usize, end: usize, text: &str) -> Edit {
-        Edit {
-            start,
-            end,
-            text: text.into(),
-            effects: Effects::EMPTY,
-            map: 0,
-            old: String::new(),
-            removes: 0,
-        }
     }
 
     #[test]
