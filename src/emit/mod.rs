@@ -1,6 +1,6 @@
-//! Emit: the CSV coverage report, the run summary, the review guide, and edited files
-//! written back safely; each output of a run is a [`sink::Sink`].
-//! Nothing here prints.
+//! Emit: every output of a run, each a [`sink::Sink`] fed a shared result, and the findings
+//! formats, each a [`findings::Emitter`]; here, the CSV rows and the run summary they and
+//! the workers render. Nothing here prints.
 
 pub mod annotations;
 pub mod findings;

@@ -1,4 +1,5 @@
-//! Walk: find the connector files of a catalog directory, in a stable order.
+//! Walk: find the files a catalog holds (connector files by name, the others a source claims
+//! by content), in a stable order.
 //!
 //! Symlinks are never followed: a link can point out of the catalog or into a loop, and a
 //! link to a file inside the catalog would make its actions appear twice.

@@ -1,7 +1,7 @@
-//! The check every edited text passes before it goes into a patch, a branch or a file: the
-//! edited document holds the original's nodes, in the same places, plus exactly the planned
-//! `effects` (issue 13). Each tree is reduced to a digest of its nodes (depth, kind, style,
-//! anchors, tags, positions mapped back into the original, values), so the original's tree
+//! The digests the connector check compares, so the edited document is known to hold the
+//! original's nodes, in the same places, plus exactly the planned `effects` (issue 13). Each
+//! tree is reduced to a digest of its nodes (depth, kind, style, anchors, tags, positions
+//! mapped back into the original, values), so the original's tree
 //! can be dropped before the edited one is built: one large file never has both in memory.
 //!
 //! Positions stand in for most values: outside the edits the two texts are byte-identical,
@@ -212,24 +212,52 @@ pub fn edited(tree: &Tree, edits: &[Edit]) -> Result<Digest, String> {
 }
 
 fn digest(tree: &Tree, edits: &[Edit], is_edited: bool) -> Result<Digest, String> {
-    let mut ranges = if is_edited {
-        Ranges::edited(edits)
-    } else {
-        Ranges::original(edits)
+    let mut w = Walk {
+        tree,
+        edits,
+        is_edited,
+        ranges: if is_edited {
+            Ranges::edited(edits)
+        } else {
+            Ranges::original(edits)
+        },
+        seen: vec![false; edits.len()],
+        h: Hasher::new(),
+        frames: Vec::new(),
     };
-    let mut seen = vec![false; edits.len()];
-    let mut h = Hasher::new();
-    // Open collections: (end, is a mapping, children seen, start).
-    let mut frames: Vec<(usize, bool, usize, usize)> = Vec::new();
     let mut id = 0;
     while id < tree.len() {
-        while frames.last().is_some_and(|f| f.0 <= id) {
-            frames.pop();
+        id = w.node(id)?;
+    }
+    w.finish()
+}
+
+/// One tree walked in document order into its digest, with the edits it is checked for.
+struct Walk<'a, 't> {
+    tree: &'a Tree<'t>,
+    edits: &'a [Edit],
+    is_edited: bool,
+    ranges: Ranges,
+    /// Each edit found where it was planned.
+    seen: Vec<bool>,
+    h: Hasher,
+    /// Open collections: (end, is a mapping, children seen, start).
+    frames: Vec<(usize, bool, usize, usize)>,
+}
+
+impl Walk<'_, '_> {
+    /// Hashes or checks the node `id` (and what it holds, where that goes whole); returns
+    /// the next node to walk.
+    #[inline]
+    fn node(&mut self, id: NodeId) -> Result<NodeId, String> {
+        let tree = self.tree;
+        while self.frames.last().is_some_and(|f| f.0 <= id) {
+            self.frames.pop();
         }
-        let depth = frames.len();
+        let depth = self.frames.len();
         let n = *tree.node(id);
         let next = id + 1 + tree.descendants(id);
-        ranges.seek(n.start());
+        self.ranges.seek(n.start());
         let first_item =
             (n.kind() == Kind::Seq && next > id + 1).then(|| tree.node(id + 1).start());
         // Most nodes lie wholly before the next edit: hashed at once, their positions
@@ -238,129 +266,26 @@ fn digest(tree: &Tree, edits: &[Edit], is_edited: bool) -> Result<Digest, String
         let reach = first_item
             .unwrap_or(0)
             .max(if end_used { n.end() } else { n.start() });
-        if reach < ranges.edge() {
-            let shift = ranges.shift[ranges.cursor];
+        if reach < self.ranges.edge() {
+            let shift = self.ranges.shift[self.ranges.cursor];
             let old = |p: usize| (p as isize - shift) as usize;
-            hash_node(&mut h, tree, id, depth, old(n.start()), old(n.end()));
-            if let Some(f) = frames.last_mut() {
-                f.2 += 1;
-            }
-            if matches!(n.kind(), Kind::Seq | Kind::Map) {
-                frames.push((next, n.kind() == Kind::Map, 0, n.start()));
-            }
-            id += 1;
-            continue;
+            hash_node(&mut self.h, tree, id, depth, old(n.start()), old(n.end()));
+            self.open(id, next, 1);
+            return Ok(id + 1);
         }
-        // A rewritten list: hashed by what surrounds it, its items checked on the edited
-        // side against what was planned.
-        if let Some(k) = first_item.and_then(|p| ranges.holding(p)) {
-            if is_edited && (seen[k] || !declares(tree, id, edits[k].effects)) {
-                return Err(wrong_at(tree, n.start()));
-            }
-            seen[k] = true;
-            h.word(u64::MAX - k as u64);
-            h.word(depth as u64);
-            hash_properties(&mut h, tree, id);
-            if let Some(f) = frames.last_mut() {
-                f.2 += 1;
-            }
-            id = next;
-            continue;
+        if let Some(k) = first_item.and_then(|p| self.ranges.holding(p)) {
+            return self.rewritten(id, next, depth, k);
         }
-        // Only the original holds what a removal takes (its edited range is empty): whole
-        // entries, each a key naming what the edit removes and its value, every node of
-        // them inside a removal of the same action. They are left out of the digest; a
-        // block mapping whose first keys go starts, once edited, at its first kept key.
-        if let Some(k) = ranges.holding(n.start()).filter(|&k| edits[k].is_removal()) {
-            if n.kind() == Kind::Map && !n.flow() {
-                let kept = tree
-                    .own_entries(id)
-                    .into_iter()
-                    .flatten()
-                    .map(|(key, _)| tree.node(key).start())
-                    .find(|&p| ranges.holding(p).is_none_or(|j| !edits[j].is_removal()));
-                let Some(start) = kept else {
-                    return Err(format!(
-                        "a removal empties the mapping at line {}",
-                        tree.lines.line(n.start())
-                    ));
-                };
-                hash_node(&mut h, tree, id, depth, start, 0);
-                if let Some(f) = frames.last_mut() {
-                    f.2 += 1;
-                }
-                frames.push((next, true, 0, n.start()));
-                id += 1;
-                continue;
-            }
-            let e = &edits[k];
-            let in_map = frames.last().is_some_and(|f| f.1 && f.2 % 2 == 0);
-            let names = tree.scalar_text(id).is_some_and(|(v, _)| {
-                let bit = match v {
-                    "annotations" => crate::model::hints::ANNOTATIONS,
-                    _ => crate::model::hints::HintKey::parse(v)
-                        .map_or(0, crate::model::hints::HintKey::bit),
-                };
-                bit != 0 && e.removes & bit != 0
-            });
-            let value = id + 1;
-            if is_edited || !in_map || !names || value >= tree.len() {
-                return Err(format!(
-                    "a removal takes more than the planned keys at line {}",
-                    tree.lines.line(n.start())
-                ));
-            }
-            let end = value + 1 + tree.descendants(value);
-            for i in id..end {
-                match ranges.holding(tree.node(i).start()) {
-                    Some(j) if edits[j].is_removal() && edits[j].map == e.map => seen[j] = true,
-                    _ => {
-                        return Err(format!(
-                            "a removal takes part of an entry at line {}",
-                            tree.lines.line(tree.node(i).start())
-                        ));
-                    }
-                }
-            }
-            if let Some(f) = frames.last_mut() {
-                f.2 += 2;
-            }
-            id = end;
-            continue;
+        let holding = self.ranges.holding(n.start());
+        if let Some(k) = holding.filter(|&k| self.edits[k].is_removal()) {
+            return self.removed(id, next, depth, k);
         }
-        if let Some(k) = ranges.holding(n.start()) {
-            // Only an insertion's key starts inside an edit: `effects`, and its list, as
-            // the next two children of the mapping the edit was planned for.
-            let e = &edits[k];
-            let value = id + 1;
-            let in_map = frames
-                .last()
-                .is_some_and(|f| f.1 && f.2 % 2 == 0 && ranges.to_old(f.3) == e.map);
-            let key = n.kind() == Kind::Scalar
-                && matches!(n.style(), ScalarStyle::Plain | ScalarStyle::DoubleQuoted)
-                && !n.anchored()
-                && !n.tagged()
-                && tree.scalar_text(id).is_some_and(|(v, _)| v == "effects");
-            let list = value < tree.len()
-                && !tree.node(value).anchored()
-                && !tree.node(value).tagged()
-                && declares(tree, value, e.effects);
-            if !is_edited || e.start != e.end || seen[k] || !in_map || !key || !list {
-                return Err(wrong_at(tree, n.start()));
-            }
-            let end = value + 1 + tree.descendants(value);
-            if (id..end).any(|i| ranges.holding(tree.node(i).start()) != Some(k)) {
-                return Err(wrong_at(tree, n.start()));
-            }
-            seen[k] = true;
-            if let Some(f) = frames.last_mut() {
-                f.2 += 2;
-            }
-            id = end;
-            continue;
+        if let Some(k) = holding {
+            return self.inserted(id, k);
         }
-        if matches!(n.kind(), Kind::Scalar | Kind::Alias) && ranges.crosses(n.start(), n.end()) {
-            return Err(if is_edited {
+        if matches!(n.kind(), Kind::Scalar | Kind::Alias) && self.ranges.crosses(n.start(), n.end())
+        {
+            return Err(if self.is_edited {
                 wrong_at(tree, n.start())
             } else {
                 format!(
@@ -369,38 +294,174 @@ fn digest(tree: &Tree, edits: &[Edit], is_edited: bool) -> Result<Digest, String
                 )
             });
         }
-        hash_node(
-            &mut h,
-            tree,
-            id,
-            depth,
-            ranges.to_old(n.start()),
-            ranges.to_old_end(n.start(), n.end()),
+        let (start, end) = (
+            self.ranges.to_old(n.start()),
+            self.ranges.to_old_end(n.start(), n.end()),
         );
-        if let Some(f) = frames.last_mut() {
+        hash_node(&mut self.h, tree, id, depth, start, end);
+        self.open(id, next, 1);
+        Ok(id + 1)
+    }
+
+    /// Counts `children` more in the open collection, and opens `id` if it is one.
+    #[inline]
+    fn open(&mut self, id: NodeId, next: NodeId, children: usize) {
+        if let Some(f) = self.frames.last_mut() {
+            f.2 += children;
+        }
+        let n = self.tree.node(id);
+        if matches!(n.kind(), Kind::Seq | Kind::Map) {
+            self.frames
+                .push((next, n.kind() == Kind::Map, 0, n.start()));
+        }
+    }
+
+    /// A rewritten list (edit `k`): hashed by what surrounds it, its items checked on the
+    /// edited side against what was planned.
+    fn rewritten(
+        &mut self,
+        id: NodeId,
+        next: NodeId,
+        depth: usize,
+        k: usize,
+    ) -> Result<NodeId, String> {
+        let tree = self.tree;
+        if self.is_edited && (self.seen[k] || !declares(tree, id, self.edits[k].effects)) {
+            return Err(wrong_at(tree, tree.node(id).start()));
+        }
+        self.seen[k] = true;
+        self.h.word(u64::MAX - k as u64);
+        self.h.word(depth as u64);
+        hash_properties(&mut self.h, tree, id);
+        if let Some(f) = self.frames.last_mut() {
             f.2 += 1;
         }
-        if matches!(n.kind(), Kind::Seq | Kind::Map) {
-            frames.push((next, n.kind() == Kind::Map, 0, n.start()));
-        }
-        id += 1;
+        Ok(next)
     }
-    h.word(tree.roots.len() as u64);
-    // Every edit found where it was planned: insertions on the edited side, rewrites on
-    // both.
-    let missing = edits.iter().zip(&seen).position(|(e, &s)| {
-        !s && if is_edited {
-            !e.is_removal()
-        } else {
-            e.start < e.end
+
+    /// What a removal (edit `k`) takes, which only the original holds (its edited range is
+    /// empty): whole entries, each a key naming what the edit removes and its value, every
+    /// node of them inside a removal of the same action. They are left out of the digest;
+    /// a block mapping whose first keys go starts, once edited, at its first kept key.
+    fn removed(
+        &mut self,
+        id: NodeId,
+        next: NodeId,
+        depth: usize,
+        k: usize,
+    ) -> Result<NodeId, String> {
+        let (tree, edits) = (self.tree, self.edits);
+        let n = *tree.node(id);
+        if n.kind() == Kind::Map && !n.flow() {
+            let kept = tree
+                .own_entries(id)
+                .into_iter()
+                .flatten()
+                .map(|(key, _)| tree.node(key).start())
+                .find(|&p| {
+                    self.ranges
+                        .holding(p)
+                        .is_none_or(|j| !edits[j].is_removal())
+                });
+            let Some(start) = kept else {
+                return Err(format!(
+                    "a removal empties the mapping at line {}",
+                    tree.lines.line(n.start())
+                ));
+            };
+            hash_node(&mut self.h, tree, id, depth, start, 0);
+            self.open(id, next, 1);
+            return Ok(id + 1);
         }
-    });
-    if let Some(k) = missing {
-        let at = ranges.ranges[k].0.min(tree.text().len());
-        return Err(format!(
-            "the edit at line {} is not where it was planned",
-            tree.lines.line(at)
-        ));
+        let e = &edits[k];
+        let in_map = self.frames.last().is_some_and(|f| f.1 && f.2 % 2 == 0);
+        let names = tree.scalar_text(id).is_some_and(|(v, _)| {
+            let bit = match v {
+                "annotations" => crate::model::hints::ANNOTATIONS,
+                _ => crate::model::hints::HintKey::parse(v)
+                    .map_or(0, crate::model::hints::HintKey::bit),
+            };
+            bit != 0 && e.removes & bit != 0
+        });
+        let value = id + 1;
+        if self.is_edited || !in_map || !names || value >= tree.len() {
+            return Err(format!(
+                "a removal takes more than the planned keys at line {}",
+                tree.lines.line(n.start())
+            ));
+        }
+        let end = value + 1 + tree.descendants(value);
+        for i in id..end {
+            match self.ranges.holding(tree.node(i).start()) {
+                Some(j) if edits[j].is_removal() && edits[j].map == e.map => self.seen[j] = true,
+                _ => {
+                    return Err(format!(
+                        "a removal takes part of an entry at line {}",
+                        tree.lines.line(tree.node(i).start())
+                    ));
+                }
+            }
+        }
+        if let Some(f) = self.frames.last_mut() {
+            f.2 += 2;
+        }
+        Ok(end)
     }
-    Ok(Digest(h.0, h.1))
+
+    /// An inserted entry (edit `k`): only an insertion's key starts inside an edit,
+    /// `effects`, and its list, as the next two children of the mapping the edit was
+    /// planned for.
+    fn inserted(&mut self, id: NodeId, k: usize) -> Result<NodeId, String> {
+        let tree = self.tree;
+        let n = *tree.node(id);
+        let e = &self.edits[k];
+        let value = id + 1;
+        let in_map = self
+            .frames
+            .last()
+            .is_some_and(|f| f.1 && f.2 % 2 == 0 && self.ranges.to_old(f.3) == e.map);
+        let key = n.kind() == Kind::Scalar
+            && matches!(n.style(), ScalarStyle::Plain | ScalarStyle::DoubleQuoted)
+            && !n.anchored()
+            && !n.tagged()
+            && tree.scalar_text(id).is_some_and(|(v, _)| v == "effects");
+        let list = value < tree.len()
+            && !tree.node(value).anchored()
+            && !tree.node(value).tagged()
+            && declares(tree, value, e.effects);
+        if !self.is_edited || e.start != e.end || self.seen[k] || !in_map || !key || !list {
+            return Err(wrong_at(tree, n.start()));
+        }
+        let end = value + 1 + tree.descendants(value);
+        if (id..end).any(|i| self.ranges.holding(tree.node(i).start()) != Some(k)) {
+            return Err(wrong_at(tree, n.start()));
+        }
+        self.seen[k] = true;
+        if let Some(f) = self.frames.last_mut() {
+            f.2 += 2;
+        }
+        Ok(end)
+    }
+
+    /// The digest, once every edit was found where it was planned: insertions on the
+    /// edited side, rewrites on both.
+    fn finish(mut self) -> Result<Digest, String> {
+        self.h.word(self.tree.roots.len() as u64);
+        let is_edited = self.is_edited;
+        let missing = self.edits.iter().zip(&self.seen).position(|(e, &s)| {
+            !s && if is_edited {
+                !e.is_removal()
+            } else {
+                e.start < e.end
+            }
+        });
+        if let Some(k) = missing {
+            let at = self.ranges.ranges[k].0.min(self.tree.text().len());
+            return Err(format!(
+                "the edit at line {} is not where it was planned",
+                self.tree.lines.line(at)
+            ));
+        }
+        Ok(Digest(self.h.0, self.h.1))
+    }
 }
