@@ -9,7 +9,7 @@ use crate::effects::{Effects, Hints, derive_hints};
 use crate::error::Error;
 use crate::fix::apply::unapplied;
 use crate::fix::options::Options;
-use crate::fix::plan::Plan;
+use crate::fix::plan::{Plan, Planned};
 use crate::git::Repo;
 use crate::model::edit::{Edit, EffectsFrom, Status, effects_after};
 use crate::model::hints::HintReview;
@@ -253,6 +253,81 @@ impl RunMeta {
     }
 }
 
+impl ActionResult {
+    /// An action's result, from its plan: what it declares once the patch is applied, the
+    /// hints that derives, and the view's fields moved, not copied, unless the caller keeps
+    /// the view too.
+    fn of(p: Planned, opts: &Options) -> ActionResult {
+        let (mut site, inference, status, edit, hint_review, more) =
+            (p.site, p.inference, p.status, p.edit, p.hints, p.more);
+        let (effects, declared_source) =
+            match effects_after(&site.view.declared, status, edit.as_ref()) {
+                Some((e, from)) => (e, from == EffectsFrom::Declared),
+                None => (Effects::EMPTY, false),
+            };
+        let comment = site
+            .view
+            .id_comment
+            .as_deref()
+            .filter(|c| c.contains("catalog-effects:"))
+            .map(Box::from);
+        if !opts.keep_views {
+            site.view.id_comment = None;
+        }
+        let hints = derive_hints(
+            effects,
+            site.view.label.as_deref(),
+            site.view.annotations.as_ref(),
+            opts.policy,
+            inference.overwrites,
+        );
+        let view_line = site.view.line;
+        let view = site.view;
+        let methods = view
+            .methods()
+            .iter()
+            .map(|m| m.to_ascii_uppercase())
+            .collect();
+        let paths = view.urls().map(str::to_owned).collect();
+        let written_at = view.written_at.clone();
+        // The view's fields are moved, not copied, unless the caller keeps the view too.
+        let (id, label, declared, annotations, view) = if opts.keep_views {
+            (
+                view.id.clone(),
+                view.label.clone(),
+                view.declared.clone(),
+                view.annotations.clone(),
+                Some(Box::new(view)),
+            )
+        } else {
+            (view.id, view.label, view.declared, view.annotations, None)
+        };
+        ActionResult {
+            id,
+            label,
+            line: view_line,
+            column: site.column,
+            nested: site.nested,
+            methods,
+            paths,
+            declared,
+            annotations,
+            inference,
+            status,
+            effects,
+            declared_source,
+            hints,
+            connector: String::new(),
+            edit,
+            hint_review,
+            comment,
+            view,
+            more,
+            written_at,
+        }
+    }
+}
+
 impl FileResult {
     /// The result of a file about to be read: where it is, nothing found yet.
     pub fn at(catalog: usize, rel: &str, folder: &str, abs: &Path) -> FileResult {
@@ -309,83 +384,11 @@ impl FileResult {
         out.actions = plan
             .actions
             .into_iter()
-            .map(|p| {
-                let (mut site, inference, status, edit, hint_review, more) =
-                    (p.site, p.inference, p.status, p.edit, p.hints, p.more);
-                let (effects, declared_source) =
-                    match effects_after(&site.view.declared, status, edit.as_ref()) {
-                        Some((e, from)) => (e, from == EffectsFrom::Declared),
-                        None => (Effects::EMPTY, false),
-                    };
-                let comment = site
-                    .view
-                    .id_comment
-                    .as_deref()
-                    .filter(|c| c.contains("catalog-effects:"))
-                    .map(Box::from);
-                if !opts.keep_views {
-                    site.view.id_comment = None;
-                }
-                let hints = derive_hints(
-                    effects,
-                    site.view.label.as_deref(),
-                    site.view.annotations.as_ref(),
-                    opts.policy,
-                    inference.overwrites,
-                );
-                let view_line = site.view.line;
-                let view = site.view;
-                let methods = view
-                    .methods()
-                    .iter()
-                    .map(|m| m.to_ascii_uppercase())
-                    .collect();
-                let paths = view.urls().map(str::to_owned).collect();
-                let written_at = view.written_at.clone();
-                // The view's fields are moved, not copied, unless the caller keeps the view too.
-                let (id, label, declared, annotations, view) = if opts.keep_views {
-                    (
-                        view.id.clone(),
-                        view.label.clone(),
-                        view.declared.clone(),
-                        view.annotations.clone(),
-                        Some(Box::new(view)),
-                    )
-                } else {
-                    (view.id, view.label, view.declared, view.annotations, None)
-                };
-                ActionResult {
-                    id,
-                    label,
-                    line: view_line,
-                    column: site.column,
-                    nested: site.nested,
-                    methods,
-                    paths,
-                    declared,
-                    annotations,
-                    inference,
-                    status,
-                    effects,
-                    declared_source,
-                    hints,
-                    connector: String::new(),
-                    edit,
-                    hint_review,
-                    comment,
-                    view,
-                    more,
-                    written_at,
-                }
-            })
+            .map(|p| ActionResult::of(p, opts))
             .collect();
         // (line, column) tells actions apart; two results share it only when an alias reads
         // one nested action twice, and then they are the same. So the unstable sort gives the
         // stable order, without the stable sort's scratch buffer.
-        out.actions.sort_unstable_by_key(|a| (a.line, a.column));
-        // (line, column) tells actions apart; two results share it only when an alias reads
-        // one nested action twice, and then they are the same. So the unstable sort gives
-        // the stable order, without the stable sort's scratch buffer.
         out.actions.sort_unstable_by_key(|a| (a.line, a.column));
         out.new_text = new_text;
     }
