@@ -56,118 +56,26 @@ pub fn plan_removals(
     map: usize,
     insert_at: Option<usize>,
 ) -> Result<Vec<Edit>, &'static str> {
-    let redundant = |name: &str| {
-        review
-            .redundant()
-            .any(|n| n.key.name() == name && HintKey::parse(name).is_some())
-    };
     if review.redundant().next().is_none() {
         return Ok(Vec::new());
     }
     if let Some(why) = site.unsafe_why {
         return Err(why);
     }
-    let bytes = text.as_bytes();
-    let first_on_line = |at: usize| bytes[line_start(bytes, at)..at].iter().all(|&b| b == b' ');
-    // A comment between the pieces of what is removed (not inside a value) would go with it.
-    let comment_in = |from: usize, to: usize| {
-        let mut at = from;
-        for e in &site.entries {
-            if e.value_end <= at || e.key_start >= to {
-                continue;
-            }
-            if bytes[at..e.key_start.max(at)].contains(&b'#') {
-                return true;
-            }
-            at = e.value_end.max(at);
-        }
-        at < to && bytes[at..to].contains(&b'#')
+    let removal = Removal {
+        bytes: text.as_bytes(),
+        site,
+        review,
     };
-    const COMMENT: &str = "a comment sits among the hints to remove";
-    const NOT_SIMPLE: &str =
-        "a hint to remove is written over several lines, or with an anchor, a tag or an alias";
-    const NOT_FIRST: &str = "a hint to remove shares its line with another key";
-    let bit = |name: &str| HintKey::parse(name).map_or(0, HintKey::bit);
-    // (start, end, what it removes)
-    let mut ranges: Vec<(usize, usize, u8)> = Vec::new();
-    let whole_lines = |from: usize, to: usize| {
-        (
-            line_start(bytes, from),
-            line_end(bytes, to.max(from + 1) - 1),
-        )
-    };
-    let all = site.entries.iter().all(|e| redundant(&e.key));
-    if all {
-        // Anchors are numbered in document order: one removed would renumber the others,
-        // and the check would refuse the edit anyway.
-        if site.anchored {
-            return Err(
-                "its annotations mapping carries an anchor (`&name`), which would go with it",
-            );
-        }
-        if site.action_flow {
-            let (from, to) = match site.next_start {
-                Some(next) => (site.key_start, next),
-                None => (site.prev_end, site.end),
-            };
-            if comment_in(from, to) {
-                return Err(COMMENT);
-            }
-            ranges.push((from, to, ANNOTATIONS));
-        } else if !first_on_line(site.key_start) {
-            return Err(NOT_FIRST);
-        } else if site.flow {
-            if comment_in(site.key_start, site.end) {
-                return Err(COMMENT);
-            }
-            let (from, to) = whole_lines(site.key_start, site.end);
-            ranges.push((from, to, ANNOTATIONS));
-        } else {
-            let (from, to) = whole_lines(site.key_start, site.key_start);
-            ranges.push((from, to, ANNOTATIONS));
-            for e in &site.entries {
-                if !e.simple {
-                    return Err(NOT_SIMPLE);
-                }
-                if !first_on_line(e.key_start) {
-                    return Err(NOT_FIRST);
-                }
-                let (from, to) = whole_lines(e.key_start, e.value_end);
-                ranges.push((from, to, bit(&e.key)));
-            }
-        }
+    let mut ranges = if site.entries.iter().all(|e| removal.redundant(&e.key)) {
+        removal.whole()?
     } else {
-        for (i, e) in site.entries.iter().enumerate() {
-            if !redundant(&e.key) {
-                continue;
-            }
-            if !e.simple {
-                return Err(NOT_SIMPLE);
-            }
-            let (from, to) = if site.flow {
-                // Up to the next entry while a kept one follows; else from the end of the
-                // entry before (a kept one precedes), taking the separator either way.
-                let kept_after = site.entries[i + 1..].iter().any(|n| !redundant(&n.key));
-                if kept_after {
-                    (e.key_start, site.entries[i + 1].key_start)
-                } else {
-                    (site.entries[i - 1].value_end, e.value_end)
-                }
-            } else {
-                if !first_on_line(e.key_start) {
-                    return Err(NOT_FIRST);
-                }
-                whole_lines(e.key_start, e.value_end)
-            };
-            if site.flow && comment_in(from, to) {
-                return Err(COMMENT);
-            }
-            ranges.push((from, to, bit(&e.key)));
-        }
-    }
+        removal.entries()?
+    };
     // A file without a final newline keeps that state: removing its last line takes the
     // line break before it instead of leaving the line before last terminated. Not when
     // the action's `effects` goes in right there.
+    let bytes = text.as_bytes();
     if let Some(last) = ranges.iter_mut().max_by_key(|r| r.1)
         && last.1 == text.len()
         && !text.ends_with('\n')
@@ -206,6 +114,143 @@ pub fn plan_removals(
             removes,
         })
         .collect())
+}
+
+const COMMENT: &str = "a comment sits among the hints to remove";
+const NOT_SIMPLE: &str =
+    "a hint to remove is written over several lines, or with an anchor, a tag or an alias";
+const NOT_FIRST: &str = "a hint to remove shares its line with another key";
+
+/// The redundant hints of one `annotations:` mapping, as byte ranges to remove, each
+/// (start, end, what it removes).
+struct Removal<'a> {
+    bytes: &'a [u8],
+    site: &'a AnnotationsSite,
+    review: &'a HintReview,
+}
+
+impl Removal<'_> {
+    fn redundant(&self, name: &str) -> bool {
+        self.review
+            .redundant()
+            .any(|n| n.key.name() == name && HintKey::parse(name).is_some())
+    }
+
+    fn first_on_line(&self, at: usize) -> bool {
+        self.bytes[line_start(self.bytes, at)..at]
+            .iter()
+            .all(|&b| b == b' ')
+    }
+
+    /// Whether a comment sits between the pieces of what is removed (not inside a value):
+    /// it would go with them.
+    fn comment_in(&self, from: usize, to: usize) -> bool {
+        let bytes = self.bytes;
+        let mut at = from;
+        for e in &self.site.entries {
+            if e.value_end <= at || e.key_start >= to {
+                continue;
+            }
+            if bytes[at..e.key_start.max(at)].contains(&b'#') {
+                return true;
+            }
+            at = e.value_end.max(at);
+        }
+        at < to && bytes[at..to].contains(&b'#')
+    }
+
+    fn whole_lines(&self, from: usize, to: usize) -> (usize, usize) {
+        (
+            line_start(self.bytes, from),
+            line_end(self.bytes, to.max(from + 1) - 1),
+        )
+    }
+
+    /// Every hint is redundant: the mapping goes whole, with its key.
+    fn whole(&self) -> Result<Vec<(usize, usize, u8)>, &'static str> {
+        let site = self.site;
+        // Anchors are numbered in document order: one removed would renumber the others,
+        // and the check would refuse the edit anyway.
+        if site.anchored {
+            return Err(
+                "its annotations mapping carries an anchor (`&name`), which would go with it",
+            );
+        }
+        let mut ranges = Vec::new();
+        if site.action_flow {
+            let (from, to) = match site.next_start {
+                Some(next) => (site.key_start, next),
+                None => (site.prev_end, site.end),
+            };
+            if self.comment_in(from, to) {
+                return Err(COMMENT);
+            }
+            ranges.push((from, to, ANNOTATIONS));
+        } else if !self.first_on_line(site.key_start) {
+            return Err(NOT_FIRST);
+        } else if site.flow {
+            if self.comment_in(site.key_start, site.end) {
+                return Err(COMMENT);
+            }
+            let (from, to) = self.whole_lines(site.key_start, site.end);
+            ranges.push((from, to, ANNOTATIONS));
+        } else {
+            let (from, to) = self.whole_lines(site.key_start, site.key_start);
+            ranges.push((from, to, ANNOTATIONS));
+            for e in &site.entries {
+                if !e.simple {
+                    return Err(NOT_SIMPLE);
+                }
+                if !self.first_on_line(e.key_start) {
+                    return Err(NOT_FIRST);
+                }
+                let (from, to) = self.whole_lines(e.key_start, e.value_end);
+                ranges.push((from, to, bit(&e.key)));
+            }
+        }
+        Ok(ranges)
+    }
+
+    /// Some hints are kept: each redundant entry goes alone.
+    fn entries(&self) -> Result<Vec<(usize, usize, u8)>, &'static str> {
+        let site = self.site;
+        let mut ranges = Vec::new();
+        for (i, e) in site.entries.iter().enumerate() {
+            if !self.redundant(&e.key) {
+                continue;
+            }
+            if !e.simple {
+                return Err(NOT_SIMPLE);
+            }
+            let (from, to) = if site.flow {
+                // Up to the next entry while a kept one follows; else from the end of the
+                // entry before (a kept one precedes), taking the separator either way.
+                let kept_after = site.entries[i + 1..]
+                    .iter()
+                    .any(|n| !self.redundant(&n.key));
+                if kept_after {
+                    (e.key_start, site.entries[i + 1].key_start)
+                } else {
+                    (site.entries[i - 1].value_end, e.value_end)
+                }
+            } else {
+                if !self.first_on_line(e.key_start) {
+                    return Err(NOT_FIRST);
+                }
+                self.whole_lines(e.key_start, e.value_end)
+            };
+            if site.flow && self.comment_in(from, to) {
+                return Err(COMMENT);
+            }
+            ranges.push((from, to, bit(&e.key)));
+        }
+        Ok(ranges)
+    }
+}
+
+/// What removing the hint `name` removes, as [`Edit::removes`] bits.
+fn bit(name: &str) -> u8 {
+    HintKey::parse(name).map_or(0, HintKey::bit)
 }
 
 #[cfg(test)]

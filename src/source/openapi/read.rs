@@ -611,8 +611,60 @@ impl<'a> Reader<'a, '_> {
                 tags: Vec::new(),
             };
         }
-        // Path-level parameters apply unless the operation redefines the same name and
-        // location.
+        let (inputs, request_body) = self.inputs(params, shared, body, problems);
+        let scopes = self.scopes(security);
+        let tags = tags
+            .and_then(|t| tree.items(t))
+            .into_iter()
+            .flatten()
+            .filter_map(|t| tree.scalar(t).map(str::to_owned))
+            .collect();
+        let view = ActionView {
+            id,
+            label: string(summary).filter(|s| !s.is_empty()),
+            description: string(description).filter(|s| !s.is_empty()),
+            steps: vec![Step {
+                function: Some("request".into()),
+                method: Some(method.to_owned()),
+                url: Some(path.to_owned()),
+                soap_operation: None,
+            }],
+            inputs,
+            scopes,
+            declared: declared(tree, effects),
+            annotations: self.hints([speakeasy, zuplo, zilla, mcp], problems),
+            line: tree.line(key),
+            id_comment: method_comment(tree, key),
+            connector_title: title.map(str::to_owned),
+            source: Source::OpenApi,
+            written_at: (location != [PATHS_KEY, path, method])
+                .then(|| location.clone().into_boxed_slice()),
+            ..ActionView::default()
+        };
+        Operation {
+            view,
+            path: path.to_owned(),
+            method: method.to_owned(),
+            key,
+            map: op,
+            location,
+            effects,
+            request_body,
+            tags,
+        }
+    }
+
+    /// An operation's inputs: its parameters and the path's (unless the operation redefines
+    /// the same name and location), and its request body's properties; and whether it
+    /// takes a body.
+    fn inputs(
+        &self,
+        params: Option<NodeId>,
+        shared: Option<NodeId>,
+        body: Option<NodeId>,
+        problems: &mut Vec<Error>,
+    ) -> (Vec<Input>, bool) {
+        let tree = self.tree;
         let mut params_read: Vec<(String, String, NodeId)> = Vec::new();
         for list in [params, shared].into_iter().flatten() {
             for p in tree.items(list).into_iter().flatten() {
@@ -666,6 +718,12 @@ impl<'a> Reader<'a, '_> {
                 });
             }
         }
+        (inputs, request_body)
+    }
+
+    /// The OAuth scopes an operation asks for: its own `security`, else the document's.
+    fn scopes(&self, security: Option<NodeId>) -> Vec<String> {
+        let tree = self.tree;
         let security = security.or_else(|| tree.get(self.root, "security"));
         let mut scopes: Vec<String> = Vec::new();
         for req in security.and_then(|s| tree.items(s)).into_iter().flatten() {
@@ -679,45 +737,7 @@ impl<'a> Reader<'a, '_> {
                 }
             }
         }
-        let tags = tags
-            .and_then(|t| tree.items(t))
-            .into_iter()
-            .flatten()
-            .filter_map(|t| tree.scalar(t).map(str::to_owned))
-            .collect();
-        let view = ActionView {
-            id,
-            label: string(summary).filter(|s| !s.is_empty()),
-            description: string(description).filter(|s| !s.is_empty()),
-            steps: vec![Step {
-                function: Some("request".into()),
-                method: Some(method.to_owned()),
-                url: Some(path.to_owned()),
-                soap_operation: None,
-            }],
-            inputs,
-            scopes,
-            declared: declared(tree, effects),
-            annotations: self.hints([speakeasy, zuplo, zilla, mcp], problems),
-            line: tree.line(key),
-            id_comment: method_comment(tree, key),
-            connector_title: title.map(str::to_owned),
-            source: Source::OpenApi,
-            written_at: (location != [PATHS_KEY, path, method])
-                .then(|| location.clone().into_boxed_slice()),
-            ..ActionView::default()
-        };
-        Operation {
-            view,
-            path: path.to_owned(),
-            method: method.to_owned(),
-            key,
-            map: op,
-            location,
-            effects,
-            request_body,
-            tags,
-        }
+        scopes
     }
 
     fn input(&self, name: &str, typed: Option<NodeId>, param: Option<NodeId>) -> Input {
