@@ -291,21 +291,22 @@ fn measure_parse(files: &[PathBuf], jobs: usize) -> Result<Measure, String> {
 /// without the check of every edited text, on a pool of `jobs` threads: the cost of the
 /// check is the difference.
 fn measure_plan(files: &[PathBuf], jobs: usize, checked: bool) -> Result<Measure, String> {
-    use catalog_effects::pipeline;
+    use catalog_effects::fix::options::Options;
+    use catalog_effects::run;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
         .map_err(|e| format!("thread pool: {e}"))?;
     let rules = catalog_effects::classify::RuleSet::builtin().map_err(|e| e.to_string())?;
-    let mut opts = pipeline::Options::new(rules);
+    let mut opts = Options::new(rules);
     opts.check_edits = checked;
     let t = Instant::now();
     let edits: usize = pool.install(|| {
         files
             .par_iter()
             .map(|f| {
-                let text = pipeline::read_text(f).map_err(|e| e.to_string())?;
-                Ok(pipeline::plan(&text, &opts).map_or(0, |p| p.edits.len()))
+                let text = catalog_effects::source::read_text(f).map_err(|e| e.to_string())?;
+                Ok(run::plan(&text, &opts).map_or(0, |p| p.edits.len()))
             })
             .sum::<Result<usize, String>>()
     })?;

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use catalog_effects::effects::Hints;
 use catalog_effects::lint::{CodeFilter, LintRules, lint};
-use catalog_effects::mcp::effects_from_hints;
+use catalog_effects::source::mcp::effects_from_hints;
 use catalog_effects::view::{ActionView, Source, Step};
 
 fn main() -> ExitCode {

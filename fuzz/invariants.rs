@@ -22,8 +22,10 @@
 //!
 //! The options must keep texts (`keep_texts`), so the plan carries the edited text.
 
-use catalog_effects::diff::{self, Status};
-use catalog_effects::pipeline::{self, Options};
+use catalog_effects::fix::apply;
+use catalog_effects::fix::options::Options;
+use catalog_effects::model::edit::Status;
+use catalog_effects::run;
 use catalog_effects::view::Declared;
 use saphyr_parser::{Event, Parser, ScalarStyle};
 
@@ -39,7 +41,7 @@ pub struct Outcome {
 
 /// Checks every invariant on `text`; `Err` describes the first one violated.
 pub fn check(text: &str, opts: &Options) -> Result<Outcome, String> {
-    let Ok(plan) = pipeline::plan(text, opts) else {
+    let Ok(plan) = run::plan(text, opts) else {
         return Ok(Outcome::default());
     };
     // An edit the planner made and its own check refused is a planner bug: safe (nothing is
@@ -63,7 +65,7 @@ pub fn check(text: &str, opts: &Options) -> Result<Outcome, String> {
         }
         prev = e.start;
     }
-    let new = diff::apply(text, &plan.edits);
+    let new = apply::apply(text, &plan.edits);
 
     // 5. Every route gets these bytes.
     let handed = plan.new_text.as_deref().unwrap_or(text);
@@ -74,7 +76,7 @@ pub fn check(text: &str, opts: &Options) -> Result<Outcome, String> {
     }
     if !plan.edits.is_empty() {
         let mut patch = String::new();
-        diff::render_patch("f.yaml", text, &plan.edits, &mut patch);
+        catalog_effects::fix::patch::render_patch("f.yaml", text, &plan.edits, &mut patch);
         match unified::apply_unified(text, &patch) {
             Ok(applied) if applied == new => {}
             Ok(_) => return Err(format!("the patch gives another text:\n{patch}")),
@@ -179,8 +181,7 @@ pub fn check(text: &str, opts: &Options) -> Result<Outcome, String> {
     }
 
     // 4. A second plan is silent and sees the same actions.
-    let again =
-        pipeline::plan(&new, opts).map_err(|e| format!("the edited text does not plan: {e}"))?;
+    let again = run::plan(&new, opts).map_err(|e| format!("the edited text does not plan: {e}"))?;
     if !again.edits.is_empty() {
         return Err(format!(
             "planning again gives {} edit(s)",
@@ -205,7 +206,7 @@ pub fn check(text: &str, opts: &Options) -> Result<Outcome, String> {
         };
         if a.view.declared != want {
             // Fuzzer crash c498ff32 was this: an action merging (`<<: *base`) an edited
-            // action inherited the inserted effects. `pipeline::plan` now holds such edits
+            // action inherited the inserted effects. `run::plan` now holds such edits
             // back, so any inheritance here is a violation like any other.
             return Err(format!(
                 "action `{}` declares {:?} after the edit, expected {want:?}",

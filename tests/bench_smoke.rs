@@ -11,7 +11,8 @@ mod gen_catalog;
 use std::time::{Duration, Instant};
 
 use catalog_effects::classify::RuleSet;
-use catalog_effects::pipeline::{self, Options};
+use catalog_effects::fix::options::Options;
+use catalog_effects::run;
 use rayon::prelude::*;
 
 /// The allocator the binary ships with (src/main.rs), so both sides measure what users run.
@@ -34,7 +35,7 @@ fn backfill_keeps_at_least_two_fifths_of_two_parses() {
     let dir = tempfile::tempdir().unwrap();
     let catalog = dir.path().join("catalog");
     gen_catalog::generate(3000, &catalog, 7).unwrap();
-    let files = catalog_effects::walk::walk(&catalog, catalog_effects::source::claims)
+    let files = catalog_effects::run::walk::walk(&catalog, catalog_effects::source::claims)
         .unwrap()
         .files;
     let texts: Vec<String> = files
@@ -55,7 +56,7 @@ fn backfill_keeps_at_least_two_fifths_of_two_parses() {
     };
     let full = || {
         let (mut patch, mut csv) = (0usize, 0usize);
-        pipeline::run_each(std::slice::from_ref(&catalog), &opts, |f| {
+        run::run_each(std::slice::from_ref(&catalog), &opts, |f| {
             patch += f.patch.len();
             csv += f.csv.len();
         });

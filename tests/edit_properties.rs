@@ -7,9 +7,11 @@ mod common;
 use std::path::Path;
 
 use catalog_effects::classify::RuleSet;
-use catalog_effects::diff::Status;
-use catalog_effects::parse::{self, Shape};
-use catalog_effects::pipeline::{self, Options};
+use catalog_effects::fix::options::Options;
+use catalog_effects::model::edit::Status;
+use catalog_effects::model::site::Shape;
+use catalog_effects::run;
+use catalog_effects::source::connector::read::parse_file;
 use catalog_effects::view::Declared;
 
 use common::{EFFECT_NAMES, Rng, apply_unified, check_only_inserted};
@@ -226,7 +228,7 @@ fn check(g: &Generated, dir: &Path, opts: &Options) -> usize {
     let catalog = dir.join(format!("c{}", g.seed));
     std::fs::create_dir_all(catalog.join("gen")).unwrap();
     std::fs::write(catalog.join("gen/gen.s1.yaml"), &g.text).unwrap();
-    let run = pipeline::run(std::slice::from_ref(&catalog), opts);
+    let run = run::run(std::slice::from_ref(&catalog), opts);
     assert!(run.all_errors().is_empty(), "{ctx}\n{:?}", run.all_errors());
     assert_eq!(run.files.len(), 1);
     let file = &run.files[0];
@@ -280,13 +282,13 @@ fn check(g: &Generated, dir: &Path, opts: &Options) -> usize {
     assert_eq!(&patched, new, "{ctx}\n--- patch\n{}", file.patch);
 
     // 2. The edited text parses, and 3. planning it again gives no edit.
-    let again = pipeline::plan(new, opts).unwrap_or_else(|e| panic!("{ctx}\n{e}\n{new}"));
+    let again = run::plan(new, opts).unwrap_or_else(|e| panic!("{ctx}\n{e}\n{new}"));
     assert!(again.edits.is_empty(), "{ctx}\n--- edited\n{new}");
 
     // 4. Every added action now declares exactly the proposal; everything else it says is
     // unchanged.
-    let before = parse::parse_file(&g.text).unwrap();
-    let after = parse::parse_file(new).unwrap();
+    let before = parse_file(&g.text).unwrap();
+    let after = parse_file(new).unwrap();
     assert_eq!(before.actions.len(), after.actions.len(), "{ctx}");
     for (b, a) in before.actions.iter().zip(&after.actions) {
         assert_eq!(b.view.id, a.view.id, "{ctx}");
@@ -405,7 +407,7 @@ fn check_style(seq_off: usize) -> usize {
         if g.seq_off != seq_off || !g.shows_style {
             continue;
         }
-        let plan = pipeline::plan(&g.text, &opts).unwrap();
+        let plan = run::plan(&g.text, &opts).unwrap();
         let (k, s) = (" ".repeat(g.key_col), " ".repeat(g.seq_off));
         for p in plan.actions.iter().filter(|p| p.status == Status::Added) {
             let edit = p.edit.as_ref().unwrap();

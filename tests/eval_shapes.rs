@@ -48,8 +48,8 @@ fn a_document_holds_every_row_as_an_operation() {
     let set = SETS[1];
     let (server, list) = by_server(&rows, set).into_iter().next().expect("a server");
     let text = openapi_shape::document_yaml(server, &list);
-    let tree = catalog_effects::parse::parse_tree(&text).expect("the document parses");
-    let doc = catalog_effects::parse::openapi::read(&tree).expect("it is a document");
+    let tree = catalog_effects::yaml::parse_tree(&text).expect("the document parses");
+    let doc = catalog_effects::source::openapi::read::read(&tree).expect("it is a document");
     assert!(doc.problems.is_empty(), "{:?}", doc.problems);
     assert_eq!(doc.operations.len(), list.len());
 }

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use catalog_effects::classify::RuleSet;
-use catalog_effects::pipeline::Options;
+use catalog_effects::fix::options::Options;
 
 mod common;
 #[path = "../fuzz/invariants.rs"]
@@ -177,7 +177,7 @@ fn assert_holds(name: &str, text: &str, opts: &Options) -> invariants::Outcome {
 /// `list_leads` is anchored and gets `effects: [read]`; `widget_config` merges it (`<<:
 /// *base`), declares no effects of its own and is not classified (no verb, no call), so it
 /// gets no edit. After the patch it inherited `[read]` through the merge: a declaration
-/// nobody proposed. `pipeline::plan` now holds back an edit that a merging action would
+/// nobody proposed. `run::plan` now holds back an edit that a merging action would
 /// inherit.
 const MERGE_INHERITS_INSERTED_EFFECTS: &str = "actions:
   - &base
@@ -191,8 +191,7 @@ const MERGE_INHERITS_INSERTED_EFFECTS: &str = "actions:
 fn merge_source_edit_does_not_declare_effects_for_an_inheritor() {
     let outcome = invariants::check(MERGE_INHERITS_INSERTED_EFFECTS, &options()).unwrap();
     assert_eq!(outcome.edits, 0, "the merged action's edit is held back");
-    let plan =
-        catalog_effects::pipeline::plan(MERGE_INHERITS_INSERTED_EFFECTS, &options()).unwrap();
+    let plan = catalog_effects::run::plan(MERGE_INHERITS_INSERTED_EFFECTS, &options()).unwrap();
     assert!(
         plan.notes
             .iter()
@@ -206,7 +205,7 @@ fn merge_source_edit_does_not_declare_effects_for_an_inheritor() {
 const REGRESSIONS: &[(&str, &str)] = &[
     // Fuzzer crash 645f82ee: a lone CR is a YAML line break the column count did not see,
     // so `effects` was indented one column too far and the edited file did not parse. Now
-    // refused with a positioned error (src/parse/mod.rs).
+    // refused with a positioned error (src/yaml/mod.rs).
     (
         "crash-645f82ee lone CR",
         "- ads/get\n\r- actionId: list_notes",
@@ -220,7 +219,7 @@ const REGRESSIONS: &[(&str, &str)] = &[
     // Fuzzer crash d8ab7a41: saphyr-parser's positions drift after a `%` directive holding
     // non-ASCII characters, so `effects` went one line down and one column right and the
     // edited file did not parse. Now refused: the `actionId` spans are checked against
-    // the text (src/parse/mod.rs).
+    // the text (src/yaml/mod.rs).
     (
         "crash-d8ab7a41 directive with non-ASCII",
         "%\u{e9}\n---\n- actionId: list_files\n  categories: [documents]\n  label: x\n",
@@ -233,7 +232,7 @@ const REGRESSIONS: &[(&str, &str)] = &[
     // Fuzzer crash ee4b7845 (minimised by hand): a flow mapping's span starts at its anchor
     // or tag, so `&a {actionId: ...}` was taken for a block mapping and got block lines
     // inserted after it. Now the opening brace is looked for past the properties
-    // (src/parse/tree.rs); a flow list behind an anchor is the same case.
+    // (src/yaml/tree.rs); a flow list behind an anchor is the same case.
     (
         "crash-ee4b7845 anchored flow mapping",
         "actions:\n  - &a {actionId: list_services, steps: [{stepFunction: {functionName: request, parameters: {url: /s, method: get}}}]}\n  - !!map {actionId: delete_service, steps: [{stepFunction: {functionName: request, parameters: {url: /s, method: delete}}}]}\n",
@@ -250,13 +249,14 @@ fn regressions_hold() {
     for (name, text) in REGRESSIONS {
         assert_holds(name, text, &opts);
     }
-    let lone_cr = catalog_effects::parse::parse_file(REGRESSIONS[0].1).unwrap_err();
+    let lone_cr =
+        catalog_effects::source::connector::read::parse_file(REGRESSIONS[0].1).unwrap_err();
     assert_eq!(
         (lone_cr.line, lone_cr.column),
         (Some(2), Some(1)),
         "{lone_cr}"
     );
-    let drift = catalog_effects::parse::parse_file(REGRESSIONS[4].1).unwrap_err();
+    let drift = catalog_effects::source::connector::read::parse_file(REGRESSIONS[4].1).unwrap_err();
     assert!(drift.message.contains("positions do not match"), "{drift}");
     assert_eq!(invariants::check(REGRESSIONS[5].1, &opts).unwrap().edits, 6);
     assert_eq!(

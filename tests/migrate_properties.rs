@@ -9,8 +9,9 @@
 mod common;
 
 use catalog_effects::classify::RuleSet;
-use catalog_effects::diff::hints::{ANNOTATIONS, HintKey};
-use catalog_effects::pipeline::{Options, plan};
+use catalog_effects::fix::options::Options;
+use catalog_effects::model::hints::{ANNOTATIONS, HintKey};
+use catalog_effects::run::plan;
 use common::Rng;
 use yaml_serde::Value;
 

@@ -603,7 +603,7 @@ fn invalid_heuristics_file_names_file_rule_and_field() {
 fn read_text_on_a_removed_file_names_it() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("gone.s1.yaml");
-    let e = catalog_effects::pipeline::read_text(&p).unwrap_err();
+    let e = catalog_effects::source::read_text(&p).unwrap_err();
     assert!(
         e.to_string()
             .contains("gone.s1.yaml: cannot read: No such file"),

@@ -8,8 +8,8 @@
 //! checked too; nothing is fetched.
 
 use catalog_effects::emit::sarif::{SarifRule, render};
-use catalog_effects::findings::{Finding, Level};
 use catalog_effects::lint::LintRules;
+use catalog_effects::model::finding::{Finding, Level};
 use serde_json::Value;
 
 const SCHEMA: &str = include_str!("data/sarif-schema-2.1.0.json");

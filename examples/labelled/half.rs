@@ -13,8 +13,8 @@ use catalog_effects::classify::catalog::{self, Counter, Did, Origin, Thresholds}
 use catalog_effects::classify::confidence::Tally;
 use catalog_effects::classify::{Confidence, Group, Inference, RuleSet};
 use catalog_effects::effects::{Effect, Effects};
-use catalog_effects::mcp::parse_tools;
-use catalog_effects::parse::parse_file;
+use catalog_effects::source::connector::read::parse_file;
+use catalog_effects::source::mcp::parse_tools;
 use catalog_effects::view::ActionView;
 
 use super::{Figures, Outcome, Route, Row, Set, by_server, connector_yaml, engine_claim};

@@ -14,12 +14,12 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use catalog_effects::audit::audit;
 use catalog_effects::classify::confidence::{ByProvider, Tally};
 use catalog_effects::classify::{Confidence, Group, Inference, Measured, RuleSet, infer_in};
 use catalog_effects::effects::{DestructivePolicy, Hints};
-use catalog_effects::mcp::parse_tools;
-use catalog_effects::parse::parse_file;
+use catalog_effects::report::audit::audit;
+use catalog_effects::source::connector::read::parse_file;
+use catalog_effects::source::mcp::parse_tools;
 
 pub mod openapi_shape;
 
@@ -218,7 +218,7 @@ pub fn slug(server: &str) -> String {
 /// OpenAPI id rule); an id that would not start with a letter gets a `t_` prefix, as catalog
 /// ids must.
 pub fn snake(name: &str) -> String {
-    let out = catalog_effects::parse::openapi::snake(name);
+    let out = catalog_effects::source::openapi::read::snake(name);
     if out.starts_with(|c: char| c.is_ascii_lowercase()) {
         out
     } else {
@@ -536,7 +536,7 @@ fn held_out_by<'a>(
 
 /// The audit route through the library as `audit` runs it, for one server: a check that
 /// `classify_all` and the command agree.
-pub fn audit_rows(list: &[&Row], set: &RuleSet) -> Vec<catalog_effects::audit::AuditRow> {
+pub fn audit_rows(list: &[&Row], set: &RuleSet) -> Vec<catalog_effects::report::audit::AuditRow> {
     let tools = parse_tools(&tools_json(list), "tools.json").expect("generated JSON parses");
     audit(&tools, set, DestructivePolicy::Delete, Confidence::Low)
 }

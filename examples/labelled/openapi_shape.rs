@@ -72,8 +72,9 @@ pub fn classify_server<'a>(
         return Ok(Vec::new());
     }
     let text = document_yaml(server, &http);
-    let tree = catalog_effects::parse::parse_tree(&text).map_err(|e| format!("{server}: {e}"))?;
-    let doc = catalog_effects::parse::openapi::read(&tree).map_err(|e| format!("{server}: {e}"))?;
+    let tree = catalog_effects::yaml::parse_tree(&text).map_err(|e| format!("{server}: {e}"))?;
+    let doc = catalog_effects::source::openapi::read::read(&tree)
+        .map_err(|e| format!("{server}: {e}"))?;
     if let Some(p) = doc.problems.first() {
         return Err(format!("{server}: {p}"));
     }

@@ -10,8 +10,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use catalog_effects::classify::{Confidence, Group, Inference, RuleSet, infer_in};
-use catalog_effects::mcp::parse_tools;
-use catalog_effects::pipeline::{Options, run};
+use catalog_effects::fix::options::Options;
+use catalog_effects::run::run;
+use catalog_effects::source::mcp::parse_tools;
 
 use super::{Route, Row, Set, by_server, engine_claim, slug, snake, tools_json};
 

@@ -1,4 +1,4 @@
-//! Fuzz target for the locate-and-edit path: `pipeline::plan` -> `diff::apply` -> parse and
+//! Fuzz target for the locate-and-edit path: `run::plan` -> `fix::apply::apply` -> parse and
 //! plan again. The invariants live in `../invariants.rs`, shared with `tests/fuzz_props.rs`
 //! so `cargo test` checks the same ones on every run.
 #![no_main]
@@ -6,7 +6,7 @@
 use std::sync::OnceLock;
 
 use catalog_effects::classify::RuleSet;
-use catalog_effects::pipeline::Options;
+use catalog_effects::fix::options::Options;
 use libfuzzer_sys::fuzz_target;
 
 #[path = "../invariants.rs"]
@@ -24,7 +24,7 @@ fn options() -> &'static Options {
 }
 
 fuzz_target!(|data: &[u8]| {
-    // Files that are not UTF-8 are refused before parsing (`pipeline::read_text`); the
+    // Files that are not UTF-8 are refused before parsing (`source::read_text`); the
     // lossy conversion still lets byte-level mutations reach the parser.
     let text = String::from_utf8_lossy(data);
     if let Err(violation) = invariants::check(&text, options()) {

@@ -641,7 +641,7 @@ mod tests {
     #[test]
     fn declared_scopes_are_read_and_speak() {
         let text = "- actionId: employee_compensation\n  requiredScopes: [compensation:read]\n  steps:\n    - stepId: s\n      stepFunction:\n        functionName: request\n        parameters: {url: /compensation, method: post}\n- actionId: list_pay_runs\n  requiredScopes:\n    - payroll:read\n    - payroll:write\n";
-        let parsed = crate::parse::parse_file(text).unwrap();
+        let parsed = crate::source::connector::read::parse_file(text).unwrap();
         assert_eq!(parsed.actions[0].view.scopes, ["compensation:read"]);
         let set = set();
         let inf = |i: usize| infer(&parsed.actions[i].view, &set);

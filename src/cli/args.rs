@@ -5,7 +5,7 @@
 use std::path::{Component, Path, PathBuf};
 
 use catalog_effects::error::{Error, Result};
-use catalog_effects::walk;
+use catalog_effects::run::walk;
 
 use super::out;
 
@@ -370,7 +370,7 @@ pub fn heuristics_dir(dir: &Path) -> Result<()> {
         let Ok(text) = std::fs::read_to_string(&path) else {
             continue;
         };
-        let Ok(tree) = catalog_effects::parse::tree::parse(&text) else {
+        let Ok(tree) = catalog_effects::yaml::tree::parse(&text) else {
             continue;
         };
         for &root in &tree.roots {

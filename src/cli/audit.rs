@@ -4,9 +4,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use catalog_effects::audit;
 use catalog_effects::error::{Error, Result};
-use catalog_effects::mcp;
+use catalog_effects::report::audit;
+use catalog_effects::source::mcp;
 
 use super::config::Config;
 use super::{EXIT_FINDINGS, EXIT_OK, EngineArgs, SummaryFormat, out};

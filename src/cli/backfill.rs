@@ -6,17 +6,18 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use catalog_effects::diff::Status;
 use catalog_effects::emit;
 use catalog_effects::emit::html::Coverage;
 use catalog_effects::emit::in_place::InPlace;
 use catalog_effects::emit::overlay::Overlay;
 use catalog_effects::emit::review::{self, GuideFile, Review};
-use catalog_effects::emit::sink::{End, Sink};
-use catalog_effects::emit::streams::PatchAndReport;
+use catalog_effects::emit::sink::{End, Guide, Sink};
+use catalog_effects::emit::streams::{Content, Streams};
 use catalog_effects::error::{Error, Result};
-use catalog_effects::findings;
-use catalog_effects::pipeline;
+use catalog_effects::fix::options::Options;
+use catalog_effects::model::edit::Status;
+use catalog_effects::outcome;
+use catalog_effects::report;
 
 use super::check::LIST_LIMIT;
 use super::config::Config;
@@ -124,10 +125,18 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
         (true, true) => Some(InPlace::default()),
         (true, false) => Some(InPlace::new(dirty_files(&catalogs)?)),
     };
-    let mut streams = PatchAndReport::new(
-        (args.patch.clone(), super::open_output(&args.patch)?),
-        (report.clone(), super::open_output(&report)?),
-    );
+    let mut streams = Streams::new(vec![
+        (
+            args.patch.clone(),
+            super::open_output(&args.patch)?,
+            Content::Patch,
+        ),
+        (
+            report.clone(),
+            super::open_output(&report)?,
+            Content::Report,
+        ),
+    ]);
     let mut console = Console::new(&args, &report, &opts);
     let mut overlay = args.overlay.clone().map(Overlay::new);
     let mut review = args.review.clone().map(GuideFile);
@@ -140,7 +149,7 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
         if let Some(g) = &mut guide {
             g.add_file(f, &opts.rules);
         }
-        // The page takes each file whole, so it comes last.
+        // Fed in the order their messages have always come in.
         let mut sinks: [&mut dyn Sink; 7] = [
             &mut streams,
             &mut console,
@@ -154,9 +163,10 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
     });
     summary.errors += meta.errors.len();
     let context = review_context(&args, &catalogs, &report, &opts);
+    let guided = guide.as_ref().map(|g| (g, &context));
     let end = End {
         summary: &summary,
-        guide: guide.as_ref().map(|g| (g, &context)),
+        guide: guided.as_ref().map(|g| g as &dyn Guide),
         meta: &meta,
         write: &super::write_output,
     };
@@ -235,7 +245,7 @@ fn output_base(config: &Config) -> PathBuf {
     }
 }
 
-fn options(args: &BackfillArgs, config: &Config) -> Result<pipeline::Options> {
+fn options(args: &BackfillArgs, config: &Config) -> Result<Options> {
     let mut opts = args.engine.options()?;
     opts.fix_conflicts = args.fix_conflicts;
     opts.migrate_hints = args.migrate_hints;
@@ -266,8 +276,8 @@ fn untouchable(catalogs: &[PathBuf]) -> Result<Vec<BTreeMap<String, &'static str
 struct Console<'a> {
     args: &'a BackfillArgs,
     report: &'a Path,
-    opts: &'a pipeline::Options,
-    checker: findings::Checker,
+    opts: &'a Options,
+    checker: report::Checker,
     /// Those printed here; the run adds the other outputs'.
     errors: usize,
     warnings: usize,
@@ -279,12 +289,12 @@ struct Console<'a> {
 }
 
 impl<'a> Console<'a> {
-    fn new(args: &'a BackfillArgs, report: &'a Path, opts: &'a pipeline::Options) -> Self {
+    fn new(args: &'a BackfillArgs, report: &'a Path, opts: &'a Options) -> Self {
         Console {
             args,
             report,
             opts,
-            checker: findings::Checker::default(),
+            checker: report::Checker::default(),
             errors: 0,
             warnings: 0,
             removed: 0,
@@ -370,7 +380,7 @@ impl<'a> Console<'a> {
 }
 
 impl Sink for Console<'_> {
-    fn file(&mut self, f: &mut pipeline::FileResult) -> Result<()> {
+    fn file(&mut self, f: &outcome::FileResult) -> Result<()> {
         let quiet = self.quiet();
         self.errors += super::report_file_errors(f, quiet);
         for h in f.actions.iter().filter_map(|a| a.hint_review.as_deref()) {
@@ -409,7 +419,8 @@ impl Sink for Console<'_> {
             for link in &c.skipped_links {
                 self.warnings += 1;
                 if !self.quiet() {
-                    let path = catalog_effects::walk::shown(&c.root.join(link), cwd.as_deref());
+                    let path =
+                        catalog_effects::run::walk::shown(&c.root.join(link), cwd.as_deref());
                     out::warning(&format!("{path}: symlink not followed"));
                 }
             }
@@ -424,7 +435,7 @@ fn wrote(args: &BackfillArgs, report: &Path) -> Option<String> {
     let mut files = Vec::new();
     let mut name = |path: &Path, what: &str| {
         if path.as_os_str() != "-" {
-            let shown = catalog_effects::walk::shown(path, cwd.as_deref());
+            let shown = catalog_effects::run::walk::shown(path, cwd.as_deref());
             files.push(format!("{shown} ({what})"));
         }
     };
@@ -446,7 +457,7 @@ fn wrote(args: &BackfillArgs, report: &Path) -> Option<String> {
 }
 
 /// Proposals below `--min-confidence`, one line each, for the human who decides instead.
-fn low_confidence(f: &pipeline::FileResult, opts: &pipeline::Options) -> Vec<String> {
+fn low_confidence(f: &outcome::FileResult, opts: &Options) -> Vec<String> {
     f.actions
         .iter()
         .filter(|a| a.status == Status::Unclassified && !a.inference.effects.is_empty())
@@ -492,7 +503,7 @@ fn human(summary: &emit::Summary, report: &Report, totals: &str, notes: &[String
             s.push_str(&format!(
                 "  ... and {} more: the rows of {} with status `unclassified` and an `inferred_effects`\n",
                 low.len() - LIST_LIMIT,
-                catalog_effects::walk::shown(report.path, std::env::current_dir().ok().as_deref())
+                catalog_effects::run::walk::shown(report.path, std::env::current_dir().ok().as_deref())
             ));
         }
     }
@@ -525,7 +536,7 @@ fn dirty_files(catalogs: &[PathBuf]) -> Result<BTreeSet<(usize, String)>> {
 }
 
 /// A short fingerprint of the rules in force, so a commit says which heuristics made it.
-pub fn heuristics_revision(opts: &pipeline::Options) -> String {
+pub fn heuristics_revision(opts: &Options) -> String {
     let text: String = opts
         .rules
         .rules
@@ -539,7 +550,7 @@ pub fn heuristics_revision(opts: &pipeline::Options) -> String {
         .collect();
     format!(
         "{:012x}",
-        findings::fnv1a(text.as_bytes()) & 0xffff_ffff_ffff
+        catalog_effects::model::finding::fnv1a(text.as_bytes()) & 0xffff_ffff_ffff
     )
 }
 
@@ -548,14 +559,14 @@ fn review_context(
     args: &BackfillArgs,
     catalogs: &[PathBuf],
     report: &Path,
-    opts: &pipeline::Options,
+    opts: &Options,
 ) -> review::Context {
     let cwd = std::env::current_dir().ok();
     let shown = |p: &Path| {
         if p.as_os_str() == "-" {
             "stdout".to_owned()
         } else {
-            catalog_effects::walk::shown(p, cwd.as_deref())
+            catalog_effects::run::walk::shown(p, cwd.as_deref())
         }
     };
     review::Context {
@@ -628,7 +639,7 @@ impl Sink for Branch {
     /// Stores one file's edited text as `git add` would. A file that cannot be stored is
     /// printed here rather than returned: the run's error is the branch not written, said
     /// once at the end.
-    fn file(&mut self, f: &mut pipeline::FileResult) -> Result<()> {
+    fn file(&mut self, f: &outcome::FileResult) -> Result<()> {
         let Some(new) = &f.new_text else {
             return Ok(());
         };
@@ -650,10 +661,10 @@ impl Sink for Branch {
             ))
             .in_file(self.repo.workdir()));
         }
-        let Some((guide, context)) = end.guide else {
+        let Some(guide) = end.guide else {
             return Ok(());
         };
-        let message = guide.commit_message(end.summary, context);
+        let message = guide.commit_message(end.summary);
         let id = self
             .repo
             .commit_on_branch(&self.name, &self.blobs, &message, self.force)?;

@@ -2,24 +2,28 @@
 //! nothing into the catalog, and reports what needs a human, against a baseline if given.
 
 use std::collections::BTreeSet;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
+use catalog_effects::emit;
+use catalog_effects::emit::findings::{self, Emitter, Ending, Judged};
 use catalog_effects::emit::html::Coverage;
+use catalog_effects::emit::sarif::SarifRule;
 use catalog_effects::emit::sink::End;
-use catalog_effects::emit::streams::Streamed;
-use catalog_effects::emit::{self, sarif::BaselineState, sarif::SarifRule};
+use catalog_effects::emit::streams::{Content, Streams};
 use catalog_effects::error::{Error, Result};
-use catalog_effects::findings::{self, Baseline, Finding, Level};
-use catalog_effects::pipeline;
-use catalog_effects::walk;
+use catalog_effects::fix::options::Options;
+use catalog_effects::model::finding::{Finding, Level};
+use catalog_effects::outcome;
+use catalog_effects::report::Checker;
+use catalog_effects::report::baseline::{self, Baseline, Comparison};
+use catalog_effects::run::walk;
 
 use super::args::{Origin, Target};
 use super::config::Config;
 use super::out::{self, Stream};
-use super::{EXIT_ERROR, EXIT_OK, EngineArgs, FailOn, FindingFormat, ReportArgs, Totals, plural};
+use super::{EXIT_ERROR, EXIT_OK, EngineArgs, FailOn, FindingFormat, ReportArgs, Totals};
 
 /// A long list on the terminal shows this many items, then how many more and where they are.
 pub const LIST_LIMIT: usize = 20;
@@ -108,7 +112,8 @@ fn changed_files(catalog: &Path, rev: &str) -> Result<BTreeSet<String>> {
         .filter_map(|path| path.strip_prefix(&prefix).map(str::to_owned))
         // An OpenAPI document is known by its content: the walk decides which it is.
         .filter(|rel| {
-            walk::is_connector_file(rel) || catalog_effects::source::openapi::may_be_document(rel)
+            catalog_effects::source::connector::is_connector_file(rel)
+                || catalog_effects::source::openapi::may_be_document(rel)
         })
         .collect())
 }
@@ -167,7 +172,7 @@ impl Plan {
                 return Err(Error::new(format!("cannot read baseline: {e}{hint}")).in_file(path));
             }
         };
-        findings::baseline(&text)
+        baseline::baseline(&text)
             .map(Some)
             .map_err(|e| Error::new(format!("invalid baseline: {e}")).in_file(path))
     }
@@ -176,12 +181,87 @@ impl Plan {
 pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
     args.engine.apply(config);
     let plan = Plan::new(&args, config)?;
+    let catalogs = super::catalogs(&args.catalogs, config);
+    let opts = options(&args, &plan, &catalogs, config)?;
+    let baseline = plan.read_baseline(args.write_baseline.is_some())?;
+    let walked = match super::walk_or_refuse("check", &catalogs, &args.engine) {
+        Ok(w) => w,
+        Err(code) => return Ok(code),
+    };
+    let to = Stream::beside([plan.report.as_deref(), args.write_baseline.as_deref()]);
+    let mut streams = Streams::new(
+        [
+            (&plan.report, Content::Report),
+            (&args.write_baseline, Content::Baseline),
+        ]
+        .into_iter()
+        .filter_map(|(path, content)| Some((path.clone()?, content)))
+        .map(|(path, content)| Ok((path.clone(), super::open_output(&path)?, content)))
+        .collect::<Result<Vec<_>>>()?,
+    );
+    let mut page = args.reports.page(Coverage::Current, &opts.rules);
+    page.partial = args.since.is_some();
+    let mut reporter = Reporter::new(&args, &plan, baseline.as_ref(), to);
+    let mut summary = emit::Summary::default();
+    let mut checker = Checker::default();
+    // Outputs that could not be written fail the run (exit 2), but the findings are still
+    // printed, as backfill still prints its summary (issue 13).
+    let mut failed_outputs = 0;
+    let meta = walked.run(&opts, |f| {
+        super::report_file_errors(f, args.engine.quiet);
+        summary.add_file(f);
+        if let Some(c) = &mut reporter.compared {
+            c.file(f);
+        }
+        reporter.take(checker.file(f, &opts.rules));
+        failed_outputs += super::feed(&mut [&mut streams, &mut page], f);
+    });
+    for e in &meta.errors {
+        out::error(&e.to_string());
+    }
+    reporter.take(late_findings(checker, &meta, &opts));
+    summary.errors += meta.errors.len();
+    summary.as_declared();
+    reporter.totals.unreadable = summary.errors;
+    let end = End {
+        summary: &summary,
+        guide: None,
+        meta: &meta,
+        write: &super::write_output,
+    };
+    failed_outputs += super::finish(&mut [&mut streams], &end);
+    if page.partial && args.reports.history.is_some() && !args.engine.quiet {
+        out::eprint(
+            "note: --history is not appended on a partial (--since) run: its counts cover only the changed files\n",
+        );
+    }
+    failed_outputs += super::finish(&mut [&mut page], &end);
+    let written = streams.baseline.take();
+    let code = match (reporter.totals.exit_code(), &written) {
+        _ if failed_outputs > 0 => EXIT_ERROR,
+        (EXIT_ERROR, _) => EXIT_ERROR,
+        (_, Some(_)) => EXIT_OK,
+        (code, None) => code,
+    };
+    reporter.end(&meta, &summary, args.since.as_deref(), written.as_deref());
+    Ok(code)
+}
+
+/// The engine's options for a `check` run: no edit leaves it, and with `--since` only the
+/// changed files (and the main file of each changed partial's folder) are read. Every
+/// output is checked against the catalogs and the baseline before anything is read.
+fn options(
+    args: &CheckArgs,
+    plan: &Plan,
+    catalogs: &[PathBuf],
+    config: &Config,
+) -> Result<Options> {
     let mut opts = args.engine.options()?;
     // check writes nothing into the catalog, so its proposals' edits need no check.
     opts.check_edits = false;
     opts.render_patch = false;
-    let catalogs = super::catalogs(&args.catalogs, config);
-    let mut guard = super::args::Guard::new(&catalogs, config);
+    opts.render_csv = plan.report.is_some() || args.write_baseline.is_some();
+    let mut guard = super::args::Guard::new(catalogs, config);
     guard
         .baselines
         .extend(args.baseline.as_deref().map(|b| ("--baseline", b)));
@@ -211,257 +291,79 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
         }
         opts.only = Some(only);
     }
-    let baseline = plan.read_baseline(args.write_baseline.is_some())?;
-    let walked = match super::walk_or_refuse("check", &catalogs, &args.engine) {
-        Ok(w) => w,
-        Err(code) => return Ok(code),
-    };
-    let quiet = args.engine.quiet;
-    let to = Stream::beside([plan.report.as_deref(), args.write_baseline.as_deref()]);
-    opts.render_csv = plan.report.is_some() || args.write_baseline.is_some();
-    let mut csv_outputs = Vec::new();
-    for path in [&plan.report, &args.write_baseline].into_iter().flatten() {
-        csv_outputs.push((path, super::open_output(path)?));
-    }
-    let mut failed_io = None;
-    // Outputs that could not be written: they fail the run (exit 2), but the findings are
-    // still printed, as backfill still prints its summary (issue 13).
-    let mut failed_outputs = 0;
-    let mut write_csv = |text: &str, outputs: &mut Vec<(&PathBuf, super::Output)>| {
-        for (path, o) in outputs.iter_mut() {
-            if failed_io.is_none()
-                && let Err(e) = o.write_all(text.as_bytes())
-            {
-                failed_io = Some(Error::new(format!("cannot write: {e}")).in_file(path.as_path()));
-            }
-        }
-    };
-    write_csv(&emit::csv_header(), &mut csv_outputs);
-    let mut summary = emit::Summary::default();
-    let mut checker = findings::Checker::default();
-    let mut page = args.reports.page(Coverage::Current, &opts.rules);
-    page.partial = args.since.is_some();
-    let mut reporter = Reporter {
-        format: args.format,
-        quiet,
-        to,
-        baseline: baseline.as_ref(),
-        partial: args.since.is_some(),
-        totals: Totals {
-            fail_on: plan.fail_on,
-            ..Totals::default()
-        },
-        seen: BTreeSet::new(),
-        actions: BTreeSet::new(),
-        files: BTreeSet::new(),
-        kept: Vec::new(),
-    };
-    let meta = walked.run(&opts, |f| {
-        super::report_file_errors(f, quiet);
-        summary.add_file(f);
-        reporter.file(f);
-        reporter.take(checker.file(f, &opts.rules));
-        write_csv(&f.csv, &mut csv_outputs);
-        failed_outputs += super::feed(&mut [&mut page], f);
-    });
-    for e in &meta.errors {
-        out::error(&e.to_string());
-    }
+    Ok(opts)
+}
+
+/// What only the end of the run finds (unused heuristics, errors from outside any file),
+/// located for SARIF and GitHub from the repository root: errors from outside any file (an
+/// unreadable folder) carry the path as printed.
+fn late_findings(checker: Checker, meta: &outcome::RunMeta, opts: &Options) -> Vec<Finding> {
     let mut late = checker.finish(&meta.errors, &meta.rules_used, &opts.rules);
-    // Errors from outside any file (an unreadable folder) carry the path as printed; SARIF
-    // and GitHub want it from the repository root.
     let repo = meta.catalogs.iter().find_map(|c| c.repo.as_ref());
     for f in &mut late {
         f.ci_file = repo
             .zip(f.file.as_deref())
             .and_then(|(r, p)| r.relative(Path::new(p)));
     }
-    reporter.take(late);
-    let partial = args.since.as_ref().map(|rev| {
-        format!(
-            "partial run: {} of {} files (changed since {rev})",
-            meta.files, meta.walked
-        )
-    });
-    summary.errors += meta.errors.len();
-    summary.as_declared();
-    reporter.totals.unreadable = summary.errors;
-    let gone = reporter.gone();
-    if let Some((_, _, g)) = &mut reporter.totals.baseline {
-        *g = gone.len();
-    }
-
-    let written = match failed_io {
-        Some(e) => Err(e),
-        None => finish_csv(csv_outputs, args.write_baseline.as_ref(), summary.errors),
-    }
-    .unwrap_or_else(|e| {
-        out::error(&e.to_string());
-        failed_outputs += 1;
-        None
-    });
-    if page.partial && args.reports.history.is_some() && !quiet {
-        out::eprint(
-            "note: --history is not appended on a partial (--since) run: its counts cover only the changed files\n",
-        );
-    }
-    let end = End {
-        summary: &summary,
-        guide: None,
-        meta: &meta,
-        write: &super::write_output,
-    };
-    failed_outputs += super::finish(&mut [&mut page], &end);
-
-    let totals = &reporter.totals;
-    let code = match (totals.exit_code(), &written) {
-        _ if failed_outputs > 0 => EXIT_ERROR,
-        (EXIT_ERROR, _) => EXIT_ERROR,
-        (_, Some(_)) => EXIT_OK,
-        (code, None) => code,
-    };
-    let mut totals_line = totals.line("check");
-    if let Some(path) = &written {
-        totals_line.push_str(&format!(
-            "; baseline written to {}: its findings are accepted",
-            path.display()
-        ));
-    }
-    let text = match args.format {
-        FindingFormat::Human if quiet => totals_line + "\n",
-        FindingFormat::Human => {
-            human(&meta, &summary, &gone, partial.as_deref()) + "\n" + &totals_line + "\n"
-        }
-        FindingFormat::Json => json(&summary, &reporter, &gone, partial.as_deref()),
-        FindingFormat::Github => {
-            // Each finding that fails the run is an error of its own; the totals are a
-            // notice, or a pull request shows two errors for one (issue 33).
-            format!(
-                "::notice title=catalog-effects::{}\n",
-                emit::github::escape_data(&totals_line)
-            )
-        }
-        FindingFormat::Sarif => sarif(&reporter),
-    };
-    match args.format {
-        FindingFormat::Human => to.print(&catalog_effects::text::safe::lines(&text)),
-        _ => to.print(&text),
-    }
-    Ok(code)
+    late
 }
 
-/// Puts the report and the baseline in place. The baseline only when every file was read:
-/// dropped unfinished, its staged file goes and the old baseline stays.
-fn finish_csv(
-    outputs: Vec<(&PathBuf, super::Output)>,
-    baseline: Option<&PathBuf>,
-    unreadable: usize,
-) -> Result<Option<PathBuf>> {
-    let mut written = None;
-    for (path, o) in outputs {
-        if Some(path) != baseline {
-            o.commit(path)?;
-        } else if unreadable > 0 {
-            out::error(&format!(
-                "{}: baseline not written: {} (files or items that could not be read), and a baseline must cover the whole catalog",
-                path.display(),
-                plural(unreadable, "parse error")
-            ));
-        } else {
-            o.commit(path)?;
-            written = Some(path.clone());
-        }
-    }
-    Ok(written)
-}
-
-/// The SARIF log: the findings, with their state against the baseline, and the baseline's
-/// findings that are gone.
-fn sarif(reporter: &Reporter) -> String {
-    let mut results: Vec<(Finding, Option<BaselineState>)> = reporter
-        .kept
-        .iter()
-        .map(|(f, new)| (f.clone(), new.map(BaselineState::from_new)))
-        .collect();
-    results.extend(
-        reporter
-            .absent()
-            .into_iter()
-            .map(|f| (f, Some(BaselineState::Absent))),
-    );
-    emit::sarif::render_with_states(
-        &results,
-        &SarifRule::check_rules(),
-        env!("CARGO_PKG_VERSION"),
-    )
-}
-
-/// Takes findings as the run produces them, in file order: counts them, says what fails the
-/// run and what is new, and prints human and GitHub lines at once, so a large catalog's
-/// findings are never all held in memory. JSON and SARIF are documents, so their findings
-/// are kept.
+/// Takes findings as the run produces them, in file order: counts them and says what fails
+/// the run (the totals), what is new against the baseline (the comparison), and hands each
+/// to the format's emitter, printing at once what it prints as it goes, so a large
+/// catalog's findings are never all held in memory.
 struct Reporter<'a> {
     format: FindingFormat,
-    quiet: bool,
     to: Stream,
-    baseline: Option<&'a Baseline>,
-    /// A `--since` run: it only looked at the changed files.
-    partial: bool,
+    emitter: Box<dyn Emitter>,
+    compared: Option<Comparison<'a>>,
     totals: Totals,
-    /// With a baseline: its findings and actions the run has too, and the files looked at
-    /// (relative to their catalog, as the baseline has them), to tell what went. Only the
-    /// baseline's own keys are kept: a copy of every action's key of a million-action
-    /// catalog would grow with it.
-    seen: BTreeSet<&'a (String, String, String)>,
-    actions: BTreeSet<&'a (String, String)>,
-    files: BTreeSet<String>,
-    /// Each finding and, with a baseline, whether it is new.
-    kept: Vec<(Finding, Option<bool>)>,
 }
 
-impl Reporter<'_> {
-    /// Notes what a file holds, for what the baseline has and the run does not.
-    fn file(&mut self, f: &pipeline::FileResult) {
-        if let Some(base) = self.baseline {
-            self.files.insert(f.rel.clone());
-            for a in f.actions.iter().filter(|a| !a.nested) {
-                let key = (a.connector.clone(), a.id.clone());
-                if let Some((key, _)) = base.actions.get_key_value(&key) {
-                    self.actions.insert(key);
-                }
-            }
+impl<'a> Reporter<'a> {
+    fn new(
+        args: &CheckArgs,
+        plan: &Plan,
+        baseline: Option<&'a Baseline>,
+        to: Stream,
+    ) -> Reporter<'a> {
+        let style = findings::Style {
+            quiet: args.engine.quiet,
+            ci_run: true,
+            only_new: plan.fail_on == FailOn::New,
+        };
+        Reporter {
+            format: args.format,
+            to,
+            emitter: findings::emitter(args.format.into(), style),
+            compared: baseline.map(|b| Comparison::new(b, args.since.is_some())),
+            totals: Totals {
+                fail_on: plan.fail_on,
+                ..Totals::default()
+            },
         }
     }
 
     fn take(&mut self, found: Vec<Finding>) {
         for f in found {
             // Silenced: a reviewer's decision kept in the catalog. Counted, never listed or
-            // failing; a baseline entry it matches stays seen, not absent.
+            // failing.
             if f.silenced {
                 self.totals.silenced += 1;
-                if let Some((key, _)) = self
-                    .baseline
-                    .and_then(|b| b.findings.get_key_value(&f.identity()))
-                {
-                    self.seen.insert(key);
+                if let Some(c) = &mut self.compared {
+                    c.silenced(&f);
                 }
                 continue;
             }
             // A file the tool could not read is an error on stderr and exit 2, whatever
             // fails the run; the documents carry it too, for the pull request.
             let unreadable = f.code == "parse-error";
-            let known = self
-                .baseline
-                .filter(|_| !unreadable)
-                .and_then(|b| b.findings.get_key_value(&f.identity()))
-                .map(|(key, _)| key);
-            let new = self.baseline.map(|_| unreadable || known.is_none());
+            let new = self.compared.as_mut().map(|c| c.is_new(&f, unreadable));
             let fails = !unreadable && self.totals.fail_on.fails(f.level, new.unwrap_or(true));
             if !unreadable {
                 self.totals.count(f.level);
                 self.totals.failing += usize::from(fails);
                 if let Some(new) = new.filter(|_| f.level != Level::Note) {
-                    self.seen.extend(known);
                     let counts = self.totals.baseline.get_or_insert((0, 0, 0));
                     if new {
                         counts.0 += 1;
@@ -470,87 +372,91 @@ impl Reporter<'_> {
                     }
                 }
             }
-            let listed = new != Some(false);
-            // A note is never new, as the totals count it (issue 33: one was printed `[new]`
-            // while the totals left it out); it is still listed, being in no baseline.
-            let counted_new = new.map(|n| n && f.level != Level::Note);
-            match self.format {
-                FindingFormat::Human if listed && !unreadable && !self.quiet => {
-                    let mark = if counted_new == Some(true) {
-                        " [new]"
-                    } else {
-                        ""
-                    };
-                    self.to.print(&f.human(mark));
-                }
-                // On a pull request only what is new is worth an annotation, and GitHub caps
-                // how many it shows: the old ones could hide it.
-                FindingFormat::Github if self.totals.fail_on != FailOn::New || listed => {
-                    let level = if fails || unreadable {
-                        Level::Error
-                    } else {
-                        f.level
-                    };
-                    let title = if new == Some(true) && !unreadable && f.level != Level::Note {
-                        format!("{} (new)", f.code)
-                    } else {
-                        f.code.clone()
-                    };
-                    self.to.print(&emit::github::command(&f, level, &title));
-                }
-                FindingFormat::Json => self.kept.push((f, counted_new)),
-                FindingFormat::Sarif => self.kept.push((f, new)),
-                _ => {}
+            let judged = Judged {
+                new,
+                fails,
+                unreadable,
+            };
+            if let Some(text) = self.emitter.finding(f, &judged) {
+                self.to.print(&text);
             }
         }
-        if self.baseline.is_some() {
+        if self.compared.is_some() {
             self.totals.baseline.get_or_insert((0, 0, 0));
         }
     }
 
-    /// Whether the run looked at what a baseline row describes: a partial run only sees the
-    /// changed files, and what it did not look at did not go.
-    fn looked_at(&self, file: &str) -> bool {
-        !self.partial || self.files.contains(file)
-    }
-
-    /// The baseline's actions that the run no longer has, as tool names.
-    fn gone(&self) -> Vec<String> {
-        let Some(base) = self.baseline else {
-            return Vec::new();
+    /// The end of the output: the format's document or tail, with the totals line.
+    fn end(
+        mut self,
+        meta: &outcome::RunMeta,
+        summary: &emit::Summary,
+        since: Option<&str>,
+        written: Option<&Path>,
+    ) {
+        let gone = self
+            .compared
+            .as_ref()
+            .map(Comparison::gone)
+            .unwrap_or_default();
+        if let Some((_, _, g)) = &mut self.totals.baseline {
+            *g = gone.len();
+        }
+        let partial = since.map(|rev| {
+            format!(
+                "partial run: {} of {} files (changed since {rev})",
+                meta.files, meta.walked
+            )
+        });
+        let mut totals = self.totals.line("check");
+        if let Some(path) = written {
+            totals.push_str(&format!(
+                "; baseline written to {}: its findings are accepted",
+                path.display()
+            ));
+        }
+        let ending = Ending {
+            totals: &totals,
+            tail: match self.format {
+                FindingFormat::Human => human(meta, summary, &gone, partial.as_deref()),
+                _ => String::new(),
+            },
+            json: (self.format == FindingFormat::Json).then(|| {
+                vec![
+                    (
+                        "summary",
+                        serde_json::from_str(&emit::summary_json(summary)).unwrap_or_default(),
+                    ),
+                    ("disappeared", serde_json::json!(gone)),
+                    ("partial", serde_json::json!(partial)),
+                    ("failing", serde_json::json!(self.totals.failing)),
+                    ("fail_on", serde_json::json!(self.totals.fail_on.name())),
+                    ("silenced", serde_json::json!(self.totals.silenced)),
+                ]
+            }),
+            rules: match self.format {
+                FindingFormat::Sarif => SarifRule::check_rules(),
+                _ => Vec::new(),
+            },
+            absent: self
+                .compared
+                .as_ref()
+                .map(Comparison::absent)
+                .unwrap_or_default(),
         };
-        base.actions
-            .iter()
-            .filter(|(key, row)| !self.actions.contains(*key) && self.looked_at(&row.file))
-            .map(|(_, row)| row.tool.clone())
-            .collect()
-    }
-
-    /// The baseline's findings the run no longer reports, for SARIF's `absent` results.
-    fn absent(&self) -> Vec<Finding> {
-        let Some(base) = self.baseline else {
-            return Vec::new();
-        };
-        base.findings
-            .iter()
-            .filter(|(key, row)| !self.seen.contains(*key) && self.looked_at(&row.file))
-            .map(|((connector, id, code), row)| Finding {
-                code: code.clone(),
-                level: findings::check_code_level(code),
-                message: format!(
-                    "`{id}`: no longer reported (in the baseline at {}:{})",
-                    row.file, row.line
-                ),
-                tool: Some(row.tool.clone()),
-                action: Some((connector.clone(), id.clone())),
-                ..Finding::default()
-            })
-            .collect()
+        let text = self.emitter.end(ending);
+        match self.format {
+            FindingFormat::Human => self.to.print(&catalog_effects::text::safe::lines(&text)),
+            _ => self.to.print(&text),
+        }
     }
 }
 
+/// What the human output shows between the findings and the totals line: the baseline's
+/// actions that are gone, the summary table, the symlinks not followed, and whether the run
+/// was partial.
 fn human(
-    run: &pipeline::RunMeta,
+    run: &outcome::RunMeta,
     summary: &emit::Summary,
     gone: &[String],
     partial: Option<&str>,
@@ -579,34 +485,4 @@ fn human(
         s.push('\n');
     }
     s
-}
-
-fn json(
-    summary: &emit::Summary,
-    reporter: &Reporter,
-    gone: &[String],
-    partial: Option<&str>,
-) -> String {
-    let compared = reporter.baseline.is_some();
-    let items: Vec<serde_json::Value> = reporter
-        .kept
-        .iter()
-        .map(|(f, new)| {
-            let mut v = serde_json::to_value(f).unwrap_or_default();
-            if compared {
-                v["new"] = serde_json::Value::Bool(new.unwrap_or(true));
-            }
-            v
-        })
-        .collect();
-    let v = serde_json::json!({
-        "findings": items,
-        "summary": serde_json::from_str::<serde_json::Value>(&emit::summary_json(summary)).unwrap_or_default(),
-        "disappeared": gone,
-        "partial": partial,
-        "failing": reporter.totals.failing,
-        "fail_on": reporter.totals.fail_on.name(),
-        "silenced": reporter.totals.silenced,
-    });
-    serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
 }

@@ -11,12 +11,11 @@ use catalog_effects::classify::decide::Agreement;
 use catalog_effects::classify::evidence::{self, Source};
 use catalog_effects::classify::index::Sym;
 use catalog_effects::classify::{Claim, RuleSet, confidence};
-use catalog_effects::diff;
 use catalog_effects::error::{Error, Result, did_you_mean};
-use catalog_effects::findings;
+use catalog_effects::fix::options::Options;
 use catalog_effects::lint::LintRules;
-use catalog_effects::pipeline::{self, ActionResult, FileResult};
-use catalog_effects::source::openapi::Place;
+use catalog_effects::outcome::Place;
+use catalog_effects::outcome::{ActionResult, FileResult};
 use catalog_effects::view::{ActionView, Declared};
 
 use super::config::Config;
@@ -99,10 +98,10 @@ const HUNK_LIMIT: usize = 8_000;
 /// Bytes of the line shown either side of an edit when its hunk is too long to print.
 const EXCERPT: usize = 120;
 
-fn explain_one(f: &FileResult, a: &ActionResult, opts: &pipeline::Options) -> String {
+fn explain_one(f: &FileResult, a: &ActionResult, opts: &Options) -> String {
     let mut s = String::new();
-    let by = catalog_effects::source::openapi::by_operation(f);
-    let place = Place::of(f, a, catalog_effects::source::openapi::inserted_of(&by, a));
+    let by = catalog_effects::outcome::by_operation(f);
+    let place = Place::of(f, a, catalog_effects::outcome::inserted_of(&by, a));
     match &place {
         // Every operation of a minified document is on line 1: its method and path name it.
         Some(p) if f.shares_lines() => {
@@ -167,12 +166,12 @@ fn explain_one(f: &FileResult, a: &ActionResult, opts: &pipeline::Options) -> St
         let _ = writeln!(s, "change: {}", p.change.join("; "));
     }
     let _ = writeln!(s, "\npatch for this action:");
-    let mut edits: Vec<diff::Edit> = a.edits().cloned().collect();
-    edits.sort_by_key(diff::Edit::order);
-    match (edits.is_empty(), pipeline::read_text(&f.abs)) {
+    let mut edits: Vec<catalog_effects::model::edit::Edit> = a.edits().cloned().collect();
+    edits.sort_by_key(catalog_effects::model::edit::Edit::order);
+    match (edits.is_empty(), catalog_effects::source::read_text(&f.abs)) {
         (false, Ok(text)) => {
             let mut patch = String::new();
-            diff::render_patch(&f.patch_path, &text, &edits, &mut patch);
+            catalog_effects::fix::patch::render_patch(&f.patch_path, &text, &edits, &mut patch);
             if patch.len() <= HUNK_LIMIT {
                 s.push_str(&patch);
             } else {
@@ -191,7 +190,7 @@ fn explain_one(f: &FileResult, a: &ActionResult, opts: &pipeline::Options) -> St
 
 /// Each edit on the part of its line around it, before and after, where the hunk would be
 /// longer than [`HUNK_LIMIT`] (the lines it shows whole are that long).
-fn excerpts(s: &mut String, text: &str, edits: &[diff::Edit], hunk: usize) {
+fn excerpts(s: &mut String, text: &str, edits: &[catalog_effects::model::edit::Edit], hunk: usize) {
     let _ = writeln!(
         s,
         "  (its hunk is {hunk} bytes: the lines it shows whole are that long; each edit is shown on the {EXCERPT} bytes either side of it, `--overlay` writes the change as an Overlay action)"
@@ -233,7 +232,7 @@ fn ceil(text: &str, mut at: usize) -> usize {
 }
 
 /// What the rest of the catalog declares for the same verb, and what that did.
-fn catalog_section(s: &mut String, a: &ActionResult, opts: &pipeline::Options) {
+fn catalog_section(s: &mut String, a: &ActionResult, opts: &Options) {
     if !matches!(a.declared, Declared::None) {
         return;
     }
@@ -398,18 +397,12 @@ fn evidence_section(s: &mut String, v: &ActionView, f: &FileResult, set: &RuleSe
 /// person's claim, which is evidence; in an OpenAPI document what an MCP generator reads,
 /// which the engine never weighs, and which `--hints` itself writes from the effects (issue
 /// 33: after its own patch was applied, `explain` called those "a person's claim").
-fn hints_section(
-    s: &mut String,
-    v: &ActionView,
-    f: &FileResult,
-    a: &ActionResult,
-    opts: &pipeline::Options,
-) {
+fn hints_section(s: &mut String, v: &ActionView, f: &FileResult, a: &ActionResult, opts: &Options) {
     let Some(h) = &v.annotations else {
         return;
     };
     let openapi = {
-        use catalog_effects::source::Source;
+        use catalog_effects::source::kind::Source;
         catalog_effects::source::of_file(&f.rel).name()
             == catalog_effects::source::openapi::OpenApi.name()
     };
@@ -636,7 +629,7 @@ fn view_section(s: &mut String, v: &ActionView) {
 }
 
 pub fn run_code(args: ExplainCodeArgs) -> Result<u8> {
-    if let Some(text) = findings::explain_check_code(&args.code) {
+    if let Some(text) = catalog_effects::model::codes::explain_check_code(&args.code) {
         out::print(&format!("{}: {text}\n", args.code));
         return Ok(EXIT_OK);
     }
@@ -648,7 +641,10 @@ pub fn run_code(args: ExplainCodeArgs) -> Result<u8> {
         ));
         return Ok(EXIT_OK);
     }
-    let mut codes: Vec<&str> = findings::CHECK_CODES.iter().map(|c| c.0).collect();
+    let mut codes: Vec<&str> = catalog_effects::model::codes::CHECK_CODES
+        .iter()
+        .map(|c| c.0)
+        .collect();
     // `unused-silence` is a code of both commands: listed once.
     for c in lint.codes() {
         if !codes.contains(&c) {

@@ -1,16 +1,18 @@
 //! `lint`: descriptions against the description contract, on catalogs or MCP tool lists.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
 use catalog_effects::classify::{Group, infer_in};
 use catalog_effects::effects::Effects;
-use catalog_effects::emit::{self, sarif::SarifRule};
+use catalog_effects::emit::findings::{self, Ending, Judged};
+use catalog_effects::emit::sarif::SarifRule;
 use catalog_effects::error::{Error, Result};
-use catalog_effects::findings::{Finding, Level};
+use catalog_effects::fix::options::Options;
 use catalog_effects::lint::{CodeFilter, LintFinding, LintRules, Severity, lint_decided, lint_in};
-use catalog_effects::mcp;
+use catalog_effects::model::finding::{Finding, Level};
+use catalog_effects::source::mcp;
 
 use super::config::Config;
 use super::{EngineArgs, FailOn, FindingFormat, Totals, out};
@@ -99,93 +101,13 @@ pub fn run(mut args: LintArgs, config: &Config) -> Result<u8> {
     let opts = args.engine.options()?;
     let lint_rules = LintRules::builtin()?.with_effect_rules(opts.rules.clone());
     let filter = CodeFilter::new(&args.select, &args.ignore, &lint_rules)?;
-    let mut found = Vec::new();
-    let mut errors = 0;
-    if let Some(path) = &args.tools {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::new(format!("cannot read: {e}")).in_file(path))?;
-        let tools = mcp::parse_tools(&text, &path.display().to_string())?;
-        let group = Group::of(tools.iter().map(|t| t.id.as_str()), &opts.rules.lexicon);
-        for t in &tools {
-            // Declared hints say what the tool does; without them, the inference does.
-            let declared = t
-                .annotations
-                .as_ref()
-                .map(mcp::effects_from_hints)
-                .unwrap_or_default();
-            let effects = if declared.is_empty() {
-                let inf = infer_in(t, &group, &opts.rules);
-                if inf.confident(opts.min_confidence) {
-                    inf.effects
-                } else {
-                    Effects::EMPTY
-                }
-            } else {
-                declared
-            };
-            for l in lint_in(t, &group, effects, &lint_rules, &filter) {
-                found.push(to_finding(l, None, None, None, t.id.clone()));
-            }
-        }
-    } else {
-        let mut opts = opts;
-        opts.keep_views = true;
-        opts.check_edits = false;
-        opts.render_patch = false;
-        let catalogs = super::catalogs(&args.catalogs, config);
-        let run = match super::walk_or_refuse("lint", &catalogs, &args.engine) {
-            Ok(w) => w.collect(&opts),
+    let (mut found, errors) = match &args.tools {
+        Some(path) => (tool_findings(path, &opts, &lint_rules, &filter)?, 0),
+        None => match catalog_findings(&args, config, opts, &lint_rules, &filter) {
+            Ok(f) => f,
             Err(code) => return Ok(code),
-        };
-        errors = super::report_errors(&run, quiet);
-        for f in &run.files {
-            // `# catalog-effects: ignore[code]` among the file's leading comments silences
-            // the code for every action of the file, as it does for `check`.
-            let mut used = std::collections::BTreeSet::new();
-            for a in f.actions.iter().filter(|a| !a.nested) {
-                let Some(view) = &a.view else { continue };
-                let mut view = view.clone();
-                view.connector_title = f.info_title.clone().or_else(|| Some(a.connector.clone()));
-                let decided = Some(&a.inference);
-                for l in lint_decided(&view, &f.group, a.effects, decided, &lint_rules, &filter) {
-                    if l.code != "unused-silence" && f.silences.iter().any(|(_, c)| *c == l.code) {
-                        used.insert(l.code);
-                        continue;
-                    }
-                    let mut finding = to_finding(
-                        l,
-                        Some(f.shown.clone()),
-                        Some(a.line),
-                        Some(a.column),
-                        a.tool_name(),
-                    );
-                    finding.ci_file = Some(f.ci_path().to_owned());
-                    found.push(finding);
-                }
-            }
-            for (line, code) in &f.silences {
-                let ours = lint_rules.explain(code).is_some();
-                if !ours
-                    || used.contains(code)
-                    || !filter.allows(code)
-                    || !filter.allows("unused-silence")
-                {
-                    continue;
-                }
-                found.push(Finding {
-                    file: Some(f.shown.clone()),
-                    line: Some(*line),
-                    code: "unused-silence".into(),
-                    level: Level::Warning,
-                    message: format!(
-                        "the silence of `{code}` matches no finding (for the whole file); remove `{code}` from `# catalog-effects: ignore[...]`"
-                    ),
-                    ci_file: Some(f.ci_path().to_owned()),
-                    ..Finding::default()
-                });
-            }
-        }
-    }
+        },
+    };
     found.sort();
     let mut totals = Totals {
         fail_on,
@@ -197,21 +119,134 @@ pub fn run(mut args: LintArgs, config: &Config) -> Result<u8> {
         totals.failing += usize::from(fail_on.fails(f.level, true));
     }
     let line = totals.line("lint");
-    let text = match args.format {
-        FindingFormat::Human if quiet => line + "\n",
-        FindingFormat::Human => {
-            let mut s: String = found.iter().map(|f| f.human("")).collect();
-            s.push_str(&format!("\n{line}\n"));
-            s
-        }
-        FindingFormat::Json => serde_json::to_string_pretty(&found).unwrap_or_default() + "\n",
-        FindingFormat::Github => emit::github::render(&found),
-        FindingFormat::Sarif => emit::sarif::render(
-            &found,
-            &SarifRule::lint_rules(&lint_rules),
-            env!("CARGO_PKG_VERSION"),
-        ),
+    let style = findings::Style {
+        quiet,
+        ..findings::Style::default()
     };
+    let mut emitter = findings::emitter(args.format.into(), style);
+    let mut text = String::new();
+    for f in found {
+        let judged = Judged {
+            fails: fail_on.fails(f.level, true),
+            ..Judged::default()
+        };
+        text.extend(emitter.finding(f, &judged));
+    }
+    text.push_str(&emitter.end(Ending {
+        totals: &line,
+        rules: match args.format {
+            FindingFormat::Sarif => SarifRule::lint_rules(&lint_rules),
+            _ => Vec::new(),
+        },
+        ..Ending::default()
+    }));
     out::print(&text);
     Ok(totals.exit_code())
+}
+
+/// The findings of an MCP `tools/list` result: each tool's description against its
+/// effects (declared by its hints, else inferred).
+fn tool_findings(
+    path: &Path,
+    opts: &Options,
+    lint_rules: &LintRules,
+    filter: &CodeFilter,
+) -> Result<Vec<Finding>> {
+    let mut found = Vec::new();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::new(format!("cannot read: {e}")).in_file(path))?;
+    let tools = mcp::parse_tools(&text, &path.display().to_string())?;
+    let group = Group::of(tools.iter().map(|t| t.id.as_str()), &opts.rules.lexicon);
+    for t in &tools {
+        // Declared hints say what the tool does; without them, the inference does.
+        let declared = t
+            .annotations
+            .as_ref()
+            .map(mcp::effects_from_hints)
+            .unwrap_or_default();
+        let effects = if declared.is_empty() {
+            let inf = infer_in(t, &group, &opts.rules);
+            if inf.confident(opts.min_confidence) {
+                inf.effects
+            } else {
+                Effects::EMPTY
+            }
+        } else {
+            declared
+        };
+        for l in lint_in(t, &group, effects, lint_rules, filter) {
+            found.push(to_finding(l, None, None, None, t.id.clone()));
+        }
+    }
+    Ok(found)
+}
+
+/// The findings of the catalogs' actions, `# catalog-effects: ignore[...]` honoured, and
+/// how many files could not be read; the exit code instead when the walk refused them.
+fn catalog_findings(
+    args: &LintArgs,
+    config: &Config,
+    opts: Options,
+    lint_rules: &LintRules,
+    filter: &CodeFilter,
+) -> std::result::Result<(Vec<Finding>, usize), u8> {
+    let mut found = Vec::new();
+    let mut opts = opts;
+    opts.keep_views = true;
+    opts.check_edits = false;
+    opts.render_patch = false;
+    let catalogs = super::catalogs(&args.catalogs, config);
+    let run = match super::walk_or_refuse("lint", &catalogs, &args.engine) {
+        Ok(w) => w.collect(&opts),
+        Err(code) => return Err(code),
+    };
+    let errors = super::report_errors(&run, args.engine.quiet);
+    for f in &run.files {
+        // `# catalog-effects: ignore[code]` among the file's leading comments silences
+        // the code for every action of the file, as it does for `check`.
+        let mut used = std::collections::BTreeSet::new();
+        for a in f.actions.iter().filter(|a| !a.nested) {
+            let Some(view) = &a.view else { continue };
+            let mut view = view.clone();
+            view.connector_title = f.info_title.clone().or_else(|| Some(a.connector.clone()));
+            let decided = Some(&a.inference);
+            for l in lint_decided(&view, &f.group, a.effects, decided, lint_rules, filter) {
+                if l.code != "unused-silence" && f.silences.iter().any(|(_, c)| *c == l.code) {
+                    used.insert(l.code);
+                    continue;
+                }
+                let mut finding = to_finding(
+                    l,
+                    Some(f.shown.clone()),
+                    Some(a.line),
+                    Some(a.column),
+                    a.tool_name(),
+                );
+                finding.ci_file = Some(f.ci_path().to_owned());
+                found.push(finding);
+            }
+        }
+        for (line, code) in &f.silences {
+            let ours = lint_rules.explain(code).is_some();
+            if !ours
+                || used.contains(code)
+                || !filter.allows(code)
+                || !filter.allows("unused-silence")
+            {
+                continue;
+            }
+            found.push(Finding {
+                file: Some(f.shown.clone()),
+                line: Some(*line),
+                code: "unused-silence".into(),
+                level: Level::Warning,
+                message: format!(
+                    "the silence of `{code}` matches no finding (for the whole file); remove `{code}` from `# catalog-effects: ignore[...]`"
+                ),
+                ci_file: Some(f.ci_path().to_owned()),
+                ..Finding::default()
+            });
+        }
+    }
+    Ok((found, errors))
 }

@@ -23,8 +23,9 @@ use catalog_effects::emit::sink::{End, Sink};
 use catalog_effects::emit::streams::Streamed;
 use catalog_effects::emit::write::Staged;
 use catalog_effects::error::{Error, Result};
-use catalog_effects::findings::Level;
-use catalog_effects::pipeline::{Options, Progress, Walked};
+use catalog_effects::fix::options::{Options, Progress};
+use catalog_effects::model::finding::Level;
+use catalog_effects::run::Walked;
 use config::Config;
 
 pub const EXIT_OK: u8 = 0;
@@ -157,8 +158,8 @@ pub enum HintsArg {
 }
 
 /// The formats asked for, without repeats, in the order given.
-pub fn hint_formats(asked: &[HintsArg]) -> Vec<catalog_effects::parse::openapi::HintFormat> {
-    use catalog_effects::parse::openapi::HintFormat;
+pub fn hint_formats(asked: &[HintsArg]) -> Vec<catalog_effects::model::openapi::HintFormat> {
+    use catalog_effects::model::openapi::HintFormat;
     let mut out = Vec::new();
     for a in asked {
         let f = match a {
@@ -249,9 +250,9 @@ impl EngineArgs {
 
     /// What the walk leaves out: the configuration's `exclude` (already relative to the
     /// current folder), then `--exclude`.
-    pub fn exclusions(&self) -> catalog_effects::walk::Exclude {
+    pub fn exclusions(&self) -> catalog_effects::run::walk::Exclude {
         let here = PathBuf::new();
-        catalog_effects::walk::Exclude::new(
+        catalog_effects::run::walk::Exclude::new(
             self.config_exclude
                 .iter()
                 .chain(&self.exclude)
@@ -561,7 +562,7 @@ impl ReportArgs {
 }
 
 /// Hands one file to each sink in turn, printing what fails; returns how many failed.
-pub fn feed(sinks: &mut [&mut dyn Sink], f: &mut catalog_effects::pipeline::FileResult) -> usize {
+pub fn feed(sinks: &mut [&mut dyn Sink], f: &catalog_effects::outcome::FileResult) -> usize {
     sinks.iter_mut().map(|s| failed(s.file(f))).sum()
 }
 
@@ -599,7 +600,7 @@ pub fn write_output(path: &Path, text: &str) -> Result<()> {
 
 /// Prints one file's errors on stderr, then (unless quiet) its notes as warnings; returns
 /// how many errors there were.
-pub fn report_file_errors(f: &catalog_effects::pipeline::FileResult, quiet: bool) -> usize {
+pub fn report_file_errors(f: &catalog_effects::outcome::FileResult, quiet: bool) -> usize {
     let mut n = 0;
     for e in f.error.iter().chain(&f.problems) {
         out::error(&e.to_string());
@@ -615,7 +616,7 @@ pub fn report_file_errors(f: &catalog_effects::pipeline::FileResult, quiet: bool
 
 /// Prints every error of a run on stderr, then (unless quiet) its notes as warnings;
 /// returns how many errors there were.
-pub fn report_errors(run: &catalog_effects::pipeline::Run, quiet: bool) -> usize {
+pub fn report_errors(run: &catalog_effects::outcome::Run, quiet: bool) -> usize {
     let errors = run.errors.len();
     for e in &run.errors {
         out::error(&e.to_string());
@@ -639,6 +640,18 @@ pub enum FindingFormat {
     Github,
     /// SARIF 2.1.0, for code scanning.
     Sarif,
+}
+
+impl From<FindingFormat> for catalog_effects::emit::findings::Format {
+    fn from(f: FindingFormat) -> Self {
+        use catalog_effects::emit::findings::Format;
+        match f {
+            FindingFormat::Human => Format::Human,
+            FindingFormat::Json => Format::Json,
+            FindingFormat::Github => Format::Github,
+            FindingFormat::Sarif => Format::Sarif,
+        }
+    }
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -11,11 +11,11 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::classify::{Confidence, RuleSet};
-use crate::diff::Status;
 use crate::effects::Effect;
 use crate::emit::sink::{End, Sink};
 use crate::error::Error;
-use crate::pipeline::{ActionResult, FileResult};
+use crate::model::edit::Status;
+use crate::outcome::{ActionResult, FileResult};
 
 /// One tool, keys in the order written.
 #[derive(Debug, Serialize)]
@@ -211,7 +211,7 @@ impl<'r> Export<'r> {
 
 impl Sink for Export<'_> {
     /// Nested refresh actions are not tools.
-    fn file(&mut self, f: &mut FileResult) -> Result<(), Error> {
+    fn file(&mut self, f: &FileResult) -> Result<(), Error> {
         for a in f.actions.iter().filter(|a| !a.nested) {
             let t = tool(&f.shown, a, self.rules);
             if let Some(w) = &t.meta.warning {

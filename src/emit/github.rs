@@ -1,7 +1,7 @@
 //! `--format github`: GitHub Actions workflow commands, so findings show inline on a pull
 //! request (`::warning file=…,line=…,col=…,title=…::message`).
 
-use crate::findings::{Finding, Level};
+use crate::model::finding::{Finding, Level};
 
 /// One workflow command per finding, in the order given, each on its own line, at the
 /// finding's own level and titled with its code.

@@ -5,11 +5,11 @@
 use std::fmt::Write as _;
 
 use crate::classify::RuleSet;
-use crate::diff::Status;
 use crate::effects::Effect;
 use crate::emit::history::HistoryRow;
 use crate::emit::{Counts, Summary};
-use crate::pipeline::{ActionResult, FileResult, Run};
+use crate::model::edit::Status;
+use crate::outcome::{ActionResult, FileResult, Run};
 use crate::view::Declared;
 
 /// Escapes text for element content and quoted attribute values alike.
@@ -822,7 +822,8 @@ mod tests {
     use std::path::PathBuf;
 
     use crate::classify::RuleSet;
-    use crate::pipeline::{Options, run};
+    use crate::fix::options::Options;
+    use crate::run::run;
 
     fn info(coverage: Coverage, catalog: &str) -> PageInfo {
         PageInfo {

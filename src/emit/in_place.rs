@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use crate::emit::sink::{End, Sink};
 use crate::emit::write::replace_if_unchanged;
 use crate::error::Error;
-use crate::pipeline::FileResult;
+use crate::outcome::FileResult;
 
 #[derive(Debug, Default)]
 pub struct InPlace {
@@ -42,7 +42,7 @@ impl InPlace {
 }
 
 impl Sink for InPlace {
-    fn file(&mut self, f: &mut FileResult) -> Result<(), Error> {
+    fn file(&mut self, f: &FileResult) -> Result<(), Error> {
         if f.new_text.is_none() {
             return Ok(());
         }

@@ -1,8 +1,9 @@
-//! Emit: the CSV coverage report, the run summary, the review guide, and edited files
-//! written back safely; each output of a run is a [`sink::Sink`].
-//! Nothing here prints.
+//! Emit: every output of a run, each a [`sink::Sink`] fed a shared result, and the findings
+//! formats, each a [`findings::Emitter`]; here, the CSV rows and the run summary they and
+//! the workers render. Nothing here prints.
 
 pub mod annotations;
+pub mod findings;
 pub mod github;
 pub mod history;
 pub mod html;
@@ -20,9 +21,9 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::diff::Status;
 use crate::effects::Hints;
-use crate::pipeline::{ActionResult, FileResult};
+use crate::model::edit::Status;
+use crate::outcome::{ActionResult, FileResult};
 
 /// The CSV columns, in order.
 pub const CSV_COLUMNS: [&str; 17] = [
@@ -234,7 +235,7 @@ pub struct Summary {
 
 impl Summary {
     /// The summary of a collected run.
-    pub fn of(run: &crate::pipeline::Run) -> Summary {
+    pub fn of(run: &crate::outcome::Run) -> Summary {
         let mut s = Summary {
             errors: run.errors.len(),
             ..Summary::default()
@@ -288,7 +289,7 @@ fn hinted_operations(f: &FileResult) -> usize {
         .filter(|i| {
             i.entries
                 .iter()
-                .any(|(k, _)| k != crate::parse::openapi::EFFECTS_KEY)
+                .any(|(k, _)| k != crate::model::openapi::EFFECTS_KEY)
         })
         .map(|i| i.map)
         .collect();

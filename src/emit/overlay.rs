@@ -15,8 +15,9 @@ use serde_json::Value;
 
 use crate::emit::sink::{End, Sink};
 use crate::error::Error;
-use crate::pipeline::{ActionResult, FileResult};
-use crate::source::openapi::{Inserted, NewValue, Place};
+use crate::model::openapi::{Inserted, NewValue};
+use crate::outcome::Place;
+use crate::outcome::{ActionResult, FileResult};
 
 /// The JSONPath (RFC 9535) of a mapping given by its keys from the root.
 pub fn json_path(keys: &[String]) -> String {
@@ -116,7 +117,7 @@ fn json_value(v: &NewValue) -> Value {
 }
 
 impl Sink for Overlay {
-    fn file(&mut self, f: &mut FileResult) -> Result<(), Error> {
+    fn file(&mut self, f: &FileResult) -> Result<(), Error> {
         if f.inserted.is_empty() {
             return Ok(());
         }

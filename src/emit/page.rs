@@ -8,7 +8,7 @@ use crate::emit::history::{self, HistoryRow};
 use crate::emit::html::{self, Coverage, PageInfo};
 use crate::emit::sink::{End, Sink};
 use crate::error::Error;
-use crate::pipeline::{FileResult, Run};
+use crate::outcome::{FileResult, Run};
 
 pub struct Page<'a> {
     history: Option<PathBuf>,
@@ -41,15 +41,11 @@ impl Page<'_> {
 }
 
 impl Sink for Page<'_> {
-    /// Takes the file whole, so it is fed after every other sink. The page shows actions,
-    /// not texts: the edited text, the patch and the report rows would keep the catalog in
-    /// memory until the end.
-    fn file(&mut self, f: &mut FileResult) -> Result<(), Error> {
+    /// Keeps the file's actions. The page shows actions, not texts: the edited text, the
+    /// patch and the report rows would keep the catalog in memory until the end.
+    fn file(&mut self, f: &FileResult) -> Result<(), Error> {
         if self.html.is_some() {
-            f.patch = String::new();
-            f.csv = String::new();
-            f.new_text = None;
-            self.kept.push(std::mem::take(f));
+            self.kept.push(f.without_texts());
         }
         Ok(())
     }

@@ -11,13 +11,13 @@ use std::fmt::Write as _;
 use crate::classify::catalog::Did;
 use crate::classify::decide::{Agreement, Basis};
 use crate::classify::{Confidence, Ref, RuleSet, Weight};
-use crate::diff::Status;
 use crate::effects::{Effect, Effects};
 use crate::emit::Summary;
-use crate::emit::sink::{End, Sink};
+use crate::emit::sink::{End, Guide, Sink};
 use crate::error::Error;
-use crate::pipeline::{ActionResult, FileResult};
-use crate::source::openapi::{Place, by_operation, inserted_of};
+use crate::model::edit::Status;
+use crate::outcome::{ActionResult, FileResult};
+use crate::outcome::{Place, by_operation, inserted_of};
 use crate::view::Declared;
 
 /// GitHub refuses a pull-request description or comment longer than this many characters.
@@ -166,9 +166,20 @@ pub struct GuideFile(pub std::path::PathBuf);
 impl Sink for GuideFile {
     fn finish(&mut self, end: &End) -> Result<(), Error> {
         match end.guide {
-            Some((guide, ctx)) => (end.write)(&self.0, &guide.markdown(end.summary, ctx)),
+            Some(guide) => (end.write)(&self.0, &guide.markdown(end.summary)),
             None => Ok(()),
         }
+    }
+}
+
+/// The guide and the paths it prints, as the outputs made from it read it.
+impl Guide for (&Review, &Context) {
+    fn markdown(&self, summary: &Summary) -> String {
+        self.0.markdown(summary, self.1)
+    }
+
+    fn commit_message(&self, summary: &Summary) -> String {
+        self.0.commit_message(summary, self.1)
     }
 }
 
@@ -215,7 +226,7 @@ impl Default for Review {
 impl Review {
     /// Takes one file's results.
     pub fn add_file(&mut self, f: &FileResult, rules: &RuleSet) {
-        let one_line = f.shape == Some(crate::parse::Shape::OpenApi) && f.shares_lines();
+        let one_line = f.shape == Some(crate::model::site::Shape::OpenApi) && f.shares_lines();
         if one_line && !f.patch.is_empty() {
             self.one_line
                 .push((f.ci_path().to_owned(), f.actions.len(), f.patch.len()));
@@ -653,8 +664,8 @@ impl Review {
 /// An action's hints as the guide lists them, when the run migrates hints and it has any.
 fn hint_line(f: &FileResult, a: &ActionResult) -> Option<String> {
     let h = a.hint_review.as_deref().filter(|h| h.migrate)?;
-    let phrase = |n: &crate::diff::hints::HintNote| match n.key {
-        crate::diff::hints::HintKey::Title => format!("`title: {}`", n.value),
+    let phrase = |n: &crate::model::hints::HintNote| match n.key {
+        crate::model::hints::HintKey::Title => format!("`title: {}`", n.value),
         k => format!("`{}: {}`", k.name(), n.value),
     };
     let mut parts = Vec::new();
@@ -668,7 +679,7 @@ fn hint_line(f: &FileResult, a: &ActionResult) -> Option<String> {
     let kept: Vec<String> = h
         .notes
         .iter()
-        .filter(|n| n.verdict != crate::diff::hints::Verdict::Redundant || h.edits.is_empty())
+        .filter(|n| n.verdict != crate::model::hints::Verdict::Redundant || h.edits.is_empty())
         .map(|n| format!("{} ({})", phrase(n), h.why(n)))
         .collect();
     if !kept.is_empty() {

@@ -5,8 +5,9 @@
 
 use serde::Serialize;
 
-use crate::findings::{CHECK_CODES, Finding, Level};
 use crate::lint::{LintRules, Severity};
+use crate::model::codes::CHECK_CODES;
+use crate::model::finding::{Finding, Level};
 
 const SCHEMA: &str =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";

@@ -1,4 +1,4 @@
-//! The patch and the CSV report: streamed file by file, so memory does not grow with the
+//! The patch and the CSV reports: streamed file by file, so memory does not grow with the
 //! catalog, and put in place together or not at all, so a patch never sits beside the
 //! report of another run (issue 7).
 
@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use crate::emit::csv_header;
 use crate::emit::sink::{End, Sink};
 use crate::error::Error;
-use crate::pipeline::FileResult;
+use crate::outcome::FileResult;
+use crate::text::plural;
 
 /// An output written as the run goes and put in place once whole. Dropped instead, it
 /// leaves the previous one as it was.
@@ -16,54 +17,90 @@ pub trait Streamed: Write {
     fn commit(self, path: &Path) -> Result<(), Error>;
 }
 
-pub struct PatchAndReport<W> {
-    /// The patch, then the report, until they are committed.
-    outputs: Option<[(PathBuf, W); 2]>,
-    /// The first write that failed: nothing more is written, and neither is committed.
-    failed: Option<Error>,
+/// What a streamed output holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Content {
+    /// The patch: each file's diff section.
+    Patch,
+    /// The CSV report: its header, then each file's rows.
+    Report,
+    /// The report as `check --write-baseline` writes it: put in place only when every file
+    /// was read, since a baseline must cover the whole catalog.
+    Baseline,
 }
 
-impl<W: Streamed> PatchAndReport<W> {
-    pub fn new(patch: (PathBuf, W), report: (PathBuf, W)) -> PatchAndReport<W> {
-        let mut s = PatchAndReport {
-            outputs: Some([patch, report]),
+/// The patch and the reports a run streams, committed together at its end.
+pub struct Streams<W> {
+    /// Each output and what it holds, until they are committed.
+    outputs: Option<Vec<(PathBuf, W, Content)>>,
+    /// The first write that failed: nothing more is written, and nothing is committed.
+    failed: Option<Error>,
+    /// The baseline, once it is in place.
+    pub baseline: Option<PathBuf>,
+}
+
+impl<W: Streamed> Streams<W> {
+    pub fn new(outputs: Vec<(PathBuf, W, Content)>) -> Streams<W> {
+        let mut s = Streams {
+            outputs: Some(outputs),
             failed: None,
+            baseline: None,
         };
-        s.write(1, &csv_header());
+        s.write(|c| c != Content::Patch, &csv_header());
         s
     }
 
-    fn write(&mut self, i: usize, text: &str) {
-        let Some(outputs) = self.outputs.as_mut().filter(|_| self.failed.is_none()) else {
+    /// Writes `text` to every output `to` selects, until a write fails.
+    fn write(&mut self, to: impl Fn(Content) -> bool, text: &str) {
+        let Some(outputs) = self.outputs.as_mut() else {
             return;
         };
-        let (path, out) = &mut outputs[i];
-        if let Err(e) = out.write_all(text.as_bytes()) {
-            self.failed = Some(Error::new(format!("cannot write: {e}")).in_file(&*path));
+        for (path, out, _) in outputs.iter_mut().filter(|o| to(o.2)) {
+            if self.failed.is_some() {
+                return;
+            }
+            if let Err(e) = out.write_all(text.as_bytes()) {
+                self.failed = Some(Error::new(format!("cannot write: {e}")).in_file(&*path));
+            }
         }
     }
 }
 
-impl<W: Streamed> Sink for PatchAndReport<W> {
+impl<W: Streamed> Sink for Streams<W> {
     /// A failed write is not this file's error but the run's, said once at the end, after
     /// every file was still edited and counted (issue 13: `--write --patch /dev/full`
     /// reported the patch only).
-    fn file(&mut self, f: &mut FileResult) -> Result<(), Error> {
-        self.write(0, &f.patch);
-        self.write(1, &f.csv);
+    fn file(&mut self, f: &FileResult) -> Result<(), Error> {
+        self.write(|c| c == Content::Patch, &f.patch);
+        self.write(|c| c != Content::Patch, &f.csv);
         Ok(())
     }
 
-    fn finish(&mut self, _end: &End) -> Result<(), Error> {
+    /// Commits each output in turn. A baseline of a run that could not read every file is
+    /// dropped unfinished: its staged file goes and the old baseline stays.
+    fn finish(&mut self, end: &End) -> Result<(), Error> {
         let outputs = self.outputs.take();
         if let Some(e) = self.failed.take() {
             return Err(e);
         }
-        let Some([(patch_path, patch), (report_path, report)]) = outputs else {
-            return Ok(());
-        };
-        patch.commit(&patch_path)?;
-        report.commit(&report_path)
+        let mut refused = None;
+        for (path, out, content) in outputs.into_iter().flatten() {
+            if content != Content::Baseline {
+                out.commit(&path)?;
+            } else if end.summary.errors > 0 {
+                refused = Some(
+                    Error::new(format!(
+                        "baseline not written: {} (files or items that could not be read), and a baseline must cover the whole catalog",
+                        plural(end.summary.errors, "parse error")
+                    ))
+                    .in_file(path),
+                );
+            } else {
+                out.commit(&path)?;
+                self.baseline = Some(path);
+            }
+        }
+        refused.map_or(Ok(()), Err)
     }
 }
 
@@ -74,7 +111,7 @@ mod tests {
 
     use super::*;
     use crate::emit::Summary;
-    use crate::pipeline::RunMeta;
+    use crate::outcome::RunMeta;
 
     /// Records what was committed; fails writes once `room` bytes are used.
     struct Fake {
@@ -112,20 +149,17 @@ mod tests {
             room,
             committed: Rc::clone(&committed),
         };
-        let mut sink = PatchAndReport::new(
-            ("p.patch".into(), fake("patch", usize::MAX)),
-            ("r.csv".into(), fake("report", report_room)),
-        );
+        let mut sink = Streams::new(vec![
+            ("p.patch".into(), fake("patch", usize::MAX), Content::Patch),
+            ("r.csv".into(), fake("report", report_room), Content::Report),
+        ]);
         for _ in 0..2 {
-            let mut f = FileResult {
+            let f = FileResult {
                 patch: "--- a\n+++ b\n".into(),
                 csv: "row\n".into(),
                 ..FileResult::default()
             };
-            assert!(
-                sink.file(&mut f).is_ok(),
-                "a failed write is the run's error"
-            );
+            assert!(sink.file(&f).is_ok(), "a failed write is the run's error");
         }
         let end = End {
             summary: &Summary::default(),

@@ -94,11 +94,6 @@ type Spec = (
     &'static [&'static str],
 );
 
-/// Whether `code` is one of `lint`'s built-in codes (`check` leaves their silences to it).
-pub fn is_lint_code(code: &str) -> bool {
-    SPECS.iter().any(|s| s.0 == code)
-}
-
 const SPECS: &[Spec] = &[
     ("vague-verb", Check::VagueVerb, &[WORDS], &[]),
     (
@@ -606,7 +601,8 @@ pub fn lint_decided(
     if let Some(rule) = unused.filter(|r| filter.allows(&r.code) && !silenced.contains(&r.code)) {
         for code in &silenced {
             // `check`'s codes are silenced in the same comments; `check` reports them.
-            if rules.explain(code).is_none() && crate::findings::explain_check_code(code).is_some()
+            if rules.explain(code).is_none()
+                && crate::model::codes::explain_check_code(code).is_some()
             {
                 continue;
             }
@@ -1445,6 +1441,13 @@ mod tests {
         let rules = LintRules::builtin().unwrap();
         let problems = rules.verify_examples();
         assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    /// The registry lists lint's codes: what `check` reads to leave their silences to lint.
+    #[test]
+    fn the_registry_lists_every_code_lint_checks() {
+        let specs: Vec<&str> = SPECS.iter().map(|s| s.0).collect();
+        assert_eq!(specs, crate::model::codes::LINT_CODES);
     }
 
     #[test]

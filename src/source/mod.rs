@@ -1,50 +1,23 @@
-//! Sources: the kinds of file that hold actions. Each is one implementation of [`Source`]:
-//! it says which files are its own and turns one file's text into a checked
-//! [`Plan`](crate::pipeline::Plan) (actions as [`ActionView`](crate::view::ActionView)s, their
-//! decisions and edits). The walk asks every source, the pipeline plans each file with the
-//! source that claimed it, and every output reads the same per-file results; a new kind of
-//! file is a new implementation here and one line in [`SOURCES`].
+//! Sources: the kinds of file that hold actions, and which of them claims a file. Each is
+//! one implementation of [`Source`]: it says which files are its own, reads one file's
+//! syntax into actions (as [`ActionView`](crate::view::ActionView)s), plans their edits in
+//! that syntax and checks the edited text by reading it again, on [`crate::fix`]'s path to
+//! a checked [`Plan`](crate::fix::plan::Plan). The walk asks every source, the run plans
+//! each file with the source that claimed it, and every output reads the same per-file
+//! results; a new kind of file is a folder here, one implementation of [`Source`] and one
+//! line in [`SOURCES`]. An MCP `tools/list` ([`mcp`]) is read into the same views, for
+//! `audit` and `lint --tools`.
 
 pub mod connector;
+pub mod kind;
+pub mod mcp;
 pub mod openapi;
 
 use std::path::Path;
 
-use crate::classify::Group;
-use crate::diff::Edit;
 use crate::error::Error;
-use crate::pipeline::{Options, Plan};
 
-/// A kind of file that holds actions.
-pub trait Source: Sync {
-    fn name(&self) -> &'static str;
-
-    /// Whether a file is one of this source's, from its name and, where the name cannot
-    /// tell, its content (read from `path`).
-    fn claims(&self, name: &str, path: &Path) -> bool;
-
-    /// Whether a file the walk admitted is this source's, from its name alone: a source
-    /// that claims by content answers for every name no earlier source claims.
-    fn owns_name(&self, name: &str) -> bool;
-
-    /// Parses, classifies and plans one file's text (`name` is the file's name, which a
-    /// source may read the syntax it expects from); `render` sees the original text and
-    /// the edits that passed their check (for the patch).
-    /// `left_alone` says why no edit of this file may leave the run, when none may (a
-    /// file the routes must not touch): its proposals are listed for a human instead.
-    /// `group` is the names the file's actions are read among when they are more than the
-    /// file's own (a connector's main file and partials): how its actions are split into
-    /// files says nothing of them.
-    fn plan(
-        &self,
-        name: &str,
-        text: String,
-        opts: &Options,
-        left_alone: Option<&str>,
-        group: Option<&Group>,
-        render: &mut dyn FnMut(&str, &[Edit]),
-    ) -> Result<Plan, Error>;
-}
+use kind::Source;
 
 /// Every source, asked in this order: connector files are decided by name, before any
 /// content is read.
@@ -55,7 +28,7 @@ pub fn claiming(name: &str, path: &Path) -> Option<&'static dyn Source> {
     SOURCES.into_iter().find(|s| s.claims(name, path))
 }
 
-/// Whether a source claims the file: what the walk is given ([`crate::walk::Claims`]).
+/// Whether a source claims the file: what the walk is given (`run::walk::Claims`).
 pub fn claims(name: &str, path: &Path) -> bool {
     claiming(name, path).is_some()
 }
@@ -67,4 +40,26 @@ pub fn of_file(name: &str) -> &'static dyn Source {
         .into_iter()
         .find(|s| s.owns_name(name))
         .unwrap_or(&connector::Connector)
+}
+
+/// Reads a connector file as text; a BOM stays in the text (it is part of the bytes the
+/// patch must preserve) and the YAML scanner skips it.
+pub fn read_text(path: &Path) -> Result<String, Error> {
+    let err = |e: std::io::Error| Error::new(format!("cannot read: {e}")).in_file(path);
+    let mut file = std::fs::File::open(path).map_err(err)?;
+    let len = file.metadata().map_or(0, |m| m.len() as usize);
+    // Room for the inserted `effects` (a few percent of a file), so the text can become the
+    // edited text where it is: growing it elsewhere would leave the old buffer resident
+    // with the allocator while the edited one is checked.
+    let mut bytes = Vec::with_capacity(len + len / 16 + 64);
+    std::io::Read::read_to_end(&mut file, &mut bytes).map_err(err)?;
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        let line = bytes[..valid].iter().filter(|&&b| b == b'\n').count() + 1;
+        let col = valid - crate::text::lines::line_start(bytes, valid) + 1;
+        Error::new("not UTF-8 text (binary file?)")
+            .in_file(path)
+            .at(line, col)
+    })
 }

@@ -2,6 +2,7 @@
 //! syntax that `check`, `lint` and the parser read alike, and text from a catalog made safe
 //! to print or write (`safe`).
 
+pub mod lines;
 pub mod safe;
 
 use std::collections::BTreeSet;
@@ -32,6 +33,27 @@ pub fn silences(comment: Option<&str>) -> BTreeSet<String> {
                 .map(String::from),
         );
         rest = &list[end..];
+    }
+    out
+}
+
+/// `# catalog-effects: ignore[code, ...]` in the file's leading comment lines (before any
+/// YAML), as (line, code): silences for every action of the file.
+pub fn file_silences(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (i, line) in text.trim_start_matches('\u{feff}').lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let Some(comment) = line.strip_prefix('#') else {
+            break;
+        };
+        out.extend(
+            silences(Some(comment))
+                .into_iter()
+                .map(|code| (i + 1, code)),
+        );
     }
     out
 }

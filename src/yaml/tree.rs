@@ -39,6 +39,28 @@ const SLICED: u8 = 16;
 /// nothing (scanning the tree for aliases once per anchored node was quadratic).
 const ALIASED: u8 = 32;
 
+/// Seven bits a byte, low first; the high bit says another follows.
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn get_varint(bytes: &[u8], at: &mut usize) -> Option<u64> {
+    let mut v = 0u64;
+    for shift in (0..64).step_by(7) {
+        let b = *bytes.get(*at)?;
+        *at += 1;
+        v |= u64::from(b & 0x7f) << shift;
+        if b < 0x80 {
+            return Some(v);
+        }
+    }
+    None
+}
+
 #[derive(Debug, Clone, Copy)]
 pub struct Node {
     start: u32,
@@ -223,7 +245,7 @@ impl<'a> Lines<'a> {
     /// text without a final newline. Searched forward from `at`: callers ask from the end
     /// of a value, where at most a comment is left on the line.
     pub fn line_end(&self, at: usize) -> usize {
-        super::line_end(self.bytes, at)
+        crate::text::lines::line_end(self.bytes, at)
     }
 
     /// 0-based column of byte `at` (a character boundary): characters since the line
@@ -939,6 +961,107 @@ impl Iterator for Entries<'_> {
 }
 
 impl<'a> Tree<'a> {
+    /// The tree as bytes, for [`Tree::unspill`] to have it back for the same text without
+    /// parsing it again: the parse is most of what planning a file costs. A node is written
+    /// in about six bytes (varints: its start from the previous one's, its length, its aux;
+    /// then its kind and style, and its flags), less than the text it was read from.
+    pub fn spill(&self, out: &mut Vec<u8>) {
+        out.reserve(8 * self.nodes.len() + self.pool.len() + 64);
+        for n in [
+            self.nodes.len(),
+            self.roots.len(),
+            self.pool.len(),
+            self.values.len(),
+            self.anchors.len(),
+            self.tags.len(),
+        ] {
+            put_varint(out, n as u64);
+        }
+        let mut previous = 0u32;
+        for n in &self.nodes {
+            // Nodes come in document order, so a start is mostly just after the previous.
+            let delta = i64::from(n.start) - i64::from(previous);
+            put_varint(out, ((delta << 1) ^ (delta >> 63)) as u64);
+            put_varint(out, u64::from(n.end.wrapping_sub(n.start)));
+            put_varint(out, u64::from(n.aux.wrapping_add(1)));
+            out.push(n.kind as u8 * 8 + n.style);
+            out.push(n.flags);
+            previous = n.start;
+        }
+        for &r in &self.roots {
+            put_varint(out, r as u64);
+        }
+        out.extend_from_slice(self.pool.as_bytes());
+        let words = self.values.iter().flat_map(|&(a, b)| [a, b]);
+        let words = words.chain(self.anchors.iter().copied());
+        for w in words.chain(self.tags.iter().flat_map(|&(a, b, c)| [a, b, c])) {
+            put_varint(out, u64::from(w.wrapping_add(1)));
+        }
+    }
+
+    /// The tree [`Tree::spill`] wrote for `text`, built in `storage`; none when `bytes` are
+    /// not a whole spill. Only ever given the text the spilled tree was parsed from.
+    pub fn unspill(text: &'a str, bytes: &[u8], storage: Storage) -> Option<Tree<'a>> {
+        let mut at = 0;
+        let mut counts = [0usize; 6];
+        for c in &mut counts {
+            *c = usize::try_from(get_varint(bytes, &mut at)?).ok()?;
+        }
+        let [nodes, roots, pool, values, anchors, tags] = counts;
+        // A count no spill of this text could hold is no spill of it.
+        if nodes > bytes.len() || roots > bytes.len() || pool > bytes.len() {
+            return None;
+        }
+        let u32_of = |v: u64| u32::try_from(v).ok();
+        // Grown as the parse grows it, so an edited text's tree fits in its storage as it
+        // would have (regrowing it held the old arena and its copy at once).
+        let mut tree = Tree::empty(text, storage);
+        let mut previous = 0i64;
+        for _ in 0..nodes {
+            let z = get_varint(bytes, &mut at)?;
+            let start = previous + ((z >> 1) as i64 ^ -((z & 1) as i64));
+            let start = u32::try_from(start).ok()?;
+            let len = u32_of(get_varint(bytes, &mut at)?)?;
+            let aux = u32_of(get_varint(bytes, &mut at)?)?.wrapping_sub(1);
+            let (&code, &flags) = (bytes.get(at)?, bytes.get(at + 1)?);
+            at += 2;
+            let kind = match code / 8 {
+                0 => Kind::Scalar,
+                1 => Kind::Seq,
+                2 => Kind::Map,
+                3 => Kind::Alias,
+                _ => return None,
+            };
+            tree.nodes.push(Node {
+                start,
+                end: start.wrapping_add(len),
+                aux,
+                kind,
+                style: code % 8,
+                flags,
+            });
+            previous = i64::from(start);
+        }
+        tree.roots = (0..roots)
+            .map(|_| usize::try_from(get_varint(bytes, &mut at)?).ok())
+            .collect::<Option<_>>()?;
+        let end = at.checked_add(pool)?;
+        tree.pool
+            .push_str(std::str::from_utf8(bytes.get(at..end)?).ok()?);
+        at = end;
+        let mut word = || Some(u32_of(get_varint(bytes, &mut at)?)?.wrapping_sub(1));
+        for _ in 0..values {
+            tree.values.push((word()?, word()?));
+        }
+        for _ in 0..anchors {
+            tree.anchors.push(word()?);
+        }
+        for _ in 0..tags {
+            tree.tags.push((word()?, word()?, word()?));
+        }
+        (at == bytes.len()).then_some(tree)
+    }
+
     /// Lets go of the tree, keeping its storage for the next one.
     pub fn into_storage(self) -> Storage {
         Storage {
@@ -1580,6 +1703,44 @@ fn json_number(bytes: &[u8], start: usize, whole: bool) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A spilled tree comes back whole: every node, root, value, anchor and tag, for every
+    /// way a text is read (block and flow YAML, anchors and merges, escapes and block
+    /// scalars, tags, JSON).
+    #[test]
+    fn a_spilled_tree_comes_back_as_it_was() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut texts: Vec<String> = vec![
+            "- &a {actionId: x, label: \"L\\u00e9\"}\n- <<: *a\n  d: |\n    two\n    lines\n- !tag t\n".into(),
+            "{\"openapi\": \"3.0.0\", \"paths\": {\"/a\": {\"get\": {}}}}\n".into(),
+        ];
+        for dir in [
+            "catalogs/demo/crmly",
+            "catalogs/demo/help-desk",
+            "tests/fixtures/aliases/crm",
+        ] {
+            for e in std::fs::read_dir(root.join(dir)).unwrap() {
+                texts.push(std::fs::read_to_string(e.unwrap().path()).unwrap());
+            }
+        }
+        for text in &texts {
+            let trees = [parse(text).ok(), parse_json(text, Storage::default())];
+            for tree in trees.into_iter().flatten() {
+                let mut bytes = Vec::new();
+                tree.spill(&mut bytes);
+                let back = Tree::unspill(text, &bytes, Storage::default()).unwrap();
+                assert_eq!(format!("{:?}", back.nodes), format!("{:?}", tree.nodes));
+                assert_eq!(back.roots, tree.roots);
+                assert_eq!(back.pool, tree.pool);
+                assert_eq!(back.values, tree.values);
+                assert_eq!(back.anchors, tree.anchors);
+                assert_eq!(back.tags, tree.tags);
+                assert!(
+                    Tree::unspill(text, &bytes[..bytes.len() - 1], Storage::default()).is_none()
+                );
+            }
+        }
+    }
 
     #[test]
     fn byte_offsets_survive_non_ascii() {

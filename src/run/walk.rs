@@ -1,4 +1,5 @@
-//! Walk: find the connector files of a catalog directory, in a stable order.
+//! Walk: find the files a catalog holds (connector files by name, the others a source claims
+//! by content), in a stable order.
 //!
 //! Symlinks are never followed: a link can point out of the catalog or into a loop, and a
 //! link to a file inside the catalog would make its actions appear twice.
@@ -8,6 +9,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
+use crate::source::connector::is_connector_file;
 
 /// A connector file found in a catalog.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,6 +19,19 @@ pub struct CatalogFile {
     pub rel: String,
     /// The folder part of `rel` (empty for the catalog root).
     pub folder: String,
+}
+
+/// A file to process: its catalog, where the walk found it, its path in patches and its
+/// path as printed.
+#[derive(Debug)]
+pub struct Work {
+    /// Its place in the run's walk, over every catalog.
+    pub place: usize,
+    pub catalog: usize,
+    pub file: CatalogFile,
+    pub patch_path: String,
+    pub shown: String,
+    pub in_repo: bool,
 }
 
 /// What a walk found.
@@ -164,11 +179,6 @@ fn glob(pattern: &str, name: &str) -> bool {
         }
     }
     pattern[p..].iter().all(|&c| c == '*')
-}
-
-/// True for the names this tool edits: `*.s1.yaml` and `*.s1.partial.yaml`.
-pub fn is_connector_file(name: &str) -> bool {
-    name.ends_with(".s1.yaml") || name.ends_with(".s1.partial.yaml")
 }
 
 /// `path` as the tool prints it: relative to `cwd` when it is below it, else as given, with

@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::classify::{Confidence, Group, RuleSet, infer_in};
 use crate::effects::{DestructivePolicy, Effect, Effects, Hints, derive_hints};
 use crate::error::{Error, Result};
-use crate::mcp::Tool;
+use crate::source::mcp::Tool;
 use crate::view::ActionView;
 
 /// What the audit concludes about one tool's declared hints.
@@ -620,7 +620,7 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcp::parse_tools;
+    use crate::source::mcp::parse_tools;
 
     const TOOLS: &str = r#"{"tools": [
       {"name": "list_users", "description": "Lists users.",
@@ -669,7 +669,7 @@ mod tests {
     /// additive write that leaves destructiveHint unset is told so, without failing.
     #[test]
     fn understated_malformed_and_destructive_unset() {
-        let tools = crate::mcp::read_tools(
+        let tools = crate::source::mcp::read_tools(
             r#"[
               {"name": "delete_page", "description": "Deletes a page.",
                "annotations": {"readOnlyHint": false, "destructiveHint": false}},

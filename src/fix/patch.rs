@@ -1,335 +1,12 @@
-//! Diff: compare a proposal with what is declared, plan byte-exact edits, apply them, and
-//! render them as a unified diff that `git apply` and `patch -p1` accept.
-//!
-//! Edits only insert or replace the `effects` value; every other byte stays as it was. The
-//! diff is rendered straight from the edits (no whole-file diffing), and a test checks it
-//! against `similar`'s rendering. [`verify`] checks an edited text before it is trusted.
-
-pub mod hints;
-pub mod verify;
+//! The patch: a unified diff rendered straight from the edits (no whole-file diffing), that
+//! `git apply` and `patch -p1` accept; a test checks it against `similar`'s rendering.
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use crate::classify::{Confidence, Inference};
-use crate::effects::Effects;
-use crate::parse::tree::newlines;
-use crate::parse::{ActionSite, EffectsSite, Insert, line_end, line_start};
-use crate::view::Declared;
-
-/// How an action's declared effects relate to the proposal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Status {
-    /// Nothing declared; a proposal is inserted.
-    Added,
-    /// Declared and valid, and no confident proposal disagrees.
-    Agrees,
-    /// Declared and valid, and a confident proposal differs.
-    Conflict,
-    /// Nothing declared and no confident proposal.
-    Unclassified,
-    /// Declared, but not a list of known effects: an error, never fixed silently.
-    Invalid,
-    /// Not a tool (the nested `refreshAuthentication.action`): reported, never patched.
-    Skipped,
-}
-
-impl Status {
-    pub const ALL: [Status; 6] = [
-        Status::Added,
-        Status::Agrees,
-        Status::Conflict,
-        Status::Unclassified,
-        Status::Invalid,
-        Status::Skipped,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Added => "added",
-            Status::Agrees => "agrees",
-            Status::Conflict => "conflict",
-            Status::Unclassified => "unclassified",
-            Status::Invalid => "invalid",
-            Status::Skipped => "skipped",
-        }
-    }
-}
-
-/// The proposal counts only at or above `min`; below it, it is listed for a human instead.
-pub fn status(declared: &Declared, nested: bool, inference: &Inference, min: Confidence) -> Status {
-    let confident = !inference.effects.is_empty() && inference.confident(min);
-    match declared {
-        _ if nested => Status::Skipped,
-        Declared::Invalid(_) => Status::Invalid,
-        // A declaration that says what a departure too weak to stand said (`sync_users` over
-        // GET declared [execute]) is a person settling the doubt, not a conflict.
-        Declared::Valid(d) if inference.doubted_by(*d) => Status::Agrees,
-        Declared::Valid(d) if confident && *d != inference.effects => Status::Conflict,
-        Declared::Valid(_) => Status::Agrees,
-        Declared::None if confident => Status::Added,
-        Declared::None => Status::Unclassified,
-    }
-}
-
-/// Replace `start..end` with `text`. Edits of one file never overlap, and every edit of an
-/// action names its mapping (`map`, where it starts): they are kept or dropped together.
-/// An insertion (`start == end`) adds an `effects` key to that mapping; a replacement
-/// rewrites an `effects` list; a removal (`removes` not 0, `text` empty) takes out hint
-/// entries of its `annotations:` (see [`hints`]). A replacement or removal keeps what it
-/// replaces in `old`, so the original can be had back from the edited text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Edit {
-    pub start: usize,
-    pub end: usize,
-    pub text: String,
-    pub effects: Effects,
-    pub map: usize,
-    pub old: String,
-    /// For a removal, what it removes: [`hints::HintKey`] bits, or
-    /// [`hints::ANNOTATIONS`] for the `annotations` key itself. 0 for an `effects` edit.
-    pub removes: u8,
-}
-
-impl Edit {
-    pub fn is_removal(&self) -> bool {
-        self.removes != 0
-    }
-
-    /// The order edits are applied in: by place, an insertion before a removal that starts
-    /// where it is inserted, and the action's mapping between edits at one place.
-    pub fn order(&self) -> (usize, usize, usize) {
-        (self.start, self.end, self.map)
-    }
-}
-
-/// Where an action's effects come from once the patch is applied.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EffectsFrom {
-    Declared,
-    /// Proposed, and inserted (or rewritten) by this patch.
-    Proposed,
-}
-
-impl EffectsFrom {
-    pub fn name(self) -> &'static str {
-        match self {
-            EffectsFrom::Declared => "declared",
-            EffectsFrom::Proposed => "proposed in this patch",
-        }
-    }
-}
-
-/// The effects an action has once the patch is applied, and where they come from: what it
-/// declares (when valid and not rewritten), else what the patch gives it. The one place
-/// this is decided: the CSV's hints, the hints `--migrate-hints` removes and the hint
-/// findings of `check` all read it. An action whose proposal the patch does not carry (below
-/// the confidence, held back, refused) has none.
-pub fn effects_after(
-    declared: &Declared,
-    status: Status,
-    edit: Option<&Edit>,
-) -> Option<(Effects, EffectsFrom)> {
-    match (declared, status, edit) {
-        (_, Status::Skipped, _) => None,
-        (_, _, Some(e)) if !e.is_removal() => Some((e.effects, EffectsFrom::Proposed)),
-        (Declared::Valid(d), _, _) => Some((*d, EffectsFrom::Declared)),
-        _ => None,
-    }
-}
-
-/// The terminator of the last line that ends at or before `at`, else the file's first one.
-/// After an unterminated last line, that is the line before it, not the first of the file:
-/// in a file of mixed endings the inserted lines end like their neighbours.
-pub(crate) fn eol_before(text: &str, at: usize) -> &'static str {
-    let b = text.as_bytes();
-    let nl = b[..at]
-        .iter()
-        .rposition(|&c| c == b'\n')
-        .or_else(|| b.iter().position(|&c| c == b'\n'));
-    match nl {
-        Some(p) if p > 0 && b[p - 1] == b'\r' => "\r\n",
-        _ => "\n",
-    }
-}
-
-fn flow_list(effects: Effects) -> String {
-    format!("[{}]", effects.joined(", "))
-}
-
-/// The edit that adds `effects` to an action that declares none, or why none can be made.
-pub fn plan_insert(
-    text: &str,
-    site: &ActionSite,
-    seq_offset: usize,
-    effects: Effects,
-) -> Result<Edit, &'static str> {
-    let edit = |at: usize, new: String| Edit {
-        start: at,
-        end: at,
-        text: new,
-        effects,
-        map: site.map_start,
-        old: String::new(),
-        removes: 0,
-    };
-    match site.insert {
-        Insert::Unsafe(why) => Err(why),
-        // A mapping written as JSON (its `actionId` key in double quotes) gets JSON: a
-        // pretty-printed JSON connector stayed YAML but was no longer JSON (issue 21).
-        Insert::Flow { at } if text[site.map_start..at].contains("\"actionId\"") => {
-            let items: Vec<String> = effects.iter().map(|e| format!("\"{e}\"")).collect();
-            Ok(edit(at, format!(", \"effects\": [{}]", items.join(", "))))
-        }
-        Insert::Flow { at } => Ok(edit(at, format!(", effects: {}", flow_list(effects)))),
-        Insert::Block { at, indent } => {
-            let eol = eol_before(text, at);
-            // A file without a final newline keeps that state: the new lines go after a
-            // terminator added to the last line, and the last new line gets none.
-            let unterminated = at == text.len() && !text.ends_with('\n');
-            let mut new = String::with_capacity(64);
-            if unterminated {
-                new.push_str(eol);
-            }
-            push_spaces(&mut new, indent);
-            new.push_str("effects:");
-            for e in effects.iter() {
-                new.push_str(eol);
-                push_spaces(&mut new, indent + seq_offset);
-                new.push_str("- ");
-                new.push_str(e.name());
-            }
-            if !unterminated {
-                new.push_str(eol);
-            }
-            Ok(edit(at, new))
-        }
-    }
-}
-
-fn push_spaces(out: &mut String, n: usize) {
-    out.extend(std::iter::repeat_n(' ', n));
-}
-
-/// The edit that rewrites a conflicting `effects` value in the style it was written, or
-/// why it cannot be rewritten without changing other actions too.
-pub fn plan_rewrite(
-    text: &str,
-    site: &EffectsSite,
-    map: usize,
-    effects: Effects,
-) -> Result<Edit, &'static str> {
-    if !site.own {
-        return Err("its effects come through a `<<` merge, which other actions may share");
-    }
-    if let Some(why) = site.unsafe_rewrite {
-        return Err(why);
-    }
-    let new = if site.flow {
-        flow_list(effects)
-    } else {
-        let eol = eol_before(text, line_start(text.as_bytes(), site.start));
-        let sep = format!("{eol}{}", " ".repeat(site.item_indent));
-        effects
-            .iter()
-            .map(|e| format!("- {e}"))
-            .collect::<Vec<_>>()
-            .join(&sep)
-    };
-    Ok(Edit {
-        start: site.start,
-        end: site.end,
-        text: new,
-        effects,
-        map,
-        old: text[site.start..site.end].to_owned(),
-        removes: 0,
-    })
-}
-
-/// Applies sorted, non-overlapping edits in place when they only insert (the text's own
-/// buffer grows into the edited text, so one large file is not held twice), else into a
-/// new string.
-pub fn apply_owned(text: String, edits: &[Edit]) -> String {
-    if edits.iter().any(|e| e.start != e.end) {
-        return apply(&text, edits);
-    }
-    let old_len = text.len();
-    let mut bytes = text.into_bytes();
-    let mut shift: usize = edits.iter().map(|e| e.text.len()).sum();
-    // Exactly: growing by doubling would make a large file's buffer twice its size.
-    bytes.reserve_exact(shift);
-    bytes.resize(old_len + shift, 0);
-    // From the last edit back, each stretch of the original moves right by the bytes
-    // inserted before it, then the insertion goes in front of it.
-    let mut end = old_len;
-    for e in edits.iter().rev() {
-        bytes.copy_within(e.start..end, e.start + shift);
-        shift -= e.text.len();
-        bytes[e.start + shift..e.start + shift + e.text.len()].copy_from_slice(e.text.as_bytes());
-        end = e.start;
-    }
-    // Only whole UTF-8 strings were moved and inserted at character boundaries.
-    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
-}
-
-/// The original of a text `edits` were applied to, in the edited text's own buffer when
-/// the edits only inserted.
-pub fn unapply_owned(edited: String, edits: &[Edit]) -> String {
-    if edits.iter().any(|e| e.start != e.end) {
-        return unapply(&edited, edits);
-    }
-    let mut bytes = edited.into_bytes();
-    // From the first edit on, each stretch after an insertion moves left over it.
-    let (mut to, mut from) = (0, 0);
-    let mut shift = 0;
-    for e in edits {
-        let at = e.start + shift;
-        bytes.copy_within(from..at, to);
-        to += at - from;
-        from = at + e.text.len();
-        shift += e.text.len();
-    }
-    let len = bytes.len();
-    bytes.copy_within(from..len, to);
-    bytes.truncate(to + len - from);
-    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
-}
-
-/// The original of a text `edits` were applied to.
-pub fn unapply(edited: &str, edits: &[Edit]) -> String {
-    unapplied(edited, edits).concat()
-}
-
-/// [`unapply`] as pieces of the edited text and of the replaced text, for comparing
-/// without building the original. `edits` come sorted by start.
-pub fn unapplied<'a>(edited: &'a str, edits: impl IntoIterator<Item = &'a Edit>) -> Vec<&'a str> {
-    let mut pieces = Vec::new();
-    let (mut pos, mut shift) = (0, 0isize);
-    for e in edits {
-        let at = (e.start as isize + shift) as usize;
-        pieces.push(&edited[pos..at]);
-        pieces.push(e.old.as_str());
-        pos = at + e.text.len();
-        shift += e.text.len() as isize - (e.end - e.start) as isize;
-    }
-    pieces.push(&edited[pos..]);
-    pieces
-}
-
-/// Applies sorted, non-overlapping edits.
-pub fn apply(text: &str, edits: &[Edit]) -> String {
-    let mut out =
-        String::with_capacity(text.len() + edits.iter().map(|e| e.text.len()).sum::<usize>());
-    let mut pos = 0;
-    for e in edits {
-        out.push_str(&text[pos..e.start]);
-        out.push_str(&e.text);
-        pos = e.end;
-    }
-    out.push_str(&text[pos..]);
-    out
-}
+use crate::model::edit::Edit;
+use crate::text::lines::{line_end, line_start};
+use crate::yaml::tree::newlines;
 
 /// Quotes a path the way git does in patch headers: C-style, in double quotes, when it holds
 /// a control character, a quote, a backslash or a non-ASCII byte.
@@ -440,7 +117,7 @@ fn changes<'e>(text: &str, edits: &'e [Edit]) -> Vec<Change<'e>> {
                 ..e.clone()
             })
             .collect();
-        let new = apply(&text[from..to], &local);
+        let new = super::apply::apply(&text[from..to], &local);
         out.push(Change {
             old_start,
             old_end: old_start + lines_between(bytes, from, to),
@@ -598,6 +275,8 @@ pub fn render_patch(path: &str, text: &str, edits: &[Edit], out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fix::apply::apply;
+    use crate::fix::apply::tests::{ins, replace};
 
     fn similar_patch(path: &str, old: &str, new: &str) -> String {
         let diff = similar::TextDiff::from_lines(old, new);
@@ -607,55 +286,10 @@ mod tests {
         format!("diff --git a/{path} b/{path}\n{u}")
     }
 
-    #[test]
-    fn inserted_lines_end_like_the_nearest_line_before() {
-        assert_eq!(eol_before("a\r\nb\n", 5), "\n");
-        assert_eq!(eol_before("a\r\nb\n", 3), "\r\n");
-        // After an unterminated last line: the line before it, not the file's first.
-        assert_eq!(eol_before("a\nb\r\nc", 6), "\r\n");
-        assert_eq!(eol_before("a\r\nb\nc", 6), "\n");
-        // Nothing before: the file's first terminator, else LF.
-        assert_eq!(eol_before("a\r\nb", 0), "\r\n");
-        assert_eq!(eol_before("abc", 3), "\n");
-    }
-
     fn ours(path: &str, old: &str, edits: &[Edit]) -> String {
         let mut out = String::new();
         render_patch(path, old, edits, &mut out);
         out
-    }
-
-    fn ins(at: usize, text: &str) -> Edit {
-        replace(at, at, text)
-    }
-
-    fn replace(start: usize, end: usize, text: &str) -> Edit {
-        Edit {
-            start,
-            end,
-            text: text.into(),
-            effects: Effects::EMPTY,
-            map: 0,
-            old: String::new(),
-            removes: 0,
-        }
-    }
-
-    #[test]
-    fn edits_apply_in_place_and_come_off_again() {
-        let old = "a\nbé\nc\n".to_owned();
-        let mut edits = vec![ins(0, "x\n"), ins(2, "y\n"), ins(old.len(), "z")];
-        let new = apply_owned(old.clone(), &edits);
-        assert_eq!(new, apply(&old, &edits));
-        assert_eq!(new, "x\na\ny\nbé\nc\nz");
-        assert_eq!(unapply_owned(new, &edits), old);
-        let mut rewrite = replace(2, 5, "rewritten");
-        rewrite.old = old[2..5].to_owned();
-        edits.insert(2, rewrite);
-        let new = apply_owned(old.clone(), &edits);
-        assert_eq!(new, apply(&old, &edits));
-        assert_eq!(unapply(&new, &edits), old);
-        assert_eq!(unapply_owned(new, &edits), old);
     }
 
     #[test]
@@ -773,49 +407,5 @@ mod tests {
         assert_eq!(git_quote("a/plain name.yaml"), "a/plain name.yaml");
         assert_eq!(git_quote("a/naïve.yaml"), "\"a/na\\303\\257ve.yaml\"");
         assert_eq!(git_quote("a/q\"t\n.yaml"), "\"a/q\\\"t\\n.yaml\"");
-    }
-
-    #[test]
-    fn statuses() {
-        use crate::effects::Effect;
-        let read = Effects::single(Effect::Read);
-        let inf = Inference {
-            effects: read,
-            confidence: Some(Confidence::High),
-            ..Inference::default()
-        };
-        let low = Inference {
-            confidence: Some(Confidence::Low),
-            ..inf.clone()
-        };
-        let none = Inference::default();
-        let m = Confidence::Medium;
-        assert_eq!(status(&Declared::None, false, &inf, m), Status::Added);
-        assert_eq!(
-            status(&Declared::None, false, &low, m),
-            Status::Unclassified
-        );
-        assert_eq!(
-            status(&Declared::None, false, &none, m),
-            Status::Unclassified
-        );
-        assert_eq!(
-            status(&Declared::Valid(read), false, &inf, m),
-            Status::Agrees
-        );
-        assert_eq!(
-            status(
-                &Declared::Valid(Effects::single(Effect::Write)),
-                false,
-                &inf,
-                m
-            ),
-            Status::Conflict
-        );
-        assert_eq!(
-            status(&Declared::Invalid("x".into()), false, &inf, m),
-            Status::Invalid
-        );
-        assert_eq!(status(&Declared::None, true, &inf, m), Status::Skipped);
     }
 }

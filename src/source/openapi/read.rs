@@ -9,12 +9,9 @@ use saphyr_parser::ScalarStyle;
 
 use crate::effects::{Effect, Effects, Hints};
 use crate::error::Error;
-use crate::parse::tree::{Kind, NodeId, Tree};
+use crate::model::openapi::{EFFECTS_KEY, HINT_KEYS, HintFormat};
 use crate::view::{ActionView, Declared, Input, Source, Step};
-
-/// The key an operation declares its effects under: an extension, as OpenAPI requires of
-/// any key it does not define.
-pub const EFFECTS_KEY: &str = "x-effects";
+use crate::yaml::tree::{Kind, NodeId, Tree};
 
 /// The top-level key of a document's paths.
 const PATHS_KEY: &str = "paths";
@@ -27,60 +24,6 @@ const METHODS: [&str; 8] = [
 /// Swagger 2.0's: its Path Item Object has no `trace`, so a `trace` key there is data, not
 /// an operation a generator would make a tool of.
 const SWAGGER_METHODS: [&str; 7] = ["get", "put", "post", "delete", "options", "head", "patch"];
-
-/// Where an MCP generator reads the hints of an operation (issue 23's table).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum HintFormat {
-    /// `x-speakeasy-mcp`, the hints directly in that map.
-    Speakeasy,
-    /// `x-zuplo-route.mcp.annotations`.
-    Zuplo,
-    /// `x-zilla-mcp.annotations`.
-    Zilla,
-    /// `x-mcp.annotations`.
-    Mcp,
-}
-
-impl HintFormat {
-    pub const ALL: [HintFormat; 4] = [
-        HintFormat::Speakeasy,
-        HintFormat::Zuplo,
-        HintFormat::Zilla,
-        HintFormat::Mcp,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            HintFormat::Speakeasy => "speakeasy",
-            HintFormat::Zuplo => "zuplo",
-            HintFormat::Zilla => "zilla",
-            HintFormat::Mcp => "mcp",
-        }
-    }
-
-    pub fn parse(name: &str) -> Option<HintFormat> {
-        HintFormat::ALL.into_iter().find(|f| f.name() == name)
-    }
-
-    /// The keys from the operation down to the map that holds the hints.
-    pub fn path(self) -> &'static [&'static str] {
-        match self {
-            HintFormat::Speakeasy => &["x-speakeasy-mcp"],
-            HintFormat::Zuplo => &["x-zuplo-route", "mcp", "annotations"],
-            HintFormat::Zilla => &["x-zilla-mcp", "annotations"],
-            HintFormat::Mcp => &["x-mcp", "annotations"],
-        }
-    }
-}
-
-/// The hint keys written and read back; `title` is left to the generators, which take it
-/// from the operation's summary.
-pub const HINT_KEYS: [&str; 4] = [
-    "readOnlyHint",
-    "destructiveHint",
-    "idempotentHint",
-    "openWorldHint",
-];
 
 /// One operation of a document.
 #[derive(Debug, Clone)]
@@ -668,8 +611,60 @@ impl<'a> Reader<'a, '_> {
                 tags: Vec::new(),
             };
         }
-        // Path-level parameters apply unless the operation redefines the same name and
-        // location.
+        let (inputs, request_body) = self.inputs(params, shared, body, problems);
+        let scopes = self.scopes(security);
+        let tags = tags
+            .and_then(|t| tree.items(t))
+            .into_iter()
+            .flatten()
+            .filter_map(|t| tree.scalar(t).map(str::to_owned))
+            .collect();
+        let view = ActionView {
+            id,
+            label: string(summary).filter(|s| !s.is_empty()),
+            description: string(description).filter(|s| !s.is_empty()),
+            steps: vec![Step {
+                function: Some("request".into()),
+                method: Some(method.to_owned()),
+                url: Some(path.to_owned()),
+                soap_operation: None,
+            }],
+            inputs,
+            scopes,
+            declared: declared(tree, effects),
+            annotations: self.hints([speakeasy, zuplo, zilla, mcp], problems),
+            line: tree.line(key),
+            id_comment: method_comment(tree, key),
+            connector_title: title.map(str::to_owned),
+            source: Source::OpenApi,
+            written_at: (location != [PATHS_KEY, path, method])
+                .then(|| location.clone().into_boxed_slice()),
+            ..ActionView::default()
+        };
+        Operation {
+            view,
+            path: path.to_owned(),
+            method: method.to_owned(),
+            key,
+            map: op,
+            location,
+            effects,
+            request_body,
+            tags,
+        }
+    }
+
+    /// An operation's inputs: its parameters and the path's (unless the operation redefines
+    /// the same name and location), and its request body's properties; and whether it
+    /// takes a body.
+    fn inputs(
+        &self,
+        params: Option<NodeId>,
+        shared: Option<NodeId>,
+        body: Option<NodeId>,
+        problems: &mut Vec<Error>,
+    ) -> (Vec<Input>, bool) {
+        let tree = self.tree;
         let mut params_read: Vec<(String, String, NodeId)> = Vec::new();
         for list in [params, shared].into_iter().flatten() {
             for p in tree.items(list).into_iter().flatten() {
@@ -723,6 +718,12 @@ impl<'a> Reader<'a, '_> {
                 });
             }
         }
+        (inputs, request_body)
+    }
+
+    /// The OAuth scopes an operation asks for: its own `security`, else the document's.
+    fn scopes(&self, security: Option<NodeId>) -> Vec<String> {
+        let tree = self.tree;
         let security = security.or_else(|| tree.get(self.root, "security"));
         let mut scopes: Vec<String> = Vec::new();
         for req in security.and_then(|s| tree.items(s)).into_iter().flatten() {
@@ -736,45 +737,7 @@ impl<'a> Reader<'a, '_> {
                 }
             }
         }
-        let tags = tags
-            .and_then(|t| tree.items(t))
-            .into_iter()
-            .flatten()
-            .filter_map(|t| tree.scalar(t).map(str::to_owned))
-            .collect();
-        let view = ActionView {
-            id,
-            label: string(summary).filter(|s| !s.is_empty()),
-            description: string(description).filter(|s| !s.is_empty()),
-            steps: vec![Step {
-                function: Some("request".into()),
-                method: Some(method.to_owned()),
-                url: Some(path.to_owned()),
-                soap_operation: None,
-            }],
-            inputs,
-            scopes,
-            declared: declared(tree, effects),
-            annotations: self.hints([speakeasy, zuplo, zilla, mcp], problems),
-            line: tree.line(key),
-            id_comment: method_comment(tree, key),
-            connector_title: title.map(str::to_owned),
-            source: Source::OpenApi,
-            written_at: (location != [PATHS_KEY, path, method])
-                .then(|| location.clone().into_boxed_slice()),
-            ..ActionView::default()
-        };
-        Operation {
-            view,
-            path: path.to_owned(),
-            method: method.to_owned(),
-            key,
-            map: op,
-            location,
-            effects,
-            request_body,
-            tags,
-        }
+        scopes
     }
 
     fn input(&self, name: &str, typed: Option<NodeId>, param: Option<NodeId>) -> Input {
@@ -955,7 +918,7 @@ fn percent_decode(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse::tree;
+    use crate::yaml::tree;
 
     #[test]
     fn documents_are_found_by_their_top_level_key() {
