@@ -2,7 +2,8 @@
 //! the modules below it in `STAGES`, read from the `crate::` paths of its source (test
 //! modules and comments left out). An import that climbs fails here unless it is one of
 //! `CLIMBS`, the ones left to undo, each with what it is; a climb that is undone must leave
-//! that list too, so the list is always exactly what remains.
+//! that list too, so the list is always exactly what remains. Within a stage, no two files
+//! import each other round, through any number of files.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -17,8 +18,8 @@ const STAGES: &[&str] = &[
 /// import that climbs is a failure (issue 32 undid the last three).
 const CLIMBS: &[(&str, &str)] = &[];
 
-/// The top-level modules a source file names through `crate::`.
-fn imports(text: &str, modules: &BTreeSet<String>) -> BTreeSet<String> {
+/// A source file's code: comments and its test module left out.
+fn code_of(text: &str) -> String {
     let mut code = String::new();
     let mut lines = text.lines().peekable();
     while let Some(line) = lines.next() {
@@ -35,6 +36,12 @@ fn imports(text: &str, modules: &BTreeSet<String>) -> BTreeSet<String> {
             code.push('\n');
         }
     }
+    code
+}
+
+/// The top-level modules a source file names through `crate::`.
+fn imports(text: &str, modules: &BTreeSet<String>) -> BTreeSet<String> {
+    let code = code_of(text);
     let mut out = BTreeSet::new();
     let mut rest = code.as_str();
     while let Some(at) = rest.find("crate::") {
@@ -165,4 +172,174 @@ fn a_planted_upward_import_is_found() {
     assert!(found("/// see [`x`](crate::emit::x)\n").is_empty());
     assert!(found("#[cfg(test)]\nmod tests {\n    use crate::emit::x;\n}\n").is_empty());
     assert!(found("use crate::{error::{Error, Result}};\n").is_empty());
+}
+
+/// Every path a piece of code names from `crate::`, `super::` or `self::`, each use tree
+/// spread into its paths (`super::a::{b, c::D}` is `super::a::b` and `super::a::c::D`).
+fn paths(code: &str) -> Vec<Vec<String>> {
+    fn tree(s: &str, prefix: &[String], out: &mut Vec<Vec<String>>) -> usize {
+        let mut path = prefix.to_vec();
+        let mut i = 0;
+        let b = s.as_bytes();
+        loop {
+            while i < b.len() && b[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            if i < b.len() && b[i] == b'{' {
+                i += 1;
+                loop {
+                    i += tree(&s[i..], &path, out);
+                    while i < b.len() && (b[i].is_ascii_whitespace() || b[i] == b',') {
+                        i += 1;
+                    }
+                    if i >= b.len() || b[i] == b'}' {
+                        return i + 1;
+                    }
+                }
+            }
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            if start == i {
+                out.push(path);
+                return i;
+            }
+            path.push(s[start..i].to_owned());
+            if s[i..].starts_with("::") {
+                i += 2;
+            } else {
+                out.push(path);
+                return i;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let b = code.as_bytes();
+    for root in ["crate::", "super::", "self::"] {
+        for (at, _) in code.match_indices(root) {
+            let word_start = at == 0 || !(b[at - 1].is_ascii_alphanumeric() || b[at - 1] == b'_');
+            let after_colons = at >= 2 && &code[at - 2..at] == "::";
+            if word_start && !after_colons {
+                tree(&code[at..], &[], &mut out);
+            }
+        }
+    }
+    out
+}
+
+/// The file a path names from the file `from` (module path `from`), if another file.
+fn target(from: &[String], path: &[String], files: &BTreeSet<Vec<String>>) -> Option<Vec<String>> {
+    let (mut base, mut rest) = (Vec::new(), path);
+    match path.first().map(String::as_str) {
+        Some("crate") => rest = &path[1..],
+        Some("self") => (base, rest) = (from.to_vec(), &path[1..]),
+        _ => {
+            base = from.to_vec();
+            while rest.first().is_some_and(|s| s == "super") {
+                base.pop();
+                rest = &rest[1..];
+            }
+        }
+    }
+    base.extend(rest.iter().cloned());
+    (1..=base.len())
+        .rev()
+        .map(|n| base[..n].to_vec())
+        .find(|m| files.contains(m))
+        .filter(|m| m != from)
+}
+
+/// The groups of files that import each other round (each of two or more files).
+fn circles(files: &[(Vec<String>, String)]) -> Vec<Vec<String>> {
+    let names: BTreeSet<Vec<String>> = files.iter().map(|(m, _)| m.clone()).collect();
+    let edges: Vec<(Vec<String>, BTreeSet<Vec<String>>)> = files
+        .iter()
+        .map(|(m, text)| {
+            let to = paths(&code_of(text))
+                .iter()
+                .filter_map(|p| target(m, p, &names))
+                .collect();
+            (m.clone(), to)
+        })
+        .collect();
+    let reach = |from: &Vec<String>| {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![from.clone()];
+        while let Some(m) = todo.pop() {
+            for (_, to) in edges.iter().filter(|(n, _)| *n == m) {
+                for t in to {
+                    if seen.insert(t.clone()) {
+                        todo.push(t.clone());
+                    }
+                }
+            }
+        }
+        seen
+    };
+    let reaches: Vec<(Vec<String>, BTreeSet<Vec<String>>)> =
+        names.iter().map(|m| (m.clone(), reach(m))).collect();
+    let mut out: BTreeSet<Vec<String>> = BTreeSet::new();
+    for (m, r) in &reaches {
+        let round: Vec<String> = reaches
+            .iter()
+            .filter(|(n, rn)| r.contains(n) && rn.contains(m))
+            .map(|(n, _)| n.join("::"))
+            .collect();
+        if round.len() > 1 {
+            out.insert(round);
+        }
+    }
+    out.into_iter().collect()
+}
+
+#[test]
+fn no_two_files_import_each_other_round() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut paths = Vec::new();
+    sources(&src, &mut paths);
+    let files: Vec<(Vec<String>, String)> = paths
+        .iter()
+        .map(|path| {
+            let rel = path.strip_prefix(&src).unwrap().with_extension("");
+            let mut module: Vec<String> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            if matches!(module.last().map(String::as_str), Some("mod" | "lib")) {
+                module.pop();
+            }
+            (module, std::fs::read_to_string(path).unwrap())
+        })
+        .collect();
+    assert_eq!(
+        circles(&files),
+        Vec::<Vec<String>>::new(),
+        "files that import each other round"
+    );
+}
+
+/// The circle check itself: a planted circle through three files, written each way a path
+/// can be, is found; a chain that does not close is not.
+#[test]
+fn a_planted_circle_is_found() {
+    let file = |m: &str, text: &str| {
+        let module = m.split("::").map(String::from).collect::<Vec<_>>();
+        (module, text.to_owned())
+    };
+    let a = file("classify::a", "use super::{b::{self, X}, c};\n");
+    let b = file("classify::b", "fn f() { crate::classify::c::g(); }\n");
+    let c = file("classify", "pub mod a;\n");
+    let closed = file("classify::c", "use super::a::Y;\n");
+    let open = file("classify::c", "use crate::error::E;\n// use super::a::Y;\n");
+    let round = |files: &[(Vec<String>, String)]| circles(files);
+    assert_eq!(
+        round(&[a.clone(), b.clone(), c.clone(), closed]),
+        vec![vec![
+            "classify::a".to_owned(),
+            "classify::b".to_owned(),
+            "classify::c".to_owned()
+        ]]
+    );
+    assert!(round(&[a, b, c, open]).is_empty());
 }

@@ -662,7 +662,7 @@ impl Peer {
             // measured against are one rule: PUT, PATCH or DELETE change, a leading read verb
             // reads, GET reads, otherwise change.
             Peer::LeadingVerb => {
-                use catalog_effects::classify::evidence::Method;
+                use catalog_effects::classify::plain::Method;
                 let m = match method {
                     "" => Method::None,
                     "get" | "head" => Method::Get,

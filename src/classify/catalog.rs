@@ -31,10 +31,11 @@
 
 use std::collections::HashMap;
 
-use super::decide::{Agreement, Basis, Claim, Decision};
+use super::decide::{Basis, Decision};
 use super::evidence::Source;
 use super::index::Sym;
 use super::name::Position;
+use super::plain::{Agreement, Claim};
 use super::{Confidence, Group, Inference, RuleSet};
 use crate::effects::Effects;
 use crate::view::{ActionView, Declared};

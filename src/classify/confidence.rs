@@ -28,11 +28,12 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::decide::{Agreement, Basis, Claim, Decision, Veto};
+use super::decide::{Basis, Decision, Veto};
 use super::evidence::{ObjectHit, Source};
 use super::index::Sym;
 use super::name::Position;
 use super::plain::Line;
+use super::plain::{Agreement, Claim};
 use super::{Confidence, RuleSet};
 
 /// Where a verb was read, as the counts tell places apart.

@@ -18,83 +18,11 @@
 //! it and how the HTTP method agrees with it; `confidence.rs` turns that into a confidence.
 
 use super::RuleSet;
-use super::evidence::{Evidence, Method, ObjectHit, Source};
+use super::evidence::{Evidence, ObjectHit, Source};
 use super::name::Verb;
+use super::plain::{Agreement, Claim, Method};
 use super::rules::Weight;
 use crate::effects::{Effect, Effects};
-
-/// Whether a proposal says read-only or not.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Claim {
-    Read,
-    Change,
-}
-
-impl Claim {
-    pub fn name(self) -> &'static str {
-        match self {
-            Claim::Read => "read",
-            Claim::Change => "change",
-        }
-    }
-
-    pub fn of(effects: Effects) -> Claim {
-        if effects.is_read_only() {
-            Claim::Read
-        } else {
-            Claim::Change
-        }
-    }
-}
-
-/// How the HTTP method sits with a claim.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Agreement {
-    /// GET for a read; POST, PUT, PATCH or DELETE for a change.
-    Agrees,
-    /// No HTTP call (an MCP tool, a static step), or POST on an RPC-style API (every call
-    /// POST, the URL or SOAP operation names the method), where the method says nothing; and
-    /// GET there for a change.
-    Neutral,
-    /// POST for a read elsewhere; GET for a change.
-    Disagrees,
-    /// POST to a URL whose last segment names the operation (`/candidates/search`,
-    /// `/users/{id}/getMemberGroups`): the method is how such calls are made, read or not,
-    /// so each verb's record under it is measured apart.
-    Named,
-}
-
-impl Agreement {
-    pub const ALL: [Agreement; 4] = [
-        Agreement::Agrees,
-        Agreement::Neutral,
-        Agreement::Disagrees,
-        Agreement::Named,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Agreement::Agrees => "agrees",
-            Agreement::Neutral => "neutral",
-            Agreement::Disagrees => "disagrees",
-            Agreement::Named => "named",
-        }
-    }
-
-    pub fn of(claim: Claim, ev: &Evidence) -> Agreement {
-        match (claim, ev.method) {
-            (_, Method::None) => Agreement::Neutral,
-            (_, Method::Post) if ev.rpc_style => Agreement::Neutral,
-            // An RPC API that takes GET for every method takes it for changes too
-            // (`/workflows.stepCompleted`): there GET says nothing against a change.
-            (Claim::Change, Method::Get) if ev.rpc_style => Agreement::Neutral,
-            (_, Method::Post) if ev.named => Agreement::Named,
-            (Claim::Read, Method::Get) => Agreement::Agrees,
-            (Claim::Read, _) | (Claim::Change, Method::Get) => Agreement::Disagrees,
-            (Claim::Change, _) => Agreement::Agrees,
-        }
-    }
-}
 
 /// A read verb overruled by what says change beside it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -325,7 +253,7 @@ pub fn declared(from: Option<&Decision>, ev: &Evidence, read_only: bool) -> Deci
         overwrites: false,
         claim,
         basis: Basis::Declared,
-        agreement: Agreement::of(claim, ev),
+        agreement: ev.agreement(claim),
         verb: from.and_then(|d| d.verb),
         object: None,
         deciding: vec![Ref::Hint],
@@ -344,7 +272,7 @@ fn by_rule(mut d: Decision, ev: &Evidence, set: &RuleSet, rule: usize) -> Decisi
 
 fn finish(mut d: Decision, ev: &Evidence, set: &RuleSet) -> Decision {
     d.claim = Claim::of(d.effects);
-    d.agreement = Agreement::of(d.claim, ev);
+    d.agreement = ev.agreement(d.claim);
     d.support = support(&d, ev, set);
     d
 }

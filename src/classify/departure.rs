@@ -11,10 +11,11 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::confidence::{self, Held, Judgement};
-use super::decide::{self, Basis, Claim, Decision, Veto};
-use super::evidence::{Evidence, Method, Source};
+use super::decide::{self, Basis, Decision, Veto};
+use super::evidence::{Evidence, Source};
+use super::example::Examples;
+use super::plain::{Claim, Method};
 use super::plain::{Line, Plain};
-use super::rules::Examples;
 use super::rules::Weight;
 use super::{Confidence, Inference, RuleSet};
 use crate::error::{Error, Result};

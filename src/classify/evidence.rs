@@ -9,6 +9,7 @@ use super::RuleSet;
 use super::index::Sym;
 use super::lexicon::Lexicon;
 use super::name::{Group, Position, Verb, Words, sentence_verb_in};
+use super::plain::{Agreement, Claim, Method};
 use super::rules::{self, Facts};
 use super::signals::PathSink;
 use crate::view::ActionView;
@@ -49,30 +50,6 @@ impl Source {
 
     pub fn parse(s: &str) -> Option<Source> {
         Source::ALL.into_iter().find(|x| x.name() == s)
-    }
-}
-
-/// The strongest HTTP method among an action's steps: one DELETE makes the action a
-/// delete, a read step that feeds a write is still a write.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-pub enum Method {
-    #[default]
-    None,
-    Get,
-    Post,
-    Put,
-    Delete,
-}
-
-impl Method {
-    pub fn name(self) -> &'static str {
-        match self {
-            Method::None => "no HTTP call",
-            Method::Get => "GET",
-            Method::Post => "POST",
-            Method::Put => "PUT/PATCH",
-            Method::Delete => "DELETE",
-        }
     }
 }
 
@@ -120,6 +97,22 @@ pub struct Evidence {
 }
 
 impl Evidence {
+    /// How the HTTP method sits with `claim`.
+    pub fn agreement(&self, claim: Claim) -> Agreement {
+        let ev = self;
+        match (claim, ev.method) {
+            (_, Method::None) => Agreement::Neutral,
+            (_, Method::Post) if ev.rpc_style => Agreement::Neutral,
+            // An RPC API that takes GET for every method takes it for changes too
+            // (`/workflows.stepCompleted`): there GET says nothing against a change.
+            (Claim::Change, Method::Get) if ev.rpc_style => Agreement::Neutral,
+            (_, Method::Post) if ev.named => Agreement::Named,
+            (Claim::Read, Method::Get) => Agreement::Agrees,
+            (Claim::Read, _) | (Claim::Change, Method::Get) => Agreement::Disagrees,
+            (Claim::Change, _) => Agreement::Agrees,
+        }
+    }
+
     pub fn verb(&self, s: Source) -> Option<Verb> {
         self.verbs[s as usize]
     }

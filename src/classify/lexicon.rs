@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+use super::example::{Examples, is_kebab};
 use super::index::{Sym, WordMap};
-use super::rules::Examples;
 use crate::effects::Effect;
 use crate::error::{Error, Result};
 
@@ -355,7 +355,7 @@ fn unknown_effect(field: &str, s: &str) -> String {
 }
 
 fn check_entry(id: &str, why: &str, words: &[String], examples: &Examples) -> Result<(), String> {
-    if !super::rules::is_kebab(id) {
+    if !is_kebab(id) {
         return Err("field `id` must be kebab-case".into());
     }
     if why.trim().is_empty() {

@@ -24,6 +24,7 @@ pub mod confidence;
 pub mod decide;
 pub mod departure;
 pub mod evidence;
+pub mod example;
 pub mod index;
 pub mod lexicon;
 pub mod name;
@@ -38,10 +39,11 @@ use crate::effects::Effects;
 use crate::error::{Error, Result};
 use crate::view::ActionView;
 pub use confidence::{Held, Judgement, Measured};
-pub use decide::{Claim, Decision, Ref};
+pub use decide::{Decision, Ref};
 pub use evidence::Evidence;
 pub use lexicon::Lexicon;
 pub use name::Group;
+pub use plain::Claim;
 pub use rules::{Rule, Weight};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -179,7 +181,7 @@ impl RuleSet {
             |file: &str,
              what: &str,
              id: &str,
-             ex: &rules::Examples,
+             ex: &example::Examples,
              holds: &dyn Fn(&Evidence, Option<&Decision>) -> bool| {
                 if !of(file) {
                     return;
@@ -329,19 +331,19 @@ fn infer_gathered(view: &ActionView, group: &Group, set: &RuleSet) -> (Inference
     // and of the name past its group's prefix, which the proposal starts from (a service
     // or connector prefix says nothing of the call: `crmly_list_leads` lists).
     let mut plain = plain::reading(&view.id, ev.method);
-    plain.agreement = decide::Agreement::of(plain.claim, &ev);
+    plain.agreement = ev.agreement(plain.claim);
     if plain.line == plain::Line::LeadingRead {
         plain.word = plain::leading_read(&view.id).and_then(|w| set.lexicon.sym(w));
     }
     let mut base = plain::of(ev.leads_with_read.is_some(), ev.method);
-    base.agreement = decide::Agreement::of(base.claim, &ev);
+    base.agreement = ev.agreement(base.claim);
     if base.line == plain::Line::LeadingRead {
         base.word = ev.leads_with_read.flatten();
     }
     let engine = decide::decide(&ev, set);
     // Nothing read and no call: the plain reading's last line rests on nothing, and no
     // effect could be proposed without a guess (`static_values`, a tool named by a noun).
-    if engine.is_none() && ev.method == evidence::Method::None {
+    if engine.is_none() && ev.method == plain::Method::None {
         let fired = std::mem::take(&mut ev.fired);
         let inference = Inference {
             fired,
@@ -449,10 +451,10 @@ fn reason(d: &Decision, j: &Judgement, set: &RuleSet) -> String {
         _ => String::from("the evidence"),
     };
     let how = match d.agreement {
-        decide::Agreement::Agrees => "; the HTTP method agrees",
-        decide::Agreement::Neutral => "; no HTTP method to go by",
-        decide::Agreement::Disagrees => "; the HTTP method disagrees",
-        decide::Agreement::Named => "; a POST to a URL that names the operation",
+        plain::Agreement::Agrees => "; the HTTP method agrees",
+        plain::Agreement::Neutral => "; no HTTP method to go by",
+        plain::Agreement::Disagrees => "; the HTTP method disagrees",
+        plain::Agreement::Named => "; a POST to a URL that names the operation",
     };
     if let Some(h) = j.held {
         return [&what, how, "; low: held for a person: ", h.why()].concat();
@@ -739,7 +741,7 @@ mod tests {
         let inf = get("workflows_step_completed", "/workflows.stepCompleted");
         assert!(!inf.effects.is_read_only(), "{inf:?}");
         let d = inf.decision.expect("a verb decides");
-        assert_eq!(d.agreement, decide::Agreement::Neutral);
+        assert_eq!(d.agreement, plain::Agreement::Neutral);
         // A REST GET reads what the inflection names.
         let inf = get("users_id_blocking", "/users/{id}/blocking");
         assert!(inf.effects.is_read_only(), "{inf:?}");
@@ -781,7 +783,7 @@ mod tests {
         let path = ev.verb(evidence::Source::Path).expect("a path verb");
         assert_eq!(set.lexicon.word(path.sym), "get");
         let d = decide::decide(&ev, &set).unwrap();
-        assert_eq!(d.agreement, decide::Agreement::Named);
+        assert_eq!(d.agreement, plain::Agreement::Named);
     }
 
     #[test]

@@ -5,11 +5,96 @@
 //! The engine departs from it only through named departures (`departure.rs`), each with its
 //! record against this reading on the labelled sets: a reviewer trusts the patch only where
 //! what it says beyond the plain reading is right.
+//!
+//! Its vocabulary is every later stage's: the HTTP method as it counts (`Method`), what a
+//! proposal claims (`Claim`), and how the method sits with the claim (`Agreement`).
 
-use super::decide::{Agreement, Claim};
-use super::evidence::Method;
 use super::index::Sym;
 use super::signals::each_token;
+use crate::effects::Effects;
+
+/// Whether a proposal says read-only or not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Claim {
+    Read,
+    Change,
+}
+
+impl Claim {
+    pub fn name(self) -> &'static str {
+        match self {
+            Claim::Read => "read",
+            Claim::Change => "change",
+        }
+    }
+
+    pub fn of(effects: Effects) -> Claim {
+        if effects.is_read_only() {
+            Claim::Read
+        } else {
+            Claim::Change
+        }
+    }
+}
+
+/// How the HTTP method sits with a claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Agreement {
+    /// GET for a read; POST, PUT, PATCH or DELETE for a change.
+    Agrees,
+    /// No HTTP call (an MCP tool, a static step), or POST on an RPC-style API (every call
+    /// POST, the URL or SOAP operation names the method), where the method says nothing; and
+    /// GET there for a change.
+    Neutral,
+    /// POST for a read elsewhere; GET for a change.
+    Disagrees,
+    /// POST to a URL whose last segment names the operation (`/candidates/search`,
+    /// `/users/{id}/getMemberGroups`): the method is how such calls are made, read or not,
+    /// so each verb's record under it is measured apart.
+    Named,
+}
+
+impl Agreement {
+    pub const ALL: [Agreement; 4] = [
+        Agreement::Agrees,
+        Agreement::Neutral,
+        Agreement::Disagrees,
+        Agreement::Named,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Agreement::Agrees => "agrees",
+            Agreement::Neutral => "neutral",
+            Agreement::Disagrees => "disagrees",
+            Agreement::Named => "named",
+        }
+    }
+}
+
+/// The strongest HTTP method among an action's steps: one DELETE makes the action a
+/// delete, a read step that feeds a write is still a write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub enum Method {
+    #[default]
+    None,
+    Get,
+    Post,
+    Put,
+    Delete,
+}
+
+impl Method {
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::None => "no HTTP call",
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Put => "PUT/PATCH",
+            Method::Delete => "DELETE",
+        }
+    }
+}
 
 /// The read verbs the plain reading knows: the leading verbs careful OpenAPI-to-MCP
 /// generators read as reads (get, list, search, find, query, count, describe, fetch), and

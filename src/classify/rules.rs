@@ -7,17 +7,17 @@
 //! are the lexicon (`heuristics/words.yaml`, `lexicon.rs`). How rules and words combine is
 //! `decide.rs`; how sure the result is comes from measured counts, never from the tier.
 
-use std::fmt;
 use std::path::Path;
 
 use serde::Deserialize;
 
+use super::example::{Examples, is_kebab};
 use super::index::{Sym, WordMap};
 use super::lexicon::{Lexicon, Part, RawObject, RawSense};
 use super::signals::{PathSink, ascii_lower, raw_words, walk_path};
 use crate::effects::Effect;
 use crate::error::{Error, Result};
-use crate::view::{ActionView, Input, Step};
+use crate::view::ActionView;
 
 /// Where a rule's evidence stands when the decision is made (`decide.rs`): `strong` change
 /// evidence outranks any verb (an HTTP DELETE, an input that names where to save a file);
@@ -93,131 +93,6 @@ pub struct When {
     pub unless: Option<Box<When>>,
 }
 
-/// A small action written inline in a rule or sense, for its examples.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Example {
-    pub id: Option<String>,
-    pub label: Option<String>,
-    pub description: Option<String>,
-    #[serde(default)]
-    pub method: OneOrMany,
-    #[serde(default)]
-    pub path: OneOrMany,
-    #[serde(default)]
-    pub function: OneOrMany,
-    #[serde(default)]
-    pub soap: OneOrMany,
-    pub action_type: Option<String>,
-    #[serde(default)]
-    pub inputs: Vec<String>,
-    /// Descriptions of `inputs`, by position.
-    #[serde(default)]
-    pub input_descriptions: Vec<String>,
-    #[serde(default)]
-    pub scopes: Vec<String>,
-}
-
-/// Written as in a heuristics file (`{id: x, method: post, path: /a}`), so a failing example
-/// can be found there.
-impl fmt::Display for Example {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let one = |v: &Option<String>| v.iter().cloned().collect::<Vec<_>>();
-        let fields = [
-            ("id", one(&self.id)),
-            ("label", one(&self.label)),
-            ("description", one(&self.description)),
-            ("method", self.method.list()),
-            ("path", self.path.list()),
-            ("function", self.function.list()),
-            ("soap", self.soap.list()),
-            ("action_type", one(&self.action_type)),
-            ("inputs", self.inputs.clone()),
-            ("scopes", self.scopes.clone()),
-        ];
-        let mut sep = "{";
-        for (name, values) in fields.iter().filter(|(_, v)| !v.is_empty()) {
-            match values.as_slice() {
-                [v] if *name != "inputs" && *name != "scopes" => write!(f, "{sep}{name}: {v}")?,
-                vs => write!(f, "{sep}{name}: [{}]", vs.join(", "))?,
-            }
-            sep = ", ";
-        }
-        f.write_str(if sep == "{" { "{}" } else { "}" })
-    }
-}
-
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(untagged)]
-pub enum OneOrMany {
-    #[default]
-    None,
-    One(String),
-    Many(Vec<String>),
-}
-
-impl OneOrMany {
-    fn list(&self) -> Vec<String> {
-        match self {
-            OneOrMany::None => Vec::new(),
-            OneOrMany::One(s) => vec![s.clone()],
-            OneOrMany::Many(v) => v.clone(),
-        }
-    }
-}
-
-impl Example {
-    /// The example as an action view: steps are zipped from methods, paths, functions and
-    /// SOAP operations.
-    pub fn view(&self) -> ActionView {
-        let (m, p, f, s) = (
-            self.method.list(),
-            self.path.list(),
-            self.function.list(),
-            self.soap.list(),
-        );
-        let n = m.len().max(p.len()).max(f.len()).max(s.len());
-        let steps = (0..n)
-            .map(|i| Step {
-                method: m.get(i).map(|x| x.to_ascii_lowercase()),
-                url: p.get(i).cloned(),
-                function: f
-                    .get(i)
-                    .cloned()
-                    .or_else(|| m.get(i).map(|_| "request".to_owned())),
-                soap_operation: s.get(i).cloned(),
-            })
-            .collect();
-        ActionView {
-            id: self.id.clone().unwrap_or_default(),
-            label: self.label.clone(),
-            description: self.description.clone(),
-            action_type: self.action_type.clone(),
-            steps,
-            inputs: self
-                .inputs
-                .iter()
-                .enumerate()
-                .map(|(i, n)| Input {
-                    name: n.clone(),
-                    description: self.input_descriptions.get(i).cloned(),
-                    ..Input::default()
-                })
-                .collect(),
-            scopes: self.scopes.clone(),
-            ..ActionView::default()
-        }
-    }
-}
-
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Examples {
-    #[serde(rename = "match")]
-    pub matches: Vec<Example>,
-    pub no_match: Vec<Example>,
-}
-
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawRule {
@@ -275,16 +150,6 @@ struct RawFile {
     scope_write: Vec<String>,
     #[serde(default)]
     objects: Vec<yaml_serde::Value>,
-}
-
-pub(crate) fn is_kebab(id: &str) -> bool {
-    !id.is_empty()
-        && id.starts_with(|c: char| c.is_ascii_lowercase())
-        && id
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-        && !id.ends_with('-')
-        && !id.contains("--")
 }
 
 /// Each item of a list, typed, with errors that name the item by its `id`.

@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use clap::Args;
 
 use catalog_effects::classify::catalog::Did;
-use catalog_effects::classify::decide::Agreement;
 use catalog_effects::classify::evidence::{self, Source};
 use catalog_effects::classify::index::Sym;
+use catalog_effects::classify::plain::Agreement;
 use catalog_effects::classify::{Claim, RuleSet, confidence};
 use catalog_effects::error::{Error, Result, did_you_mean};
 use catalog_effects::fix::options::Options;

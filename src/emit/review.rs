@@ -9,7 +9,8 @@
 use std::fmt::Write as _;
 
 use crate::classify::catalog::Did;
-use crate::classify::decide::{Agreement, Basis};
+use crate::classify::decide::Basis;
+use crate::classify::plain::Agreement;
 use crate::classify::{Confidence, Ref, RuleSet, Weight};
 use crate::effects::{Effect, Effects};
 use crate::emit::Summary;
