@@ -620,7 +620,7 @@ const PEER_CHANGE: &[&str] = &[
 ];
 
 fn words(name: &str) -> Vec<String> {
-    catalog_effects::classify::signals::tokens(name)
+    catalog_effects::text::words::tokens(name)
 }
 
 /// The peer rules, computed on the same rows in the same run.

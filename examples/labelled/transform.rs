@@ -75,7 +75,7 @@ impl Transform {
 
     /// The name as this transformation writes it.
     fn name_of(self, name: &str, key: &str) -> String {
-        let words = catalog_effects::classify::signals::tokens(name);
+        let words = catalog_effects::text::words::tokens(name);
         let cap = |w: &String| {
             let mut c = w.chars();
             c.next()
@@ -166,7 +166,7 @@ fn resource(row: &Row) -> String {
 
 /// A row's name's first word.
 fn leading_word(row: &Row) -> String {
-    catalog_effects::classify::signals::tokens(&row.name)
+    catalog_effects::text::words::tokens(&row.name)
         .first()
         .cloned()
         .unwrap_or_default()

@@ -388,7 +388,7 @@ fn read_prose(ev: &mut Evidence, view: &ActionView, lex: &Lexicon, s: &mut Scrat
         ev.verbs[Source::Label as usize] = sentence_verb_in(label, lex, &mut s.buf, &mut s.form)
             .filter(|v| {
                 !(v.inflected
-                    && super::signals::raw_words(label)
+                    && crate::text::words::raw_words(label)
                         .nth(v.index)
                         .is_some_and(|w| ends_with(w, "ing", 5)))
             });

@@ -12,9 +12,8 @@
 
 use super::index::Sym;
 use super::lexicon::{Lexicon, WordInfo};
-use super::signals::{
-    each_stem, each_token, first_sentence, lower, raw_words, sentence_end, sentence_head,
-};
+use super::signals::{first_sentence, sentence_end, sentence_head};
+use crate::text::words::{each_stem, each_token, lower, raw_words};
 
 /// Where a word sits among a name's words (modifiers such as `batch` not counted).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]

@@ -10,8 +10,8 @@
 //! proposal claims (`Claim`), and how the method sits with the claim (`Agreement`).
 
 use super::index::Sym;
-use super::signals::each_token;
 use crate::effects::Effects;
+use crate::text::words::each_token;
 
 /// Whether a proposal says read-only or not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -14,9 +14,10 @@ use serde::Deserialize;
 use super::example::{Examples, is_kebab};
 use super::index::{Sym, WordMap};
 use super::lexicon::{Lexicon, Part, RawObject, RawSense};
-use super::signals::{PathSink, ascii_lower, raw_words, walk_path};
+use super::signals::{PathSink, walk_path};
 use crate::effects::Effect;
 use crate::error::{Error, Result};
+use crate::text::words::{ascii_lower, each_token, raw_words};
 use crate::view::ActionView;
 
 /// Where a rule's evidence stands when the decision is made (`decide.rs`): `strong` change
@@ -765,7 +766,7 @@ pub fn scope_grant(scopes: &[String], lex: &Lexicon) -> Option<ScopeGrant> {
     let mut buf = String::new();
     let mut reads = |s: &str| {
         let (mut read, mut write) = (false, false);
-        super::signals::each_token(s, &mut buf, |w| {
+        each_token(s, &mut buf, |w| {
             if let Some((_, info)) = lex.lookup(w) {
                 read |= info.scope_read;
                 write |= info.scope_write;

@@ -18,6 +18,7 @@ mod hint;
 use crate::classify::{Confidence, Group, Inference, RuleSet, infer_in};
 use crate::effects::{Effect, Effects, Hints};
 use crate::error::{Error, Result};
+use crate::text::words;
 use crate::view::{ActionView, Input, Step};
 use hint::{capitalized, effect_verbs, replaced, sentence, third_person, verbs_like};
 
@@ -1298,87 +1299,21 @@ struct Token {
     plural: bool,
 }
 
-/// Split on anything not alphanumeric and at camelCase humps, so `dryRun`, `dry_run` and
-/// "dry run" give the same words.
+/// The words of a text with their spans ([`words::spans`]), so a finding can quote them.
 fn tokens(text: &str) -> Vec<Token> {
-    let mut out = Vec::new();
-    let mut start: Option<usize> = None;
-    let mut prev_lower = false;
-    let push = |out: &mut Vec<Token>, s: usize, e: usize| {
-        let word = text[s..e].to_lowercase();
-        let plural = word.len() > 3 && word.ends_with('s') && !word.ends_with("ss");
-        out.push(Token {
-            start: s,
-            end: e,
-            stem: stem(&word),
-            word,
-            plural,
-        });
-    };
-    for (i, c) in text.char_indices() {
-        if c.is_alphanumeric() {
-            if let Some(s) = start {
-                if prev_lower && c.is_uppercase() {
-                    push(&mut out, s, i);
-                    start = Some(i);
-                }
-            } else {
-                start = Some(i);
+    words::spans(text)
+        .map(|(start, end)| {
+            let word = text[start..end].to_lowercase();
+            let plural = word.len() > 3 && word.ends_with('s') && !word.ends_with("ss");
+            Token {
+                start,
+                end,
+                stem: words::stem(&word),
+                word,
+                plural,
             }
-            prev_lower = c.is_lowercase() || c.is_ascii_digit();
-        } else {
-            if let Some(s) = start.take() {
-                push(&mut out, s, i);
-            }
-            prev_lower = false;
-        }
-    }
-    if let Some(s) = start {
-        push(&mut out, s, text.len());
-    }
-    out
-}
-
-/// A crude suffix stripper: enough that "deletes", "deleted", "deleting" and "delete" meet.
-/// Both sides of every comparison are stemmed the same way, so exactness does not matter.
-fn stem(word: &str) -> String {
-    let w = word;
-    let mut s: String = if let Some(b) = w.strip_suffix("ies").filter(|b| b.len() > 1) {
-        format!("{b}y")
-    } else if let Some(b) = w.strip_suffix("ied").filter(|b| b.len() > 1) {
-        format!("{b}y")
-    } else if let Some(b) = w.strip_suffix("ing").filter(|b| b.len() > 2) {
-        undouble(b)
-    } else if let Some(b) = w.strip_suffix("ed").filter(|b| b.len() > 2) {
-        undouble(b)
-    } else if let Some(b) = w
-        .strip_suffix("es")
-        .filter(|b| b.len() > 2 && b.ends_with(['s', 'x', 'z', 'h']))
-    {
-        b.to_owned()
-    } else if let Some(b) = w
-        .strip_suffix('s')
-        .filter(|b| b.len() > 2 && !b.ends_with(['s', 'u', 'i']))
-    {
-        b.to_owned()
-    } else {
-        w.to_owned()
-    };
-    if s.len() > 3 && s.ends_with('e') {
-        s.pop();
-    }
-    s
-}
-
-/// "stopp" -> "stop", "sett" -> "set"; but "install", "process" keep their doubles.
-fn undouble(b: &str) -> String {
-    let bytes = b.as_bytes();
-    let n = bytes.len();
-    if n >= 4 && bytes[n - 1] == bytes[n - 2] && !matches!(bytes[n - 1], b'l' | b's' | b'z') {
-        b[..n - 1].to_owned()
-    } else {
-        b.to_owned()
-    }
+        })
+        .collect()
 }
 
 fn phrase_at(toks: &[Token], p: &Phrase, i: usize) -> bool {
@@ -1457,21 +1392,6 @@ mod tests {
         for spec in SPECS {
             assert!(codes.contains(&spec.0), "missing {}", spec.0);
         }
-    }
-
-    #[test]
-    fn inflections_meet() {
-        for group in [
-            ["delete", "deletes", "deleted", "deleting"],
-            ["manage", "manages", "managed", "managing"],
-            ["stop", "stops", "stopped", "stopping"],
-            ["process", "processes", "processed", "processing"],
-            ["modify", "modifies", "modified", "modifying"],
-        ] {
-            let stems: BTreeSet<String> = group.iter().map(|w| stem(w)).collect();
-            assert_eq!(stems.len(), 1, "{group:?} -> {stems:?}");
-        }
-        assert_ne!(stem("management"), stem("manage"));
     }
 
     #[test]

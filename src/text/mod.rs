@@ -4,6 +4,7 @@
 
 pub mod lines;
 pub mod safe;
+pub mod words;
 
 use std::collections::BTreeSet;
 
