@@ -298,13 +298,16 @@ pub enum Held {
     /// The API sends its reads as POST, and the name holds a read verb beside what says
     /// change: the method that would have arbitrated says nothing.
     QuietConflict,
+    /// The API sends its reads as POST, and the word that says change changed something no
+    /// more often than any operation does.
+    BaseRate,
 }
 
 impl Held {
     /// The hold's id, as `heuristics/departures.yaml` and the records name it.
     pub fn id(self) -> &'static str {
         match self {
-            Held::SilentPost => "hold-silent-post",
+            Held::SilentPost | Held::BaseRate => "hold-silent-post",
             Held::QuietConflict => "hold-quiet-conflict",
         }
     }
@@ -317,6 +320,9 @@ impl Held {
             }
             Held::QuietConflict => {
                 "the API sends its reads as POST, so the POST says nothing, and the name holds a read verb beside what says change"
+            }
+            Held::BaseRate => {
+                "the API sends its reads as POST, so the POST says nothing, and the word that says change was a change no more often than any operation is"
             }
         }
     }

@@ -91,6 +91,9 @@ pub struct Evidence {
     pub leads_with_read: Option<Option<Sym>>,
     /// A read verb anywhere in the name (`…_list_…`), whatever else it holds.
     pub name_reads: bool,
+    /// That read verb is where the file's names put their verb (`send_as_list` in a file
+    /// whose names end in their verb): the name's culture makes it the verb.
+    pub read_at_style: bool,
     /// A POST of an API that sends its reads as POST too ([`Group::posts_reads`]): the
     /// method says nothing, and what it would have arbitrated is left to a person.
     pub quiet_post: bool,
@@ -220,7 +223,10 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
     ev.rpc_style = rpc_style(view, group, ev.method, &s.path, soap.is_some());
     // GET is safe where HTTP's methods are the API's; an RPC API may take it for anything.
     let safe_get = ev.method == Method::Get && !ev.rpc_style;
-    ev.name_reads = s.name.read_verb(lex).is_some();
+    let read = s.name.read_verb(lex);
+    ev.name_reads = read.is_some();
+    ev.read_at_style =
+        read.is_some_and(|v| group.style == Position::Last && v.index + 1 == s.name.len());
     ev.quiet_post = group.posts_reads && ev.method == Method::Post;
     read_name(&mut ev, view, group, lex, s, safe_get);
     read_call(&mut ev, group, lex, s, soap);
