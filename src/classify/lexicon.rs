@@ -158,98 +158,10 @@ impl Lexicon {
         let mut sense_of: BTreeMap<String, String> = BTreeMap::new();
         let mut flags: BTreeMap<String, WordInfo> = BTreeMap::new();
         for part in parts {
-            let err = |what: &str, id: &str, msg: String| {
-                Error::new(format!("{what} `{id}`: {msg}")).in_file(&part.file)
-            };
-            let mut in_file: BTreeMap<&str, &str> = BTreeMap::new();
-            for raw in &part.senses {
-                for w in &raw.words {
-                    if let Some(other) = in_file.insert(w, &raw.id)
-                        && other != raw.id
-                    {
-                        return Err(err(
-                            "sense",
-                            &raw.id,
-                            format!(
-                                "the word `{w}` is in sense `{other}` too: a word has one sense"
-                            ),
-                        ));
-                    }
-                }
-            }
-            for raw in &part.senses {
-                let effect = Effect::parse(&raw.effect)
-                    .ok_or_else(|| err("sense", &raw.id, unknown_effect("effect", &raw.effect)))?;
-                check_entry(&raw.id, &raw.why, &raw.words, &raw.examples)
-                    .map_err(|m| err("sense", &raw.id, m))?;
-                for w in &raw.words {
-                    sense_of.insert(w.clone(), raw.id.clone());
-                }
-                let sense = Sense {
-                    id: raw.id.clone(),
-                    effect,
-                    overwrite: raw.overwrite,
-                    derives: raw.derives,
-                    why: raw.why.clone(),
-                    words: raw.words.clone(),
-                    examples: raw.examples.clone(),
-                    file: part.file.clone(),
-                };
-                match senses.iter_mut().find(|s| s.id == raw.id) {
-                    Some(slot) => *slot = sense,
-                    None => senses.push(sense),
-                }
-            }
-            for raw in &part.objects {
-                let implies = Effect::parse(&raw.implies).ok_or_else(|| {
-                    err("object", &raw.id, unknown_effect("implies", &raw.implies))
-                })?;
-                check_entry(&raw.id, &raw.why, &raw.words, &raw.examples)
-                    .map_err(|m| err("object", &raw.id, m))?;
-                if let Some(bad) = raw.after.iter().flatten().find(|w| !is_word(w)) {
-                    return Err(err(
-                        "object",
-                        &raw.id,
-                        format!("field `after`: `{bad}` is not a lower-case word"),
-                    ));
-                }
-                let object = Object {
-                    id: raw.id.clone(),
-                    implies,
-                    why: raw.why.clone(),
-                    after: raw.after.clone(),
-                    words: raw.words.clone(),
-                    description: raw.description,
-                    examples: raw.examples.clone(),
-                    file: part.file.clone(),
-                };
-                match objects.iter_mut().find(|o| o.id == raw.id) {
-                    Some(slot) => *slot = object,
-                    None => objects.push(object),
-                }
-            }
-            let lists: [(&[String], &str, Flag); 9] = [
-                (&part.last_only, "last_only", |i| i.last_only = true),
-                (&part.states, "states", |i| i.state = true),
-                (&part.noun_too, "noun_too", |i| i.noun = true),
-                (&part.modifiers, "modifiers", |i| i.modifier = true),
-                (&part.prepositions, "prepositions", |i| i.preposition = true),
-                (&part.conjunctions, "conjunctions", |i| i.conjunction = true),
-                (&part.lead_ins, "lead_ins", |i| i.lead_in = true),
-                (&part.scope_read, "scope_read", |i| i.scope_read = true),
-                (&part.scope_write, "scope_write", |i| i.scope_write = true),
-            ];
-            for (list, name, set) in lists {
-                if let Some(bad) = list.iter().find(|w| !is_word(w)) {
-                    return Err(Error::new(format!(
-                        "field `{name}`: `{bad}` is not a lower-case word"
-                    ))
-                    .in_file(&part.file));
-                }
-                for w in list {
-                    set(flags.entry(w.clone()).or_default());
-                }
-            }
+            one_sense_per_word(part)?;
+            merge_senses(part, &mut senses, &mut sense_of)?;
+            merge_objects(part, &mut objects)?;
+            merge_flags(part, &mut flags)?;
         }
         if objects.len() > MAX_OBJECTS {
             return Err(Error::new(format!(
@@ -262,37 +174,47 @@ impl Lexicon {
             objects,
             ..Lexicon::default()
         };
+        lex.index_words(&sense_of, flags);
+        Ok(lex)
+    }
+
+    /// Gives every word its entry: its sense, its flags and the objects it names or
+    /// follows, once the parts are merged.
+    fn index_words(
+        &mut self,
+        sense_of: &BTreeMap<String, String>,
+        flags: BTreeMap<String, WordInfo>,
+    ) {
         // A moved word leaves its earlier sense.
-        for sense in &mut lex.senses {
+        for sense in &mut self.senses {
             let id = sense.id.clone();
             sense.words.retain(|w| sense_of.get(w) == Some(&id));
         }
-        let senses: Vec<Vec<String>> = lex.senses.iter().map(|s| s.words.clone()).collect();
+        let senses: Vec<Vec<String>> = self.senses.iter().map(|s| s.words.clone()).collect();
         for (i, words) in senses.iter().enumerate() {
             for w in words {
-                lex.entry(w).sense = Some(i as u8);
+                self.entry(w).sense = Some(i as u8);
             }
         }
         for (w, f) in flags {
-            let e = lex.entry(&w);
+            let e = self.entry(&w);
             let sense = e.sense;
             *e = WordInfo { sense, ..f };
         }
-        for (i, o) in lex.objects.clone().iter().enumerate() {
+        for (i, o) in self.objects.clone().iter().enumerate() {
             for w in &o.words {
-                lex.entry(w).objects |= 1 << i;
+                self.entry(w).objects |= 1 << i;
             }
             for w in o.after.iter().flatten() {
-                lex.entry(w).after |= 1 << i;
+                self.entry(w).after |= 1 << i;
             }
             if o.after.is_none() {
-                lex.after_any_read |= 1 << i;
+                self.after_any_read |= 1 << i;
             }
             if o.description {
-                lex.described |= 1 << i;
+                self.described |= 1 << i;
             }
         }
-        Ok(lex)
     }
 
     fn entry(&mut self, w: &str) -> &mut WordInfo {
@@ -346,6 +268,123 @@ impl Lexicon {
     pub fn described_objects(&self) -> u32 {
         self.described
     }
+}
+
+/// An error of one sense or object of `part`, named in its file.
+fn entry_error(part: &Part, what: &str, id: &str, msg: String) -> Error {
+    Error::new(format!("{what} `{id}`: {msg}")).in_file(&part.file)
+}
+
+/// Refuses a file that lists a word in two of its senses: which one it meant is unknown,
+/// where a later file's sense taking a word over is a choice.
+fn one_sense_per_word(part: &Part) -> Result<()> {
+    let mut in_file: BTreeMap<&str, &str> = BTreeMap::new();
+    for raw in &part.senses {
+        for w in &raw.words {
+            if let Some(other) = in_file.insert(w, &raw.id)
+                && other != raw.id
+            {
+                return Err(entry_error(
+                    part,
+                    "sense",
+                    &raw.id,
+                    format!("the word `{w}` is in sense `{other}` too: a word has one sense"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks the senses of `part` and adds them to `senses`, each replacing one of its id;
+/// each word's sense is the last one to list it.
+fn merge_senses(
+    part: &Part,
+    senses: &mut Vec<Sense>,
+    sense_of: &mut BTreeMap<String, String>,
+) -> Result<()> {
+    for raw in &part.senses {
+        let err = |msg| entry_error(part, "sense", &raw.id, msg);
+        let effect =
+            Effect::parse(&raw.effect).ok_or_else(|| err(unknown_effect("effect", &raw.effect)))?;
+        check_entry(&raw.id, &raw.why, &raw.words, &raw.examples).map_err(err)?;
+        for w in &raw.words {
+            sense_of.insert(w.clone(), raw.id.clone());
+        }
+        let sense = Sense {
+            id: raw.id.clone(),
+            effect,
+            overwrite: raw.overwrite,
+            derives: raw.derives,
+            why: raw.why.clone(),
+            words: raw.words.clone(),
+            examples: raw.examples.clone(),
+            file: part.file.clone(),
+        };
+        match senses.iter_mut().find(|s| s.id == raw.id) {
+            Some(slot) => *slot = sense,
+            None => senses.push(sense),
+        }
+    }
+    Ok(())
+}
+
+/// Checks the objects of `part` and adds them to `objects`, each replacing one of its id.
+fn merge_objects(part: &Part, objects: &mut Vec<Object>) -> Result<()> {
+    for raw in &part.objects {
+        let err = |msg| entry_error(part, "object", &raw.id, msg);
+        let implies = Effect::parse(&raw.implies)
+            .ok_or_else(|| err(unknown_effect("implies", &raw.implies)))?;
+        check_entry(&raw.id, &raw.why, &raw.words, &raw.examples).map_err(err)?;
+        if let Some(bad) = raw.after.iter().flatten().find(|w| !is_word(w)) {
+            return Err(err(format!(
+                "field `after`: `{bad}` is not a lower-case word"
+            )));
+        }
+        let object = Object {
+            id: raw.id.clone(),
+            implies,
+            why: raw.why.clone(),
+            after: raw.after.clone(),
+            words: raw.words.clone(),
+            description: raw.description,
+            examples: raw.examples.clone(),
+            file: part.file.clone(),
+        };
+        match objects.iter_mut().find(|o| o.id == raw.id) {
+            Some(slot) => *slot = object,
+            None => objects.push(object),
+        }
+    }
+    Ok(())
+}
+
+/// Sets the flags the word lists of `part` give their words (`noun_too`, `modifiers`...):
+/// the lists of every file add up.
+fn merge_flags(part: &Part, flags: &mut BTreeMap<String, WordInfo>) -> Result<()> {
+    let lists: [(&[String], &str, Flag); 9] = [
+        (&part.last_only, "last_only", |i| i.last_only = true),
+        (&part.states, "states", |i| i.state = true),
+        (&part.noun_too, "noun_too", |i| i.noun = true),
+        (&part.modifiers, "modifiers", |i| i.modifier = true),
+        (&part.prepositions, "prepositions", |i| i.preposition = true),
+        (&part.conjunctions, "conjunctions", |i| i.conjunction = true),
+        (&part.lead_ins, "lead_ins", |i| i.lead_in = true),
+        (&part.scope_read, "scope_read", |i| i.scope_read = true),
+        (&part.scope_write, "scope_write", |i| i.scope_write = true),
+    ];
+    for (list, name, set) in lists {
+        if let Some(bad) = list.iter().find(|w| !is_word(w)) {
+            return Err(
+                Error::new(format!("field `{name}`: `{bad}` is not a lower-case word"))
+                    .in_file(&part.file),
+            );
+        }
+        for w in list {
+            set(flags.entry(w.clone()).or_default());
+        }
+    }
+    Ok(())
 }
 
 fn unknown_effect(field: &str, s: &str) -> String {
