@@ -7,7 +7,7 @@ use crate::effects::{Effect, Effects, Hints};
 use crate::error::Error;
 use crate::model::site::{ActionSite, AnnotationsSite, EffectsSite, HintEntry, Insert, Shape};
 use crate::view::{ActionView, Declared, Input, Step};
-use crate::yaml::tree::{self, Kind, NodeId, Tree, opener};
+use crate::yaml::tree::{self, Kind, Node, NodeId, Tree, opener};
 use crate::yaml::{is_null, node_error, parse_tree, plain_type};
 
 /// Everything the later stages need from one file.
@@ -94,46 +94,10 @@ pub fn read_actions(
         return Ok(out);
     };
     let ctx = Ctx { text, tree, full };
-    // Every edit is placed from the parser's positions of `actionId`. Check they point at
-    // it in the text: saphyr-parser's positions drift after a `%` directive line holding
-    // non-ASCII characters (fuzzer crash d8ab7a41: `%é` put `effects` one line and one
-    // column off, breaking the file). A drift refuses the whole file, never guesses.
-    if let Some(&bad) = items.iter().find(|&&i| !ctx.action_id_located(i)) {
-        // A key that reads `actionId` only once its escapes are decoded (issue 21: it was
-        // blamed on a `%` directive).
-        let escaped = own_entry(tree, bad, "actionId")
-            .map(|(key, _)| {
-                let n = tree.node(key);
-                &text[n.start()..n.end().min(text.len())]
-            })
-            .filter(|written| written.contains('\\'));
-        return Err(match escaped {
-            Some(written) => node_error(
-                tree,
-                bad,
-                format!(
-                    "the key `actionId` is written with escapes ({written}): write it plainly as `actionId`; file not edited"
-                ),
-            ),
-            None => node_error(
-                tree,
-                bad,
-                "the YAML parser's positions do not match the text here (a `%` directive with non-ASCII characters?): file not edited".into(),
-            ),
-        });
-    }
+    ctx.check_located(&items)?;
     out.seq_offset = ctx.measure_seq_offset(&items).unwrap_or(2);
-    // The items `ctx.action` takes as actions: an alias item, a merge-only item or an id
-    // that is no string is none.
-    let (names, methods): (Vec<&str>, Vec<Option<&str>>) = if full {
-        items
-            .iter()
-            .filter(|&&i| tree.node(i).kind() != Kind::Alias)
-            .filter_map(|&i| {
-                let (_, v) = own_entry(tree, i, "actionId")?;
-                Some((string_id(tree, v).ok()?, last_method(tree, i)))
-            })
-            .unzip()
+    let (names, methods) = if full {
+        names_and_methods(tree, &items)
     } else {
         (Vec::new(), Vec::new())
     };
@@ -154,17 +118,7 @@ pub fn read_actions(
                 each(site, layout);
                 site_nodes.push(item);
             }
-            Ok(None) => {
-                let target = tree.alias_target(item);
-                if let Some(id) = target
-                    .and_then(|t| own_entry(tree, t, "actionId"))
-                    .and_then(|(_, v)| string_id(tree, v).ok())
-                {
-                    let at = tree.node(item).start();
-                    out.repeats
-                        .push((id.to_owned(), tree.line(item), tree.column(at) + 1));
-                }
-            }
+            Ok(None) => out.repeats.extend(repeat(tree, item)),
             // Only a merge-only item (its `actionId` comes through `<<`) is a note: an
             // item whose own `actionId` is a number, null or a mapping is an error (issue 7).
             Err(e)
@@ -190,6 +144,38 @@ pub fn read_actions(
             }
         }
     }
+    out.inheritance = inheritance(tree, &site_nodes);
+    Ok(out)
+}
+
+/// The `actionId` of each item `Ctx::action` takes as an action, with the method of its
+/// last step: an alias item, a merge-only item or an id that is no string is none.
+fn names_and_methods<'t>(tree: &'t Tree, items: &[NodeId]) -> (Vec<&'t str>, Vec<Option<&'t str>>) {
+    items
+        .iter()
+        .filter(|&&i| tree.node(i).kind() != Kind::Alias)
+        .filter_map(|&i| {
+            let (_, v) = own_entry(tree, i, "actionId")?;
+            Some((string_id(tree, v).ok()?, last_method(tree, i)))
+        })
+        .unzip()
+}
+
+/// An alias item (`- *a`) that lists an action again: its id, line and column. Edited once
+/// at its anchor, the action would still be registered twice by a server.
+fn repeat(tree: &Tree, item: NodeId) -> Option<(String, usize, usize)> {
+    let target = tree.alias_target(item)?;
+    let (_, v) = own_entry(tree, target, "actionId")?;
+    let id = string_id(tree, v).ok()?;
+    let at = tree.node(item).start();
+    Some((id.to_owned(), tree.line(item), tree.column(at) + 1))
+}
+
+/// The (action, inheritor) pairs of [`ParsedFile::inheritance`]: an action with no
+/// `effects` of its own takes those of the actions it merges through `<<`. `site_nodes` are
+/// the mappings the actions were read from.
+fn inheritance(tree: &Tree, site_nodes: &[NodeId]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
     for (heir, &node) in site_nodes.iter().enumerate() {
         if own_entry(tree, node, "effects").is_some() {
             continue;
@@ -197,11 +183,11 @@ pub fn read_actions(
         for source in merge_sources(tree, node) {
             // Items come in document order, so their nodes are sorted.
             if let Ok(i) = site_nodes.binary_search(&source) {
-                out.inheritance.push((i, heir));
+                out.push((i, heir));
             }
         }
     }
-    Ok(out)
+    out
 }
 
 /// The items of a file that may be actions, with its root; sets the file's shape and
@@ -236,55 +222,7 @@ fn action_items(tree: &Tree, file: &mut ParsedFile) -> Option<(NodeId, Vec<NodeI
         file.shape = Shape::A;
         items.extend(seq);
     } else if tree.is_map(root) {
-        if let Some(info) = tree.get(root, "info") {
-            file.info_key = tree.get_str(info, "key").map(str::to_owned);
-            file.info_title = tree.get_str(info, "title").map(str::to_owned);
-        }
-        match tree.entry(root, "actions") {
-            Some((_, actions)) if tree.items(actions).is_some() => {
-                file.shape = Shape::B;
-                items.extend(tree.items(actions).into_iter().flatten());
-            }
-            Some((_, actions)) if tree.is_map(actions) => {
-                file.shape = Shape::C;
-                file.refs = refs_of(tree, actions);
-            }
-            Some((key, actions)) => {
-                let what = value_kind(tree, actions);
-                missing = Some((
-                    Some(key),
-                    format!("`actions:` is {what}, not a list of actions"),
-                ));
-            }
-            None if tree.get(root, "$ref").is_some() => {
-                file.shape = Shape::D;
-                file.refs = refs_of(tree, root);
-            }
-            None => {
-                let near = tree
-                    .own_entries(root)
-                    .into_iter()
-                    .flatten()
-                    .find(|&(k, _)| {
-                        tree.scalar(k).is_some_and(|k| {
-                            k.to_ascii_lowercase().starts_with('a')
-                                && crate::error::closest(k, ["actions"]).is_some()
-                        })
-                    });
-                if let Some((key, _)) = near {
-                    let name = tree.scalar(key).unwrap_or_default();
-                    missing = Some((
-                        Some(key),
-                        format!("`{name}` is not `actions` (did you mean `actions`?)"),
-                    ));
-                } else if tree.get(root, "info").is_none() {
-                    missing = Some((
-                        Some(root),
-                        "a mapping with no `actions:`, `info` or `$ref`".into(),
-                    ));
-                }
-            }
-        }
+        missing = map_items(tree, root, file, &mut items);
     } else {
         let what = value_kind(tree, root);
         missing = Some((Some(root), format!("the file holds {what}")));
@@ -313,6 +251,74 @@ fn action_items(tree: &Tree, file: &mut ParsedFile) -> Option<(NodeId, Vec<NodeI
         file.problems.push(no_list(at, why));
     }
     Some((root, items))
+}
+
+/// [`action_items`] of a file whose root is a mapping: its `info`, and its `actions:`
+/// list (shape B) or mapping of `$ref`s (C), or its own `$ref`s (D). Where the list should
+/// have been, when the file has none.
+fn map_items(
+    tree: &Tree,
+    root: NodeId,
+    file: &mut ParsedFile,
+    items: &mut Vec<NodeId>,
+) -> Option<(Option<NodeId>, String)> {
+    if let Some(info) = tree.get(root, "info") {
+        file.info_key = tree.get_str(info, "key").map(str::to_owned);
+        file.info_title = tree.get_str(info, "title").map(str::to_owned);
+    }
+    match tree.entry(root, "actions") {
+        Some((_, actions)) if tree.items(actions).is_some() => {
+            file.shape = Shape::B;
+            items.extend(tree.items(actions).into_iter().flatten());
+        }
+        Some((_, actions)) if tree.is_map(actions) => {
+            file.shape = Shape::C;
+            file.refs = refs_of(tree, actions);
+        }
+        Some((key, actions)) => {
+            let what = value_kind(tree, actions);
+            return Some((
+                Some(key),
+                format!("`actions:` is {what}, not a list of actions"),
+            ));
+        }
+        None if tree.get(root, "$ref").is_some() => {
+            file.shape = Shape::D;
+            file.refs = refs_of(tree, root);
+        }
+        None => return no_actions_key(tree, root),
+    }
+    None
+}
+
+/// Why a mapping with no `actions:` key has no action list: a key that is `actions`
+/// misspelled, or nothing a connector file holds; `None` for a main file (its `info`
+/// alone).
+fn no_actions_key(tree: &Tree, root: NodeId) -> Option<(Option<NodeId>, String)> {
+    let near = tree
+        .own_entries(root)
+        .into_iter()
+        .flatten()
+        .find(|&(k, _)| {
+            tree.scalar(k).is_some_and(|k| {
+                k.to_ascii_lowercase().starts_with('a')
+                    && crate::error::closest(k, ["actions"]).is_some()
+            })
+        });
+    if let Some((key, _)) = near {
+        let name = tree.scalar(key).unwrap_or_default();
+        Some((
+            Some(key),
+            format!("`{name}` is not `actions` (did you mean `actions`?)"),
+        ))
+    } else if tree.get(root, "info").is_none() {
+        Some((
+            Some(root),
+            "a mapping with no `actions:`, `info` or `$ref`".into(),
+        ))
+    } else {
+        None
+    }
 }
 
 /// What a value that should have been a list is, for the message that says so.
@@ -452,6 +458,39 @@ impl Ctx<'_, '_> {
         (i > 0 && bytes[i - 1] == b'-').then(|| i - 1)
     }
 
+    /// Every edit is placed from the parser's positions of `actionId`. Check they point at
+    /// it in the text: saphyr-parser's positions drift after a `%` directive line holding
+    /// non-ASCII characters (fuzzer crash d8ab7a41: `%é` put `effects` one line and one
+    /// column off, breaking the file). A drift refuses the whole file, never guesses.
+    fn check_located(&self, items: &[NodeId]) -> Result<(), Error> {
+        let (tree, text) = (self.tree, self.text);
+        let Some(&bad) = items.iter().find(|&&i| !self.action_id_located(i)) else {
+            return Ok(());
+        };
+        // A key that reads `actionId` only once its escapes are decoded (issue 21: it was
+        // blamed on a `%` directive).
+        let escaped = own_entry(tree, bad, "actionId")
+            .map(|(key, _)| {
+                let n = tree.node(key);
+                &text[n.start()..n.end().min(text.len())]
+            })
+            .filter(|written| written.contains('\\'));
+        Err(match escaped {
+            Some(written) => node_error(
+                tree,
+                bad,
+                format!(
+                    "the key `actionId` is written with escapes ({written}): write it plainly as `actionId`; file not edited"
+                ),
+            ),
+            None => node_error(
+                tree,
+                bad,
+                "the YAML parser's positions do not match the text here (a `%` directive with non-ASCII characters?): file not edited".into(),
+            ),
+        })
+    }
+
     /// True unless `item` has its own `actionId` whose key or plain value is not where the
     /// parser says it is. Spans are compared by their ends: an anchor or a tag (`&a x`,
     /// `!!str x`) starts the span before the text. An alias key (`*id: x`) has no text of
@@ -502,42 +541,14 @@ impl Ctx<'_, '_> {
         problems: &mut Vec<Error>,
     ) -> Result<Option<ActionSite>, Error> {
         let tree = self.tree;
-        if tree.node(item).kind() == Kind::Alias {
+        let Some((key, value)) = self.action_entry(item)? else {
             return Ok(None);
-        }
-        if !tree.is_map(item) {
-            return Err(self.error(item, "action item is not a mapping".into()));
-        }
-        let Some((key, value)) = own_entry(tree, item, "actionId") else {
-            return Err(if tree.get(item, "actionId").is_some() {
-                self.error(
-                    item,
-                    "action gets its actionId only through a `<<` merge: reported, not edited"
-                        .into(),
-                )
-            } else {
-                self.error(item, "action item has no actionId".into())
-            });
         };
         let id = self.action_id(value)?;
         let key_node = tree.node(key);
         let value_node = tree.node(value);
         let map = tree.node(item);
-        let insert = if map.flow() {
-            Insert::Flow {
-                at: value_node.end(),
-            }
-        } else if map.in_flow() {
-            // `[actionId: x]`: a single-pair mapping, whose one pair is all it can hold.
-            Insert::Unsafe(
-                "it is a single-pair mapping inside a flow sequence (`[actionId: ...]`), which cannot take a second key",
-            )
-        } else {
-            Insert::Block {
-                at: self.tree.lines.line_end(value_node.end()),
-                indent: self.key_indent(key_node.start()),
-            }
-        };
+        let insert = self.insert(map, key_node, value_node);
         let [
             label,
             description,
@@ -586,16 +597,7 @@ impl Ctx<'_, '_> {
             action_type: string(action_type),
             steps: self.steps(steps.filter(|_| self.full)),
             inputs: self.inputs(inputs.filter(|_| self.full)),
-            scopes: scopes
-                .filter(|_| self.full)
-                .and_then(|v| tree.items(v))
-                .map(|items| {
-                    items
-                        .filter_map(|i| tree.scalar(i))
-                        .map(str::to_owned)
-                        .collect()
-                })
-                .unwrap_or_default(),
+            scopes: self.scopes(scopes.filter(|_| self.full)),
             declared,
             annotations,
             line: tree.line(key),
@@ -615,6 +617,59 @@ impl Ctx<'_, '_> {
             seq_offset: self.action_seq_offset(item),
             annotations: site_annotations.map(Box::new),
         }))
+    }
+
+    /// The `actionId` entry of an item that is an action written here; `None` for an alias
+    /// to an action anchored elsewhere, which is edited at its anchor. An error for an item
+    /// that is no action, or takes its `actionId` only through a merge.
+    fn action_entry(&self, item: NodeId) -> Result<Option<(NodeId, NodeId)>, Error> {
+        let tree = self.tree;
+        if tree.node(item).kind() == Kind::Alias {
+            return Ok(None);
+        }
+        if !tree.is_map(item) {
+            return Err(self.error(item, "action item is not a mapping".into()));
+        }
+        match own_entry(tree, item, "actionId") {
+            Some(entry) => Ok(Some(entry)),
+            None if tree.get(item, "actionId").is_some() => Err(self.error(
+                item,
+                "action gets its actionId only through a `<<` merge: reported, not edited".into(),
+            )),
+            None => Err(self.error(item, "action item has no actionId".into())),
+        }
+    }
+
+    /// Where the action's new keys go: after the `actionId` value in a flow mapping, on the
+    /// line after it in a block mapping.
+    fn insert(&self, map: &Node, key: &Node, value: &Node) -> Insert {
+        if map.flow() {
+            Insert::Flow { at: value.end() }
+        } else if map.in_flow() {
+            // `[actionId: x]`: a single-pair mapping, whose one pair is all it can hold.
+            Insert::Unsafe(
+                "it is a single-pair mapping inside a flow sequence (`[actionId: ...]`), which cannot take a second key",
+            )
+        } else {
+            Insert::Block {
+                at: self.tree.lines.line_end(value.end()),
+                indent: self.key_indent(key.start()),
+            }
+        }
+    }
+
+    /// The `requiredScopes` an action lists.
+    fn scopes(&self, scopes: Option<NodeId>) -> Vec<String> {
+        let tree = self.tree;
+        scopes
+            .and_then(|v| tree.items(v))
+            .map(|items| {
+                items
+                    .filter_map(|i| tree.scalar(i))
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// Where the action's `annotations:` mapping is written, when it is one; `None` when
