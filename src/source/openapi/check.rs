@@ -481,22 +481,7 @@ pub(super) fn alike(
     {
         return None;
     }
-    // (target mapping in the original, key, value), sorted by mapping.
-    let mut expected: Vec<(NodeId, &str, &NewValue)> = Vec::new();
-    for &(map, ins) in ops {
-        if ins.replaces || ins.target.len() < ins.operation {
-            return None;
-        }
-        let mut at = map;
-        for k in &ins.target[ins.operation..] {
-            at = own_get(old, at, k)?;
-        }
-        if old.node(at).kind() != Kind::Map {
-            return None;
-        }
-        expected.extend(ins.entries.iter().map(|(k, v)| (at, k.as_str(), v)));
-    }
-    expected.sort_by_key(|e| e.0);
+    let expected = expected_entries(old, ops)?;
     let mut next_target = 0;
     let mut verified = 0;
     // Open collections: (end in the original, end in the edited tree, children paired,
@@ -541,11 +526,7 @@ pub(super) fn alike(
         }
         match a.kind() {
             Kind::Scalar => {
-                let written_alike = json
-                    && a.style() == b.style()
-                    && old.text().as_bytes()[a.start()..a.end()]
-                        == new.text().as_bytes()[b.start()..b.end()];
-                if !written_alike && datum(old, i) != datum(new, j) {
+                if !same_scalar(old, new, i, j, json) {
                     return Some(false);
                 }
             }
@@ -554,17 +535,11 @@ pub(super) fn alike(
                 if frames.len() + 8 > MAX_DEPTH {
                     return None;
                 }
-                let mut targets = 0..0;
-                if a.kind() == Kind::Map {
-                    while expected.get(next_target).is_some_and(|e| e.0 < i) {
-                        next_target += 1;
-                    }
-                    let from = next_target;
-                    while expected.get(next_target).is_some_and(|e| e.0 == i) {
-                        next_target += 1;
-                    }
-                    targets = from..next_target;
-                }
+                let targets = if a.kind() == Kind::Map {
+                    targets_of(&expected, &mut next_target, i)
+                } else {
+                    0..0
+                };
                 if let Some(f) = frames.last_mut() {
                     f.2 += 1;
                 }
@@ -585,6 +560,60 @@ pub(super) fn alike(
         i += 1;
         j += 1;
     }
+}
+
+/// What [`alike`] expects inserted: (target mapping in the original, key, value), sorted by
+/// mapping. Each target is found from its operation's mapping along the target's own keys;
+/// `None` for a rewrite or a target that is no mapping, which the walk leaves to [`Beside`].
+fn expected_entries<'i>(
+    old: &Tree,
+    ops: &[(NodeId, &'i Inserted)],
+) -> Option<Vec<(NodeId, &'i str, &'i NewValue)>> {
+    let mut expected: Vec<(NodeId, &str, &NewValue)> = Vec::new();
+    for &(map, ins) in ops {
+        if ins.replaces || ins.target.len() < ins.operation {
+            return None;
+        }
+        let mut at = map;
+        for k in &ins.target[ins.operation..] {
+            at = own_get(old, at, k)?;
+        }
+        if old.node(at).kind() != Kind::Map {
+            return None;
+        }
+        expected.extend(ins.entries.iter().map(|(k, v)| (at, k.as_str(), v)));
+    }
+    expected.sort_by_key(|e| e.0);
+    Some(expected)
+}
+
+/// The entries of `expected` inserted into the original's mapping `map`. The walk reaches
+/// mappings in document order, the order `expected` is sorted in: `next` only moves on.
+#[inline]
+fn targets_of(
+    expected: &[(NodeId, &str, &NewValue)],
+    next: &mut usize,
+    map: NodeId,
+) -> std::ops::Range<usize> {
+    while expected.get(*next).is_some_and(|e| e.0 < map) {
+        *next += 1;
+    }
+    let from = *next;
+    while expected.get(*next).is_some_and(|e| e.0 == map) {
+        *next += 1;
+    }
+    from..*next
+}
+
+/// Whether the original's scalar `i` and the edited tree's `j` hold the same data: read by
+/// the JSON reader (`json`), written alike in both without decoding either.
+#[inline]
+fn same_scalar(old: &Tree, new: &Tree, i: NodeId, j: NodeId, json: bool) -> bool {
+    let (a, b) = (old.node(i), new.node(j));
+    let written_alike = json
+        && a.style() == b.style()
+        && old.text().as_bytes()[a.start()..a.end()] == new.text().as_bytes()[b.start()..b.end()];
+    written_alike || datum(old, i) == datum(new, j)
 }
 
 /// The edited text's data with each inserted key checked and put back as the original has
