@@ -172,23 +172,10 @@ fn flow_top_level_key(text: &str, from: usize, wanted: &[&str]) -> bool {
             }
             b'"' | b'\'' if token => {
                 let start = i + 1;
-                i += 1;
-                loop {
-                    let Some(n) = b.get(i..).and_then(|rest| memchr::memchr2(c, b'\\', rest))
-                    else {
-                        return false;
-                    };
-                    i += n;
-                    // A backslash escapes in double quotes only; in single quotes a quote
-                    // is written twice.
-                    if b[i] == b'\\' {
-                        i += if c == b'"' { 2 } else { 1 };
-                    } else if c == b'\'' && b.get(i + 1) == Some(&b'\'') {
-                        i += 2;
-                    } else {
-                        break;
-                    }
-                }
+                let Some(end) = quoted_end(b, start, c) else {
+                    return false;
+                };
+                i = end;
                 if key && text.get(start..i).is_some_and(|name| is_key(name, i + 1)) {
                     return true;
                 }
@@ -197,18 +184,7 @@ fn flow_top_level_key(text: &str, from: usize, wanted: &[&str]) -> bool {
             _ if token => {
                 // A plain scalar: to a flow indicator, or a `:` that ends a key.
                 let start = i;
-                while i < b.len()
-                    && !matches!(b[i], b',' | b'[' | b']' | b'{' | b'}' | b'\n')
-                    && !(b[i] == b':'
-                        && b.get(i + 1).is_none_or(|n| {
-                            matches!(
-                                n,
-                                b' ' | b'\t' | b'\r' | b'\n' | b',' | b'[' | b']' | b'{' | b'}'
-                            )
-                        }))
-                {
-                    i += 1;
-                }
+                i = plain_end(b, i);
                 if key
                     && text
                         .get(start..i)
@@ -224,6 +200,43 @@ fn flow_top_level_key(text: &str, from: usize, wanted: &[&str]) -> bool {
         i += 1;
     }
     false
+}
+
+/// Where a quoted scalar whose content starts at `i` closes: the index of its closing
+/// `quote`, or `None` when the text ends first.
+fn quoted_end(b: &[u8], mut i: usize, quote: u8) -> Option<usize> {
+    loop {
+        i += b
+            .get(i..)
+            .and_then(|rest| memchr::memchr2(quote, b'\\', rest))?;
+        // A backslash escapes in double quotes only; in single quotes a quote
+        // is written twice.
+        if b[i] == b'\\' {
+            i += if quote == b'"' { 2 } else { 1 };
+        } else if quote == b'\'' && b.get(i + 1) == Some(&b'\'') {
+            i += 2;
+        } else {
+            return Some(i);
+        }
+    }
+}
+
+/// Where a plain scalar at `i` of a flow collection ends: at a flow indicator, a line
+/// break, or a `:` that ends a key.
+fn plain_end(b: &[u8], mut i: usize) -> usize {
+    while i < b.len()
+        && !matches!(b[i], b',' | b'[' | b']' | b'{' | b'}' | b'\n')
+        && !(b[i] == b':'
+            && b.get(i + 1).is_none_or(|n| {
+                matches!(
+                    n,
+                    b' ' | b'\t' | b'\r' | b'\n' | b',' | b'[' | b']' | b'{' | b'}'
+                )
+            }))
+    {
+        i += 1;
+    }
+    i
 }
 
 /// `Swagger Petstore` -> `swagger_petstore`; also the action id of an operation without an
@@ -275,32 +288,7 @@ pub fn read_to_plan(tree: &Tree, each: &mut dyn FnMut(Operation)) -> Result<Docu
 }
 
 fn read_with(tree: &Tree, full: bool, each: &mut dyn FnMut(Operation)) -> Result<Document, Error> {
-    let root = *tree
-        .roots
-        .first()
-        .ok_or_else(|| Error::new("empty document"))?;
-    if !tree.is_map(root) {
-        return Err(node_error(
-            tree,
-            root,
-            "an OpenAPI document is a mapping at the top level",
-        ));
-    }
-    let spec_key = ["openapi", "swagger"]
-        .into_iter()
-        .find(|k| tree.get(root, k).is_some())
-        .ok_or_else(|| node_error(tree, root, "no top-level `openapi` or `swagger` key"))?;
-    let mut doc = Document {
-        spec: format!(
-            "{spec_key} {}",
-            tree.get_str(root, spec_key).unwrap_or_default()
-        ),
-        title: tree
-            .get(root, "info")
-            .and_then(|i| tree.get_str(i, "title"))
-            .map(str::to_owned),
-        ..Document::default()
-    };
+    let (root, spec_key, mut doc) = head(tree)?;
     let reader = Reader {
         tree,
         root,
@@ -333,48 +321,101 @@ fn read_with(tree: &Tree, full: bool, each: &mut dyn FnMut(Operation)) -> Result
         if path.starts_with("x-") || !tree.is_map(item) {
             continue;
         }
-        let mut items = vec![(item, vec!["paths".to_owned(), path.to_owned()])];
-        if let Some(target) = tree.get_str(item, "$ref") {
-            items.extend(
-                reader
-                    .path_item(item, path, target, 0, &mut doc.problems)
-                    .filter(|(at, _)| elsewhere.insert(*at)),
-            );
-        }
-        let shared = items.iter().find_map(|&(i, _)| tree.get(i, "parameters"));
-        for (n, (at, keys)) in items.iter().enumerate() {
-            for (mk, op) in tree.entries(*at).into_iter().flatten() {
-                let Some(method) = tree.scalar(mk).filter(|m| methods.contains(m)) else {
-                    continue;
-                };
-                // The path's own operation wins over the referenced item's.
-                if n > 0 && tree.get(item, method).is_some() {
-                    continue;
-                }
-                if !tree.is_map(op) || tree.node(op).kind() == Kind::Alias {
-                    doc.problems.push(node_error(
-                        tree,
-                        op,
-                        format!("operation `{method} {path}` is not a mapping written here"),
-                    ));
-                    continue;
-                }
-                let mut location = keys.clone();
-                location.push(method.to_owned());
-                each(reader.operation(
-                    path,
-                    method,
-                    mk,
-                    op,
-                    shared,
-                    location,
-                    doc.title.as_deref(),
-                    &mut doc.problems,
-                ));
-            }
-        }
+        reader.path_operations(path, item, methods, &mut elsewhere, &mut doc, each);
     }
     Ok(doc)
+}
+
+/// A document's root mapping, the key that names its spec (`openapi` or `swagger`), and
+/// what it says of itself; an error where it is no OpenAPI document.
+fn head(tree: &Tree) -> Result<(NodeId, &'static str, Document), Error> {
+    let root = *tree
+        .roots
+        .first()
+        .ok_or_else(|| Error::new("empty document"))?;
+    if !tree.is_map(root) {
+        return Err(node_error(
+            tree,
+            root,
+            "an OpenAPI document is a mapping at the top level",
+        ));
+    }
+    let spec_key = ["openapi", "swagger"]
+        .into_iter()
+        .find(|k| tree.get(root, k).is_some())
+        .ok_or_else(|| node_error(tree, root, "no top-level `openapi` or `swagger` key"))?;
+    let doc = Document {
+        spec: format!(
+            "{spec_key} {}",
+            tree.get_str(root, spec_key).unwrap_or_default()
+        ),
+        title: tree
+            .get(root, "info")
+            .and_then(|i| tree.get_str(i, "title"))
+            .map(str::to_owned),
+        ..Document::default()
+    };
+    Ok((root, spec_key, doc))
+}
+
+/// The keys of an operation's mapping that its view is read from, found in one pass.
+struct OpFields {
+    id: Option<NodeId>,
+    summary: Option<NodeId>,
+    description: Option<NodeId>,
+    params: Option<NodeId>,
+    body: Option<NodeId>,
+    security: Option<NodeId>,
+    tags: Option<NodeId>,
+    effects: Option<NodeId>,
+    /// The first key of each format's hints, in [`HintFormat::ALL`] order.
+    hints: [Option<NodeId>; 4],
+}
+
+impl OpFields {
+    fn of(tree: &Tree, op: NodeId) -> OpFields {
+        let [
+            id,
+            summary,
+            description,
+            params,
+            body,
+            security,
+            tags,
+            effects,
+            speakeasy,
+            zuplo,
+            zilla,
+            mcp,
+        ] = tree.fields(
+            op,
+            [
+                "operationId",
+                "summary",
+                "description",
+                "parameters",
+                "requestBody",
+                "security",
+                "tags",
+                EFFECTS_KEY,
+                HintFormat::Speakeasy.path()[0],
+                HintFormat::Zuplo.path()[0],
+                HintFormat::Zilla.path()[0],
+                HintFormat::Mcp.path()[0],
+            ],
+        );
+        OpFields {
+            id,
+            summary,
+            description,
+            params,
+            body,
+            security,
+            tags,
+            effects,
+            hints: [speakeasy, zuplo, zilla, mcp],
+        }
+    }
 }
 
 struct Reader<'a, 't> {
@@ -543,6 +584,60 @@ impl<'a> Reader<'a, '_> {
         }
     }
 
+    /// Hands `each` the operations of path `path` (`item` in `paths`): the item's own, then
+    /// those of the path item its `$ref` names, unless another path's `$ref` named it
+    /// first (`elsewhere`) or the path has its own of that method.
+    fn path_operations(
+        &self,
+        path: &str,
+        item: NodeId,
+        methods: &[&str],
+        elsewhere: &mut std::collections::HashSet<NodeId>,
+        doc: &mut Document,
+        each: &mut dyn FnMut(Operation),
+    ) {
+        let tree = self.tree;
+        let mut items = vec![(item, vec!["paths".to_owned(), path.to_owned()])];
+        if let Some(target) = tree.get_str(item, "$ref") {
+            items.extend(
+                self.path_item(item, path, target, 0, &mut doc.problems)
+                    .filter(|(at, _)| elsewhere.insert(*at)),
+            );
+        }
+        let shared = items.iter().find_map(|&(i, _)| tree.get(i, "parameters"));
+        for (n, (at, keys)) in items.iter().enumerate() {
+            for (mk, op) in tree.entries(*at).into_iter().flatten() {
+                let Some(method) = tree.scalar(mk).filter(|m| methods.contains(m)) else {
+                    continue;
+                };
+                // The path's own operation wins over the referenced item's.
+                if n > 0 && tree.get(item, method).is_some() {
+                    continue;
+                }
+                if !tree.is_map(op) || tree.node(op).kind() == Kind::Alias {
+                    doc.problems.push(node_error(
+                        tree,
+                        op,
+                        format!("operation `{method} {path}` is not a mapping written here"),
+                    ));
+                    continue;
+                }
+                let mut location = keys.clone();
+                location.push(method.to_owned());
+                each(self.operation(
+                    path,
+                    method,
+                    mk,
+                    op,
+                    shared,
+                    location,
+                    doc.title.as_deref(),
+                    &mut doc.problems,
+                ));
+            }
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn operation(
         &self,
@@ -557,89 +652,54 @@ impl<'a> Reader<'a, '_> {
     ) -> Operation {
         let tree = self.tree;
         let string = |n: Option<NodeId>| n.and_then(|n| tree.scalar(n)).map(str::to_owned);
-        let [
-            op_id,
-            summary,
-            description,
-            params,
-            body,
-            security,
-            tags,
-            effects,
-            speakeasy,
-            zuplo,
-            zilla,
-            mcp,
-        ] = tree.fields(
-            op,
-            [
-                "operationId",
-                "summary",
-                "description",
-                "parameters",
-                "requestBody",
-                "security",
-                "tags",
-                EFFECTS_KEY,
-                HintFormat::Speakeasy.path()[0],
-                HintFormat::Zuplo.path()[0],
-                HintFormat::Zilla.path()[0],
-                HintFormat::Mcp.path()[0],
-            ],
-        );
-        let id = string(op_id)
+        let f = OpFields::of(tree, op);
+        let id = string(f.id)
             .filter(|s| !s.is_empty())
             .unwrap_or_else(|| snake(&format!("{method} {path}")));
-        if !self.full {
+        let label = string(f.summary).filter(|s| !s.is_empty());
+        let (view, request_body, tags) = if !self.full {
             let view = ActionView {
                 id,
-                label: string(summary).filter(|s| !s.is_empty()),
-                declared: declared(tree, effects),
-                annotations: self.hints([speakeasy, zuplo, zilla, mcp], problems),
+                label,
+                declared: declared(tree, f.effects),
+                annotations: self.hints(f.hints, problems),
                 source: Source::OpenApi,
                 ..ActionView::default()
             };
-            return Operation {
-                view,
-                path: path.to_owned(),
-                method: method.to_owned(),
-                key,
-                map: op,
-                location,
-                effects,
-                request_body: false,
-                tags: Vec::new(),
+            (view, false, Vec::new())
+        } else {
+            let (inputs, request_body) = self.inputs(f.params, shared, f.body, problems);
+            let scopes = self.scopes(f.security);
+            let tags = f
+                .tags
+                .and_then(|t| tree.items(t))
+                .into_iter()
+                .flatten()
+                .filter_map(|t| tree.scalar(t).map(str::to_owned))
+                .collect();
+            let view = ActionView {
+                id,
+                label,
+                description: string(f.description).filter(|s| !s.is_empty()),
+                steps: vec![Step {
+                    function: Some("request".into()),
+                    method: Some(method.to_owned()),
+                    url: Some(path.to_owned()),
+                    soap_operation: None,
+                }],
+                inputs,
+                scopes,
+                declared: declared(tree, f.effects),
+                annotations: self.hints(f.hints, problems),
+                line: tree.line(key),
+                id_comment: method_comment(tree, key),
+                connector_title: title.map(str::to_owned),
+                source: Source::OpenApi,
+                written_at: (location != [PATHS_KEY, path, method])
+                    .then(|| location.clone().into_boxed_slice()),
+                ..ActionView::default()
             };
-        }
-        let (inputs, request_body) = self.inputs(params, shared, body, problems);
-        let scopes = self.scopes(security);
-        let tags = tags
-            .and_then(|t| tree.items(t))
-            .into_iter()
-            .flatten()
-            .filter_map(|t| tree.scalar(t).map(str::to_owned))
-            .collect();
-        let view = ActionView {
-            id,
-            label: string(summary).filter(|s| !s.is_empty()),
-            description: string(description).filter(|s| !s.is_empty()),
-            steps: vec![Step {
-                function: Some("request".into()),
-                method: Some(method.to_owned()),
-                url: Some(path.to_owned()),
-                soap_operation: None,
-            }],
-            inputs,
-            scopes,
-            declared: declared(tree, effects),
-            annotations: self.hints([speakeasy, zuplo, zilla, mcp], problems),
-            line: tree.line(key),
-            id_comment: method_comment(tree, key),
-            connector_title: title.map(str::to_owned),
-            source: Source::OpenApi,
-            written_at: (location != [PATHS_KEY, path, method])
-                .then(|| location.clone().into_boxed_slice()),
-            ..ActionView::default()
+            (view, request_body, tags)
         };
         Operation {
             view,
@@ -648,7 +708,7 @@ impl<'a> Reader<'a, '_> {
             key,
             map: op,
             location,
-            effects,
+            effects: f.effects,
             request_body,
             tags,
         }
