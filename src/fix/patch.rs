@@ -163,23 +163,21 @@ fn range(out: &mut String, start: usize, count: usize) {
     };
 }
 
-/// Appends the unified diff of `edits` on `text` to `out`, with `diff --git` headers for
-/// `path` and three lines of context. Nothing is appended when there are no edits.
-pub fn render_patch(path: &str, text: &str, edits: &[Edit], out: &mut String) {
-    const CONTEXT: usize = 3;
-    if edits.is_empty() {
-        return;
-    }
-    let bytes = text.as_bytes();
-    let changes = changes(text, edits);
-    let (a, b) = (header_path("a/", path), header_path("b/", path));
-    // git ends a ---/+++ path holding a space with a tab, so the path has a clear end.
-    let tab = if path.contains(' ') && !a.starts_with('"') {
-        "\t"
-    } else {
-        ""
-    };
-    // The hunks first: (first change, last change, start, end, lines of context before).
+/// Lines of context around each change, as git writes them.
+const CONTEXT: usize = 3;
+
+/// One hunk: changes `first..=last` with their context, bytes `from..to`, of which `before`
+/// lines come before the first change.
+struct Hunk {
+    first: usize,
+    last: usize,
+    from: usize,
+    to: usize,
+    before: usize,
+}
+
+/// The changes grouped into hunks: changes closer than twice the context share one.
+fn hunks(bytes: &[u8], changes: &[Change]) -> Vec<Hunk> {
     let mut hunks = Vec::new();
     let mut k = 0;
     while k < changes.len() {
@@ -202,70 +200,108 @@ pub fn render_patch(path: &str, text: &str, edits: &[Edit], out: &mut String) {
             h_to = line_end(bytes, h_to);
             after += 1;
         }
-        hunks.push((k, last, h_from, h_to, before));
+        hunks.push(Hunk {
+            first: k,
+            last,
+            from: h_from,
+            to: h_to,
+            before,
+        });
         k = last + 1;
     }
-    // Changes with no line between them read as one: all their old lines, then all their
-    // new ones, as a line diff shows them.
-    let runs = |k: usize, last: usize| changes[k..=last].chunk_by(|a: &Change, b| a.to == b.from);
-    // Each hunk's old and new lines, for its header: the changes' own lines as counted when
-    // they were made, the context's here (a few lines, where the changes' may be a minified
-    // document's one line, counted again four times over).
-    let counts: Vec<(usize, usize)> = hunks
+    hunks
+}
+
+/// A hunk's changes in runs: changes with no line between them read as one, all their old
+/// lines, then all their new ones, as a line diff shows them.
+fn runs<'c, 'e>(changes: &'c [Change<'e>], h: &Hunk) -> impl Iterator<Item = &'c [Change<'e>]> {
+    changes[h.first..=h.last].chunk_by(|a: &Change, b| a.to == b.from)
+}
+
+/// A hunk's old and new lines, for its header: the changes' own lines as counted when they
+/// were made, the context's here (a few lines, where the changes' may be a minified
+/// document's one line, counted again four times over).
+fn hunk_counts(text: &str, changes: &[Change], h: &Hunk) -> (usize, usize) {
+    let (mut old_count, mut new_count) = (0, 0);
+    let mut pos = h.from;
+    for run in runs(changes, h) {
+        let same = count_lines(&text[pos..run[0].from]);
+        old_count += same + run.iter().map(|c| c.old_end - c.old_start).sum::<usize>();
+        new_count += same + run.iter().map(|c| c.new_lines).sum::<usize>();
+        pos = run[run.len() - 1].to;
+    }
+    let same = count_lines(&text[pos..h.to]);
+    (old_count + same, new_count + same)
+}
+
+/// An upper bound on the bytes of the hunks: on one large file, a patch grown by doubling
+/// left its outgrown buffers resident beside it (issue 13). Each line gains a prefix and
+/// may gain a line end; a hunk header holds four numbers and at most two `\ No newline`
+/// markers. A text holds at most as many line ends as lines.
+fn room(changes: &[Change], hunks: &[Hunk], counts: &[(usize, usize)]) -> usize {
+    hunks
         .iter()
-        .map(|&(k, last, h_from, h_to, _)| {
-            let (mut old_count, mut new_count) = (0, 0);
-            let mut pos = h_from;
-            for run in runs(k, last) {
-                let same = count_lines(&text[pos..run[0].from]);
-                old_count += same + run.iter().map(|c| c.old_end - c.old_start).sum::<usize>();
-                new_count += same + run.iter().map(|c| c.new_lines).sum::<usize>();
-                pos = run[run.len() - 1].to;
-            }
-            let same = count_lines(&text[pos..h_to]);
-            (old_count + same, new_count + same)
-        })
-        .collect();
-    // Room for all of it at once: on one large file, a patch grown by doubling left its
-    // outgrown buffers resident beside it (issue 13). Each line gains a prefix and may
-    // gain a line end; a hunk header holds four numbers and at most two `\ No newline`
-    // markers, the file header four paths. A text holds at most as many line ends as lines.
-    let room: usize = hunks
-        .iter()
-        .zip(&counts)
-        .map(|(&(k, last, h_from, h_to, _), &(old_count, _))| {
-            let added: usize = changes[k..=last]
+        .zip(counts)
+        .map(|(h, &(old_count, _))| {
+            let added: usize = changes[h.first..=h.last]
                 .iter()
                 .map(|c| c.new.len() + 2 * (c.new_lines + 1))
                 .sum();
-            (h_to - h_from) + 2 * (old_count + 1) + added + 160
+            (h.to - h.from) + 2 * (old_count + 1) + added + 160
         })
-        .sum();
-    let room = room + 2 * (a.len() + b.len()) + 32;
+        .sum()
+}
+
+/// Appends a hunk's lines, its header written: context, then each run's old lines and new.
+fn push_hunk(out: &mut String, text: &str, changes: &[Change], h: &Hunk) {
+    let mut pos = h.from;
+    for run in runs(changes, h) {
+        let (from, to) = (run[0].from, run[run.len() - 1].to);
+        push_lines(out, ' ', &text[pos..from]);
+        push_lines(out, '-', &text[from..to]);
+        for c in run {
+            push_lines(out, '+', &c.new);
+        }
+        pos = to;
+    }
+    push_lines(out, ' ', &text[pos..h.to]);
+}
+
+/// Appends the unified diff of `edits` on `text` to `out`, with `diff --git` headers for
+/// `path` and three lines of context. Nothing is appended when there are no edits.
+pub fn render_patch(path: &str, text: &str, edits: &[Edit], out: &mut String) {
+    if edits.is_empty() {
+        return;
+    }
+    let changes = changes(text, edits);
+    let (a, b) = (header_path("a/", path), header_path("b/", path));
+    // git ends a ---/+++ path holding a space with a tab, so the path has a clear end.
+    let tab = if path.contains(' ') && !a.starts_with('"') {
+        "\t"
+    } else {
+        ""
+    };
+    let hunks = hunks(text.as_bytes(), &changes);
+    let counts: Vec<(usize, usize)> = hunks
+        .iter()
+        .map(|h| hunk_counts(text, &changes, h))
+        .collect();
+    // Room for all of it at once ([`room`]), and for the file header's four paths.
+    let room = room(&changes, &hunks, &counts) + 2 * (a.len() + b.len()) + 32;
     let ceiling = out.len() + room;
     out.reserve(room);
     let _ = write!(out, "diff --git {a} {b}\n--- {a}{tab}\n+++ {b}{tab}\n");
     let mut delta: isize = 0;
     // Each header is written with its counts, then the hunk straight after it: a hunk built
     // aside and copied in held a one-line file's line twice more, by doubling (issue 21).
-    for ((k, last, h_from, h_to, before), (old_count, new_count)) in hunks.into_iter().zip(counts) {
-        let h_start = changes[k].old_start - before;
+    for (h, (old_count, new_count)) in hunks.iter().zip(counts) {
+        let h_start = changes[h.first].old_start - h.before;
         out.push_str("@@ -");
         range(out, h_start, old_count);
         out.push_str(" +");
         range(out, (h_start as isize + delta) as usize, new_count);
         out.push_str(" @@\n");
-        let mut pos = h_from;
-        for run in runs(k, last) {
-            let (from, to) = (run[0].from, run[run.len() - 1].to);
-            push_lines(out, ' ', &text[pos..from]);
-            push_lines(out, '-', &text[from..to]);
-            for c in run {
-                push_lines(out, '+', &c.new);
-            }
-            pos = to;
-        }
-        push_lines(out, ' ', &text[pos..h_to]);
+        push_hunk(out, text, &changes, h);
         delta += new_count as isize - old_count as isize;
     }
     // Every test that renders a patch (the property tests among them) checks the room.
