@@ -407,54 +407,7 @@ pub fn chain(d: &Decision) -> Chain {
         others: d.support.min(2),
     };
     match d.basis {
-        Basis::Verb(source) => {
-            let Some((_, v)) = d.verb else {
-                return Chain::of(&[], &[any], support);
-            };
-            if let Some(o) = d.object {
-                return object_keys(o, false, support);
-            }
-            let prose = matches!(source, Source::Label | Source::Description);
-            let place = if v.inflected && source == Source::Name {
-                Place::Inflected
-            } else {
-                Place::At(source)
-            };
-            let first = Some(v.position == Position::First);
-            let context = |place, first| Key::Context {
-                claim,
-                sense: Some(v.sense),
-                place,
-                first,
-                agreement,
-            };
-            let word = |first| Key::Word {
-                prose,
-                word: v.sym,
-                first,
-                agreement,
-            };
-            // A read word's own record is its position's: `read` opening a name reads
-            // (128 of 128), after a change it is a state (`mark_chat_read_for_user`), and a
-            // record of both would lower the first by the second. A change word is a change
-            // wherever it stands (the bound), so its record is every position's too.
-            let own = [word(first), word(None)];
-            let own = if claim == Claim::Read {
-                &own[..1]
-            } else {
-                &own[..]
-            };
-            Chain::of(
-                own,
-                &[
-                    context(Some(place), first),
-                    context(Some(place), None),
-                    context(None, None),
-                    any,
-                ],
-                support,
-            )
-        }
+        Basis::Verb(source) => verb_keys(d, source, any, support),
         Basis::Veto(Veto::Object) => match d.object {
             Some(o) => object_keys(o, true, support),
             None => Chain::of(&[], &[any], support),
@@ -492,6 +445,57 @@ pub fn chain(d: &Decision) -> Chain {
             support,
         ),
     }
+}
+
+/// A verb's pieces: its own record (the word), then its sense's by place and position, widening.
+fn verb_keys(d: &Decision, source: Source, any: Key, support: Key) -> Chain {
+    let (claim, agreement) = (d.claim, d.agreement);
+    let Some((_, v)) = d.verb else {
+        return Chain::of(&[], &[any], support);
+    };
+    if let Some(o) = d.object {
+        return object_keys(o, false, support);
+    }
+    let prose = matches!(source, Source::Label | Source::Description);
+    let place = if v.inflected && source == Source::Name {
+        Place::Inflected
+    } else {
+        Place::At(source)
+    };
+    let first = Some(v.position == Position::First);
+    let context = |place, first| Key::Context {
+        claim,
+        sense: Some(v.sense),
+        place,
+        first,
+        agreement,
+    };
+    let word = |first| Key::Word {
+        prose,
+        word: v.sym,
+        first,
+        agreement,
+    };
+    // A read word's own record is its position's: `read` opening a name reads
+    // (128 of 128), after a change it is a state (`mark_chat_read_for_user`), and a
+    // record of both would lower the first by the second. A change word is a change
+    // wherever it stands (the bound), so its record is every position's too.
+    let own = [word(first), word(None)];
+    let own = if claim == Claim::Read {
+        &own[..1]
+    } else {
+        &own[..]
+    };
+    Chain::of(
+        own,
+        &[
+            context(Some(place), first),
+            context(Some(place), None),
+            context(None, None),
+            any,
+        ],
+        support,
+    )
 }
 
 /// An object is its own evidence, as a rule is: the verbs' record says nothing about it.
@@ -867,19 +871,7 @@ impl Key {
     /// The piece of evidence in words, for `explain`.
     pub fn describe(&self, set: &RuleSet) -> String {
         let lex = &set.lexicon;
-        let how = |a: Agreement| match a {
-            Agreement::Agrees => "with a method that agrees",
-            Agreement::Neutral => {
-                "with no method that says anything (no HTTP call, or an RPC-style API's POST, or GET for a change)"
-            }
-            Agreement::Disagrees => "with a method that disagrees",
-            Agreement::Named => "over a POST whose URL ends in the operation's name",
-        };
-        let at = |f: Option<bool>| match f {
-            Some(true) => " as the first word",
-            Some(false) => " after the first word",
-            None => "",
-        };
+        let (how, at) = (how_phrase, at_phrase);
         match *self {
             Key::Word {
                 prose,
@@ -969,6 +961,27 @@ impl Key {
                 if others == 1 { "s" } else { "" },
             ),
         }
+    }
+}
+
+/// How the method stood beside a piece of evidence, in words.
+fn how_phrase(a: Agreement) -> &'static str {
+    match a {
+        Agreement::Agrees => "with a method that agrees",
+        Agreement::Neutral => {
+            "with no method that says anything (no HTTP call, or an RPC-style API's POST, or GET for a change)"
+        }
+        Agreement::Disagrees => "with a method that disagrees",
+        Agreement::Named => "over a POST whose URL ends in the operation's name",
+    }
+}
+
+/// Where a verb stood in its text, in words; nothing when its record is every position's.
+fn at_phrase(first: Option<bool>) -> &'static str {
+    match first {
+        Some(true) => " as the first word",
+        Some(false) => " after the first word",
+        None => "",
     }
 }
 
