@@ -183,6 +183,13 @@ fn real_main() -> Result<(), String> {
         "{}",
         labelled::departures::render_targets(&departures, &lopo)
     );
+    println!(
+        "issue 31's targets not met: the wrong rows, and the same evidence in the other providers, by label:"
+    );
+    print!(
+        "{}",
+        labelled::contested::render_issue31(&held_out, &lib, &rules, &departures, &lopo)
+    );
     {
         let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
         let flips = labelled::transform::measure(

@@ -14,7 +14,8 @@ use std::fmt::Write as _;
 use catalog_effects::classify::confidence::{self, Chain, Key, MEDIUM, PROVIDERS, wilson};
 use catalog_effects::classify::{Confidence, RuleSet};
 
-use super::{Outcome, Route, Set, TARGETS, engine_claim};
+use super::departures::Table;
+use super::{Outcome, Peer, Report, Route, Set, TARGETS, engine_claim};
 
 /// The records a row rests on: of the engine's reading of it (what its names and words
 /// said), whether or not it departed from the plain reading.
@@ -269,6 +270,102 @@ pub fn render(held_out: &[Outcome<'_>], lib: &[Outcome<'_>], rules: &RuleSet) ->
         }
     }
     s
+}
+
+/// Issue 31's targets not met on a set and route, each with its wrong rows split by whose
+/// miss each is: unsafe at most every simple rule's that covers the set (the rows labelled a
+/// change and proposed read-only), and patch errors at most the plain reading's and verb
+/// anywhere's (those and the read-only rows proposed as a change). Out of reach where the
+/// rows the labels alone leave wrong are more than the rule's.
+pub fn render_issue31(
+    held_out: &[Outcome<'_>],
+    lib: &[Outcome<'_>],
+    rules: &RuleSet,
+    table: &Table,
+    report: &Report,
+) -> String {
+    let ix = Index::of(lib);
+    let mut s = String::new();
+    for (&(set, route), p) in &table.patch {
+        let unsafe_ = misses(held_out, &ix, set, route, false);
+        let best = Peer::ALL
+            .into_iter()
+            .map(|peer| (peer, &report.peers[&(set, route, peer)]))
+            .filter(|(_, f)| f.covered > 0)
+            .min_by_key(|(_, f)| f.unsafe_);
+        if let Some((peer, f)) = best.filter(|(_, f)| unsafe_.len() > f.unsafe_) {
+            let rule = format!("{}'s {} rows", peer.name(), f.unsafe_);
+            issue31_figure(
+                &mut s, set, route, "unsafe", &unsafe_, f.unsafe_, &rule, rules,
+            );
+        }
+        let least = p.plain_rate().min(p.anywhere_rate());
+        if p.error_rate() > least + 1e-12 {
+            let mut wrong = unsafe_;
+            wrong.extend(
+                misses(held_out, &ix, set, route, true)
+                    .into_iter()
+                    .filter(|m| engine_claim(&m.outcome.inference, Confidence::Medium).is_some()),
+            );
+            let allowed = (least * p.patched as f64).floor() as usize;
+            let rule = format!(
+                "{allowed} of {} patched, the rate of the better of the plain reading ({:.2}%) and verb anywhere ({:.2}%)",
+                p.patched,
+                100.0 * p.plain_rate(),
+                100.0 * p.anywhere_rate()
+            );
+            issue31_figure(
+                &mut s,
+                set,
+                route,
+                "patch errors",
+                &wrong,
+                allowed,
+                &rule,
+                rules,
+            );
+        }
+    }
+    s
+}
+
+/// One of issue 31's figures not met: its wrong rows by verdict, and the evidence they rest on.
+#[allow(clippy::too_many_arguments)]
+fn issue31_figure(
+    s: &mut String,
+    set: Set,
+    route: Route,
+    what: &str,
+    ms: &[Miss<'_>],
+    allowed: usize,
+    rule: &str,
+    rules: &RuleSet,
+) {
+    let n = |v: Verdict| ms.iter().filter(|m| m.verdict == v).count();
+    let _ = writeln!(
+        s,
+        "  {} through {}, {what} {} rows (at most {rule}): {} on evidence other providers mostly label the other way, {} on evidence they label this way, {} the floors keep from a read, {} on evidence no other provider has, even as its kind{}",
+        set.name(),
+        route.name(),
+        ms.len(),
+        n(Verdict::Labels),
+        n(Verdict::Engine),
+        n(Verdict::Thin),
+        n(Verdict::Unseen),
+        if n(Verdict::Labels) > allowed {
+            "; the labels alone leave more: out of reach for any rule that follows this evidence"
+        } else {
+            ""
+        },
+    );
+    for (verdict, whose, top) in [
+        (Verdict::Labels, "labels'", 5),
+        (Verdict::Thin, "floors'", 3),
+        (Verdict::Engine, "engine's", 3),
+        (Verdict::Unseen, "unseen", 3),
+    ] {
+        top_keys(s, ms, verdict, whose, top, rules);
+    }
 }
 
 /// The evidence most misses of `verdict` rest on, with the rows and what other providers say.
