@@ -138,45 +138,15 @@ pub fn decide(ev: &Evidence, set: &RuleSet) -> Option<Decision> {
     };
 
     let strong: Vec<usize> = fired_at(Weight::Strong, false).collect();
-    if let Some(&first) = strong.first() {
-        d.basis = Basis::Rule(first);
-        d.deciding.extend(strong.iter().map(|&i| Ref::Rule(i)));
-        match change_verb {
-            Some((_, v)) => {
-                d.effects = Effects::single(effect_of(&v));
-                d.overwrites = lex.sense(v.sense).overwrite;
-                d.deciding.push(Ref::Sense(v.sense));
-            }
-            None => d.effects = strong.iter().map(|&i| rules[i].effect).collect(),
-        }
-        if ev.method == Method::Delete {
-            d.effects.insert(Effect::Delete);
-        }
-        d.overwrites |= strong.iter().any(|&i| rules[i].overwrite);
-        return Some(finish(d, ev, set));
+    if !strong.is_empty() {
+        return Some(by_strong_change(d, ev, set, &strong, change_verb));
     }
     if let Some(first) = fired_at(Weight::Strong, true).next() {
         return Some(by_rule(d, ev, set, first));
     }
 
     if let Some((source, v)) = verb {
-        let effect = effect_of(&v);
-        d.deciding.push(Ref::Sense(v.sense));
-        if effect.is_read_only()
-            && let Some((veto, effect, r)) = veto(ev, set, source)
-        {
-            d.basis = Basis::Veto(veto);
-            d.effects = Effects::single(effect);
-            d.deciding.insert(0, r);
-            return Some(finish(d, ev, set));
-        }
-        if let Some(o) = d.object {
-            d.deciding.push(Ref::Object(o.object));
-        }
-        d.basis = Basis::Verb(source);
-        d.effects = Effects::single(effect);
-        d.overwrites = lex.sense(v.sense).overwrite;
-        return Some(finish(d, ev, set));
+        return Some(by_verb(d, ev, set, source, v));
     }
 
     for w in [Weight::Medium, Weight::Weak] {
@@ -193,6 +163,55 @@ pub fn decide(ev: &Evidence, set: &RuleSet) -> Option<Decision> {
     d.basis = Basis::Verb(Source::Name);
     d.effects = Effects::single(effect_of(&v));
     Some(finish(d, ev, set))
+}
+
+/// A strong rule of change decides (an HTTP DELETE, PUT or PATCH, a write scope, an input
+/// that saves): the change verb, if any, still says which change.
+fn by_strong_change(
+    mut d: Decision,
+    ev: &Evidence,
+    set: &RuleSet,
+    strong: &[usize],
+    change_verb: Option<(Source, Verb)>,
+) -> Decision {
+    let (lex, rules) = (&set.lexicon, &set.rules);
+    d.basis = Basis::Rule(strong[0]);
+    d.deciding.extend(strong.iter().map(|&i| Ref::Rule(i)));
+    match change_verb {
+        Some((_, v)) => {
+            d.effects = Effects::single(lex.sense(v.sense).effect);
+            d.overwrites = lex.sense(v.sense).overwrite;
+            d.deciding.push(Ref::Sense(v.sense));
+        }
+        None => d.effects = strong.iter().map(|&i| rules[i].effect).collect(),
+    }
+    if ev.method == Method::Delete {
+        d.effects.insert(Effect::Delete);
+    }
+    d.overwrites |= strong.iter().any(|&i| rules[i].overwrite);
+    finish(d, ev, set)
+}
+
+/// The verb read from `source` decides, unless it reads and what says change beside it
+/// overrules it ([`veto`]).
+fn by_verb(mut d: Decision, ev: &Evidence, set: &RuleSet, source: Source, v: Verb) -> Decision {
+    let effect = set.lexicon.sense(v.sense).effect;
+    d.deciding.push(Ref::Sense(v.sense));
+    if effect.is_read_only()
+        && let Some((veto, effect, r)) = veto(ev, set, source)
+    {
+        d.basis = Basis::Veto(veto);
+        d.effects = Effects::single(effect);
+        d.deciding.insert(0, r);
+        return finish(d, ev, set);
+    }
+    if let Some(o) = d.object {
+        d.deciding.push(Ref::Object(o.object));
+    }
+    d.basis = Basis::Verb(source);
+    d.effects = Effects::single(effect);
+    d.overwrites = set.lexicon.sense(v.sense).overwrite;
+    finish(d, ev, set)
 }
 
 /// Whether `d` rests on evidence of change strong enough to stand against a person's
