@@ -83,6 +83,23 @@ fn errors_name_file_code_and_field() {
     );
 }
 
+/// A lint rules file is read as the effect rules' files are: an error names the rule and
+/// what was expected, and quotes no value of the file (which may be anything a path names).
+#[test]
+fn errors_quote_no_value_of_the_file() {
+    let e = load_err("rules:\n  - \"secret text\"\n");
+    assert!(
+        e.starts_with(
+            "mine.yaml: rule #1: invalid type: string, expected a rule (a mapping with `code`"
+        ),
+        "{e}"
+    );
+    assert!(!e.contains("secret"), "{e}");
+    let e = load_err("root:x:0:0:root:/root:/bin/bash\n");
+    assert!(e.starts_with("mine.yaml: invalid lint rules file: "), "{e}");
+    assert!(!e.contains("/bin/bash"), "{e}");
+}
+
 fn view(id: &str, description: &str) -> ActionView {
     ActionView {
         id: id.into(),

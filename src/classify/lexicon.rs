@@ -93,7 +93,10 @@ pub struct Lexicon {
 
 /// The lexicon part of a heuristics file, as written.
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a sense (a mapping with `id`, `effect`, `words`, ...)"
+)]
 pub struct RawSense {
     pub id: String,
     pub effect: String,
@@ -107,7 +110,10 @@ pub struct RawSense {
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "an object (a mapping with `id`, `implies`, `words`, ...)"
+)]
 pub struct RawObject {
     pub id: String,
     pub implies: String,

@@ -95,7 +95,10 @@ pub struct When {
 }
 
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a rule (a mapping with `id`, `effect`, ...)"
+)]
 struct RawRule {
     id: String,
     effect: String,
@@ -125,7 +128,7 @@ pub struct Rule {
 
 /// One heuristics file: rules, words, or both.
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a mapping of `rules` and word lists")]
 struct RawFile {
     #[serde(default)]
     rules: Vec<yaml_serde::Value>,
@@ -153,10 +156,12 @@ struct RawFile {
     objects: Vec<yaml_serde::Value>,
 }
 
-/// Each item of a list, typed, with errors that name the item by its `id`.
-fn typed<T: serde::de::DeserializeOwned>(
+/// Each item of a list, typed, with errors that name the item by its `key` (`id`, or lint's
+/// `code`), else by its place. Every rules file, built-in or a user's, is read through here.
+pub(crate) fn typed<T: serde::de::DeserializeOwned>(
     items: Vec<yaml_serde::Value>,
     what: &str,
+    key: &str,
     err: &dyn Fn(String) -> Error,
 ) -> Result<Vec<T>> {
     items
@@ -164,7 +169,7 @@ fn typed<T: serde::de::DeserializeOwned>(
         .enumerate()
         .map(|(i, value)| {
             let name = value
-                .get("id")
+                .get(key)
                 .and_then(|v| v.as_str())
                 .map_or_else(|| format!("#{}", i + 1), |s| format!("`{s}`"));
             yaml_serde::from_value(value)
@@ -176,8 +181,8 @@ fn typed<T: serde::de::DeserializeOwned>(
 /// A serde message without the values it quotes (`invalid type: string "...", expected
 /// ...`): a file that is not a mapping at all would otherwise be printed whole, and the
 /// file may be anything a path or link names (`/etc/passwd` was printed). The kind and the
-/// position stay.
-fn without_values(message: &str) -> String {
+/// position stay. (What serde expected is named by each type's `expecting`.)
+pub(crate) fn without_values(message: &str) -> String {
     let mut out = String::with_capacity(message.len());
     let mut rest = message;
     while let Some(at) = rest.find(" \"") {
@@ -200,12 +205,7 @@ fn without_values(message: &str) -> String {
         }
     }
     out.push_str(rest);
-    // serde names the type it wanted by its Rust name.
-    out.replace("struct RawFile", "a mapping of `rules` and word lists")
-        .replace(
-            "struct RawRule",
-            "a rule (a mapping with `id`, `effect`, ...)",
-        )
+    out
 }
 
 /// Parses one heuristics file into its rules and its word lists.
@@ -218,7 +218,7 @@ pub(crate) fn parse_file(text: &str, file: &str) -> Result<(Vec<Rule>, Part)> {
         ))
     })?;
     let mut out = Vec::new();
-    for r in typed::<RawRule>(raw.rules, "rule", &err)? {
+    for r in typed::<RawRule>(raw.rules, "rule", "id", &err)? {
         let name = format!("`{}`", r.id);
         if !is_kebab(&r.id) {
             return Err(err(format!("rule {name}: field `id` must be kebab-case")));
@@ -250,7 +250,7 @@ pub(crate) fn parse_file(text: &str, file: &str) -> Result<(Vec<Rule>, Part)> {
     }
     let part = Part {
         file: file.to_owned(),
-        senses: typed::<RawSense>(raw.senses, "sense", &err)?,
+        senses: typed::<RawSense>(raw.senses, "sense", "id", &err)?,
         noun_too: raw.noun_too,
         modifiers: raw.modifiers,
         prepositions: raw.prepositions,
@@ -260,7 +260,7 @@ pub(crate) fn parse_file(text: &str, file: &str) -> Result<(Vec<Rule>, Part)> {
         states: raw.states,
         scope_read: raw.scope_read,
         scope_write: raw.scope_write,
-        objects: typed::<RawObject>(raw.objects, "object", &err)?,
+        objects: typed::<RawObject>(raw.objects, "object", "id", &err)?,
     };
     Ok((out, part))
 }

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 mod hint;
 
+use crate::classify::rules::{typed, without_values};
 use crate::classify::{Confidence, Group, Inference, RuleSet, infer_in};
 use crate::effects::{Effect, Effects, Hints};
 use crate::error::{Error, Result};
@@ -174,7 +175,10 @@ impl Check {
 // ---- the file format: serde types are the schema --------------------------------------
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a mapping of `rules`, `lead_ins` and `stopwords`"
+)]
 struct RawFile {
     #[serde(default)]
     lead_ins: Vec<String>,
@@ -184,7 +188,10 @@ struct RawFile {
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a rule (a mapping with `code`, `severity`, `why`, ...)"
+)]
 struct RawRule {
     code: String,
     severity: Severity,
@@ -361,17 +368,15 @@ impl LintRules {
     /// when it concerns one rule.
     pub fn from_yaml(text: &str, file_name: &str) -> Result<LintRules> {
         let fail = |msg: String| Error::new(msg).in_file(file_name);
-        let raw: RawFile = yaml_serde::from_str(text).map_err(|e| fail(e.to_string()))?;
+        let mut raw: RawFile = yaml_serde::from_str(text).map_err(|e| {
+            fail(format!(
+                "invalid lint rules file: {}",
+                without_values(&e.to_string())
+            ))
+        })?;
         let mut rules: Vec<Rule> = Vec::new();
-        for (i, value) in raw.rules.into_iter().enumerate() {
-            // Read the code first so a schema error can name the rule it is in.
-            let code = value
-                .get("code")
-                .and_then(|c| c.as_str())
-                .map(str::to_owned)
-                .ok_or_else(|| fail(format!("rule #{}: missing field `code`", i + 1)))?;
-            let raw: RawRule =
-                yaml_serde::from_value(value).map_err(|e| fail(format!("rule `{code}`: {e}")))?;
+        for raw in typed::<RawRule>(std::mem::take(&mut raw.rules), "rule", "code", &fail)? {
+            let code = raw.code.clone();
             let rule = build_rule(raw).map_err(|msg| fail(format!("rule `{code}`: {msg}")))?;
             if rules.iter().any(|r| r.code == rule.code) {
                 return Err(fail(format!("rule `{code}`: code defined twice")));
