@@ -106,8 +106,11 @@ const HOLD_SETS: [(Set, Route, usize, usize, f64); 5] = [
     // Friction 197 -> 126 since the plain reading starts (issue 31); 128 on 4 December.
     (Set::Graph, Route::Backfill, 1, 128, 0.999),
     // Azure's run-like verbs are actions; elsewhere they are read-only. Unsafe 47 -> 34.
-    (Set::Azure, Route::Audit, 34, 9, 0.995),
-    (Set::Mcp, Route::Audit, 1, 43, 0.997),
+    // Coverage 99.5% -> 99.39% (azure-dev) and 99.77% -> 98.14% (mcp-dev) on 5 December:
+    // `hold-unsure-read` holds a plain change where no method speaks and the read the engine
+    // read is likelier (`download_*`, `git_status`, `db-stats`), as issue 31's item 3 asks.
+    (Set::Azure, Route::Audit, 34, 9, 0.9935),
+    (Set::Mcp, Route::Audit, 1, 43, 0.98),
 ];
 
 /// Fails where a figure of `table` is worse than held.
@@ -220,16 +223,21 @@ const HALF: [(Set, Route, usize, usize, usize); 9] = [
     // better nearly everywhere. On 4 December reads below the floor are held (item 3):
     // friction +2 and coverage -2 on openapi-scopes-dev's backfill, +5 friction on
     // azure-dev, +1 friction and -1 coverage on graph-dev's audit route; unsafe -1 on
-    // openapi-scopes-dev's audit route.
+    // openapi-scopes-dev's audit route. On 5 December `hold-unsure-read` holds, on the audit
+    // routes, plain changes where no method speaks and the engine's read is likelier:
+    // coverage -4, -22, -8, -2 and -2 rows; and graph-dev's unsafe 6 -> 7 with the votes
+    // (7 without them, as before): `…_retrieve_cloud_pc_recommendation_reports` had been
+    // lowered only by the votes of two wrong plain changes (`…_retrieve_cloud_pc_launch_
+    // detail`, read-only), now held and so no longer proposed.
     (Set::Openapi, Route::Backfill, 1, 19, 1601),
-    (Set::Openapi, Route::Audit, 0, 34, 1585),
+    (Set::Openapi, Route::Audit, 0, 34, 1581),
     (Set::Google, Route::Backfill, 1, 23, 773),
-    (Set::Google, Route::Audit, 4, 51, 770),
+    (Set::Google, Route::Audit, 4, 51, 748),
     (Set::Graph, Route::Backfill, 2, 49, 2702),
-    (Set::Graph, Route::Audit, 6, 113, 2629),
-    (Set::Azure, Route::Audit, 8, 10, 851),
+    (Set::Graph, Route::Audit, 7, 113, 2621),
+    (Set::Azure, Route::Audit, 8, 10, 849),
     (Set::Mcp, Route::Backfill, 0, 0, 86),
-    (Set::Mcp, Route::Audit, 1, 20, 225),
+    (Set::Mcp, Route::Audit, 1, 20, 223),
 ];
 
 #[test]
@@ -297,7 +305,6 @@ fn departures_from_the_plain_reading_pay_for_themselves() {
         .collect();
     let expected = [
         "google-dev backfill: unsafe at most every simple rule's",
-        "google-dev audit: patch errors at most the plain reading's and verb anywhere's",
         "google-dev audit: unsafe at most every simple rule's",
         "graph-dev backfill: unsafe at most every simple rule's",
         "graph-dev audit: unsafe at most every simple rule's",

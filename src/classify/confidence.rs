@@ -301,6 +301,9 @@ pub enum Held {
     /// The API sends its reads as POST, and the word that says change changed something no
     /// more often than any operation does.
     BaseRate,
+    /// No method speaks, and the engine read a read likelier than the plain reading's change
+    /// but too weak to patch.
+    UnsureRead,
 }
 
 impl Held {
@@ -309,6 +312,7 @@ impl Held {
         match self {
             Held::SilentPost | Held::BaseRate => "hold-silent-post",
             Held::QuietConflict => "hold-quiet-conflict",
+            Held::UnsureRead => "hold-unsure-read",
         }
     }
 
@@ -323,6 +327,9 @@ impl Held {
             }
             Held::BaseRate => {
                 "the API sends its reads as POST, so the POST says nothing, and the word that says change was a change no more often than any operation is"
+            }
+            Held::UnsureRead => {
+                "no method says which, and the read the name says is likelier than the change the plain reading falls back to, but too weak to patch"
             }
         }
     }

@@ -286,13 +286,14 @@ type Reader = fn(&Weighing) -> Option<Pick>;
 /// The readers that settle a proposal, in order: the first that speaks decides. Each is a
 /// departure from the plain reading (a hold, or the engine's reading standing) or the plain
 /// reading kept, as docs/inference.md says.
-const READERS: [(&str, Reader); 7] = [
+const READERS: [(&str, Reader); 8] = [
     ("hold-silent-post", silent_post),
     ("plain reading alone", plain_alone),
     ("hold-quiet-conflict", quiet_conflict),
     ("departure not made", not_made),
     ("agreement", agreement),
     ("departure", departure_stands),
+    ("hold-unsure-read", unsure_read),
     ("doubt", doubt),
 ];
 
@@ -449,6 +450,28 @@ fn departure_stands(w: &Weighing) -> Option<Pick> {
     let (_, ej) = w.engine?;
     (ej.confidence >= Confidence::Medium).then_some(Pick::Engine {
         j: ej,
+        keep_plain: true,
+    })
+}
+
+/// `hold-unsure-read`: no method speaks (a tool, an action with no HTTP call), so the plain
+/// reading's change rests on its last line alone ("otherwise, a change"), and the engine read
+/// a read too weak to patch whose record is right more often than that line's: held as the
+/// read, never patched as the opposite claim (issue 31, item 3). Measured leave-one-provider-
+/// out: on the audit routes it held 89 plain changes, 60 of them wrong; google-dev's patch
+/// errors 7.60% -> 5.50% (below verb anywhere's 6.82%), graph-dev's 3.65% -> 3.42%, mcp-dev's
+/// 10.30% -> 9.16%, coverage at least 96.2% on every set. Where a method speaks (a REST POST)
+/// the change has it for evidence: held there too (4 December), google-dev's backfill lost
+/// 24 to 11.
+fn unsure_read(w: &Weighing) -> Option<Pick> {
+    let (e, ej) = w.engine?;
+    let share = |j: Judgement| j.count.bounds().0;
+    let unsure = e.claim == Claim::Read
+        && w.plain.claim == Claim::Change
+        && w.ev.method == Method::None
+        && share(ej) > share(w.pj);
+    unsure.then(|| Pick::Engine {
+        j: held(ej, Held::UnsureRead),
         keep_plain: true,
     })
 }
