@@ -811,6 +811,34 @@ fn explain_conflict_and_unclassified() {
     assert!(unclassified.stdout.contains("  (no change)\n"));
 }
 
+/// A hold is a departure too: `explain` names the one that held an action, with its record
+/// and its reason (issue 31).
+#[test]
+fn explain_names_the_hold_that_held_an_action() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("acme")).unwrap();
+    std::fs::write(
+        dir.path().join("acme/acme.connector.s1.yaml"),
+        "StackOne: 1.0.0\ninfo:\n  title: Acme\n  key: acme\n  version: 1.0.0\n\
+         baseUrl: https://api.acme.example\nactions:\n  - actionId: user_activity_search\n\
+         \x20   label: User activity search\n    inputs: []\n    steps:\n\
+         \x20     - stepId: s1\n        stepFunction:\n          functionName: map_fields\n",
+    )
+    .unwrap();
+    let r = run(dir.path(), &["explain", ".", "user_activity_search"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for part in [
+        "plain reading: a change (otherwise)\n",
+        "departure: hold-unsure-read, it stands\n",
+        "  its record against the plain reading, leave-one-provider-out: fired ",
+        "held for a person: no method says which",
+        "inferred: [search], confidence low\n",
+        "status: unclassified",
+    ] {
+        assert!(r.stdout.contains(part), "{part:?}\n{}", r.stdout);
+    }
+}
+
 #[test]
 fn explain_unknown_action_exits_2() {
     let sb = Sandbox::new("shape-a");
