@@ -174,7 +174,7 @@ fn real_main() -> Result<(), String> {
     );
     print!("{}", lopo.render());
     println!(
-        "\nthe engine against the plain reading, leave-one-provider-out, default patch level:"
+        "\nthe engine against the plain reading, leave-one-provider-out, default patch level (the last column: high only):"
     );
     let departures = labelled::departures::Table::of(&held_out, &rules);
     print!("{}", departures.render());

@@ -80,6 +80,9 @@ pub struct Patch {
     pub rows: usize,
     pub patched: usize,
     pub wrong: usize,
+    /// The same at `--min-confidence high`.
+    pub patched_high: usize,
+    pub wrong_high: usize,
     pub plain_wrong: usize,
     pub anywhere_wrong: usize,
     pub method_covered: usize,
@@ -146,6 +149,10 @@ impl Table {
                 p.patched += 1;
                 p.wrong += usize::from(e != truth);
             }
+            if let Some(e) = engine_claim(&o.inference, Confidence::High) {
+                p.patched_high += 1;
+                p.wrong_high += usize::from(e != truth);
+            }
             p.wins += usize::from(win);
             p.losses += usize::from(loss);
             let Some(d) = departure::of(&o.inference, Confidence::Medium) else {
@@ -189,20 +196,21 @@ impl Table {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "  {:34} {:>9} {:>9} {:>18} {:>18} {:>18} {:>18}",
+            "  {:34} {:>9} {:>9} {:>18} {:>18} {:>18} {:>18} {:>22}",
             "set, route",
             "wins",
             "losses",
             "patch errors",
             "plain reading",
             "verb anywhere",
-            "method table"
+            "method table",
+            "patch errors at high"
         );
         for ((set, route), p) in &self.patch {
             let pct = |n: usize, d: usize| format!("{n}/{d} {:.2}%", 100.0 * rate(n, d));
             let _ = writeln!(
                 s,
-                "  {:34} {:>9} {:>9} {:>18} {:>18} {:>18} {:>18}",
+                "  {:34} {:>9} {:>9} {:>18} {:>18} {:>18} {:>18} {:>22}",
                 format!("{}, {}", set.name(), route.name()),
                 p.wins,
                 p.losses,
@@ -210,6 +218,7 @@ impl Table {
                 pct(p.plain_wrong, p.rows),
                 pct(p.anywhere_wrong, p.rows),
                 pct(p.method_wrong, p.method_covered),
+                pct(p.wrong_high, p.patched_high),
             );
         }
         let _ = writeln!(
