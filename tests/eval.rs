@@ -375,10 +375,12 @@ fn proposals_do_not_depend_on_how_a_catalog_is_written() {
     ] {
         assert_eq!(flips(t), 0, "{}:\n{}", t.name(), table.render());
     }
-    // A connector key of one word opening every name: 4 of 12,478 rows, all on the audit
-    // route, tool lists of one or two tools where no prefix can be voted and no key is
-    // written (a connector's `info.key` is skipped where it opens a name: 1 row before).
-    assert!(flips(Transform::Prefixed) <= 4, "{}", table.render());
+    // A connector key of one word opening every name: 1 of 12,478 rows, on the audit route
+    // (Graph's `oauth2_permission_grants_delta`, a change by `grants` as written, held with
+    // the key before it). A connector's `info.key` is skipped where it opens a name (1 row
+    // before); two tools share a word as a prefix where a verb follows it in both (4 rows
+    // before 5 December: `search`, `find_eligible_items`, `search_dev_stack`).
+    assert!(flips(Transform::Prefixed) <= 1, "{}", table.render());
     // Every method POST: 3 reads become changes (of 10,397 backfill rows), each in an API
     // of one action, whose POST cannot be told to say nothing; 3,353 before issue 31, 125
     // before 4 December (an API that posts every call or its reads from two actions, an

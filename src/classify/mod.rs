@@ -1021,6 +1021,12 @@ mod tests {
         // Four of five open with `get`: a verb, not a service.
         let gets = ["get_user", "get_team", "get_file", "get_page", "list_files"];
         assert_eq!(Group::of(gets, lex).prefix, None);
+        // Two names: a shared word is a prefix only where a verb follows it in both.
+        let two = ["ebay_get_product", "ebay_search"];
+        assert_eq!(Group::of(two, lex).prefix.as_deref(), Some("ebay"));
+        let nouns = ["user_list", "user_profile"];
+        assert_eq!(Group::of(nouns, lex).prefix, None);
+        assert_eq!(Group::of(["ebay_search"], lex).prefix, None);
     }
 
     #[test]
