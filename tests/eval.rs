@@ -106,10 +106,10 @@ const HOLD_SETS: [(Set, Route, usize, usize, f64); 5] = [
     // Friction 197 -> 126 since the plain reading starts (issue 31); 128 on 4 December.
     (Set::Graph, Route::Backfill, 1, 128, 0.999),
     // Azure's run-like verbs are actions; elsewhere they are read-only. Unsafe 47 -> 34.
-    // Coverage 99.5% -> 99.39% (azure-dev) and 99.77% -> 98.14% (mcp-dev) on 5 December:
+    // Coverage 99.5% -> 99.45% (azure-dev) and 99.77% -> 98.14% (mcp-dev) on 5 December:
     // `hold-unsure-read` holds a plain change where no method speaks and the read the engine
-    // read is likelier (`download_*`, `git_status`, `db-stats`), as issue 31's item 3 asks.
-    (Set::Azure, Route::Audit, 34, 9, 0.9935),
+    // read is surely likelier (`git_status`, `db-stats`), as issue 31's item 3 asks.
+    (Set::Azure, Route::Audit, 34, 9, 0.994),
     (Set::Mcp, Route::Audit, 1, 43, 0.98),
 ];
 
@@ -213,10 +213,11 @@ fn the_figures_hold_on_providers_the_counts_have_not_seen() {
 /// without the catalog's own evidence (`examples/labelled/half.rs`). The catalog's evidence
 /// never raises the unsafe count of any set and route; with it, each holds at least what was
 /// measured when it was built: (set, route, unsafe at most, friction at most, rows covered at
-/// least), at the default patch level, leave-one-provider-out. Tighten, never loosen. (Loosened
-/// once, by design, on 2 December: since the engine's own proposals no longer vote, the gains
-/// that rested on them went, 9 rows of coverage and 3 of friction at most per set, graph-dev's
-/// one unsafe row fewer among them; docs/evaluation.md.)
+/// least), at the default patch level, leave-one-provider-out. Tighten, never loosen but for a
+/// measured reason written here. (Loosened by design on 2 December: since the engine's own
+/// proposals no longer vote, the gains that rested on them went, 9 rows of coverage and 3 of
+/// friction at most per set, graph-dev's one unsafe row fewer among them; docs/evaluation.md.
+/// And on coverage on 5 December, below: a hold is no proposal.)
 const HALF: [(Set, Route, usize, usize, usize); 9] = [
     // Issue 31 (3 December): the plain reading first moved these as it moved the figures
     // above: unsafe +1 on openapi-scopes-dev's backfill (0 -> 1), friction and coverage
@@ -224,18 +225,15 @@ const HALF: [(Set, Route, usize, usize, usize); 9] = [
     // friction +2 and coverage -2 on openapi-scopes-dev's backfill, +5 friction on
     // azure-dev, +1 friction and -1 coverage on graph-dev's audit route; unsafe -1 on
     // openapi-scopes-dev's audit route. On 5 December `hold-unsure-read` holds, on the audit
-    // routes, plain changes where no method speaks and the engine's read is likelier:
-    // coverage -4, -22, -8, -2 and -2 rows; and graph-dev's unsafe 6 -> 7 with the votes
-    // (7 without them, as before): `…_retrieve_cloud_pc_recommendation_reports` had been
-    // lowered only by the votes of two wrong plain changes (`…_retrieve_cloud_pc_launch_
-    // detail`, read-only), now held and so no longer proposed.
+    // routes, plain changes where no method speaks and the engine's read is surely likelier:
+    // coverage -4, -20, -8, -1 and -2 rows.
     (Set::Openapi, Route::Backfill, 1, 19, 1601),
     (Set::Openapi, Route::Audit, 0, 34, 1581),
     (Set::Google, Route::Backfill, 1, 23, 773),
-    (Set::Google, Route::Audit, 4, 51, 748),
+    (Set::Google, Route::Audit, 4, 51, 750),
     (Set::Graph, Route::Backfill, 2, 49, 2702),
-    (Set::Graph, Route::Audit, 7, 113, 2621),
-    (Set::Azure, Route::Audit, 8, 10, 849),
+    (Set::Graph, Route::Audit, 6, 113, 2621),
+    (Set::Azure, Route::Audit, 8, 10, 850),
     (Set::Mcp, Route::Backfill, 0, 0, 86),
     (Set::Mcp, Route::Audit, 1, 20, 223),
 ];
@@ -378,8 +376,8 @@ fn proposals_do_not_depend_on_how_a_catalog_is_written() {
     // A connector key of one word opening every name: 1 of 12,478 rows, on the audit route
     // (Graph's `oauth2_permission_grants_delta`, a change by `grants` as written, held with
     // the key before it). A connector's `info.key` is skipped where it opens a name (1 row
-    // before); two tools share a word as a prefix where a verb follows it in both (4 rows
-    // before 5 December: `search`, `find_eligible_items`, `search_dev_stack`).
+    // before); two tools share a word as a prefix where a verb follows it in both (before
+    // 5 December, `search`, `find_eligible_items` and `search_dev_stack` flipped too).
     assert!(flips(Transform::Prefixed) <= 1, "{}", table.render());
     // Every method POST: 3 reads become changes (of 10,397 backfill rows), each in an API
     // of one action, whose POST cannot be told to say nothing; 3,353 before issue 31, 125

@@ -490,9 +490,9 @@ impl Group {
     /// The prefix and style `names` share. A prefix: the longest run of first words that at
     /// least three names and 60% of them open with, each word no verb, or both of two names
     /// with a verb after it, or (a service named by a verb, `print_`, `compute_`) shared by
-    /// 90% of at least five names. A style: where
-    /// at least three names, read without the prefix, put their first plain verb more often
-    /// than anywhere else (ties go to verb first, the common style).
+    /// 90% of at least five names. A style: where at least three names, read without the
+    /// prefix, put their first plain verb more often than anywhere else (ties go to verb
+    /// first, the common style).
     pub fn of<'a>(names: impl IntoIterator<Item = &'a str>, lex: &Lexicon) -> Group {
         Group::of_calls(names.into_iter().map(|n| (n, None::<&str>)), lex)
     }
@@ -579,15 +579,16 @@ fn shared_prefix(names: &[&str], lex: &Lexicon, words: &mut Words) -> Vec<String
             break;
         }
         let opening = |hs: &&Vec<u64>| hs.len() > k + 1 && hs[..k] == prefix[..] && hs[k] == h;
+        // The prefix were the word taken, as `read_name` skips it.
+        let p = spelled
+            .iter()
+            .chain([&word])
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("_");
         let shared = if lex.lookup(&word).is_some_and(|(_, i)| i.is_verb()) {
             // A verb every name opens with (`list_a`, `list_b`) is their verb, not a
             // service: the rest of each name must hold a verb of its own.
-            let p = spelled
-                .iter()
-                .chain([&word])
-                .cloned()
-                .collect::<Vec<_>>()
-                .join("_");
             let verbed = hashed
                 .iter()
                 .zip(names)
@@ -599,12 +600,6 @@ fn shared_prefix(names: &[&str], lex: &Lexicon, words: &mut Words) -> Vec<String
                 .count();
             names.len() >= 5 && count * 10 >= names.len() * 9 && verbed * 10 >= count * 6
         } else if names.len() == 2 && count == 2 {
-            let p = spelled
-                .iter()
-                .chain([&word])
-                .cloned()
-                .collect::<Vec<_>>()
-                .join("_");
             names.iter().all(|name| {
                 words.read_name(name, lex, Some(&p));
                 !words.is_empty() && words.info(0).is_verb()
