@@ -95,6 +95,13 @@ fn errors_quote_no_value_of_the_file() {
         "{e}"
     );
     assert!(!e.contains("secret"), "{e}");
+    // A nested type is named as a reader would name it, not by its Rust name.
+    let e = load_err(&MINIMAL.replace("clean: [{id: a,", "clean: [\"secret\", {id: a,"));
+    assert!(
+        e.contains("expected an example (a mapping with `id`"),
+        "{e}"
+    );
+    assert!(!e.contains("secret") && !e.contains("struct"), "{e}");
     let e = load_err("root:x:0:0:root:/root:/bin/bash\n");
     assert!(e.starts_with("mine.yaml: invalid lint rules file: "), "{e}");
     assert!(!e.contains("/bin/bash"), "{e}");

@@ -10,7 +10,10 @@ use crate::view::{ActionView, Input, Step};
 
 /// A small action written inline in a rule or sense, for its examples.
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "an example action (a mapping with `id`, `method`, `path`, ...)"
+)]
 pub struct Example {
     pub id: Option<String>,
     pub label: Option<String>,
@@ -126,7 +129,10 @@ impl Example {
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "examples (a mapping with `match` and `no_match`)"
+)]
 pub struct Examples {
     #[serde(rename = "match")]
     pub matches: Vec<Example>,

@@ -54,7 +54,10 @@ pub enum ScopeGrant {
 
 /// Conditions; every one given must hold. Lists match when any value matches.
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "conditions (a mapping with `method`, `name_token`, ...)"
+)]
 pub struct When {
     /// Any step uses one of these HTTP methods.
     pub method: Option<Vec<String>>,

@@ -215,7 +215,10 @@ struct RawRule {
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "examples (a mapping with `trigger` and `clean`)"
+)]
 struct Examples {
     #[serde(default)]
     trigger: Vec<Example>,
@@ -225,7 +228,10 @@ struct Examples {
 
 /// A small action written inline in the rules file.
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "an example (a mapping with `id`, `description`, ...)"
+)]
 struct Example {
     id: String,
     label: Option<String>,
@@ -244,7 +250,10 @@ struct Example {
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "an input (a mapping with `name`, `type`, ...)"
+)]
 struct ExampleInput {
     name: String,
     #[serde(rename = "type")]
