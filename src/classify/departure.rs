@@ -344,8 +344,9 @@ pub fn settle(
 /// an API that posts its reads rests on nothing, where the engine read no more than a read
 /// too poor to patch, a weak rule, or a change from a word whose record changes something no
 /// more often than any operation does (`export` first in a name: 4 of 8 labelled rows a
-/// change, against 53% of all). A read is held as the read: never as the opposite claim. Measured (issue 31): the word no better than the base rate kept 4
-/// reads of the sets rendered with every method POST from turning into changes
+/// change, against 53% of all). A read is held as the read: never as the opposite claim.
+/// Measured (issue 31): the word no better than the base rate kept 4 reads of the sets
+/// rendered with every method POST from turning into changes
 /// (`export_submissions_reviews_as_csv`), and as written held one change more, of 5,352
 /// Graph operations (`shares_permission_grant`: `grant` seen 5 times, once a change).
 fn silent_post(w: &Weighing) -> Option<Pick> {
