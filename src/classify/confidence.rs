@@ -329,7 +329,7 @@ impl Held {
                 "the API sends its reads as POST, so the POST says nothing, and the word that says change was a change no more often than any operation is"
             }
             Held::UnsureRead => {
-                "no method says which, and the read the name says is likelier than the change the plain reading falls back to, but too weak to patch"
+                "no method says which, and the read the name says is surely likelier than the change the plain reading falls back to, but too weak to patch"
             }
         }
     }

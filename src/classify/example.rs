@@ -139,6 +139,15 @@ pub struct Examples {
     pub no_match: Vec<Example>,
 }
 
+/// Adds `entry` to `list`, in place of the one that has its id: a later heuristics file's
+/// rule, sense or object replaces the built-in one it names.
+pub(crate) fn replace_by_id<T>(list: &mut Vec<T>, entry: T, id: impl Fn(&T) -> &str) {
+    match list.iter_mut().find(|e| id(e) == id(&entry)) {
+        Some(slot) => *slot = entry,
+        None => list.push(entry),
+    }
+}
+
 /// An id as every heuristics file writes it: `lower-kebab-case`.
 pub(crate) fn is_kebab(id: &str) -> bool {
     !id.is_empty()

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::example::{Examples, is_kebab};
+use super::example::{Examples, is_kebab, replace_by_id};
 use super::index::{Sym, WordMap};
 use crate::effects::Effect;
 use crate::error::{Error, Result};
@@ -327,10 +327,7 @@ fn merge_senses(
             examples: raw.examples.clone(),
             file: part.file.clone(),
         };
-        match senses.iter_mut().find(|s| s.id == raw.id) {
-            Some(slot) => *slot = sense,
-            None => senses.push(sense),
-        }
+        replace_by_id(senses, sense, |s| &s.id);
     }
     Ok(())
 }
@@ -357,10 +354,7 @@ fn merge_objects(part: &Part, objects: &mut Vec<Object>) -> Result<()> {
             examples: raw.examples.clone(),
             file: part.file.clone(),
         };
-        match objects.iter_mut().find(|o| o.id == raw.id) {
-            Some(slot) => *slot = object,
-            None => objects.push(object),
-        }
+        replace_by_id(objects, object, |o| &o.id);
     }
     Ok(())
 }

@@ -137,10 +137,7 @@ impl RuleSet {
         for (file, text) in files {
             let (file_rules, part) = rules::parse_file(&text, &file)?;
             for rule in file_rules {
-                match rules.iter_mut().find(|r| r.id == rule.id) {
-                    Some(slot) => *slot = rule,
-                    None => rules.push(rule),
-                }
+                example::replace_by_id(&mut rules, rule, |r| &r.id);
             }
             parts.push(part);
         }
