@@ -839,6 +839,59 @@ fn explain_names_the_hold_that_held_an_action() {
     }
 }
 
+/// A connector of one call shows nothing of how its API uses POST: a read-named POST is
+/// held as the read, where beside the GETs of an API that sends its reads as GET it is the
+/// POST's change the plain reading says.
+#[test]
+fn a_lone_post_is_held_not_proposed_as_a_change() {
+    let action = |id: &str, method: &str| {
+        format!(
+            "  - actionId: {id}\n    inputs: []\n    steps:\n      - stepId: s1\n\
+             \x20       stepFunction:\n          functionName: request\n\
+             \x20         parameters:\n            url: /users/{{id}}/employeeExperience/assignedRoles\n\
+             \x20           method: {method}\n"
+        )
+    };
+    let head = "StackOne: 1.0.0\ninfo:\n  title: Acme\n  key: acme\n  version: 1.0.0\n\
+                baseUrl: https://api.acme.example\nactions:\n";
+    let explain = |actions: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("acme")).unwrap();
+        std::fs::write(
+            dir.path().join("acme/acme.connector.s1.yaml"),
+            format!("{head}{actions}"),
+        )
+        .unwrap();
+        let r = run(
+            dir.path(),
+            &["explain", ".", "employee_experience_list_assigned_roles"],
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        r.stdout
+    };
+    let lone = explain(&action("employee_experience_list_assigned_roles", "post"));
+    for part in [
+        "plain reading: a change (otherwise)\n",
+        "departure: hold-lone-post, it stands\n",
+        "held for a person: the API makes no other call",
+        "inferred: [read], confidence low\n",
+        "status: unclassified",
+    ] {
+        assert!(lone.contains(part), "{part:?}\n{lone}");
+    }
+    let beside = explain(&format!(
+        "{}{}{}{}",
+        action("employee_experience_list_assigned_roles", "post"),
+        action("get_profile", "get"),
+        action("list_teams", "get"),
+        action("get_manager", "get")
+    ));
+    assert!(
+        beside.contains("inferred: [write], confidence medium\n"),
+        "{beside}"
+    );
+}
+
 #[test]
 fn explain_unknown_action_exits_2() {
     let sb = Sandbox::new("shape-a");

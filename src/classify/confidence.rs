@@ -304,6 +304,9 @@ pub enum Held {
     /// No method speaks, and the engine read a read likelier than the plain reading's change
     /// but too weak to patch.
     UnsureRead,
+    /// The API makes one call, so nothing shows that its POST says change, and no more than
+    /// the POST says what the call does.
+    LoneCall,
 }
 
 impl Held {
@@ -311,6 +314,7 @@ impl Held {
     pub fn id(self) -> &'static str {
         match self {
             Held::SilentPost | Held::BaseRate => "hold-silent-post",
+            Held::LoneCall => "hold-lone-post",
             Held::QuietConflict => "hold-quiet-conflict",
             Held::UnsureRead => "hold-unsure-read",
         }
@@ -330,6 +334,9 @@ impl Held {
             }
             Held::UnsureRead => {
                 "no method says which, and the read the name says is surely likelier than the change the plain reading falls back to, but too weak to patch"
+            }
+            Held::LoneCall => {
+                "the API makes no other call, so nothing shows that its POST means a change, and nothing else surely says what the call does"
             }
         }
     }

@@ -350,7 +350,7 @@ fn infer_gathered(view: &ActionView, group: &Group, set: &RuleSet) -> (Inference
         };
         return (inference, ev);
     }
-    let settled = departure::settle(base, engine, &ev, group.posts_reads, set);
+    let settled = departure::settle(base, engine, &ev, group.post_says(), set);
     let (d, judgement, other) = (settled.decision, settled.judgement, settled.other);
     let fired = std::mem::take(&mut ev.fired);
     let inference = Inference {
@@ -804,6 +804,33 @@ mod tests {
         );
         assert_eq!(group.prefix.as_deref(), Some("device_management"));
         assert_eq!(infer_in(&view, &group, &set).effects.joined("|"), "read");
+    }
+
+    #[test]
+    fn a_word_of_the_names_prefix_is_their_resource_wherever_it_recurs() {
+        let set = set();
+        let names = [
+            "oauth2_permission_grants_oauth2_permission_grant_list_oauth2_permission_grant",
+            "oauth2_permission_grants_oauth2_permission_grant_create_oauth2_permission_grant",
+            "oauth2_permission_grants_oauth2_permission_grant_get_oauth2_permission_grant",
+            "oauth2_permission_grants_oauth2_permission_grant_delete_oauth2_permission_grant",
+            "oauth2_permission_grants_delta",
+        ];
+        let group = Group::of(names, &set.lexicon);
+        assert_eq!(
+            group.prefix.as_deref(),
+            Some("oauth2_permission_grants_oauth2")
+        );
+        let infer = |id: &str| infer_in(&named(id, None, None), &group, &set);
+        // `grant`, as often a noun, is the resource here: `list` is the verb.
+        assert_eq!(infer(names[0]).effects.joined("|"), "read");
+        assert_eq!(infer(names[1]).effects.joined("|"), "write");
+        // The name that leaves the prefix early has no verb past the resource: nothing read.
+        assert!(infer(names[4]).effects.is_empty(), "{:?}", infer(names[4]));
+        // Where the names' prefix does not name it, `grant` is a verb.
+        let grant = Group::of(["shares_permission_grant", "shares_list"], &set.lexicon);
+        let inf = infer_in(&named("shares_permission_grant", None, None), &grant, &set);
+        assert_eq!(inf.effects.joined("|"), "write");
     }
 
     /// Names only, as `audit` reads them: (id, label, description).

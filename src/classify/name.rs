@@ -36,6 +36,21 @@ pub struct Group {
     /// verb are POSTs (JSON-RPC, JSON-protocol and GraphQL APIs, an SDK's RPC layer). There
     /// POST is how a call is made, read or not, and says nothing.
     pub posts_reads: bool,
+    /// The API makes one call with an HTTP method: how it uses its methods cannot be
+    /// measured.
+    pub lone_call: bool,
+}
+
+/// What a POST of an API can be shown to say, as its [`Group`] measures how the API uses
+/// its methods (issue 31, item 4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PostSays {
+    /// The API separates reads from changes by method: a POST is evidence of a change.
+    Change,
+    /// The API sends its reads as POST too ([`Group::posts_reads`]): a POST says nothing.
+    Nothing,
+    /// The API makes no other call ([`Group::lone_call`]): nothing shows what its POST says.
+    Unmeasured,
 }
 
 /// One word of a name, as the lexicon knows it.
@@ -45,6 +60,9 @@ struct Word {
     info: WordInfo,
     start: u32,
     end: u32,
+    /// A word of the prefix the names share, met again: the resource the API is named
+    /// for, not its verb.
+    resource: bool,
 }
 
 /// A name (or a sentence) split into lower-case words and looked up, in buffers that are
@@ -87,6 +105,7 @@ impl Words {
                 info: info.unwrap_or_default(),
                 start,
                 end: text.len() as u32,
+                resource: false,
             });
         });
         let mut skipped = false;
@@ -96,9 +115,22 @@ impl Words {
                 self.words.drain(..n);
                 skipped = true;
             }
+            self.mark_resource(p);
         }
         self.opening_inflection(lex);
         skipped
+    }
+
+    /// Marks the words that repeat a word of the names' shared prefix, singular or plural,
+    /// unless a plain verb (`grant` in `oauth2_permission_grants_…_list_…_grant`).
+    fn mark_resource(&mut self, prefix: &str) {
+        let (text, words) = (&self.text, &mut self.words);
+        for w in words.iter_mut().filter(|w| !w.info.is_plain_verb()) {
+            let word = &text[w.start as usize..w.end as usize];
+            w.resource = prefix.split('_').any(|p| {
+                p == word || p.strip_suffix('s') == Some(word) || word.strip_suffix('s') == Some(p)
+            });
+        }
     }
 
     /// A name that opens with a plain verb's third-person or gerund form
@@ -166,6 +198,7 @@ impl Words {
                 info: info.unwrap_or_default(),
                 start,
                 end: self.text.len() as u32,
+                resource: false,
             });
         }
     }
@@ -216,7 +249,9 @@ impl Words {
         }
         // `users_info` reads, but in `smime_info_set_default` the info is what is set.
         let words = &self.words;
-        out.retain(|&(i, p)| !words[i].info.last_only || p == Position::Last || n == 1);
+        out.retain(|&(i, p)| {
+            (!words[i].info.last_only || p == Position::Last || n == 1) && !words[i].resource
+        });
     }
 
     fn verb_at(&self, (i, position): (usize, Position)) -> Verb {
@@ -351,6 +386,7 @@ impl Words {
             let info = self.words[i].info;
             (i != skip
                 && !info.modifier
+                && !self.words[i].resource
                 && (info.is_plain_verb()
                     || (state && i < skip && info.is_verb() && (i > 0 || style != Position::Last))
                     || (weak && i == last && info.is_verb()))
@@ -363,8 +399,11 @@ impl Words {
     pub fn read_verb(&self, lex: &Lexicon) -> Option<Verb> {
         (0..self.words.len()).find_map(|i| {
             let info = self.info(i);
-            (!info.modifier && info.is_verb() && lex.sense(info.sense?).effect.is_read_only())
-                .then(|| self.verb_at((i, Position::First)))
+            (!info.modifier
+                && !self.words[i].resource
+                && info.is_verb()
+                && lex.sense(info.sense?).effect.is_read_only())
+            .then(|| self.verb_at((i, Position::First)))
         })
     }
 
@@ -487,6 +526,17 @@ impl Group {
         Group::default()
     }
 
+    /// What a POST of this API can be shown to say.
+    pub fn post_says(&self) -> PostSays {
+        if self.posts_reads {
+            PostSays::Nothing
+        } else if self.lone_call {
+            PostSays::Unmeasured
+        } else {
+            PostSays::Change
+        }
+    }
+
     /// The prefix and style `names` share. A prefix: the longest run of first words that at
     /// least three names and 60% of them open with, each word no verb, or both of two names
     /// with a verb after it, or (a service named by a verb, `print_`, `compute_`) shared by
@@ -534,6 +584,7 @@ impl Group {
             prefix,
             style,
             posts_reads,
+            lone_call: methods.iter().flatten().count() == 1,
         }
     }
 }
