@@ -844,32 +844,27 @@ fn explain_names_the_hold_that_held_an_action() {
 /// POST's change the plain reading says.
 #[test]
 fn a_lone_post_is_held_not_proposed_as_a_change() {
-    let action = |id: &str, method: &str| {
-        format!(
-            "  - actionId: {id}\n    inputs: []\n    steps:\n      - stepId: s1\n\
-             \x20       stepFunction:\n          functionName: request\n\
-             \x20         parameters:\n            url: /users/{{id}}/employeeExperience/assignedRoles\n\
-             \x20           method: {method}\n"
+    let roles = |id: &str, method: &str| {
+        action(
+            id,
+            "Employee roles",
+            "The employee's roles.",
+            method,
+            "/users/{id}/employeeExperience/assignedRoles",
+            "",
         )
     };
-    let head = "StackOne: 1.0.0\ninfo:\n  title: Acme\n  key: acme\n  version: 1.0.0\n\
-                baseUrl: https://api.acme.example\nactions:\n";
-    let explain = |actions: &str| {
+    let explain = |actions: &[String]| {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir(dir.path().join("acme")).unwrap();
-        std::fs::write(
-            dir.path().join("acme/acme.connector.s1.yaml"),
-            format!("{head}{actions}"),
-        )
-        .unwrap();
+        let catalog = common::acme_catalog(dir.path(), "catalog", actions);
         let r = run(
-            dir.path(),
+            &catalog,
             &["explain", ".", "employee_experience_list_assigned_roles"],
         );
         assert_eq!(r.code, 0, "{}", r.stderr);
         r.stdout
     };
-    let lone = explain(&action("employee_experience_list_assigned_roles", "post"));
+    let lone = explain(&[roles("employee_experience_list_assigned_roles", "post")]);
     for part in [
         "plain reading: a change (otherwise)\n",
         "departure: hold-lone-post, it stands\n",
@@ -879,13 +874,12 @@ fn a_lone_post_is_held_not_proposed_as_a_change() {
     ] {
         assert!(lone.contains(part), "{part:?}\n{lone}");
     }
-    let beside = explain(&format!(
-        "{}{}{}{}",
-        action("employee_experience_list_assigned_roles", "post"),
-        action("get_profile", "get"),
-        action("list_teams", "get"),
-        action("get_manager", "get")
-    ));
+    let beside = explain(&[
+        roles("employee_experience_list_assigned_roles", "post"),
+        roles("get_profile", "get"),
+        roles("list_teams", "get"),
+        roles("get_manager", "get"),
+    ]);
     assert!(
         beside.contains("inferred: [write], confidence medium\n"),
         "{beside}"

@@ -34,13 +34,10 @@ pub struct Entry {
     /// Whether the engine makes it: one whose record did not pay for it is not.
     pub kept: bool,
     pub why: String,
-    /// Its examples are read as actions of an API that sends its reads as POST too
-    /// ([`super::Group::posts_reads`]), where the holds of such APIs show.
+    /// What its examples' POST is read to say ([`PostSays`]): `nothing` in an API that sends
+    /// its reads as POST too, `unmeasured` as the one call of its API, where those holds show.
     #[serde(default)]
-    pub posts_reads: bool,
-    /// Its examples are read as the one call of their API ([`super::Group::lone_call`]).
-    #[serde(default)]
-    pub lone_call: bool,
+    pub post: PostSays,
     pub examples: Examples,
 }
 
@@ -365,31 +362,28 @@ fn silent_post(w: &Weighing) -> Option<Pick> {
     if !silent {
         return None;
     }
-    let why = |h| {
-        if w.post == PostSays::Unmeasured {
-            Held::LoneCall
-        } else {
-            h
-        }
+    let (silent, base) = match w.post {
+        PostSays::Unmeasured => (Held::LoneCall, Held::LoneCall),
+        _ => (Held::SilentPost, Held::BaseRate),
     };
     let Some((e, j)) = w.engine else {
         return Some(Pick::Plain {
-            j: held(w.pj, why(Held::SilentPost)),
+            j: held(w.pj, silent),
             keep_engine: true,
         });
     };
     let weak_rule = matches!(e.basis, Basis::Rule(i) if w.set.rules[i].weight == Weight::Weak);
     match e.claim {
         Claim::Read if weak_rule || j.confidence == Confidence::Low => Some(Pick::Engine {
-            j: held(j, why(Held::SilentPost)),
+            j: held(j, silent),
             keep_plain: true,
         }),
         Claim::Change if weak_rule => Some(Pick::Plain {
-            j: held(w.pj, why(Held::SilentPost)),
+            j: held(w.pj, silent),
             keep_engine: true,
         }),
         Claim::Change if no_better_than_base(j, w.set) => Some(Pick::Engine {
-            j: held(j, why(Held::BaseRate)),
+            j: held(j, base),
             keep_plain: false,
         }),
         _ => None,
@@ -554,8 +548,7 @@ pub fn check_examples(set: &RuleSet) -> Vec<String> {
         for (want, list) in [(true, &e.examples.matches), (false, &e.examples.no_match)] {
             for ex in list {
                 let group = super::Group {
-                    posts_reads: e.posts_reads,
-                    lone_call: e.lone_call,
+                    post: e.post,
                     ..super::Group::single()
                 };
                 let inf = super::infer_in(&ex.view(), &group, set);

@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use super::RuleSet;
 use super::index::Sym;
 use super::lexicon::Lexicon;
-use super::name::{Group, Position, Verb, Words, sentence_verb_in};
+use super::name::{Group, Position, PostSays, Verb, Words, sentence_verb_in};
 use super::plain::{Agreement, Claim, Method};
 use super::rules::{self, Facts};
 use super::signals::PathSink;
@@ -94,7 +94,7 @@ pub struct Evidence {
     /// That read verb is where the file's names put their verb (`send_as_list` in a file
     /// whose names end in their verb): the name's culture makes it the verb.
     pub read_at_style: bool,
-    /// A POST of an API that sends its reads as POST too ([`Group::posts_reads`]): the
+    /// A POST of an API that sends its reads as POST too ([`PostSays::Nothing`]): the
     /// method says nothing, and what it would have arbitrated is left to a person.
     pub quiet_post: bool,
 }
@@ -227,7 +227,7 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
     ev.name_reads = read.is_some();
     ev.read_at_style =
         read.is_some_and(|v| group.style == Position::Last && v.index + 1 == s.name.len());
-    ev.quiet_post = group.posts_reads && ev.method == Method::Post;
+    ev.quiet_post = group.post == PostSays::Nothing && ev.method == Method::Post;
     read_name(&mut ev, view, group, lex, s, safe_get);
     read_call(&mut ev, group, lex, s, soap);
     read_prose(&mut ev, view, lex, s);
@@ -271,7 +271,7 @@ fn rpc_style(view: &ActionView, group: &Group, method: Method, p: &LastPath, soa
             .is_some_and(|f| f.starts_with("soap"))
     });
     !p.rpc.is_empty()
-        || (group.posts_reads && method == Method::Post)
+        || (group.post == PostSays::Nothing && method == Method::Post)
         || soap
         || soap_step
         || p.rpc_word
@@ -376,7 +376,7 @@ fn read_call(ev: &mut Evidence, group: &Group, lex: &Lexicon, s: &mut Scratch, s
         // (`exchangeConnectors`) names what it reads.
         // Where the API posts its reads too, a POST's segment names what it reaches, as a
         // GET's does.
-        let acts = ev.method == Method::Post && !group.posts_reads;
+        let acts = ev.method == Method::Post && group.post != PostSays::Nothing;
         ev.verbs[Source::Path as usize] = path_verb(&s.text, lex, acts).or_else(|| {
             acts.then(|| run_together_verb(&s.name, &p.last, lex))
                 .flatten()

@@ -350,7 +350,7 @@ fn infer_gathered(view: &ActionView, group: &Group, set: &RuleSet) -> (Inference
         };
         return (inference, ev);
     }
-    let settled = departure::settle(base, engine, &ev, group.post_says(), set);
+    let settled = departure::settle(base, engine, &ev, group.post, set);
     let (d, judgement, other) = (settled.decision, settled.judgement, settled.other);
     let fired = std::mem::take(&mut ev.fired);
     let inference = Inference {

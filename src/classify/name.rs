@@ -32,24 +32,26 @@ pub struct Group {
     pub prefix: Option<Box<str>>,
     /// Where most names put a verb that is not also a noun.
     pub style: Position,
-    /// The API sends its reads as POST: most of its actions whose names open with a read
-    /// verb are POSTs (JSON-RPC, JSON-protocol and GraphQL APIs, an SDK's RPC layer). There
-    /// POST is how a call is made, read or not, and says nothing.
-    pub posts_reads: bool,
-    /// The API makes one call with an HTTP method: how it uses its methods cannot be
-    /// measured.
-    pub lone_call: bool,
+    /// What a POST of the API can be shown to say, from how the API uses its methods.
+    pub post: PostSays,
 }
 
 /// What a POST of an API can be shown to say, as its [`Group`] measures how the API uses
 /// its methods (issue 31, item 4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(
+    rename_all = "kebab-case",
+    expecting = "`change`, `nothing` or `unmeasured`"
+)]
 pub enum PostSays {
     /// The API separates reads from changes by method: a POST is evidence of a change.
+    #[default]
     Change,
-    /// The API sends its reads as POST too ([`Group::posts_reads`]): a POST says nothing.
+    /// The API sends its reads as POST too: most of its actions whose names open with a read
+    /// verb are POSTs (JSON-RPC, JSON-protocol and GraphQL APIs, an SDK's RPC layer), or every
+    /// call is. There POST is how a call is made, read or not, and says nothing.
     Nothing,
-    /// The API makes no other call ([`Group::lone_call`]): nothing shows what its POST says.
+    /// The API makes one call with an HTTP method: nothing shows what its POST says.
     Unmeasured,
 }
 
@@ -61,7 +63,7 @@ struct Word {
     start: u32,
     end: u32,
     /// A word of the prefix the names share, met again: the resource the API is named
-    /// for, not its verb.
+    /// for, not its verb (its sense is cleared; this keeps its stems from being tried).
     resource: bool,
 }
 
@@ -122,7 +124,8 @@ impl Words {
     }
 
     /// Marks the words that repeat a word of the names' shared prefix, singular or plural,
-    /// unless a plain verb (`grant` in `oauth2_permission_grants_…_list_…_grant`).
+    /// unless a plain verb (`grant` in `oauth2_permission_grants_…_list_…_grant`): no verb
+    /// there for any reader of the name, nor a stem of one (`grants`).
     fn mark_resource(&mut self, prefix: &str) {
         let (text, words) = (&self.text, &mut self.words);
         for w in words.iter_mut().filter(|w| !w.info.is_plain_verb()) {
@@ -130,6 +133,9 @@ impl Words {
             w.resource = prefix.split('_').any(|p| {
                 p == word || p.strip_suffix('s') == Some(word) || word.strip_suffix('s') == Some(p)
             });
+            if w.resource {
+                w.info.sense = None;
+            }
         }
     }
 
@@ -386,7 +392,6 @@ impl Words {
             let info = self.words[i].info;
             (i != skip
                 && !info.modifier
-                && !self.words[i].resource
                 && (info.is_plain_verb()
                     || (state && i < skip && info.is_verb() && (i > 0 || style != Position::Last))
                     || (weak && i == last && info.is_verb()))
@@ -399,11 +404,8 @@ impl Words {
     pub fn read_verb(&self, lex: &Lexicon) -> Option<Verb> {
         (0..self.words.len()).find_map(|i| {
             let info = self.info(i);
-            (!info.modifier
-                && !self.words[i].resource
-                && info.is_verb()
-                && lex.sense(info.sense?).effect.is_read_only())
-            .then(|| self.verb_at((i, Position::First)))
+            (!info.modifier && info.is_verb() && lex.sense(info.sense?).effect.is_read_only())
+                .then(|| self.verb_at((i, Position::First)))
         })
     }
 
@@ -526,17 +528,6 @@ impl Group {
         Group::default()
     }
 
-    /// What a POST of this API can be shown to say.
-    pub fn post_says(&self) -> PostSays {
-        if self.posts_reads {
-            PostSays::Nothing
-        } else if self.lone_call {
-            PostSays::Unmeasured
-        } else {
-            PostSays::Change
-        }
-    }
-
     /// The prefix and style `names` share. A prefix: the longest run of first words that at
     /// least three names and 60% of them open with, each word no verb, or both of two names
     /// with a verb after it, or (a service named by a verb, `print_`, `compute_`) shared by
@@ -549,7 +540,7 @@ impl Group {
 
     /// [`Group::of`] for names with the HTTP methods of their calls (`None`: unknown), from
     /// which how the API uses its methods is read too: an API whose read-named actions are
-    /// POSTs [`Group::posts_reads`] from [`POSTED_READS`] of them and at least
+    /// POSTs [`PostSays::Nothing`] from [`POSTED_READS`] of them and at least
     /// [`POSTED_READS_SEEN`].
     pub fn of_calls<'a, M: AsRef<str>>(
         calls: impl IntoIterator<Item = (&'a str, Option<M>)>,
@@ -579,12 +570,17 @@ impl Group {
         }
         let prefix = (!spelled.is_empty()).then(|| Box::<str>::from(spelled.join("_")));
         let style = voted_style(&names, prefix.as_deref(), lex, &mut words);
-        let posts_reads = posts_reads(&names, &methods, prefix.as_deref(), style, lex, &mut words);
+        let post = if posts_reads(&names, &methods, prefix.as_deref(), style, lex, &mut words) {
+            PostSays::Nothing
+        } else if methods.iter().flatten().count() == 1 {
+            PostSays::Unmeasured
+        } else {
+            PostSays::Change
+        };
         Group {
             prefix,
             style,
-            posts_reads,
-            lone_call: methods.iter().flatten().count() == 1,
+            post,
         }
     }
 }
@@ -688,7 +684,7 @@ fn voted_style(names: &[&str], prefix: Option<&str>, lex: &Lexicon, words: &mut 
     if top < 3 { Position::First } else { style }
 }
 
-/// Whether the API sends its reads as POST ([`Group::posts_reads`]): from [`POSTED_READS`]
+/// Whether the API sends its reads as POST ([`PostSays::Nothing`]): from [`POSTED_READS`]
 /// of its read-named actions (the verb where the style puts it reads) and at least
 /// [`POSTED_READS_SEEN`], or every call a POST. An API that sends every call as POST says
 /// nothing by it either, whatever its names (`/gethomedata`, `/devicelist`: none opens with
