@@ -201,7 +201,7 @@ fn real_main() -> Result<(), String> {
                 .unwrap_or_else(|| tmp.path().to_owned()),
         )?;
         println!(
-            "\nthe same actions written otherwise: rows whose proposal (read-only, change or held, at the default patch level) flips ({} in all; every method POST: reads that become changes):",
+            "\nthe same actions written otherwise: rows whose proposal (read-only, change or held, at the default patch level) flips ({} in all; every method POST and all POST to one path: reads that become changes):",
             flips.total()
         );
         print!("{}", flips.render());

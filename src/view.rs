@@ -73,8 +73,11 @@ pub struct ActionView {
     pub action_type: Option<String>,
     pub steps: Vec<Step>,
     pub inputs: Vec<Input>,
-    /// The OAuth scopes the action declares it needs (`requiredScopes`), as written.
-    pub scopes: Vec<String>,
+    /// The OAuth scopes the action can be called with, as written: each entry one way to
+    /// call it, whose scopes are needed together (an OpenAPI `security` requirement; a
+    /// connector's `requiredScopes` is one). A way that needs no scope (an API key) is left
+    /// out.
+    pub scopes: Vec<Vec<String>>,
     pub declared: Declared,
     /// The `annotations:` override (catalog) or the declared annotations (MCP).
     pub annotations: Option<Hints>,

@@ -1,7 +1,7 @@
 //! Proposals that do not depend on how a catalog is written (issue 31, item 5): every
 //! labelled set rendered again under transformations that keep each action what it is
 //! (split across files, reordered, another case style, the connector's key as a prefix,
-//! every method POST), run through the real pipeline (`backfill`'s) and through `audit`'s
+//! every method POST, every call a POST to one path), run through the real pipeline (`backfill`'s) and through `audit`'s
 //! classification, and compared row by row with the set as written, at the default patch
 //! level: read-only, change, or held.
 
@@ -36,10 +36,13 @@ pub enum Transform {
     Prefixed,
     /// Every HTTP method POST, as RPC, JSON-protocol and GraphQL APIs send them.
     AllPost,
+    /// Every call a POST to one path, as JSON-RPC, JSON-protocol and GraphQL APIs make them:
+    /// neither the method nor the path tells one operation from another.
+    OneEndpoint,
 }
 
 impl Transform {
-    pub const ALL: [Transform; 9] = [
+    pub const ALL: [Transform; 10] = [
         Transform::AsWritten,
         Transform::ByLeadingWord,
         Transform::ByResource,
@@ -49,6 +52,7 @@ impl Transform {
         Transform::Pascal,
         Transform::Prefixed,
         Transform::AllPost,
+        Transform::OneEndpoint,
     ];
 
     pub fn name(self) -> &'static str {
@@ -62,6 +66,7 @@ impl Transform {
             Transform::Pascal => "PascalCase",
             Transform::Prefixed => "connector key as prefix",
             Transform::AllPost => "every method POST",
+            Transform::OneEndpoint => "all POST to one path",
         }
     }
 
@@ -69,7 +74,10 @@ impl Transform {
     fn audit(self) -> bool {
         !matches!(
             self,
-            Transform::ByLeadingWord | Transform::ByResource | Transform::AllPost
+            Transform::ByLeadingWord
+                | Transform::ByResource
+                | Transform::AllPost
+                | Transform::OneEndpoint
         )
     }
 
@@ -181,8 +189,11 @@ fn files(t: Transform, key: &str, server: &str, rows: &[&Row]) -> Vec<(String, S
     let action = |r: &Row| {
         let mut r = r.clone();
         r.name = t.name_of(&r.name, key);
-        if t == Transform::AllPost {
+        if matches!(t, Transform::AllPost | Transform::OneEndpoint) {
             r.method = "post".into();
+        }
+        if t == Transform::OneEndpoint {
+            r.path = "/api".into();
         }
         r
     };
@@ -304,7 +315,7 @@ pub fn measure(rows: &[Row], rules: &RuleSet, work: &Path) -> Result<Table, Stri
             f.rows += 1;
             // Every method POST removes the method's say: a read may be held for a human
             // then, never proposed as a change.
-            let flipped = if *t == Transform::AllPost {
+            let flipped = if matches!(t, Transform::AllPost | Transform::OneEndpoint) {
                 *a == Some(true) && *b == Some(false)
             } else {
                 a != b

@@ -32,6 +32,7 @@ pub struct Example {
     /// Descriptions of `inputs`, by position.
     #[serde(default)]
     pub input_descriptions: Vec<String>,
+    /// The scopes of one way to call it, all needed (`requiredScopes`).
     #[serde(default)]
     pub scopes: Vec<String>,
 }
@@ -122,7 +123,10 @@ impl Example {
                     ..Input::default()
                 })
                 .collect(),
-            scopes: self.scopes.clone(),
+            scopes: (!self.scopes.is_empty())
+                .then(|| self.scopes.clone())
+                .into_iter()
+                .collect(),
             ..ActionView::default()
         }
     }

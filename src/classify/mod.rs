@@ -533,10 +533,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let view = ActionView {
             id: "mitarbeiter".into(),
-            scopes: vec!["mitarbeiter:lesen".into()],
+            scopes: vec![vec!["mitarbeiter:lesen".into()]],
             ..ActionView::default()
         };
-        assert_eq!(infer(&view, &set()).effects.joined("|"), "write");
+        let set0 = set();
+        assert!(
+            !infer(&view, &set0)
+                .deciding_ids(&set0)
+                .contains(&"scopes-read-only")
+        );
         std::fs::write(dir.path().join("ours.yaml"), "scope_read: [lesen]\n").unwrap();
         let set = RuleSet::with_user_dir(dir.path()).unwrap();
         let inf = infer(&view, &set);
@@ -641,13 +646,14 @@ mod tests {
     fn declared_scopes_are_read_and_speak() {
         let text = "- actionId: employee_compensation\n  requiredScopes: [compensation:read]\n  steps:\n    - stepId: s\n      stepFunction:\n        functionName: request\n        parameters: {url: /compensation, method: post}\n- actionId: list_pay_runs\n  requiredScopes:\n    - payroll:read\n    - payroll:write\n";
         let parsed = crate::source::connector::read::parse_file(text).unwrap();
-        assert_eq!(parsed.actions[0].view.scopes, ["compensation:read"]);
+        assert_eq!(parsed.actions[0].view.scopes, [["compensation:read"]]);
         let set = set();
         let inf = |i: usize| infer(&parsed.actions[i].view, &set);
         assert_eq!(inf(0).effects.joined("|"), "read");
         assert_eq!(inf(0).deciding_ids(&set), ["scopes-read-only"]);
-        assert_eq!(inf(1).effects.joined("|"), "write");
-        assert_eq!(inf(1).deciding_ids(&set)[0], "scopes-write");
+        // A write scope is no evidence of a change: measured, it lost 223 times of 231.
+        assert_eq!(inf(1).effects.joined("|"), "read");
+        assert_eq!(inf(1).deciding_ids(&set), ["plain-reading"]);
     }
 
     #[test]

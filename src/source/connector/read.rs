@@ -658,10 +658,10 @@ impl Ctx<'_, '_> {
         }
     }
 
-    /// The `requiredScopes` an action lists.
-    fn scopes(&self, scopes: Option<NodeId>) -> Vec<String> {
+    /// The `requiredScopes` an action lists: the one way to call it, all of them needed.
+    fn scopes(&self, scopes: Option<NodeId>) -> Vec<Vec<String>> {
         let tree = self.tree;
-        scopes
+        let needed: Vec<String> = scopes
             .and_then(|v| tree.items(v))
             .map(|items| {
                 items
@@ -669,7 +669,12 @@ impl Ctx<'_, '_> {
                     .map(str::to_owned)
                     .collect()
             })
-            .unwrap_or_default()
+            .unwrap_or_default();
+        if needed.is_empty() {
+            Vec::new()
+        } else {
+            vec![needed]
+        }
     }
 
     /// Where the action's `annotations:` mapping is written, when it is one; `None` when

@@ -781,12 +781,16 @@ impl<'a> Reader<'a, '_> {
         (inputs, request_body)
     }
 
-    /// The OAuth scopes an operation asks for: its own `security`, else the document's.
-    fn scopes(&self, security: Option<NodeId>) -> Vec<String> {
+    /// The OAuth scopes an operation can be called with (its own `security`, else the
+    /// document's): one entry per security requirement that names scopes, its schemes'
+    /// scopes together, as a requirement's are all needed and the requirements are
+    /// alternatives.
+    fn scopes(&self, security: Option<NodeId>) -> Vec<Vec<String>> {
         let tree = self.tree;
         let security = security.or_else(|| tree.get(self.root, "security"));
-        let mut scopes: Vec<String> = Vec::new();
+        let mut ways: Vec<Vec<String>> = Vec::new();
         for req in security.and_then(|s| tree.items(s)).into_iter().flatten() {
+            let mut scopes: Vec<String> = Vec::new();
             for (_, list) in tree.entries(req).into_iter().flatten() {
                 for s in tree.items(list).into_iter().flatten() {
                     if let Some(s) = tree.scalar(s)
@@ -796,8 +800,11 @@ impl<'a> Reader<'a, '_> {
                     }
                 }
             }
+            if !scopes.is_empty() && !ways.contains(&scopes) {
+                ways.push(scopes);
+            }
         }
-        scopes
+        ways
     }
 
     fn input(&self, name: &str, typed: Option<NodeId>, param: Option<NodeId>) -> Input {
@@ -1039,7 +1046,7 @@ paths:
       x-effects: [read]
       x-speakeasy-mcp: {readOnlyHint: true}
     post:
-      security: [{oauth: [pets.write]}]
+      security: [{oauth: [pets.write], key: []}, {key: []}, {oauth: [pets.admin]}]
       requestBody:
         content:
           application/json:
@@ -1055,7 +1062,7 @@ paths:
         assert_eq!(get.view.label.as_deref(), Some("Info for a pet"));
         let names: Vec<&str> = get.view.inputs.iter().map(|i| i.name.as_str()).collect();
         assert_eq!(names, ["limit", "petId"]);
-        assert_eq!(get.view.scopes, ["pets.read"]);
+        assert_eq!(get.view.scopes, [["pets.read"]]);
         assert_eq!(get.tags, ["pets"]);
         assert_eq!(
             get.view.declared,
@@ -1067,7 +1074,8 @@ paths:
         assert!(post.request_body);
         let names: Vec<&str> = post.view.inputs.iter().map(|i| i.name.as_str()).collect();
         assert_eq!(names, ["petId", "name", "tag"]);
-        assert_eq!(post.view.scopes, ["pets.write"]);
+        // Each requirement one way to call it; one that asks no scope says nothing of them.
+        assert_eq!(post.view.scopes, [["pets.write"], ["pets.admin"]]);
         assert!(doc.problems.is_empty(), "{:?}", doc.problems);
     }
 
