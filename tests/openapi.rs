@@ -667,3 +667,62 @@ fn a_comment_on_the_method_line_silences_a_finding_of_that_operation() {
         "{patch}"
     );
 }
+
+/// A query-style API that takes each operation by GET or by POST at one URL names it in
+/// the path's fragment (`/#Action=DeleteWidget`), and its generated operation ids restate
+/// the method (`GET_DeleteWidget`): the operation the path names is what the call does,
+/// and neither the `GET` in its id nor the method says otherwise.
+#[test]
+fn an_operation_named_in_the_paths_fragment_is_read_there_whatever_the_method() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let mut doc = String::from(
+        "openapi: 3.0.0\ninfo: {title: Widget Query Service, version: '2020-01-01'}\npaths:\n",
+    );
+    for op in ["DescribeWidgets", "DeleteWidget", "RebootWidget"] {
+        doc.push_str(&format!("  /#Action={op}:\n"));
+        for method in ["get", "post"] {
+            doc.push_str(&format!(
+                "    {method}:\n      operationId: {}_{op}\n      responses: {{'200': {{description: Success}}}}\n",
+                method.to_uppercase()
+            ));
+        }
+    }
+    write_file(root, "api/widgets.yaml", &doc);
+    let run = run_in(
+        root,
+        &["backfill", "api", "--patch", "p.patch", "--report", "c.csv"],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let csv = std::fs::read_to_string(root.join("c.csv")).unwrap();
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let (id, effects, status) = (col("action_id"), col("inferred_effects"), col("status"));
+    let got: Vec<(String, String, String)> = reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            (
+                r[id].to_owned(),
+                r[effects].to_owned(),
+                r[status].to_owned(),
+            )
+        })
+        .collect();
+    let want = [
+        ("GET_DescribeWidgets", "read"),
+        ("POST_DescribeWidgets", "read"),
+        ("GET_DeleteWidget", "delete"),
+        ("POST_DeleteWidget", "delete"),
+        ("GET_RebootWidget", "execute"),
+        ("POST_RebootWidget", "execute"),
+    ];
+    for (name, effect) in want {
+        assert!(
+            got.iter()
+                .any(|(i, e, s)| i == name && e == effect && s == "added"),
+            "{name}: want [{effect}] in the patch\n{csv}"
+        );
+    }
+}

@@ -97,11 +97,19 @@ fn scheme_end(path: &str) -> Option<usize> {
 /// The work of [`path_shape`], reporting to `sink`; `buf` holds each lower-cased segment.
 pub(crate) fn walk_path(url: &str, buf: &mut String, sink: &mut impl PathSink) {
     let (path, query) = url.split_once('?').unwrap_or((url, ""));
+    // An OpenAPI path cannot hold a query, so documents that give one path several
+    // operations name each in a fragment (`/#Action=DeleteWidget`, `/{path}#op=APPEND`):
+    // there it selects as a query does. A `#` followed by more path is no fragment
+    // (`/send/#env/v1/transfers`).
+    let (path, fragment) = path
+        .split_once('#')
+        .filter(|(_, f)| !f.contains('/'))
+        .unwrap_or((path, ""));
     let path = scheme_end(path).map_or(path, |i| {
         path[i + 3..].split_once('/').map_or("", |(_, p)| p)
     });
-    if !query.is_empty() {
-        for pair in query.split('&') {
+    if !query.is_empty() || !fragment.is_empty() {
+        for pair in query.split('&').chain(fragment.split('&')) {
             if let Some((k, v)) = pair.split_once('=')
                 && ["action", "method", "op", "cmd", "operation"]
                     .iter()
@@ -225,6 +233,16 @@ mod tests {
         let p = path_shape("https://api.example.com/v1/run?action=delete&id=1");
         assert_eq!(p.selectors, ["delete"]);
         assert_eq!(p.segments, ["v1", "run"]);
+        let p = path_shape("/#Action=DeleteWidget&Version=2020-01-01");
+        assert_eq!(p.selectors, ["delete", "widget"]);
+        assert!(p.segments.is_empty());
+        let p = path_shape("/webhdfs/v1/{path}#op=APPEND");
+        assert_eq!(p.selectors, ["append"]);
+        assert!(p.item);
+        let p = path_shape("/send/#env/v1/transfers");
+        assert_eq!(p.segments, ["send", "#env", "v1", "transfers"]);
+        let p = path_shape("/files/{file_id}#add_shared_link");
+        assert!(p.selectors.is_empty() && p.item);
         let p = path_shape("/reports/export.csv");
         assert!(p.rpc.is_empty());
     }
