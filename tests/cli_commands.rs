@@ -886,6 +886,70 @@ fn a_lone_post_is_held_not_proposed_as_a_change() {
     );
 }
 
+/// A multi-step action that fetches a token before the call that does the work: the token's
+/// POST is how it authenticates, not what it does, so the GET after it is the method; where
+/// the last call itself signs in, nothing is left out.
+#[test]
+fn a_call_that_only_signs_in_is_not_the_actions_method() {
+    let two_steps = |id: &str, first: &str, then: &str| {
+        format!(
+            "- actionId: {id}\n  label: {id}\n  steps:\n    - stepId: auth\n      stepFunction:\n        functionName: request\n        parameters:\n          url: {first}\n          method: post\n    - stepId: call\n      stepFunction:\n        functionName: request\n        parameters:\n          url: {then}\n          method: {}\n\n",
+            if then.ends_with("token") {
+                "post"
+            } else {
+                "get"
+            }
+        )
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = common::acme_catalog(
+        dir.path(),
+        "catalog",
+        &[
+            two_steps(
+                "list_users",
+                "https://login.acme.example/oauth/token",
+                "/users",
+            ),
+            two_steps(
+                "get_user_profile",
+                "/sessions",
+                "/users/${inputs.id}/profile",
+            ),
+            two_steps("get_user_record", "/users/${inputs.id}/records", "/users"),
+            two_steps("get_access_token", "/login", "/oauth/token"),
+        ],
+    );
+    let explain = |id: &str| {
+        let r = run(&catalog, &["explain", ".", id]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        r.stdout
+    };
+    for id in ["list_users", "get_user_profile"] {
+        let out = explain(id);
+        for part in [
+            "  HTTP: GET\n",
+            "  left out: 1 call(s) that only sign in",
+            "inferred: [read], confidence high\n",
+        ] {
+            assert!(out.contains(part), "{id}: {part:?}\n{out}");
+        }
+    }
+    // A POST that is no sign-in stays the action's method: a read verb over it is held.
+    let out = explain("get_user_record");
+    assert!(
+        out.contains("  HTTP: POST\n") && !out.contains("left out"),
+        "{out}"
+    );
+    assert!(out.contains("confidence low\n"), "{out}");
+    // The last call signs in: the action is about signing in, and its POSTs are its own.
+    let out = explain("get_access_token");
+    assert!(
+        out.contains("  HTTP: POST\n") && !out.contains("left out"),
+        "{out}"
+    );
+}
+
 #[test]
 fn explain_unknown_action_exits_2() {
     let sb = Sandbox::new("shape-a");

@@ -97,6 +97,9 @@ pub struct Evidence {
     /// A POST of an API that sends its reads as POST too ([`PostSays::Nothing`]): the
     /// method says nothing, and what it would have arbitrated is left to a person.
     pub quiet_post: bool,
+    /// Steps that only sign in before a later call (`/oauth/token`, words.yaml's `sign_in`):
+    /// their methods and URLs are not the action's. Their count.
+    pub sign_in_steps: usize,
 }
 
 impl Evidence {
@@ -129,6 +132,8 @@ struct Scratch {
     facts: Facts,
     cands: Vec<(usize, Position)>,
     path: LastPath,
+    /// By step: a call that only signs in before a later call.
+    sign_in: Vec<bool>,
     /// A lowered word and its stems, for prose.
     buf: String,
     form: String,
@@ -203,15 +208,18 @@ fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
 
 fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch) -> Evidence {
     let lex = &set.lexicon;
+    mark_sign_in(view, lex, s);
     let mut ev = Evidence {
-        method: method_of(view),
+        method: method_of(view, &s.sign_in),
+        sign_in_steps: s.sign_in.iter().filter(|&&x| x).count(),
         ..Evidence::default()
     };
     ev.prefixed = s.name.read_name(&view.id, lex, group.prefix.as_deref());
     ev.leads_with_read = (!s.name.is_empty() && super::plain::READ_WORDS.contains(&s.name.get(0)))
         .then(|| lex.sym(s.name.get(0)));
     s.path.clear();
-    s.facts.fill(view, s.name.iter(), &set.matcher, &mut s.path);
+    s.facts
+        .fill(view, &s.sign_in, s.name.iter(), &set.matcher, &mut s.path);
     s.facts.scopes = rules::scope_grant(&view.scopes, lex);
     set.matcher.fire(&s.facts, &mut ev.fired);
 
@@ -234,11 +242,39 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
     ev
 }
 
-/// The strongest HTTP method of the action's steps: DELETE, then PUT or PATCH, then POST (or
-/// any other), then GET or HEAD.
-fn method_of(view: &ActionView) -> Method {
+/// Marks the calls that only sign in: a call whose URL ends in a `sign_in` word
+/// (`/oauth/token`, `/login`) with another call after it, as a connector's multi-step action
+/// fetches a token before the call that does the work. Its method (a POST, as a rule) is how
+/// the action authenticates, not what it does. An action whose last call signs in is itself
+/// about signing in (`create_session`): nothing is marked.
+fn mark_sign_in(view: &ActionView, lex: &Lexicon, s: &mut Scratch) {
+    s.sign_in.clear();
+    s.sign_in.resize(view.steps.len(), false);
+    let Some(last_call) = view.steps.iter().rposition(|st| st.method.is_some()) else {
+        return;
+    };
+    let mut signs_in = |st: &crate::view::Step| {
+        st.method.is_some()
+            && st.url.as_deref().is_some_and(|url| {
+                super::signals::last_segment_is(url, &mut s.buf, &mut s.form, |w| {
+                    lex.lookup(w).is_some_and(|(_, info)| info.sign_in)
+                })
+            })
+    };
+    if last_call == 0 || signs_in(&view.steps[last_call]) {
+        return;
+    }
+    for (i, st) in view.steps[..last_call].iter().enumerate() {
+        s.sign_in[i] = signs_in(st);
+    }
+}
+
+/// The strongest HTTP method of the action's calls, but those that only sign in: DELETE,
+/// then PUT or PATCH, then POST (or any other), then GET or HEAD.
+fn method_of(view: &ActionView, sign_in: &[bool]) -> Method {
     let (mut get, mut post, mut put, mut delete, mut other) = (false, false, false, false, false);
-    for m in view.steps.iter().filter_map(|st| st.method.as_deref()) {
+    let calls = view.steps.iter().zip(sign_in).filter(|(_, s)| !**s);
+    for m in calls.filter_map(|(st, _)| st.method.as_deref()) {
         match m {
             "get" | "head" => get = true,
             "post" => post = true,

@@ -157,6 +157,8 @@ struct RawFile {
     #[serde(default)]
     scope_write: Vec<String>,
     #[serde(default)]
+    sign_in: Vec<String>,
+    #[serde(default)]
     objects: Vec<yaml_serde::Value>,
 }
 
@@ -264,6 +266,7 @@ pub(crate) fn parse_file(text: &str, file: &str) -> Result<(Vec<Rule>, Part)> {
         states: raw.states,
         scope_read: raw.scope_read,
         scope_write: raw.scope_write,
+        sign_in: raw.sign_in,
         objects: typed::<RawObject>(raw.objects, "object", "id", &err)?,
     };
     Ok((out, part))
@@ -656,10 +659,12 @@ impl Facts {
     }
 
     /// The facts of `view` whose words `m` names; `name_words` are the name's words as the
-    /// lexicon read them (lower case).
+    /// lexicon read them (lower case). The steps `sign_in` marks are left out: they only
+    /// fetch the credentials a later call uses.
     pub(crate) fn fill<'w>(
         &mut self,
         view: &ActionView,
+        sign_in: &[bool],
         name_words: impl Iterator<Item = &'w str>,
         m: &Matcher,
         last_path: &mut dyn PathSink,
@@ -678,7 +683,14 @@ impl Facts {
         self.inputs.clear();
         self.free_inputs.clear();
         self.input_words.clear();
-        for step in &view.steps {
+        let calls = || {
+            view.steps
+                .iter()
+                .zip(sign_in.iter().chain(std::iter::repeat(&false)))
+                .filter(|(_, s)| !**s)
+                .map(|(step, _)| step)
+        };
+        for step in calls() {
             if let Some(method) = &step.method {
                 self.has_method = true;
                 match m.sym(ascii_lower(method, &mut buf)) {
@@ -697,8 +709,8 @@ impl Facts {
             last = Some(s);
         }
         self.name_last = last.flatten();
-        let urls = view.urls().count();
-        for (i, url) in view.urls().enumerate() {
+        let urls = calls().filter(|st| st.url.is_some()).count();
+        for (i, url) in calls().filter_map(|st| st.url.as_deref()).enumerate() {
             let mut p = PathFacts {
                 facts: self,
                 m,

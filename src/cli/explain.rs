@@ -377,6 +377,13 @@ fn evidence_section(s: &mut String, v: &ActionView, f: &FileResult, set: &RuleSe
             ""
         }
     );
+    if ev.sign_in_steps > 0 {
+        let _ = writeln!(
+            s,
+            "  left out: {} call(s) that only sign in before a later call (a URL ending in a `sign_in` word of heuristics/words.yaml): how the action authenticates, not what it does",
+            ev.sign_in_steps
+        );
+    }
     if !v.scopes.is_empty() {
         use catalog_effects::classify::rules::{ScopeGrant, scope_grant};
         let said = match scope_grant(&v.scopes, lex) {
