@@ -156,7 +156,9 @@ impl PathSink for LastPath {
         self.segments += 1;
         self.last.clear();
         self.last.push_str(lower);
-        self.rpc_word |= matches!(lower, "rpc" | "jsonrpc" | "xmlrpc" | "graphql");
+        // With or without a file's extension: `/admin/api/2024-01/graphql.json`.
+        let stem = lower.split_once('.').map_or(lower, |(stem, _)| stem);
+        self.rpc_word |= matches!(stem, "rpc" | "jsonrpc" | "xmlrpc" | "graphql");
     }
     fn item(&mut self, item: bool) {
         self.item = item;

@@ -549,6 +549,28 @@ mod tests {
         assert_eq!(inf.deciding_ids(&set), ["scopes-read-only"]);
     }
 
+    /// A GraphQL endpoint is RPC-style, its POST no evidence of a change, whatever its
+    /// file extension (`/graphql.json`), beside the REST calls of the same API.
+    #[test]
+    fn a_graphql_endpoint_is_rpc_style_with_or_without_an_extension() {
+        let set = set();
+        let rpc = |url: &str| {
+            let view = ActionView {
+                id: "list_products".into(),
+                steps: vec![Step {
+                    method: Some("post".into()),
+                    url: Some(url.into()),
+                    ..Step::default()
+                }],
+                ..ActionView::default()
+            };
+            evidence::gather(&view, &name::Group::single(), &set).rpc_style
+        };
+        assert!(rpc("/graphql"));
+        assert!(rpc("/admin/api/2024-01/graphql.json"));
+        assert!(!rpc("/admin/api/2024-01/products.json"));
+    }
+
     fn one(id: &str, description: &str, method: Option<&str>, path: &str) -> Inference {
         let view = ActionView {
             id: id.into(),
