@@ -97,8 +97,8 @@ pub struct Evidence {
     /// A POST of an API that sends its reads as POST too ([`PostSays::Nothing`]): the
     /// method says nothing, and what it would have arbitrated is left to a person.
     pub quiet_post: bool,
-    /// Steps that only sign in before a later call (`/oauth/token`, words.yaml's `sign_in`):
-    /// their methods and URLs are not the action's. Their count.
+    /// How many steps only sign in before a later call (`/oauth/token`, words.yaml's
+    /// `sign_in`): their methods and URLs are not the action's.
     pub sign_in_steps: usize,
 }
 
@@ -275,8 +275,7 @@ fn mark_sign_in(view: &ActionView, lex: &Lexicon, s: &mut Scratch) {
 /// then PUT or PATCH, then POST (or any other), then GET or HEAD.
 fn method_of(view: &ActionView, sign_in: &[bool]) -> Method {
     let (mut get, mut post, mut put, mut delete, mut other) = (false, false, false, false, false);
-    let calls = view.steps.iter().zip(sign_in).filter(|(_, s)| !**s);
-    for m in calls.filter_map(|(st, _)| st.method.as_deref()) {
+    for m in rules::own_calls(view, sign_in).filter_map(|st| st.method.as_deref()) {
         match m {
             "get" | "head" => get = true,
             "post" => post = true,

@@ -683,13 +683,7 @@ impl Facts {
         self.inputs.clear();
         self.free_inputs.clear();
         self.input_words.clear();
-        let calls = || {
-            view.steps
-                .iter()
-                .zip(sign_in.iter().chain(std::iter::repeat(&false)))
-                .filter(|(_, s)| !**s)
-                .map(|(step, _)| step)
-        };
+        let calls = || own_calls(view, sign_in);
         for step in calls() {
             if let Some(method) = &step.method {
                 self.has_method = true;
@@ -768,6 +762,18 @@ impl Facts {
         }
         self.buf = buf;
     }
+}
+
+/// The steps of `view` but those `sign_in` marks (by step) as only signing in.
+pub(crate) fn own_calls<'a>(
+    view: &'a ActionView,
+    sign_in: &'a [bool],
+) -> impl Iterator<Item = &'a crate::view::Step> {
+    view.steps
+        .iter()
+        .zip(sign_in)
+        .filter(|(_, signs_in)| !**signs_in)
+        .map(|(step, _)| step)
 }
 
 /// What the OAuth scopes an action can be called with grant, by the grammar of their names
