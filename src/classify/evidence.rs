@@ -255,12 +255,16 @@ fn mark_sign_in(view: &ActionView, lex: &Lexicon, s: &mut Scratch) {
     let Some(last_call) = view.steps.iter().rposition(|st| st.method.is_some()) else {
         return;
     };
+    // The path reader the action's last call is read with; `gather_with` clears it after.
     let mut signs_in = |st: &crate::view::Step| {
         st.method.is_some()
             && st.url.as_deref().is_some_and(|url| {
-                super::signals::last_segment_is(url, &mut s.buf, &mut s.form, |w| {
-                    lex.lookup(w).is_some_and(|(_, info)| info.sign_in)
-                })
+                s.path.clear();
+                super::signals::walk_path(url, &mut s.buf, &mut s.path);
+                !s.path.last.is_empty()
+                    && lex
+                        .lookup(&s.path.last)
+                        .is_some_and(|(_, info)| info.sign_in)
             })
     };
     if last_call == 0 || signs_in(&view.steps[last_call]) {

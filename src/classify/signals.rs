@@ -173,31 +173,6 @@ pub(crate) fn walk_path(url: &str, buf: &mut String, sink: &mut impl PathSink) {
     }
 }
 
-/// Whether the last literal segment of `url`, lower-case, is one `is` accepts (`/oauth/token`
-/// -> `token`); `buf` and `last` are reused.
-pub(crate) fn last_segment_is(
-    url: &str,
-    buf: &mut String,
-    last: &mut String,
-    is: impl Fn(&str) -> bool,
-) -> bool {
-    struct Last<'a>(&'a mut String);
-    impl PathSink for Last<'_> {
-        fn segment(&mut self, lower: &str) {
-            self.0.clear();
-            self.0.push_str(lower);
-        }
-        fn item(&mut self, _: bool) {}
-        fn custom(&mut self, _: &str) {}
-        fn rpc(&mut self, _: &str) {}
-        fn selector(&mut self, _: &str) {}
-        fn dispatch(&mut self) {}
-    }
-    last.clear();
-    walk_path(url, buf, &mut Last(last));
-    !last.is_empty() && is(last)
-}
-
 /// The first sentence of a description: up to `. `, a newline after text, or 200 chars.
 pub fn first_sentence(text: &str) -> &str {
     let head = sentence_head(text);
