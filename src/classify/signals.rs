@@ -126,6 +126,11 @@ pub(crate) fn walk_path(url: &str, buf: &mut String, sink: &mut impl PathSink) {
     let mut raw = path.split('/').filter(|s| !s.is_empty()).peekable();
     while let Some(seg) = raw.next() {
         let last = raw.peek().is_none();
+        // An OData operation call (`microsoft.graph.delta()`, `ns.recent(since='{t}')`): its
+        // namespace is no RPC method and its arguments no words; the segment is the name.
+        // OData defines such a function as free of side effects, and the one API we hold
+        // labelled in that syntax (Graph, normalised to `/delta`) reads it so.
+        let seg = odata_call(seg).unwrap_or(seg);
         let (base, custom) = match rsplit_byte(seg, b':') {
             // `{id}:resolve` or `files:batchGet`; a leading `:id` is a parameter.
             Some((b, c)) if !b.is_empty() && !c.is_empty() && !c.as_bytes().contains(&b'}') => {
@@ -197,6 +202,16 @@ pub(crate) fn sentence_end(head: &str) -> usize {
         .unwrap_or(head.len())
 }
 
+/// The operation an OData call segment names: `ns.name(args)` -> `name`. A segment must
+/// close its parentheses and qualify the name, so a key (`Customers('ALFKI')`) or a file
+/// (`report(1).csv`) is left as it is.
+fn odata_call(seg: &str) -> Option<&str> {
+    let head = seg.strip_suffix(')')?.split_once('(')?.0;
+    rsplit_byte(head, b'.')
+        .map(|(_, name)| name)
+        .filter(|n| !n.is_empty())
+}
+
 /// The first `.` followed by `next`: `find(". ")` sets up a substring searcher, which costs
 /// more than the scan itself on one sentence.
 fn dot_before(s: &str, next: u8) -> Option<usize> {
@@ -245,5 +260,16 @@ mod tests {
         assert!(p.selectors.is_empty() && p.item);
         let p = path_shape("/reports/export.csv");
         assert!(p.rpc.is_empty());
+        let p = path_shape("/me/chats/{chat-id}/microsoft.graph.delta()");
+        assert!(p.rpc.is_empty() && !p.item);
+        assert_eq!(p.segments, ["me", "chats", "delta"]);
+        let p =
+            path_shape("/me/calendar/microsoft.graph.allowedCalendarSharingRoles(User='{User}')");
+        assert_eq!(
+            p.segments.last().map(String::as_str),
+            Some("allowedcalendarsharingroles")
+        );
+        let p = path_shape("/Customers('ALFKI')");
+        assert_eq!(p.segments, ["customers('alfki')"]);
     }
 }
