@@ -63,6 +63,8 @@ pub struct WordInfo {
     pub scope_write: bool,
     /// The last segment of a URL that signs in (`/oauth/token`, `/login`).
     pub sign_in: bool,
+    /// A particle that makes one verb with the word before it (`in` of `check_in`).
+    pub particle: bool,
     /// A bit per object (index into [`Lexicon::objects`]) that names this word.
     pub objects: u32,
     /// A bit per object whose `after` lists this word.
@@ -143,6 +145,7 @@ pub struct Part {
     pub scope_read: Vec<String>,
     pub scope_write: Vec<String>,
     pub sign_in: Vec<String>,
+    pub particles: Vec<String>,
     pub objects: Vec<RawObject>,
 }
 
@@ -365,7 +368,7 @@ fn merge_objects(part: &Part, objects: &mut Vec<Object>) -> Result<()> {
 /// Sets the flags the word lists of `part` give their words (`noun_too`, `modifiers`...):
 /// the lists of every file add up.
 fn merge_flags(part: &Part, flags: &mut BTreeMap<String, WordInfo>) -> Result<()> {
-    let lists: [(&[String], &str, Flag); 10] = [
+    let lists: [(&[String], &str, Flag); 11] = [
         (&part.last_only, "last_only", |i| i.last_only = true),
         (&part.states, "states", |i| i.state = true),
         (&part.noun_too, "noun_too", |i| i.noun = true),
@@ -376,6 +379,7 @@ fn merge_flags(part: &Part, flags: &mut BTreeMap<String, WordInfo>) -> Result<()
         (&part.scope_read, "scope_read", |i| i.scope_read = true),
         (&part.scope_write, "scope_write", |i| i.scope_write = true),
         (&part.sign_in, "sign_in", |i| i.sign_in = true),
+        (&part.particles, "particles", |i| i.particle = true),
     ];
     for (list, name, set) in lists {
         if let Some(bad) = list.iter().find(|w| !is_word(w)) {

@@ -571,6 +571,37 @@ mod tests {
         assert!(!rpc("/admin/api/2024-01/products.json"));
     }
 
+    /// A verb and its particle are the verb the lexicon knows them as run together: a hotel
+    /// API's `Bookings_CheckIn` checks a guest in (`check` alone reads), and the same pair
+    /// naming a thing leaves the name's verb where it was.
+    #[test]
+    fn a_verb_and_its_particle_are_read_as_one_verb() {
+        use crate::effects::Effect;
+        let effects = |id: &str, method: &str, path: &str| one(id, "", Some(method), path).effects;
+        let path = "/bookings/{id}/reservations/{n}/check_in";
+        assert_eq!(
+            effects("check_in_reservation", "post", path),
+            Effects::single(Effect::Write)
+        );
+        assert_eq!(
+            effects("CheckOutReservation", "post", path),
+            Effects::single(Effect::Write)
+        );
+        assert_eq!(
+            effects("check_reservation", "post", "/reservations/check"),
+            Effects::single(Effect::Read)
+        );
+        let list = "/reports/check_in_responses";
+        assert_eq!(
+            effects("list_check_in_responses", "get", list),
+            Effects::single(Effect::Read)
+        );
+        assert_eq!(
+            effects("devices_shut_down", "post", "/devices/{id}/shutDown"),
+            Effects::single(Effect::Execute)
+        );
+    }
+
     fn one(id: &str, description: &str, method: Option<&str>, path: &str) -> Inference {
         let view = ActionView {
             id: id.into(),

@@ -119,8 +119,37 @@ impl Words {
             }
             self.mark_resource(p);
         }
+        self.join_particles(lex);
         self.opening_inflection(lex);
         skipped
+    }
+
+    /// Reads a word and the particle after it as the one verb the lexicon knows them as
+    /// run together (`check_in` as `checkin`): a phrasal verb means other than its verb
+    /// (`check` reads; `checkin` changes). Run together, such a pair names a thing as often
+    /// (`list_check_in_responses`, `sign_up_flow`), so it is read as a noun too.
+    fn join_particles(&mut self, lex: &Lexicon) {
+        let mut i = 1;
+        while i < self.words.len() {
+            if self.words[i].info.particle {
+                let (start, end) = (self.words[i - 1].start, self.words[i].end);
+                if let Some((sym, info)) = lex
+                    .lookup(&self.text[start as usize..end as usize])
+                    .filter(|(_, info)| info.is_verb())
+                {
+                    self.words[i - 1] = Word {
+                        sym: Some(sym),
+                        info: WordInfo { noun: true, ..info },
+                        start,
+                        end,
+                        resource: false,
+                    };
+                    self.words.remove(i);
+                    continue;
+                }
+            }
+            i += 1;
+        }
     }
 
     /// Marks the words that repeat a word of the names' shared prefix, singular or plural,

@@ -159,6 +159,8 @@ struct RawFile {
     #[serde(default)]
     sign_in: Vec<String>,
     #[serde(default)]
+    particles: Vec<String>,
+    #[serde(default)]
     objects: Vec<yaml_serde::Value>,
 }
 
@@ -267,6 +269,7 @@ pub(crate) fn parse_file(text: &str, file: &str) -> Result<(Vec<Rule>, Part)> {
         scope_read: raw.scope_read,
         scope_write: raw.scope_write,
         sign_in: raw.sign_in,
+        particles: raw.particles,
         objects: typed::<RawObject>(raw.objects, "object", "id", &err)?,
     };
     Ok((out, part))
