@@ -154,16 +154,29 @@ pub(crate) fn walk_path(url: &str, buf: &mut String, sink: &mut impl PathSink) {
         // (`/food/branded/barcode.php`, `/crx/packmgr/installstatus.jsp`).
         // A file extension (`report.csv`) is not a method, but the words of
         // `candidate.addtag` are: keep the original case for camelCase splitting.
+        // Nor is a format chosen by a parameter (`/phrases.{content_type}`).
         if last
             && let Some((_, method)) = rsplit_byte(base, b'.')
+            && !is_param(method)
             && !matches!(
                 method,
                 "json"
+                    | "jsonl"
+                    | "ndjson"
+                    | "geojson"
                     | "xml"
                     | "csv"
+                    | "tsv"
+                    | "xlsx"
                     | "yaml"
                     | "txt"
                     | "pdf"
+                    | "zip"
+                    | "png"
+                    | "jpg"
+                    | "svg"
+                    | "ics"
+                    | "rss"
                     | "html"
                     | "php"
                     | "cgi"
@@ -259,6 +272,10 @@ mod tests {
         let p = path_shape("/files/{file_id}#add_shared_link");
         assert!(p.selectors.is_empty() && p.item);
         let p = path_shape("/reports/export.csv");
+        assert!(p.rpc.is_empty());
+        let p = path_shape("/phrases.{content_type}");
+        assert!(p.rpc.is_empty());
+        let p = path_shape("/export/org/sites.jsonl");
         assert!(p.rpc.is_empty());
         let p = path_shape("/me/chats/{chat-id}/microsoft.graph.delta()");
         assert!(p.rpc.is_empty() && !p.item);
