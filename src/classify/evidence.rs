@@ -439,6 +439,18 @@ fn read_prose(ev: &mut Evidence, view: &ActionView, lex: &Lexicon, s: &mut Scrat
                         .nth(v.index)
                         .is_some_and(|w| ends_with(w, "ing", 5)))
             });
+        // Where the label's verb is the action's (the name has none), so is its object:
+        // "Get access token" mints one as `get_access_token` does.
+        if ev.object.is_none()
+            && ev.verb(Source::Name).is_none()
+            && let Some(v) = ev.verb(Source::Label)
+        {
+            s.text.read_sentence(label, lex, SENTENCE_WORDS);
+            ev.object = s
+                .text
+                .object(lex.objects_after(v.sym), None)
+                .map(|(object, word)| ObjectHit { object, word });
+        }
     }
     if let Some(d) = &view.description {
         ev.verbs[Source::Description as usize] = sentence_verb_in(d, lex, &mut s.buf, &mut s.form);

@@ -602,6 +602,35 @@ mod tests {
         );
     }
 
+    /// Where the label's verb is the action's, so is the object beside it: "Get access
+    /// token" over `POST /v0.5/sessions` mints a token as `get_access_token` would, and is
+    /// no read (it was one at medium); "Test webhook." sends one.
+    #[test]
+    fn the_labels_object_counts_where_the_label_has_the_verb() {
+        let labelled = |id: &str, label: &str, path: &str| {
+            let view = ActionView {
+                id: id.into(),
+                label: Some(label.into()),
+                steps: vec![Step {
+                    method: Some("post".into()),
+                    url: Some(path.into()),
+                    ..Step::default()
+                }],
+                ..ActionView::default()
+            };
+            // An API that sends its reads as POST: the method says nothing.
+            let group = name::Group {
+                post: name::PostSays::Nothing,
+                ..name::Group::single()
+            };
+            infer_in(&view, &group, &set())
+        };
+        let token = labelled("post_v0_5_sessions", "Get access token", "/v0.5/sessions");
+        assert!(!token.effects.is_read_only(), "{token:?}");
+        let test = labelled("webhook_test", "Test webhook.", "/behaviors/webhook/test");
+        assert!(!test.effects.is_read_only(), "{test:?}");
+    }
+
     fn one(id: &str, description: &str, method: Option<&str>, path: &str) -> Inference {
         let view = ActionView {
             id: id.into(),
