@@ -688,48 +688,43 @@ fn an_operation_named_in_the_paths_fragment_is_read_there_whatever_the_method() 
             ));
         }
     }
-    write_file(root, "api/widgets.yaml", &doc);
+    assert_patched(
+        root,
+        "api/widgets.yaml",
+        &doc,
+        &[
+            ("GET_DescribeWidgets", "read"),
+            ("POST_DescribeWidgets", "read"),
+            ("GET_DeleteWidget", "delete"),
+            ("POST_DeleteWidget", "delete"),
+            ("GET_RebootWidget", "execute"),
+            ("POST_RebootWidget", "execute"),
+        ],
+    );
+}
+
+/// Writes `doc` at `file` under `root`, backfills `api/`, and checks that each action of
+/// `want` is added to the patch with the effect given.
+fn assert_patched(root: &Path, file: &str, doc: &str, want: &[(&str, &str)]) {
+    write_file(root, file, doc);
     let run = run_in(
         root,
         &["backfill", "api", "--patch", "p.patch", "--report", "c.csv"],
     );
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     let csv = std::fs::read_to_string(root.join("c.csv")).unwrap();
-    let got = proposals(&csv);
-    let want = [
-        ("GET_DescribeWidgets", "read"),
-        ("POST_DescribeWidgets", "read"),
-        ("GET_DeleteWidget", "delete"),
-        ("POST_DeleteWidget", "delete"),
-        ("GET_RebootWidget", "execute"),
-        ("POST_RebootWidget", "execute"),
-    ];
-    for (name, effect) in want {
-        assert!(
-            got.iter()
-                .any(|(i, e, s)| i == name && e == effect && s == "added"),
-            "{name}: want [{effect}] in the patch\n{csv}"
-        );
-    }
-}
-
-/// Each row of a CSV report as (action id, inferred effects, status).
-fn proposals(csv: &str) -> Vec<(String, String, String)> {
     let mut reader = csv::Reader::from_reader(csv.as_bytes());
     let header = reader.headers().unwrap().clone();
     let col = |name: &str| header.iter().position(|h| h == name).unwrap();
     let (id, effects, status) = (col("action_id"), col("inferred_effects"), col("status"));
-    reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            (
-                r[id].to_owned(),
-                r[effects].to_owned(),
-                r[status].to_owned(),
-            )
-        })
-        .collect()
+    let got: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    for (name, effect) in want {
+        assert!(
+            got.iter()
+                .any(|r| &r[id] == *name && &r[effects] == *effect && &r[status] == "added"),
+            "{name}: want [{effect}] in the patch\n{csv}"
+        );
+    }
 }
 
 /// An OData API calls a function by GET with its namespace and arguments in the segment
@@ -776,27 +771,17 @@ fn an_odata_function_called_by_get_is_read_as_the_operation_it_names() {
             "  \"{path}\":\n    {method}:\n      operationId: {id}\n      responses: {{'200': {{description: Success}}}}\n"
         ));
     }
-    write_file(root, "api/odata.yaml", &doc);
-    let run = run_in(
+    assert_patched(
         root,
-        &["backfill", "api", "--patch", "p.patch", "--report", "c.csv"],
+        "api/odata.yaml",
+        &doc,
+        &[
+            ("users.delta", "read"),
+            ("me.chats.chat.messages.chatMessage.replies.delta", "read"),
+            ("reports.managedDeviceEnrollmentTopFailures", "read"),
+            ("me.exportDeviceAndAppManagementData", "read"),
+            ("users.user.assignLicense", "write"),
+            ("users.getByIds", "read"),
+        ],
     );
-    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    let csv = std::fs::read_to_string(root.join("c.csv")).unwrap();
-    let got = proposals(&csv);
-    let want = [
-        ("users.delta", "read"),
-        ("me.chats.chat.messages.chatMessage.replies.delta", "read"),
-        ("reports.managedDeviceEnrollmentTopFailures", "read"),
-        ("me.exportDeviceAndAppManagementData", "read"),
-        ("users.user.assignLicense", "write"),
-        ("users.getByIds", "read"),
-    ];
-    for (name, effect) in want {
-        assert!(
-            got.iter()
-                .any(|(i, e, s)| i == name && e == effect && s == "added"),
-            "{name}: want [{effect}] in the patch\n{csv}"
-        );
-    }
 }

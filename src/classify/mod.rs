@@ -576,30 +576,28 @@ mod tests {
     /// naming a thing leaves the name's verb where it was.
     #[test]
     fn a_verb_and_its_particle_are_read_as_one_verb() {
-        use crate::effects::Effect;
-        let effects = |id: &str, method: &str, path: &str| one(id, "", Some(method), path).effects;
-        let path = "/bookings/{id}/reservations/{n}/check_in";
-        assert_eq!(
-            effects("check_in_reservation", "post", path),
-            Effects::single(Effect::Write)
-        );
-        assert_eq!(
-            effects("CheckOutReservation", "post", path),
-            Effects::single(Effect::Write)
-        );
-        assert_eq!(
-            effects("check_reservation", "post", "/reservations/check"),
-            Effects::single(Effect::Read)
-        );
-        let list = "/reports/check_in_responses";
-        assert_eq!(
-            effects("list_check_in_responses", "get", list),
-            Effects::single(Effect::Read)
-        );
-        assert_eq!(
-            effects("devices_shut_down", "post", "/devices/{id}/shutDown"),
-            Effects::single(Effect::Execute)
-        );
+        use crate::effects::Effect::{Execute, Read, Write};
+        let check_in = "/bookings/{id}/reservations/{n}/check_in";
+        for (id, method, path, effect) in [
+            ("check_in_reservation", "post", check_in, Write),
+            ("CheckOutReservation", "post", check_in, Write),
+            ("check_reservation", "post", "/reservations/check", Read),
+            (
+                "list_check_in_responses",
+                "get",
+                "/reports/check_in_responses",
+                Read,
+            ),
+            (
+                "devices_shut_down",
+                "post",
+                "/devices/{id}/shutDown",
+                Execute,
+            ),
+        ] {
+            let got = one(id, "", Some(method), path).effects;
+            assert_eq!(got, Effects::single(effect), "{id}");
+        }
     }
 
     /// Where the label's verb is the action's, so is the object beside it: "Get access
