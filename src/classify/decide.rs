@@ -132,7 +132,7 @@ pub fn decide(ev: &Evidence, set: &RuleSet) -> Option<Decision> {
         verb,
         object: ev
             .object
-            .filter(|_| verb.is_some_and(|(s, _)| matches!(s, Source::Name | Source::Label))),
+            .filter(|_| verb.is_some_and(|(s, _)| s.has_object())),
         deciding: Vec::new(),
         support: 0,
     };
@@ -326,7 +326,7 @@ fn support(d: &Decision, ev: &Evidence, set: &RuleSet) -> u8 {
 /// What overrules a read verb read from `source`: the change it implies and what to name.
 fn veto(ev: &Evidence, set: &RuleSet, source: Source) -> Option<(Veto, Effect, Ref)> {
     let lex = &set.lexicon;
-    if matches!(source, Source::Name | Source::Label)
+    if source.has_object()
         && let Some(o) = ev.object
     {
         let implies = lex.objects[o.object].implies;

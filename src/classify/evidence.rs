@@ -51,9 +51,15 @@ impl Source {
     pub fn parse(s: &str) -> Option<Source> {
         Source::ALL.into_iter().find(|x| x.name() == s)
     }
+
+    /// Whether [`Evidence::object`] is read beside a verb from here: the name's, or the
+    /// label's where the name has none.
+    pub fn has_object(self) -> bool {
+        matches!(self, Source::Name | Source::Label)
+    }
 }
 
-/// An object of the name's verb (`token` in `get_session_token`).
+/// An object of the name's (or the label's) verb (`token` in `get_session_token`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ObjectHit {
     /// Index into the lexicon's objects.
@@ -383,10 +389,19 @@ fn object_of(v: Verb, view: &ActionView, lex: &Lexicon, s: &mut Scratch) -> Opti
     if hit.is_some() || described == 0 {
         return hit;
     }
-    let d = view.description.as_ref()?;
-    s.text.read_sentence(d, lex, SENTENCE_WORDS);
+    object_in_sentence(view.description.as_ref()?, described, lex, s)
+}
+
+/// The first of `objects` in `text`'s first sentence.
+fn object_in_sentence(
+    text: &str,
+    objects: u32,
+    lex: &Lexicon,
+    s: &mut Scratch,
+) -> Option<ObjectHit> {
+    s.text.read_sentence(text, lex, SENTENCE_WORDS);
     s.text
-        .object(described, None)
+        .object(objects, None)
         .map(|(object, word)| ObjectHit { object, word })
 }
 
@@ -445,11 +460,7 @@ fn read_prose(ev: &mut Evidence, view: &ActionView, lex: &Lexicon, s: &mut Scrat
             && ev.verb(Source::Name).is_none()
             && let Some(v) = ev.verb(Source::Label)
         {
-            s.text.read_sentence(label, lex, SENTENCE_WORDS);
-            ev.object = s
-                .text
-                .object(lex.objects_after(v.sym), None)
-                .map(|(object, word)| ObjectHit { object, word });
+            ev.object = object_in_sentence(label, lex.objects_after(v.sym), lex, s);
         }
     }
     if let Some(d) = &view.description {
