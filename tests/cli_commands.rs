@@ -888,7 +888,9 @@ fn a_lone_post_is_held_not_proposed_as_a_change() {
 
 /// A multi-step action that fetches a token before the call that does the work: the token's
 /// POST is how it authenticates, not what it does, so the GET after it is the method; where
-/// the last call itself signs in, nothing is left out.
+/// the last call itself signs in, nothing is left out. A POST of its own before the last GET
+/// stays its method, but says nothing against a read (no labelled record is of such an
+/// action); a POST after a GET still does.
 #[test]
 fn a_call_that_only_signs_in_is_not_the_actions_method() {
     let two_steps = |id: &str, first: &str, then: &str| {
@@ -917,7 +919,9 @@ fn a_call_that_only_signs_in_is_not_the_actions_method() {
                 "/users/${inputs.id}/profile",
             ),
             two_steps("get_user_record", "/users/${inputs.id}/records", "/users"),
+            two_steps("get_or_create_note", "/notes", "/notes/${steps.note.id}"),
             two_steps("get_access_token", "/login", "/oauth/token"),
+            "- actionId: get_upload_link\n  steps:\n    - stepId: file\n      stepFunction:\n        functionName: request\n        parameters:\n          url: /files/${inputs.id}\n          method: get\n    - stepId: session\n      stepFunction:\n        functionName: request\n        parameters:\n          url: /uploads\n          method: post\n\n".to_owned(),
         ],
     );
     let explain = |id: &str| {
@@ -935,10 +939,30 @@ fn a_call_that_only_signs_in_is_not_the_actions_method() {
             assert!(out.contains(part), "{id}: {part:?}\n{out}");
         }
     }
-    // A POST that is no sign-in stays the action's method: a read verb over it is held.
+    // A POST that is no sign-in stays the action's method; before the last GET it prepares
+    // that GET, and the read verb is judged as where no method speaks.
     let out = explain("get_user_record");
+    for part in [
+        "  HTTP: POST\n",
+        "  its last call is a GET after a POST of its own",
+        "inferred: [read], confidence medium\n",
+    ] {
+        assert!(
+            out.contains(part) && !out.contains("left out"),
+            "{part:?}\n{out}"
+        );
+    }
+    // The POST before the GET still agrees with a change: a create that reads back what it
+    // made is no read, whatever verb comes first.
+    let out = explain("get_or_create_note");
     assert!(
-        out.contains("  HTTP: POST\n") && !out.contains("left out"),
+        out.contains("inferred: [write], confidence medium\n"),
+        "{out}"
+    );
+    // A POST after the GET is what the action does: a read verb over it is held.
+    let out = explain("get_upload_link");
+    assert!(
+        out.contains("  HTTP: POST\n") && !out.contains("its last call is a GET"),
         "{out}"
     );
     assert!(out.contains("confidence low\n"), "{out}");

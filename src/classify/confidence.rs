@@ -983,7 +983,7 @@ fn how_phrase(a: Agreement) -> &'static str {
     match a {
         Agreement::Agrees => "with a method that agrees",
         Agreement::Neutral => {
-            "with no method that says anything (no HTTP call, or an RPC-style API's POST, or GET for a change)"
+            "with no method that says anything (no HTTP call, or an RPC-style API's POST, or GET for a change, or a GET after a POST of the action's own)"
         }
         Agreement::Disagrees => "with a method that disagrees",
         Agreement::Named => "over a POST whose URL ends in the operation's name",

@@ -106,6 +106,10 @@ pub struct Evidence {
     /// How many steps only sign in before a later call (`/oauth/token`, words.yaml's
     /// `sign_in`): their methods and URLs are not the action's.
     pub sign_in_steps: usize,
+    /// The action's last own call is a GET, after a POST of its own (a search POSTed, then
+    /// each hit fetched; a report requested, then read), and none is stronger: what it does
+    /// is the GET's, as its path is, and the POST before it prepares it.
+    pub get_after_post: bool,
 }
 
 impl Evidence {
@@ -114,6 +118,10 @@ impl Evidence {
         let ev = self;
         match (claim, ev.method) {
             (_, Method::None) => Agreement::Neutral,
+            // The labelled sets' records of a method that disagrees with a read are of one
+            // call, the POST: none shows what a POST before a GET says of a read. It still
+            // agrees with a change, which a POST is how an action makes.
+            (Claim::Read, _) if ev.get_after_post => Agreement::Neutral,
             (_, Method::Post) if ev.rpc_style => Agreement::Neutral,
             // An RPC API that takes GET for every method takes it for changes too
             // (`/workflows.stepCompleted`): there GET says nothing against a change.
@@ -219,6 +227,7 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
     mark_sign_in(view, lex, s);
     let mut ev = Evidence {
         method: method_of(view, &s.sign_in),
+        get_after_post: get_after_post(view, &s.sign_in),
         sign_in_steps: s.sign_in.iter().filter(|&&x| x).count(),
         ..Evidence::default()
     };
@@ -305,6 +314,20 @@ fn method_of(view: &ActionView, sign_in: &[bool]) -> Method {
     } else {
         Method::None
     }
+}
+
+/// Whether the action's last own call is a GET (or HEAD) after a POST of its own, with no
+/// PUT, PATCH, DELETE or other method among them.
+fn get_after_post(view: &ActionView, sign_in: &[bool]) -> bool {
+    let (mut post, mut last_get) = (false, false);
+    for m in rules::own_calls(view, sign_in).filter_map(|st| st.method.as_deref()) {
+        match m {
+            "get" | "head" => last_get = true,
+            "post" => (post, last_get) = (true, false),
+            _ => return false,
+        }
+    }
+    post && last_get
 }
 
 /// Whether the API is called RPC-style, so that its method says less than REST's: an RPC

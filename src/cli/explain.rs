@@ -377,6 +377,12 @@ fn evidence_section(s: &mut String, v: &ActionView, f: &FileResult, set: &RuleSe
             ""
         }
     );
+    if ev.get_after_post {
+        let _ = writeln!(
+            s,
+            "  its last call is a GET after a POST of its own: the POST prepares it, and says nothing against a read (every labelled record of a method is of one call)"
+        );
+    }
     if ev.sign_in_steps > 0 {
         let _ = writeln!(
             s,
