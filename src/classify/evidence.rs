@@ -225,9 +225,10 @@ fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
 fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch) -> Evidence {
     let lex = &set.lexicon;
     mark_sign_in(view, lex, s);
+    let (method, get_after_post) = method_of(view, &s.sign_in);
     let mut ev = Evidence {
-        method: method_of(view, &s.sign_in),
-        get_after_post: get_after_post(view, &s.sign_in),
+        method,
+        get_after_post,
         sign_in_steps: s.sign_in.iter().filter(|&&x| x).count(),
         ..Evidence::default()
     };
@@ -291,10 +292,14 @@ fn mark_sign_in(view: &ActionView, lex: &Lexicon, s: &mut Scratch) {
 }
 
 /// The strongest HTTP method of the action's calls, but those that only sign in: DELETE,
-/// then PUT or PATCH, then POST (or any other), then GET or HEAD.
-fn method_of(view: &ActionView, sign_in: &[bool]) -> Method {
+/// then PUT or PATCH, then POST (or any other), then GET or HEAD; and whether its last such
+/// call is a GET (or HEAD) after a POST, with nothing stronger among them
+/// ([`Evidence::get_after_post`]).
+fn method_of(view: &ActionView, sign_in: &[bool]) -> (Method, bool) {
     let (mut get, mut post, mut put, mut delete, mut other) = (false, false, false, false, false);
+    let mut last_get = false;
     for m in rules::own_calls(view, sign_in).filter_map(|st| st.method.as_deref()) {
+        last_get = matches!(m, "get" | "head");
         match m {
             "get" | "head" => get = true,
             "post" => post = true,
@@ -303,7 +308,7 @@ fn method_of(view: &ActionView, sign_in: &[bool]) -> Method {
             _ => other = true,
         }
     }
-    if delete {
+    let method = if delete {
         Method::Delete
     } else if put {
         Method::Put
@@ -313,21 +318,9 @@ fn method_of(view: &ActionView, sign_in: &[bool]) -> Method {
         Method::Get
     } else {
         Method::None
-    }
-}
-
-/// Whether the action's last own call is a GET (or HEAD) after a POST of its own, with no
-/// PUT, PATCH, DELETE or other method among them.
-fn get_after_post(view: &ActionView, sign_in: &[bool]) -> bool {
-    let (mut post, mut last_get) = (false, false);
-    for m in rules::own_calls(view, sign_in).filter_map(|st| st.method.as_deref()) {
-        match m {
-            "get" | "head" => last_get = true,
-            "post" => (post, last_get) = (true, false),
-            _ => return false,
-        }
-    }
-    post && last_get
+    };
+    let get_after_post = post && last_get && !(put || delete || other);
+    (method, get_after_post)
 }
 
 /// Whether the API is called RPC-style, so that its method says less than REST's: an RPC
