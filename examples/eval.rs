@@ -178,6 +178,13 @@ fn real_main() -> Result<(), String> {
     );
     let departures = labelled::departures::Table::of(&held_out, &rules);
     print!("{}", departures.render());
+    println!(
+        "\nan author's read-only claim audited, leave-one-provider-out, default level (every labelled tool declared readOnlyHint: true):"
+    );
+    print!(
+        "{}",
+        labelled::declared::render(&labelled::declared::measure(&held_out, &lib, &rules))
+    );
     println!("\nissue 31's targets, leave-one-provider-out, default patch level:");
     print!(
         "{}",

@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 pub mod contested;
+pub mod declared;
 pub mod departures;
 pub mod half;
 pub mod transform;
@@ -509,6 +510,16 @@ pub fn set_held_out<'a>(
         let culture = provider.split(':').next().unwrap_or_default();
         counts.without_all(|p| p.split(':').next() == Some(culture))
     })
+}
+
+/// The counts of every outcome by provider, from which [`cross_validated`] holds each
+/// provider out: for a measurement that reads the counts again after classifying.
+pub fn counts_by_provider(outcomes: &[Outcome<'_>]) -> ByProvider {
+    let mut tally = Tally::default();
+    for o in outcomes {
+        add(&mut tally, o);
+    }
+    tally.by_provider()
 }
 
 /// Every server's rows classified again with the counts `without` gives for its provider.

@@ -174,9 +174,24 @@ impl Count {
     pub fn bounds(self) -> (f64, f64, f64) {
         wilson(self.held, self.of)
     }
+
+    /// Good enough to overrule a claim a person made (an MCP server's explicit hint): seen
+    /// in enough providers to speak, and right at least [`OVERRULES`] of the time with 95%
+    /// confidence. No record of a handful of rows can: even 51 right of 51 stays below.
+    /// Measured against the same bar on the record without its largest provider (as `high`
+    /// reads it), which caught 1-6 points fewer lies on every labelled set and spared no
+    /// truthful claim on mcp-dev (docs/evaluation.md, "An author's read-only claim").
+    pub fn overrules(self) -> bool {
+        self.speaks() && self.bounds().1 >= OVERRULES
+    }
 }
 
 const Z: f64 = 1.645;
+/// The floor a record must clear with 95% confidence to call a person's explicit claim
+/// wrong (`audit`'s `unsafe` and `understated`): the bar, measured
+/// leave-one-provider-out in `examples/eval` ("declared hints"), where it keeps false alarms
+/// at most 2% on every labelled set.
+pub const OVERRULES: f64 = 0.95;
 /// The floor for `medium`.
 pub const MEDIUM: f64 = 0.98;
 /// The floor a `high` piece must clear with 95% confidence.
@@ -575,6 +590,30 @@ impl Measured {
             return self.at(own[0], Confidence::Medium);
         }
         self.by_support(chain.support(), pooled_low, floor)
+    }
+
+    /// The record that lets a decision call a person's explicit claim wrong (`audit`'s
+    /// `unsafe` and `understated`): the first of its own records, most specific first, that
+    /// [`Count::overrules`]. An own record that has been wrong and does not clear the bar
+    /// ends the walk: a more general record does not vouch for evidence that has been wrong
+    /// on its own (`open` of `open_nodes`: 2 of 3). The pools a piece is part of (its sense,
+    /// its claim, its support) never overrule: they say what a word never seen is likely
+    /// to do in a REST API, and MCP servers use such words for the state of a session
+    /// (`browser_hover`, `disconnect`, `convert_time` declared read-only and right).
+    /// Measured leave-one-provider-out (`examples/eval`, "an author's read-only claim"):
+    /// with the most specific pool that speaks for evidence seen too little, 11 of
+    /// mcp-dev's 215 truthful read-only claims were called unsafe; without, none.
+    pub fn overruling(&self, d: &Decision) -> Option<(Key, Count)> {
+        for k in chain(d).own() {
+            let c = self.get(k);
+            if c.overrules() {
+                return Some((*k, c));
+            }
+            if c.errors() > 0 {
+                return None;
+            }
+        }
+        None
     }
 
     /// A judgement of `confidence` resting on the record of `key`.

@@ -10,7 +10,8 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use crate::classify::{Confidence, Group, RuleSet, infer_in};
+use crate::classify::confidence::{Count, Key, OVERRULES, PROVIDERS};
+use crate::classify::{Confidence, Group, Inference, RuleSet, infer_in};
 use crate::effects::{DestructivePolicy, Effect, Effects, Hints, derive_hints};
 use crate::error::{Error, Result};
 use crate::source::mcp::Tool;
@@ -41,15 +42,20 @@ pub enum Verdict {
     /// An additive write (creates, removes and replaces nothing) declared not read-only
     /// with `destructiveHint` unset: clients then assume destructive.
     DestructiveUnset,
+    /// Declared read-only (or `destructiveHint: false`) where the rules lean to a change (a
+    /// delete), on evidence whose record is not good enough to overrule a person: the claim
+    /// is not confirmed. A note for a reviewer; it never fails a run.
+    Unconfirmed,
 }
 
 impl Verdict {
-    pub const ALL: [Verdict; 8] = [
+    pub const ALL: [Verdict; 9] = [
         Verdict::Agrees,
         Verdict::Missing,
         Verdict::Unsafe,
         Verdict::Understated,
         Verdict::Malformed,
+        Verdict::Unconfirmed,
         Verdict::Overcautious,
         Verdict::Differs,
         Verdict::DestructiveUnset,
@@ -65,6 +71,7 @@ impl Verdict {
             Verdict::Understated => "understated",
             Verdict::Malformed => "malformed",
             Verdict::DestructiveUnset => "destructive-unset",
+            Verdict::Unconfirmed => "unconfirmed",
         }
     }
 
@@ -151,8 +158,22 @@ fn audit_one(
     min_confidence: Confidence,
 ) -> AuditRow {
     let inf = infer_in(tool, group, rules);
+    judge(tool, &inf, problems, rules, policy, min_confidence)
+}
+
+/// The verdict on one tool's declared hints given what the rules inferred of it: what
+/// [`audit`] does after inferring, for callers that hold the inference already (the
+/// evaluation declares each labelled tool's hint both ways over one inference).
+pub fn judge(
+    tool: &ActionView,
+    inf: &Inference,
+    problems: &[String],
+    rules: &RuleSet,
+    policy: DestructivePolicy,
+    min_confidence: Confidence,
+) -> AuditRow {
     let declared = tool.annotations.clone().unwrap_or_default();
-    let weak = weak_delete(&declared, &inf, min_confidence);
+    let weak = weak_delete(&declared, inf, min_confidence);
     let kept = inf.confident(min_confidence) || weak;
     let (effects, confidence, fired, reason) = if kept {
         let ids = inf.deciding_ids(rules).into_iter().map(str::to_owned);
@@ -189,50 +210,78 @@ fn audit_one(
     };
     // Additive: a write that neither removes nor replaces what is there.
     let additive = effects == Effects::single(Effect::Write) && !inf.overwrites;
-    // A contradiction of what a server declares needs evidence measured in its own right: a
-    // change the plain reading alone makes ("no read verb leads the name"), raised to the
-    // patch's level, or one whose word was seen in too few providers to speak for itself
-    // and reached its level only through the general pool of agreeing evidence
-    // (`open_nodes` of the memory server: `open` changes in 2 of 3 labelled rows, 2
-    // providers) is none. A delete always is (`weak_delete`).
-    let unearned = inf.judgement.is_some_and(|j| {
-        j.raised || matches!(j.key, crate::classify::confidence::Key::Support { .. })
-    }) && !effects.contains(Effect::Delete);
-    row.verdict = verdict(&row, problems, additive, unearned);
-    if let Some(why) = why(&row, problems) {
+    // An explicit hint is a person's claim: only evidence whose own record is good enough
+    // to overrule a person calls it wrong. The plain reading's last line ("otherwise a
+    // change", right about 63% of the time where no method speaks), a word seen in a
+    // handful of rows or a rule that never fired on the labelled sets cannot; they leave
+    // the claim unconfirmed instead, a note that fails nothing.
+    let overruling = inf
+        .decision
+        .as_ref()
+        .and_then(|d| rules.measured.overruling(d));
+    let overrules = overruling.is_some();
+    row.verdict = verdict(&row, problems, additive, overrules);
+    let record = overruling
+        .or(inf.judgement.map(|j| (j.key, j.count)))
+        .map(|(key, count)| record(key, count, rules));
+    if let Some(why) = why(&row, problems, record.as_deref()) {
         row.reason = format!("{why}; {}", row.reason);
-    } else if unearned
-        && row.declared.read_only == Some(true)
-        && row.inferred.read_only == Some(false)
-    {
-        row.reason = format!(
-            "the declared read-only claim stands: the rules' change has no measured evidence of its own; {}",
-            row.reason
-        );
     }
     row
+}
+
+/// The evidence a contradiction rests on and its record, in words: what a reviewer weighs
+/// against the author's claim.
+fn record(key: Key, count: Count, rules: &RuleSet) -> String {
+    if count.of == 0 {
+        return format!(
+            "{}: never decided a labelled operation, so it has no record to overrule a person with",
+            key.describe(rules)
+        );
+    }
+    let (_, lower, _) = count.bounds();
+    format!(
+        "{}: right in {} of {} labelled operations of {} provider{} (at least {:.1}% with 95% confidence; overruling a person takes {:.0}% and {} providers)",
+        key.describe(rules),
+        count.held,
+        count.of,
+        count.providers,
+        if count.providers == 1 { "" } else { "s" },
+        lower * 100.0,
+        OVERRULES * 100.0,
+        PROVIDERS,
+    )
 }
 
 /// Whether the inference is a delete below `min_confidence` on a tool that declares
 /// `readOnlyHint: true`. Counted as unclassified, it made the audit agree with the claim
 /// (`drop_database`, `truncate_table`, `erase_all`: delete verbs whose own records come
 /// from too few providers to reach medium), and a client then runs the delete without
-/// asking: of every mistake a hint can make the costliest, so no threshold hides it.
-fn weak_delete(declared: &Hints, inf: &crate::classify::Inference, min: Confidence) -> bool {
+/// asking: of every mistake a hint can make the costliest, so no threshold hides it; its
+/// record still decides whether the claim is called wrong or only left unconfirmed.
+fn weak_delete(declared: &Hints, inf: &Inference, min: Confidence) -> bool {
     declared.read_only == Some(true) && inf.effects.contains(Effect::Delete) && !inf.confident(min)
 }
 
-fn verdict(row: &AuditRow, problems: &[String], additive: bool, unearned: bool) -> Verdict {
+fn verdict(row: &AuditRow, problems: &[String], additive: bool, overrules: bool) -> Verdict {
     let d = &row.declared;
     let inferred_ro = row.inferred.read_only;
-    if d.read_only == Some(true) && inferred_ro == Some(false) && !unearned {
-        return Verdict::Unsafe;
+    if d.read_only == Some(true) && inferred_ro == Some(false) {
+        return if overrules {
+            Verdict::Unsafe
+        } else {
+            Verdict::Unconfirmed
+        };
     }
     if d.read_only != Some(true)
         && d.destructive == Some(false)
         && row.inferred_effects.contains(Effect::Delete)
     {
-        return Verdict::Understated;
+        return if overrules {
+            Verdict::Understated
+        } else {
+            Verdict::Unconfirmed
+        };
     }
     if !problems.is_empty() {
         return Verdict::Malformed;
@@ -247,10 +296,12 @@ fn verdict(row: &AuditRow, problems: &[String], additive: bool, unearned: bool) 
         return Verdict::Overcautious;
     }
     // destructiveHint only means something for a tool that is not read-only, on both sides.
+    // Declared true where the policy says false is caution the specification allows (a
+    // destructive update, not only a delete): only the opposite is a disagreement.
     if d.read_only != Some(true)
         && inferred_ro == Some(false)
-        && d.destructive.is_some()
-        && d.destructive != row.inferred.destructive
+        && d.destructive == Some(false)
+        && row.inferred.destructive == Some(true)
     {
         return Verdict::Differs;
     }
@@ -260,15 +311,27 @@ fn verdict(row: &AuditRow, problems: &[String], additive: bool, unearned: bool) 
     Verdict::Agrees
 }
 
-/// What the verdict means for a client, in one clause; none for `agrees`.
-fn why(row: &AuditRow, problems: &[String]) -> Option<String> {
+/// What the verdict means for a client, in one clause; none for `agrees`. `record` is the
+/// deciding evidence and its record, which a contradiction names.
+fn why(row: &AuditRow, problems: &[String], record: Option<&str>) -> Option<String> {
     let effects = row.inferred_effects.joined(", ");
     let flag = |b: Option<bool>| b.map_or("unset".to_owned(), |b| b.to_string());
+    let record = record.unwrap_or("no measured evidence");
     Some(match row.verdict {
+        Verdict::Agrees
+            if row.declared.read_only != Some(true)
+                && row.declared.destructive == Some(true)
+                && row.inferred.read_only == Some(false)
+                && row.inferred.destructive == Some(false) =>
+        {
+            format!("destructiveHint true on a change the policy calls non-destructive ({effects}): caution the specification allows, not a disagreement")
+        }
         Verdict::Agrees => return None,
         Verdict::Missing => "neither readOnlyHint nor destructiveHint is declared: clients assume a destructive write and ask every time".into(),
-        Verdict::Unsafe => format!("declared read-only, but the rules infer {effects}: clients run it without asking"),
-        Verdict::Understated => format!("declares destructiveHint false, but the rules infer {effects}: clients will not warn that it removes data"),
+        Verdict::Unsafe => format!("declared read-only, but the rules infer {effects}: clients run it without asking; {record}"),
+        Verdict::Understated => format!("declares destructiveHint false, but the rules infer {effects}: clients will not warn that it removes data; {record}"),
+        Verdict::Unconfirmed if row.declared.read_only == Some(true) => format!("declared read-only; the rules lean to {effects}, but not on evidence good enough to overrule a person, so the claim is not confirmed (a note: it fails nothing); {record}"),
+        Verdict::Unconfirmed => format!("declares destructiveHint false; the rules lean to {effects}, but not on evidence good enough to overrule a person, so the claim is not confirmed (a note: it fails nothing); {record}"),
         Verdict::Malformed => problems.join("; "),
         Verdict::Overcautious => format!("declared not read-only, but the rules infer {effects} with high confidence: a human approves a harmless call every time"),
         Verdict::Differs => format!(
@@ -369,6 +432,7 @@ struct JsonCounts {
     malformed: usize,
     #[serde(rename = "destructive-unset")]
     destructive_unset: usize,
+    unconfirmed: usize,
 }
 
 #[derive(Serialize)]
@@ -410,6 +474,7 @@ pub fn render_json(rows: &[AuditRow]) -> String {
             understated: count(Verdict::Understated),
             malformed: count(Verdict::Malformed),
             destructive_unset: count(Verdict::DestructiveUnset),
+            unconfirmed: count(Verdict::Unconfirmed),
         },
     };
     // Serializing plain structs of strings, numbers and options cannot fail.
