@@ -718,10 +718,29 @@ mod tests {
                 "agrees",
                 "unsafe",
                 "overcautious",
-                "differs",
+                "agrees",
                 "missing",
                 "agrees"
             ]
+        );
+        // destructiveHint true on an update is the caution the specification allows.
+        assert!(
+            r[3].reason.starts_with(
+                "destructiveHint true on a change the policy calls non-destructive (write): caution"
+            ),
+            "{}",
+            r[3].reason
+        );
+        // The contradiction names its evidence and that evidence's record.
+        assert!(
+            r[1].reason.contains("verb `delete` in a name"),
+            "{}",
+            r[1].reason
+        );
+        assert!(
+            r[1].reason.contains("labelled operations of"),
+            "{}",
+            r[1].reason
         );
         assert_eq!(r[1].inferred.destructive, Some(true));
         assert!(r[1].rules.contains(&"verb-delete".to_owned()), "{:?}", r[1]);
@@ -834,8 +853,10 @@ mod tests {
         assert_eq!(high[0].verdict, Verdict::Agrees);
     }
 
+    /// A rule that never decided a labelled operation has no record to overrule a person
+    /// with: a declared read that it contradicts is left unconfirmed, a note, not a failure.
     #[test]
-    fn an_input_that_saves_a_file_makes_a_declared_read_unsafe() {
+    fn an_input_that_saves_a_file_leaves_a_declared_read_unconfirmed() {
         let tools = parse_tools(
             r#"[{"name": "get_request", "description": "Gets a request by id.",
                  "inputSchema": {"properties": {
@@ -853,8 +874,44 @@ mod tests {
             Confidence::Low,
         );
         assert_eq!(r[0].inferred.read_only, Some(false), "{:?}", r[0]);
-        assert_eq!(r[0].verdict, Verdict::Unsafe);
         assert!(r[0].rules.contains(&"input-saves-output".to_owned()));
+        assert_eq!(r[0].verdict, Verdict::Unconfirmed);
+        assert!(!r[0].verdict.fails());
+        assert!(
+            r[0].reason.contains("never decided a labelled operation"),
+            "{}",
+            r[0].reason
+        );
+    }
+
+    /// The plain reading's last line ("otherwise a change") is right about 63% of the time
+    /// where no method speaks: never enough to call a person's read-only claim unsafe, nor a
+    /// delete's `destructiveHint: false` understated where the delete verb is seen too little.
+    #[test]
+    fn a_weak_change_leaves_a_declared_hint_unconfirmed() {
+        let tools = parse_tools(
+            r#"[{"name": "git_diff", "description": "Shows differences between branches or commits",
+                 "annotations": {"readOnlyHint": true}},
+                {"name": "git_status", "description": "Shows the working tree status",
+                 "annotations": {"readOnlyHint": true}},
+                {"name": "git_delete_branch", "description": "Deletes a branch",
+                 "annotations": {"readOnlyHint": true}}]"#,
+            "t",
+        )
+        .unwrap();
+        let r = audit(
+            &tools,
+            &RuleSet::builtin().unwrap(),
+            DestructivePolicy::Delete,
+            Confidence::Medium,
+        );
+        assert_eq!(verdicts(&r), ["unconfirmed", "agrees", "unsafe"], "{r:#?}");
+        assert!(
+            r[0].reason
+                .contains("the plain reading's change (otherwise)"),
+            "{}",
+            r[0].reason
+        );
     }
 
     #[test]
@@ -883,7 +940,7 @@ mod tests {
                 "write"
             ]
         );
-        assert_eq!(cells[11], "differs");
+        assert_eq!(cells[11], "agrees");
         let widget = text.lines().find(|l| l.starts_with("widget")).unwrap();
         assert_eq!(widget, "widget,,false,,,,,,,,,agrees");
     }
@@ -911,12 +968,12 @@ mod tests {
         let t = render_table(&r);
         assert!(t.starts_with("TOOL"), "{t}");
         // The table, a blank line, one line per verdict other than agrees, a blank, the counts.
-        assert_eq!(t.lines().count(), 1 + 6 + 1 + 4 + 2, "{t}");
+        assert_eq!(t.lines().count(), 1 + 6 + 1 + 3 + 2, "{t}");
         assert!(t.contains(
             "\ndelete_user: unsafe: declared read-only, but the rules infer delete: clients run it without asking; "
         ), "{t}");
         assert!(
-            t.ends_with("6 tools: 2 agrees, 1 missing, 1 unsafe, 0 understated, 0 malformed, 1 overcautious, 1 differs, 0 destructive-unset\n"),
+            t.ends_with("6 tools: 3 agrees, 1 missing, 1 unsafe, 0 understated, 0 malformed, 0 unconfirmed, 1 overcautious, 0 differs, 0 destructive-unset\n"),
             "{t}"
         );
     }
