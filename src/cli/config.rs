@@ -188,9 +188,10 @@ mod tests {
     #[test]
     fn every_key_parses() {
         let c = parse(
-            "catalogs = [\"connectors\", \"more\"]\nheuristics = \"h\"\nmin-confidence = \"high\"\ndestructive-policy = \"overwrite\"\nreport = \"r.csv\"\nbaseline = \"b.csv\"\nfail-on = \"new\"\n",
+            "catalogs = [\"connectors\", \"more\"]\nheuristics = \"h\"\nmin-confidence = \"high\"\ndestructive-policy = \"overwrite\"\nreport = \"r.csv\"\nbaseline = \"b.csv\"\nfail-on = \"new\"\nannotations-key = \"github\"\n",
         )
         .unwrap();
+        assert_eq!(c.annotations_key.as_deref(), Some("github"));
         assert_eq!(
             c.catalogs,
             Some(vec![PathBuf::from("connectors"), PathBuf::from("more")])
@@ -225,6 +226,9 @@ mod tests {
         assert!(e.message.starts_with("`report` is an empty path"), "{e}");
         let e = parse("catalogs = [\"a\", \"\"]\n").unwrap_err();
         assert_eq!(e.line, Some(1), "{e}");
+        let e = parse("fail-on = \"new\"\nannotations-key = \"\"\n").unwrap_err();
+        assert_eq!((e.line, e.column), (Some(2), Some(1)));
+        assert!(e.message.starts_with("`annotations-key` is empty"), "{e}");
     }
 
     #[test]
