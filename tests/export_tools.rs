@@ -436,6 +436,15 @@ fn a_read_only_hint_on_a_delete_is_warned_about_exported_not_read_only_and_fails
                 "/users",
                 "  annotations: {readOnlyHint: true, destructiveHint: true}\n",
             ),
+            // Two things wrong at once: declared [write] on a DELETE, and read-only by hand.
+            action(
+                "remove_user",
+                "Remove User",
+                "Deletes a user.",
+                "delete",
+                "/users/{id}",
+                "  effects: [write]\n  annotations: {readOnlyHint: true}\n",
+            ),
         ],
     );
     let r = run(dir.path(), &["annotations", "c"]);
@@ -458,6 +467,20 @@ fn a_read_only_hint_on_a_delete_is_warned_about_exported_not_read_only_and_fails
     );
     assert_eq!(hints("acme_widget"), (json!(true), json!(false)));
     assert_eq!(hints("acme_list_users"), (json!(false), json!(true)));
+    assert_eq!(hints("acme_remove_user"), (json!(false), json!(false)));
+    assert!(
+        r.stderr
+            .contains("`acme_remove_user` declares [write], but the evidence says [delete]"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains(
+            "; also, `annotations:` sets readOnlyHint true, but its effects are [write] (declared)"
+        ),
+        "{}",
+        r.stderr
+    );
     assert!(
         r.stderr.contains(
             "`acme_list_users` `annotations:` sets readOnlyHint and destructiveHint both true"

@@ -42,8 +42,8 @@ pub struct AnnotationsArgs {
     /// Write the JSON here instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Exit 1 when the evidence contradicts declared effects the hints come from (each
-    /// is a warning either way).
+    /// Exit 1 when the evidence contradicts declared effects the hints come from, or the
+    /// effects contradict a hand-written readOnlyHint (each is a warning either way).
     #[arg(long)]
     pub strict: bool,
     /// The connector key OpenAPI documents' tools are named with (`<KEY>_<operationId>`),

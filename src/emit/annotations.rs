@@ -67,8 +67,8 @@ pub struct Annotations {
 /// Where the hints came from.
 #[derive(Debug, Serialize)]
 pub struct Meta {
-    /// `<connector>_<actionId>`, as `explain` and the reports name the tool, when the
-    /// exported name differs from it ([`tool_name`]).
+    /// `<key>_<actionId>` before [`tool_name`] mapped it, when that changed it: with the
+    /// file's own key, how `explain` and the reports name the tool.
     #[serde(
         rename = "catalog-effects/tool",
         skip_serializing_if = "Option::is_none"
@@ -189,7 +189,7 @@ fn hints(
     // The specification's defaults: what a client assumes for a hint left out.
     let mut read_only = h.read_only.unwrap_or(false);
     let mut destructive = h.destructive.unwrap_or(true);
-    let mut warning = None;
+    let mut warnings: Vec<String> = Vec::new();
     let title = h
         .title
         .clone()
@@ -202,8 +202,10 @@ fn hints(
             read_only = false;
             destructive = hand_destructive.or(derived.destructive).unwrap_or(true);
         }
-        warning = Some(said);
-    } else if by_hand.and_then(|o| o.read_only) == Some(true)
+        warnings.push(said);
+    }
+    if read_only
+        && by_hand.and_then(|o| o.read_only) == Some(true)
         && !a.effects.is_empty()
         && !a.effects.is_read_only()
     {
@@ -219,7 +221,7 @@ fn hints(
                 inf.deciding_ids(rules).join(", ")
             )
         };
-        warning = Some(format!(
+        warnings.push(format!(
             "`annotations:` sets readOnlyHint true, but its effects are [{}] ({from}): exported as not read-only (readOnlyHint false), the safe reading; remove the hint (`check` reports it as read-only-override)",
             a.effects.joined(", ")
         ));
@@ -227,7 +229,7 @@ fn hints(
     if read_only && destructive {
         if hand_destructive == Some(true) {
             read_only = false;
-            warning = Some(
+            warnings.push(
                 "`annotations:` sets readOnlyHint and destructiveHint both true: exported as not read-only (readOnlyHint false), the safe reading; remove one of them".to_owned(),
             );
         } else {
@@ -242,6 +244,7 @@ fn hints(
         idempotent_hint: h.idempotent.unwrap_or(false),
         open_world_hint: h.open_world.unwrap_or(true),
     };
+    let warning = (!warnings.is_empty()).then(|| warnings.join("; also, "));
     (annotations, warning)
 }
 
