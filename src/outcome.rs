@@ -110,8 +110,8 @@ pub struct FileResult {
     pub abs: PathBuf,
     pub shape: Option<Shape>,
     pub info_key: Option<String>,
-    /// Whether `info_key` is written in the file rather than made from its title (an
-    /// OpenAPI document's without `info.x-effects-key`).
+    /// Whether `info_key` is written in the file: false for an OpenAPI document without
+    /// `info.x-effects-key`, whose key is made from its title.
     pub key_written: bool,
     pub info_title: Option<String>,
     pub actions: Vec<ActionResult>,

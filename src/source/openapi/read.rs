@@ -27,7 +27,7 @@ const SWAGGER_METHODS: [&str; 7] = ["get", "put", "post", "delete", "options", "
 
 /// The key of `info` that names the connector a document's tools are filed under, beside
 /// the operations' `x-effects` (the same prefix).
-pub const KEY_KEY: &str = "x-effects-key";
+pub const KEY_EXTENSION: &str = "x-effects-key";
 
 /// One operation of a document.
 #[derive(Debug, Clone)]
@@ -365,13 +365,13 @@ fn head(tree: &Tree) -> Result<(NodeId, &'static str, Document), Error> {
             .map(str::to_owned),
         ..Document::default()
     };
-    if let Some(at) = info.and_then(|i| tree.get(i, KEY_KEY)) {
+    if let Some(at) = info.and_then(|i| tree.get(i, KEY_EXTENSION)) {
         match tree.scalar(at).map(str::trim).filter(|k| !k.is_empty()) {
             Some(key) => doc.key = Some(key.to_owned()),
             None => doc.problems.push(node_error(
                 tree,
                 at,
-                format!("`info.{KEY_KEY}` must be a non-empty string: the tools are filed under the title"),
+                format!("`info.{KEY_EXTENSION}` must be a non-empty string: the tools are filed under the title"),
             )),
         }
     }
