@@ -630,11 +630,12 @@ fn the_python_sdk_accepts_the_export() {
 
 /// The export of the sample read back by `audit`: none of its tools is unsafe.
 ///
-/// Ignored until `audit` weighs what the export carries beside names and descriptions:
-/// four read-only tools of the sample are GETs the catalog reads as reads
-/// (`crmly_run_report`, `drivebox_start_export`, `help-desk_preview_macro`,
-/// `talentpipe_ats_interview_schedule_list`), which `audit`, with no HTTP method to go by,
-/// calls unsafe from their names. Its verdicts are being changed in src/report/audit.rs and
+/// Ignored until `audit` weighs what the export carries beside names and descriptions: it
+/// calls four read-only tools of the sample unsafe, which the catalog reads as reads from
+/// more than a tool list shows: three GETs (`crmly_run_report`, `drivebox_start_export`,
+/// `help-desk_preview_macro`) and `talentpipe_ats_interview_schedule_list`, whose file puts
+/// its verbs last (`list`, where `audit` reads `schedule`). `audit` has no HTTP method to go
+/// by and reads the names alone. Its verdicts are being changed in src/report/audit.rs and
 /// src/classify; this test is what that change should make pass.
 #[test]
 #[ignore = "waits for audit's verdicts to weigh more than a tool's name (src/report/audit.rs)"]
