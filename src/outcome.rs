@@ -110,6 +110,9 @@ pub struct FileResult {
     pub abs: PathBuf,
     pub shape: Option<Shape>,
     pub info_key: Option<String>,
+    /// Whether `info_key` is written in the file: false for an OpenAPI document without
+    /// `info.x-effects-key`, whose key is made from its title.
+    pub key_written: bool,
     pub info_title: Option<String>,
     pub actions: Vec<ActionResult>,
     /// Problems with single items; the file's other actions are still reported.
@@ -148,6 +151,7 @@ impl FileResult {
             abs: self.abs.clone(),
             shape: self.shape,
             info_key: self.info_key.clone(),
+            key_written: self.key_written,
             info_title: self.info_title.clone(),
             actions: self.actions.clone(),
             problems: self.problems.clone(),
@@ -341,6 +345,7 @@ impl FileResult {
             abs: abs.to_owned(),
             shape: None,
             info_key: None,
+            key_written: false,
             info_title: None,
             actions: Vec::new(),
             problems: Vec::new(),
@@ -364,6 +369,7 @@ impl FileResult {
         out.group = plan.group;
         out.repeats = plan.repeats;
         out.info_key = plan.info_key;
+        out.key_written = plan.key_written;
         out.info_title = plan.info_title;
         out.silences = plan.silences;
         out.inserted = plan.inserted;

@@ -73,6 +73,11 @@ pub struct ActionView {
     pub action_type: Option<String>,
     pub steps: Vec<Step>,
     pub inputs: Vec<Input>,
+    /// The names of the inputs the action says it requires (a connector input's
+    /// `required: true`; an OpenAPI parameter's `required`, a body schema's `required`
+    /// list), in the order read. Only the `annotations` export reads it (its `inputSchema`), so
+    /// it sits beside `inputs` rather than in every [`Input`] the rules read.
+    pub required: Vec<String>,
     /// The OAuth scopes the action can be called with, as written: each entry one way to
     /// call it, whose scopes are needed together (an OpenAPI `security` requirement; a
     /// connector's `requiredScopes` is one). A way that needs no scope (an API key) is left

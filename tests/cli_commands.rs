@@ -572,11 +572,11 @@ fn annotations_demo() {
         tool("peoplehub_legacy_bridge")["annotations"],
         serde_json::json!({"title": "Legacy Bridge", "readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true})
     );
-    // help-desk_delete_ticket declares [read]: exported read-only as declared, with a
-    // warning, under `_meta` and on stderr.
+    // help-desk_delete_ticket declares [read] on a DELETE: exported not read-only (the safe
+    // reading, tests/export_tools.rs), with a warning, under `_meta` and on stderr.
     assert_eq!(
         tool("help-desk_delete_ticket")["annotations"]["readOnlyHint"],
-        true
+        false
     );
     assert!(
         meta("help-desk_delete_ticket", "warning")
@@ -655,7 +655,18 @@ fn annotations_spell_out_every_hint_in_a_stable_order() {
     );
     for t in tools {
         let keys: Vec<&String> = t.as_object().unwrap().keys().collect();
-        assert_eq!(keys, ["_meta", "annotations", "name", "title"], "{t}");
+        assert_eq!(
+            keys,
+            [
+                "_meta",
+                "annotations",
+                "description",
+                "inputSchema",
+                "name",
+                "title"
+            ],
+            "{t}"
+        );
         let a = t["annotations"].as_object().unwrap();
         for hint in [
             "readOnlyHint",
@@ -667,9 +678,12 @@ fn annotations_spell_out_every_hint_in_a_stable_order() {
         }
         assert_eq!(a["title"], t["title"]);
     }
-    // Key order as written (serde_json's map above sorts them): name, title, annotations.
+    // Key order as written (serde_json's map above sorts them): name, title, description,
+    // inputSchema, annotations.
     let first = r.stdout.find("\"name\"").unwrap();
     assert!(first < r.stdout.find("\"title\"").unwrap());
+    assert!(r.stdout.find("\"description\"").unwrap() < r.stdout.find("\"inputSchema\"").unwrap());
+    assert!(r.stdout.find("\"inputSchema\"").unwrap() < r.stdout.find("\"annotations\"").unwrap());
     assert!(r.stdout.find("\"annotations\"").unwrap() < r.stdout.find("\"_meta\"").unwrap());
     // No label: a title from the actionId.
     assert_eq!(tools[3]["title"], "Widget config");

@@ -24,6 +24,7 @@ pub const HELP: &str = "Configuration: catalog-effects.toml, found from the curr
   hints = [\"speakeasy\"]            OpenAPI documents: also write the hints for speakeasy | zuplo | zilla | mcp (--hints)
   catalog-evidence = false         judge actions by their own evidence only, not also by what the catalog declares (--no-catalog-evidence)
   exclude = [\"tests/fixtures\", \"**/drafts\"]   paths or globs left out below the catalogs (--exclude adds to them)
+  annotations-key = \"github\"      annotations: the connector key of an OpenAPI document without info.x-effects-key (--key)
 Any other key is an error.";
 
 /// The keys of `catalog-effects.toml`, every one optional.
@@ -41,6 +42,9 @@ pub struct Config {
     pub catalog_evidence: Option<bool>,
     /// Paths or globs the walk leaves out below the catalogs.
     pub exclude: Option<Vec<PathBuf>>,
+    /// `annotations`: the connector key an OpenAPI document's tools are named with, where
+    /// the document writes none.
+    pub annotations_key: Option<String>,
     /// The file these keys came from, if any: a path it gives may not leave its repository
     /// (issue 21: `report = "../home/.profile"` replaced a file outside it).
     #[serde(skip)]
@@ -121,6 +125,16 @@ fn parse(text: &str) -> Result<Config> {
                 .flatten()
                 .map(|e| ("exclude", Some(e))),
         );
+    if config
+        .annotations_key
+        .as_deref()
+        .is_some_and(|k| k.trim().is_empty())
+    {
+        let (line, column) = key_position(text, "annotations-key");
+        return Err(
+            Error::new("`annotations-key` is empty: name the key, or remove it").at(line, column),
+        );
+    }
     for (key, path) in paths.into_iter().chain(catalogs) {
         if path.is_some_and(|p| p.as_os_str().is_empty()) {
             let (line, column) = key_position(text, key);
@@ -174,9 +188,10 @@ mod tests {
     #[test]
     fn every_key_parses() {
         let c = parse(
-            "catalogs = [\"connectors\", \"more\"]\nheuristics = \"h\"\nmin-confidence = \"high\"\ndestructive-policy = \"overwrite\"\nreport = \"r.csv\"\nbaseline = \"b.csv\"\nfail-on = \"new\"\n",
+            "catalogs = [\"connectors\", \"more\"]\nheuristics = \"h\"\nmin-confidence = \"high\"\ndestructive-policy = \"overwrite\"\nreport = \"r.csv\"\nbaseline = \"b.csv\"\nfail-on = \"new\"\nannotations-key = \"github\"\n",
         )
         .unwrap();
+        assert_eq!(c.annotations_key.as_deref(), Some("github"));
         assert_eq!(
             c.catalogs,
             Some(vec![PathBuf::from("connectors"), PathBuf::from("more")])
@@ -211,6 +226,9 @@ mod tests {
         assert!(e.message.starts_with("`report` is an empty path"), "{e}");
         let e = parse("catalogs = [\"a\", \"\"]\n").unwrap_err();
         assert_eq!(e.line, Some(1), "{e}");
+        let e = parse("fail-on = \"new\"\nannotations-key = \"\"\n").unwrap_err();
+        assert_eq!((e.line, e.column), (Some(2), Some(1)));
+        assert!(e.message.starts_with("`annotations-key` is empty"), "{e}");
     }
 
     #[test]

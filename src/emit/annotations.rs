@@ -5,26 +5,53 @@
 //! a client assumes for a missing one anyway. Clients drop unknown keys inside `annotations`,
 //! so the effects and where they came from go under `_meta`, with keys prefixed as the
 //! specification asks of custom `_meta` keys.
+//!
+//! What is written must pass the SDKs' own models (`mcp.types.ListToolsResult`): every tool
+//! has an `inputSchema` of `"type": "object"`, and a name in the specification's character
+//! set and length ([`tool_name`]); two tools that would share a name stop the export, since
+//! a server can list only one of them.
 
 use std::path::PathBuf;
 
 use serde::Serialize;
+use serde_json::{Map, Value};
 
 use crate::classify::{Confidence, RuleSet};
-use crate::effects::Effect;
+use crate::effects::{DestructivePolicy, Effect, derive_hints};
 use crate::emit::sink::{End, Sink};
 use crate::error::Error;
 use crate::model::edit::Status;
+use crate::model::site::Shape;
 use crate::outcome::{ActionResult, FileResult};
+use crate::view::{ActionView, Input};
+
+/// The longest tool name the specification allows.
+pub const NAME_MAX: usize = 128;
 
 /// One tool, keys in the order written.
 #[derive(Debug, Serialize)]
 pub struct Tool {
     pub name: String,
     pub title: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(rename = "inputSchema")]
+    pub input_schema: InputSchema,
     pub annotations: Annotations,
     #[serde(rename = "_meta")]
     pub meta: Meta,
+}
+
+/// A tool's `inputSchema`: a JSON Schema object, its properties the action's inputs.
+#[derive(Debug, Serialize)]
+pub struct InputSchema {
+    #[serde(rename = "type")]
+    pub ty: &'static str,
+    /// By name, sorted (a map of `serde_json` keeps its keys in order).
+    pub properties: Map<String, Value>,
+    /// Sorted, and only names among `properties`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub required: Vec<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -40,6 +67,13 @@ pub struct Annotations {
 /// Where the hints came from.
 #[derive(Debug, Serialize)]
 pub struct Meta {
+    /// `<key>_<actionId>` before [`tool_name`] mapped it, when that changed it: with the
+    /// file's own key, how `explain` and the reports name the tool.
+    #[serde(
+        rename = "catalog-effects/tool",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub tool: Option<String>,
     #[serde(rename = "catalog-effects/effects")]
     pub effects: Vec<&'static str>,
     /// `declared` (the catalog's `effects`), `inferred` (a confident proposal) or `none`
@@ -54,8 +88,10 @@ pub struct Meta {
     pub file: String,
     #[serde(rename = "catalog-effects/line")]
     pub line: usize,
-    /// Set when the evidence contradicts the declared effects the hints come from: at high
-    /// confidence, or at medium when the declaration says read-only and the evidence change.
+    /// Set when the evidence contradicts the declared effects the hints come from (at high
+    /// confidence, or at medium when the declaration says read-only and the evidence
+    /// change), or when the hints written by hand contradict the effects or each other:
+    /// what is wrong, and what the export says instead.
     #[serde(
         rename = "catalog-effects/warning",
         skip_serializing_if = "Option::is_none"
@@ -98,8 +134,10 @@ fn title_from_id(id: &str) -> String {
     title
 }
 
-/// Strong evidence against the declaration: a high-confidence proposal that differs.
-fn contradiction(a: &ActionResult, rules: &RuleSet) -> Option<String> {
+/// Strong evidence against the declaration: a high-confidence proposal that differs, or a
+/// medium one where the declaration says read-only and the evidence a change. With whether
+/// it is that dangerous case, whose export takes the safe reading.
+fn contradiction(a: &ActionResult, rules: &RuleSet) -> Option<(String, bool)> {
     let inf = &a.inference;
     let declared = a.declared.valid()?;
     // A declaration that lets clients run a change unattended is worth a warning on medium
@@ -114,28 +152,228 @@ fn contradiction(a: &ActionResult, rules: &RuleSet) -> Option<String> {
         return None;
     }
     let consequence = if dangerous {
-        "clients will run it without asking"
+        "exported as not read-only (readOnlyHint false), the safe reading, so that clients ask before they run it; correct the declaration, or see `catalog-effects explain`"
     } else if !declared.contains(Effect::Delete) && inf.effects.contains(Effect::Delete) {
-        "clients will not warn that it removes data"
+        "clients will not warn that it removes data; correct the declaration, or see `catalog-effects explain`"
     } else {
-        "its hints may be wrong"
+        "its hints may be wrong; correct the declaration, or see `catalog-effects explain`"
     };
-    Some(format!(
-        "declares [{}], but the evidence says [{}] ({} confidence: {}): {consequence}; correct the declaration, or see `catalog-effects explain`",
-        declared.joined(", "),
-        inf.effects.joined(", "),
-        inf.confidence.map_or("", Confidence::name),
-        inf.deciding_ids(rules).join(", ")
+    Some((
+        format!(
+            "declares [{}], but the evidence says [{}] ({} confidence: {}): {consequence}",
+            declared.joined(", "),
+            inf.effects.joined(", "),
+            inf.confidence.map_or("", Confidence::name),
+            inf.deciding_ids(rules).join(", ")
+        ),
+        dangerous,
     ))
 }
 
-pub fn tool(file: &str, a: &ActionResult, rules: &RuleSet) -> Tool {
+/// The four hints a client reads, never both read-only and destructive (a client reads
+/// `readOnlyHint` alone then, and runs the tool unasked), and what is wrong with the
+/// declarations they come from, if anything.
+///
+/// Where a read-only declaration meets effects that change, the export takes the safe
+/// reading, the effects': not read-only, destructive as they derive (or as a hand-written
+/// `destructiveHint` says). A wrong "not read-only" costs a client one confirmation; a wrong
+/// "read-only" runs a delete unasked.
+fn hints(
+    a: &ActionResult,
+    rules: &RuleSet,
+    policy: DestructivePolicy,
+) -> (Annotations, Option<String>) {
     let h = &a.hints;
+    let by_hand = a.annotations.as_ref();
+    let hand_destructive = by_hand.and_then(|o| o.destructive);
+    // The specification's defaults: what a client assumes for a hint left out.
+    let mut read_only = h.read_only.unwrap_or(false);
+    let mut destructive = h.destructive.unwrap_or(true);
+    let mut warnings: Vec<String> = Vec::new();
     let title = h
         .title
         .clone()
         .filter(|t| !t.trim().is_empty())
         .unwrap_or_else(|| title_from_id(&a.id));
+    if let Some((said, dangerous)) = contradiction(a, rules) {
+        if dangerous && read_only {
+            let inf = &a.inference;
+            let derived = derive_hints(inf.effects, None, None, policy, inf.overwrites);
+            read_only = false;
+            destructive = hand_destructive.or(derived.destructive).unwrap_or(true);
+        }
+        warnings.push(said);
+    }
+    if read_only
+        && by_hand.and_then(|o| o.read_only) == Some(true)
+        && !a.effects.is_empty()
+        && !a.effects.is_read_only()
+    {
+        // Destructive is already what the effects derive, or what the hand wrote.
+        read_only = false;
+        let from = if a.declared_source {
+            "declared".to_owned()
+        } else {
+            let inf = &a.inference;
+            format!(
+                "inferred, {} confidence: {}",
+                inf.confidence.map_or("", Confidence::name),
+                inf.deciding_ids(rules).join(", ")
+            )
+        };
+        warnings.push(format!(
+            "`annotations:` sets readOnlyHint true, but its effects are [{}] ({from}): exported as not read-only (readOnlyHint false), the safe reading; remove the hint (`check` reports it as read-only-override)",
+            a.effects.joined(", ")
+        ));
+    }
+    if read_only && destructive {
+        if hand_destructive == Some(true) {
+            read_only = false;
+            warnings.push(
+                "`annotations:` sets readOnlyHint and destructiveHint both true: exported as not read-only (readOnlyHint false), the safe reading; remove one of them".to_owned(),
+            );
+        } else {
+            // Only the specification's default: a read-only tool destroys nothing.
+            destructive = false;
+        }
+    }
+    let annotations = Annotations {
+        title,
+        read_only_hint: read_only,
+        destructive_hint: destructive,
+        idempotent_hint: h.idempotent.unwrap_or(false),
+        open_world_hint: h.open_world.unwrap_or(true),
+    };
+    let warning = (!warnings.is_empty()).then(|| warnings.join("; also, "));
+    (annotations, warning)
+}
+
+/// A tool name the specification accepts, from `<connector>_<actionId>`: each run of
+/// characters outside `A-Z a-z 0-9 _ - .` becomes one `_` (dropped at either end), and a
+/// name longer than [`NAME_MAX`] keeps its first 119 characters, then `_` and the 8 hex
+/// digits of the 32-bit FNV-1a hash of the whole mapped name. The same name always maps to
+/// the same tool name, whatever else the catalog holds.
+pub fn tool_name(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut gap = false;
+    for c in raw.chars() {
+        if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') {
+            if gap && !out.is_empty() {
+                out.push('_');
+            }
+            gap = false;
+            out.push(c);
+        } else {
+            gap = true;
+        }
+    }
+    if out.is_empty() {
+        // Nothing of it is in the character set: the hash alone names it.
+        return format!("tool_{:08x}", fnv1a(raw));
+    }
+    if out.len() <= NAME_MAX {
+        return out;
+    }
+    // Every character is ASCII by now: any byte is a character boundary.
+    format!("{}_{:08x}", &out[..NAME_MAX - 9], fnv1a(&out))
+}
+
+/// The 32-bit FNV-1a hash: stable across builds and platforms, unlike the standard
+/// library's hasher, so a shortened name never changes.
+fn fnv1a(s: &str) -> u32 {
+    s.bytes().fold(0x811c_9dc5, |h: u32, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    })
+}
+
+/// JSON Schema's types; any other written type (`datetime_string`, `file`) leaves the
+/// property untyped, which accepts any value.
+const SCHEMA_TYPES: [&str; 7] = [
+    "string", "number", "integer", "boolean", "object", "array", "null",
+];
+
+/// One input as a JSON Schema property: its type where JSON Schema has it, its allowed
+/// values where they fit that type, its description.
+fn property(i: &Input) -> Value {
+    let mut p = Map::new();
+    let ty =
+        i.ty.as_deref()
+            .map(str::to_ascii_lowercase)
+            .filter(|t| SCHEMA_TYPES.contains(&t.as_str()));
+    if !i.enum_values.is_empty() {
+        // Read as text; written as the type says, or left out where one does not fit it.
+        let values: Option<Vec<Value>> = match ty.as_deref() {
+            None | Some("string") => Some(
+                i.enum_values
+                    .iter()
+                    .map(|v| Value::String(v.clone()))
+                    .collect(),
+            ),
+            Some("number" | "integer") => i
+                .enum_values
+                .iter()
+                .map(|v| {
+                    serde_json::from_str::<serde_json::Number>(v)
+                        .ok()
+                        .map(Value::Number)
+                })
+                .collect(),
+            Some("boolean") => i
+                .enum_values
+                .iter()
+                .map(|v| v.parse::<bool>().ok().map(Value::Bool))
+                .collect(),
+            _ => None,
+        };
+        if let Some(values) = values {
+            p.insert("enum".into(), Value::Array(values));
+        }
+    }
+    if let Some(ty) = ty {
+        p.insert("type".into(), Value::String(ty));
+    }
+    if let Some(d) = i.description.as_deref().filter(|d| !d.trim().is_empty()) {
+        p.insert("description".into(), Value::String(d.trim_end().to_owned()));
+    }
+    Value::Object(p)
+}
+
+/// The action's inputs as an `inputSchema`: a property for each name (the first input of a
+/// name wins: an OpenAPI path parameter and a body property may share one), and the
+/// names it requires.
+pub fn input_schema(view: Option<&ActionView>) -> InputSchema {
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    if let Some(v) = view {
+        for i in &v.inputs {
+            if !properties.contains_key(&i.name) {
+                properties.insert(i.name.clone(), property(i));
+            }
+        }
+        required = v
+            .required
+            .iter()
+            .filter(|r| properties.contains_key(r.as_str()))
+            .cloned()
+            .collect();
+        required.sort();
+        required.dedup();
+    }
+    InputSchema {
+        ty: "object",
+        properties,
+        required,
+    }
+}
+
+/// The tool of one action, named `<key>_<actionId>` through [`tool_name`].
+pub fn tool(
+    file: &str,
+    key: &str,
+    a: &ActionResult,
+    rules: &RuleSet,
+    policy: DestructivePolicy,
+) -> Tool {
     let source = if a.effects.is_empty() {
         "none"
     } else if a.declared_source {
@@ -143,18 +381,22 @@ pub fn tool(file: &str, a: &ActionResult, rules: &RuleSet) -> Tool {
     } else {
         "inferred"
     };
+    let raw = format!("{key}_{}", a.id);
+    let name = tool_name(&raw);
+    let (annotations, warning) = hints(a, rules, policy);
+    let view = a.view.as_deref();
     Tool {
-        name: a.tool_name(),
-        annotations: Annotations {
-            title: title.clone(),
-            // The specification's defaults: what a client assumes for a hint left out.
-            read_only_hint: h.read_only.unwrap_or(false),
-            destructive_hint: h.destructive.unwrap_or(true),
-            idempotent_hint: h.idempotent.unwrap_or(false),
-            open_world_hint: h.open_world.unwrap_or(true),
-        },
-        title,
+        name: name.clone(),
+        title: annotations.title.clone(),
+        description: view
+            .and_then(|v| v.description.as_deref())
+            .map(str::trim)
+            .filter(|d| !d.is_empty())
+            .map(str::to_owned),
+        input_schema: input_schema(view),
+        annotations,
         meta: Meta {
+            tool: (name != raw).then_some(raw),
             effects: a.effects.iter().map(|e| e.name()).collect(),
             source,
             inference: Inferred {
@@ -169,8 +411,30 @@ pub fn tool(file: &str, a: &ActionResult, rules: &RuleSet) -> Tool {
             },
             file: file.to_owned(),
             line: a.line,
-            warning: contradiction(a, rules),
+            warning,
         },
+    }
+}
+
+/// The connector key the tools of an OpenAPI document are named with, beside what the run
+/// reads from the document: a connector file's tools always take its `info.key`.
+#[derive(Debug, Clone, Default)]
+pub struct Keys {
+    /// `--key`: every document's, whatever it says.
+    pub given: Option<String>,
+    /// The configuration's: a document's that writes none (`info.x-effects-key`).
+    pub fallback: Option<String>,
+}
+
+impl Keys {
+    /// The key of the tools of `f`'s action `a`: `--key`, else the document's
+    /// `info.x-effects-key`, else the configuration's, else the one made from its title.
+    pub fn of<'a>(&'a self, f: &FileResult, a: &'a ActionResult) -> &'a str {
+        if f.shape != Some(Shape::OpenApi) {
+            return &a.connector;
+        }
+        let fallback = self.fallback.as_deref().filter(|_| !f.key_written);
+        self.given.as_deref().or(fallback).unwrap_or(&a.connector)
     }
 }
 
@@ -179,19 +443,36 @@ pub fn tool(file: &str, a: &ActionResult, rules: &RuleSet) -> Tool {
 /// are laid out, and written where `path` says (`-`: stdout).
 pub struct Export<'r> {
     rules: &'r RuleSet,
+    policy: DestructivePolicy,
+    keys: Keys,
     path: PathBuf,
     tools: Vec<Tool>,
-    /// Declared effects the evidence contradicts, each at its `actionId`.
+    /// Each name given so far, with the `<key>_<actionId>` it was made from.
+    names: std::collections::HashMap<String, (String, usize)>,
+    /// Declared effects the evidence contradicts, and hand-written hints the effects do,
+    /// each at its `actionId`.
     pub warnings: Vec<Error>,
+    /// Tools given a name an earlier one has, each at its `actionId`, naming both: nothing is
+    /// written then, since a server can list only one tool by a name.
+    pub collisions: Vec<Error>,
 }
 
 impl<'r> Export<'r> {
-    pub fn new(rules: &'r RuleSet, path: PathBuf) -> Export<'r> {
+    pub fn new(
+        rules: &'r RuleSet,
+        policy: DestructivePolicy,
+        keys: Keys,
+        path: PathBuf,
+    ) -> Export<'r> {
         Export {
             rules,
+            policy,
+            keys,
             path,
             tools: Vec::new(),
+            names: Default::default(),
             warnings: Vec::new(),
+            collisions: Vec::new(),
         }
     }
 
@@ -204,7 +485,7 @@ impl<'r> Export<'r> {
         struct List<'a> {
             tools: &'a [Tool],
         }
-        // Plain structs of strings, numbers and booleans always serialize.
+        // Plain structs of strings, numbers, booleans and JSON values always serialize.
         serde_json::to_string_pretty(&List { tools: &self.tools }).unwrap_or_default() + "\n"
     }
 }
@@ -213,13 +494,28 @@ impl Sink for Export<'_> {
     /// Nested refresh actions are not tools.
     fn file(&mut self, f: &FileResult) -> Result<(), Error> {
         for a in f.actions.iter().filter(|a| !a.nested) {
-            let t = tool(&f.shown, a, self.rules);
+            let key = self.keys.of(f, a);
+            let t = tool(&f.shown, key, a, self.rules, self.policy);
+            let raw = format!("{key}_{}", a.id);
+            let at = |e: Error| e.in_file(&f.shown).at(a.line, a.column);
             if let Some(w) = &t.meta.warning {
-                self.warnings.push(
-                    Error::new(format!("`{}` {w}", t.name))
-                        .in_file(&f.shown)
-                        .at(a.line, a.column),
-                );
+                self.warnings
+                    .push(at(Error::new(format!("`{}` {w}", t.name))));
+            }
+            // The run hands files over in catalog then path order, so which of two is named
+            // first does not depend on the threads.
+            let index = self.tools.len();
+            match self.names.get(&t.name) {
+                Some((first_raw, i)) => {
+                    let first = &self.tools[*i];
+                    self.collisions.push(at(Error::new(format!(
+                        "tool name `{}` is made from `{raw}` here and from `{first_raw}` at {}:{}: a server lists one tool by a name; rename one of the actions, or name the connector otherwise (`--key`, `info.x-effects-key`)",
+                        t.name, first.meta.file, first.meta.line
+                    ))));
+                }
+                None => {
+                    self.names.insert(t.name.clone(), (raw, index));
+                }
             }
             self.tools.push(t);
         }
@@ -227,6 +523,12 @@ impl Sink for Export<'_> {
     }
 
     fn finish(&mut self, end: &End) -> Result<(), Error> {
+        if !self.collisions.is_empty() {
+            return Err(Error::new(format!(
+                "{} tool(s) named as another is: nothing written",
+                self.collisions.len()
+            )));
+        }
         let json = self.json();
         (end.write)(&self.path, &json)
     }

@@ -128,6 +128,9 @@ pub struct Plan {
     pub shape: Shape,
     pub group: Group,
     pub info_key: Option<String>,
+    /// Whether `info_key` is written in the file (a connector's `info.key`, an OpenAPI
+    /// document's `info.x-effects-key`) rather than made from its title.
+    pub key_written: bool,
     pub info_title: Option<String>,
     pub problems: Vec<Error>,
     pub notes: Vec<Error>,

@@ -39,6 +39,7 @@ pub(super) fn plan_tree(
                 p.site.view.description = None;
                 p.site.view.details = None;
                 p.site.view.inputs = Vec::new();
+                p.site.view.required = Vec::new();
             }
             actions.push(p);
         },
@@ -62,6 +63,7 @@ pub(super) fn plan_tree(
     Ok(Plan {
         shape: facts.shape,
         group: group.unwrap_or_default(),
+        key_written: facts.info_key.is_some(),
         info_key: facts.info_key,
         info_title: facts.info_title,
         problems: facts.problems,

@@ -597,6 +597,7 @@ impl Ctx<'_, '_> {
             action_type: string(action_type),
             steps: self.steps(steps.filter(|_| self.full)),
             inputs: self.inputs(inputs.filter(|_| self.full)),
+            required: self.required(inputs.filter(|_| self.full)),
             scopes: self.scopes(scopes.filter(|_| self.full)),
             declared,
             annotations,
@@ -871,6 +872,25 @@ impl Ctx<'_, '_> {
                     enum_values,
                     description: string(description),
                 })
+            })
+            .collect()
+    }
+
+    /// The names of the inputs marked `required: true` (`True` and `TRUE` are the same
+    /// boolean in YAML 1.2's core schema).
+    fn required(&self, inputs: Option<NodeId>) -> Vec<String> {
+        let tree = self.tree;
+        let Some(items) = inputs.and_then(|s| tree.items(s)) else {
+            return Vec::new();
+        };
+        items
+            .filter_map(|input| {
+                let [name, required] = tree.fields(input, ["name", "required"]);
+                required
+                    .and_then(|r| tree.scalar(r))
+                    .is_some_and(|r| matches!(r, "true" | "True" | "TRUE"))
+                    .then(|| tree.scalar(name?).map(str::to_owned))
+                    .flatten()
             })
             .collect()
     }

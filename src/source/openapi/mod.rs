@@ -127,6 +127,7 @@ pub fn plan(
         shape: Shape::OpenApi,
         group,
         info_key,
+        key_written: document.key.is_some(),
         info_title,
         problems: document.problems,
         notes,

@@ -426,6 +426,7 @@ pub(super) fn plan_op(
         view.description = None;
         view.details = None;
         view.inputs = Vec::new();
+        view.required = Vec::new();
     }
     // A second plan's sites and notes are compared by what they plan, never shown: on a
     // one-line document each column is a search back through the line.

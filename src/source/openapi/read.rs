@@ -25,6 +25,10 @@ const METHODS: [&str; 8] = [
 /// an operation a generator would make a tool of.
 const SWAGGER_METHODS: [&str; 7] = ["get", "put", "post", "delete", "options", "head", "patch"];
 
+/// The key of `info` that names the connector a document's tools are filed under, beside
+/// the operations' `x-effects` (the same prefix).
+pub const KEY_EXTENSION: &str = "x-effects-key";
+
 /// One operation of a document.
 #[derive(Debug, Clone)]
 pub struct Operation {
@@ -52,6 +56,9 @@ pub struct Document {
     /// `openapi` or `swagger`, with its version (`3.1.0`, `2.0`).
     pub spec: String,
     pub title: Option<String>,
+    /// `info.x-effects-key`: the key its operations' tools are filed under, written where a
+    /// connector writes `info.key`.
+    pub key: Option<String>,
     pub operations: Vec<Operation>,
     /// Problems with single operations (a `$ref` that points nowhere, a bad `x-effects`
     /// item, a hint that is not a boolean); the others are still read.
@@ -59,9 +66,12 @@ pub struct Document {
 }
 
 impl Document {
-    /// The name its operations' tools are filed under: the title, snake-cased (the
-    /// `info.key` a connector would have), else none.
+    /// The name its operations' tools are filed under: its `info.x-effects-key`, else the
+    /// title, snake-cased (the `info.key` a connector would have), else none.
     pub fn key(&self) -> Option<String> {
+        if let Some(key) = &self.key {
+            return Some(key.clone());
+        }
         let t = self.title.as_deref()?;
         let key = snake(t);
         (!key.is_empty()).then_some(key)
@@ -344,17 +354,27 @@ fn head(tree: &Tree) -> Result<(NodeId, &'static str, Document), Error> {
         .into_iter()
         .find(|k| tree.get(root, k).is_some())
         .ok_or_else(|| node_error(tree, root, "no top-level `openapi` or `swagger` key"))?;
-    let doc = Document {
+    let info = tree.get(root, "info");
+    let mut doc = Document {
         spec: format!(
             "{spec_key} {}",
             tree.get_str(root, spec_key).unwrap_or_default()
         ),
-        title: tree
-            .get(root, "info")
+        title: info
             .and_then(|i| tree.get_str(i, "title"))
             .map(str::to_owned),
         ..Document::default()
     };
+    if let Some(at) = info.and_then(|i| tree.get(i, KEY_EXTENSION)) {
+        match tree.scalar(at).map(str::trim).filter(|k| !k.is_empty()) {
+            Some(key) => doc.key = Some(key.to_owned()),
+            None => doc.problems.push(node_error(
+                tree,
+                at,
+                format!("`info.{KEY_EXTENSION}` must be a non-empty string: the tools are filed under the title"),
+            )),
+        }
+    }
     Ok((root, spec_key, doc))
 }
 
@@ -668,7 +688,9 @@ impl<'a> Reader<'a, '_> {
             };
             (view, false, Vec::new())
         } else {
-            let (inputs, request_body) = self.inputs(f.params, shared, f.body, problems);
+            let mut required = Vec::new();
+            let (inputs, request_body) =
+                self.inputs(f.params, shared, f.body, &mut required, problems);
             let scopes = self.scopes(f.security);
             let tags = f
                 .tags
@@ -688,6 +710,7 @@ impl<'a> Reader<'a, '_> {
                     soap_operation: None,
                 }],
                 inputs,
+                required,
                 scopes,
                 declared: declared(tree, f.effects),
                 annotations: self.hints(f.hints, problems),
@@ -716,12 +739,13 @@ impl<'a> Reader<'a, '_> {
 
     /// An operation's inputs: its parameters and the path's (unless the operation redefines
     /// the same name and location), and its request body's properties; and whether it
-    /// takes a body.
+    /// takes a body. The names it requires go to `required`.
     fn inputs(
         &self,
         params: Option<NodeId>,
         shared: Option<NodeId>,
         body: Option<NodeId>,
+        required: &mut Vec<String>,
         problems: &mut Vec<Error>,
     ) -> (Vec<Input>, bool) {
         let tree = self.tree;
@@ -739,16 +763,22 @@ impl<'a> Reader<'a, '_> {
         }
         let mut inputs: Vec<Input> = Vec::new();
         let mut request_body = false;
+        // A path parameter is required whatever it says: the path cannot be built without it.
+        let requires = |p: NodeId, loc: &str| loc == "path" || self.is_true(p, "required");
         for (name, loc, p) in &params_read {
             let schema = tree.get(*p, "schema").map(|s| self.deref(s, problems));
             if loc == "body" {
                 // Swagger 2.0's body parameter: the body's properties are the inputs.
                 request_body = true;
+                let before = inputs.len();
                 if let Some(s) = schema {
-                    self.properties(s, &mut inputs, problems);
+                    self.properties(s, &mut inputs, required, problems);
                 }
-                if inputs.is_empty() {
+                if inputs.len() == before {
                     inputs.push(self.input(name, None, None));
+                    if requires(*p, loc) {
+                        required.push(name.clone());
+                    }
                 }
                 continue;
             }
@@ -757,6 +787,9 @@ impl<'a> Reader<'a, '_> {
             }
             let typed = schema.unwrap_or(*p);
             inputs.push(self.input(name, Some(typed), Some(*p)));
+            if requires(*p, loc) {
+                required.push(name.clone());
+            }
         }
         if let Some(body) = body.map(|b| self.deref(b, problems)) {
             request_body = true;
@@ -768,7 +801,7 @@ impl<'a> Reader<'a, '_> {
                 .map(|s| self.deref(s, problems));
             let before = inputs.len();
             if let Some(s) = schema {
-                self.properties(s, &mut inputs, problems);
+                self.properties(s, &mut inputs, required, problems);
             }
             if inputs.len() == before {
                 inputs.push(Input {
@@ -776,9 +809,17 @@ impl<'a> Reader<'a, '_> {
                     ty: Some("object".into()),
                     ..Input::default()
                 });
+                if self.is_true(body, "required") {
+                    required.push("body".into());
+                }
             }
         }
         (inputs, request_body)
+    }
+
+    /// Whether `key` of a mapping is the boolean true.
+    fn is_true(&self, map: NodeId, key: &str) -> bool {
+        self.tree.get(map, key).and_then(|v| boolean(self.tree, v)) == Some(true)
     }
 
     /// The OAuth scopes an operation can be called with (its own `security`, else the
@@ -827,12 +868,20 @@ impl<'a> Reader<'a, '_> {
         }
     }
 
-    /// The top-level properties of a body schema, as inputs (what a connector would list).
-    fn properties(&self, schema: NodeId, out: &mut Vec<Input>, problems: &mut Vec<Error>) {
+    /// The top-level properties of a body schema, as inputs (what a connector would list),
+    /// and those its `required` list names.
+    fn properties(
+        &self,
+        schema: NodeId,
+        out: &mut Vec<Input>,
+        required: &mut Vec<String>,
+        problems: &mut Vec<Error>,
+    ) {
         let tree = self.tree;
         let Some(props) = tree.get(schema, "properties").and_then(|p| tree.entries(p)) else {
             return;
         };
+        let before = out.len();
         for (k, v) in props {
             let Some(name) = tree.scalar(k) else { continue };
             let v = self.deref(v, problems);
@@ -840,6 +889,19 @@ impl<'a> Reader<'a, '_> {
             // every operation that sends it (a 20 MB document's views took 700 MB), and
             // what rules read of a body is its field names and types.
             out.push(self.input(name, Some(v), None));
+        }
+        let read = &out[before..];
+        for r in tree
+            .get(schema, "required")
+            .and_then(|r| tree.items(r))
+            .into_iter()
+            .flatten()
+        {
+            if let Some(name) = tree.scalar(r)
+                && read.iter().any(|i| i.name == name)
+            {
+                required.push(name.to_owned());
+            }
         }
     }
 
