@@ -542,6 +542,19 @@ impl Measured {
         self.counts.get(k).copied().unwrap_or_default()
     }
 
+    /// Whether rule `rule` ever decided a labelled operation's change, however its method
+    /// stood: a rule never seen there has a declaration behind it, not a record.
+    pub fn rule_seen(&self, rule: usize) -> bool {
+        Agreement::ALL.into_iter().any(|agreement| {
+            self.get(&Key::Rule {
+                claim: Claim::Change,
+                rule,
+                agreement,
+            })
+            .of > 0
+        })
+    }
+
     /// What a claim's evidence must clear to be patched. For a read, the 98%, and
     /// a single error in a record too thin to be sure of that demotes it: a wrong read runs
     /// unattended. For a change, two errors at least and the base rate of change among all

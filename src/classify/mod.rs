@@ -549,6 +549,44 @@ mod tests {
         assert_eq!(inf.deciding_ids(&set), ["scopes-read-only"]);
     }
 
+    /// A rule read off the inputs that never decided a labelled operation does not overrule
+    /// a read verb over GET, which HTTP defines as safe: a list's `export` parameter that
+    /// "Saves the API response to a file" names a download format, not a write. Without the
+    /// GET (an MCP tool that saves where it is told) the rule still speaks.
+    #[test]
+    fn an_unmeasured_input_rule_does_not_overrule_a_read_verb_over_get() {
+        let set = set();
+        let saves = crate::view::Input {
+            name: "export".into(),
+            description: Some("Saves the API response to a file.".into()),
+            ..Default::default()
+        };
+        let over = |method: Option<&str>| {
+            let view = ActionView {
+                id: "list_items".into(),
+                inputs: vec![saves.clone()],
+                steps: method
+                    .map(|m| Step {
+                        function: Some("request".into()),
+                        method: Some(m.into()),
+                        url: Some("/items/{collection}".into()),
+                        soap_operation: None,
+                    })
+                    .into_iter()
+                    .collect(),
+                ..ActionView::default()
+            };
+            let inf = infer(&view, &set);
+            (inf.effects.joined("|"), inf.deciding_ids(&set))
+        };
+        let (effects, ids) = over(Some("get"));
+        assert_eq!(effects, "read", "{ids:?}");
+        assert!(!ids.contains(&"input-saves-output"), "{ids:?}");
+        let (effects, ids) = over(None);
+        assert_eq!(effects, "write");
+        assert!(ids.contains(&"input-saves-output"), "{ids:?}");
+    }
+
     /// A GraphQL endpoint is RPC-style, its POST no evidence of a change, whatever its
     /// file extension (`/graphql.json`), beside the REST calls of the same API.
     #[test]

@@ -130,6 +130,21 @@ pub struct Rule {
     pub file: String,
 }
 
+impl Rule {
+    /// Whether it is read off the action's inputs (their names or descriptions) alone.
+    pub fn reads_inputs(&self) -> bool {
+        let w = &self.when;
+        (w.input.is_some()
+            || w.only_inputs.is_some()
+            || w.free_input.is_some()
+            || w.input_word.is_some())
+            && w.method.is_none()
+            && w.function.is_none()
+            && w.name_token.is_none()
+            && w.path_segment.is_none()
+    }
+}
+
 /// One heuristics file: rules, words, or both.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, expecting = "a mapping of `rules` and word lists")]
