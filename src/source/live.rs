@@ -445,17 +445,16 @@ impl<R: AsyncRead + Unpin> AsyncRead for Tee<R> {
 /// command or argument is meant.
 pub fn read_config(text: &str, file: &Path) -> Option<Vec<(String, Result<Server>)>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let Ok(Value::Object(root)) = serde_json::from_str::<Value>(text) else {
-        return None;
-    };
-    if root.contains_key("tools") || root.contains_key("result") {
+    let root: ConfigRoot = serde_json::from_str(text).ok()?;
+    if root.tools.is_some() || root.result.is_some() {
         return None;
     }
-    let lists: Vec<&Map<String, Value>> = ["mcpServers", "servers"]
-        .iter()
-        .filter_map(|k| root.get(*k).and_then(Value::as_object))
+    let servers: Vec<(String, Value)> = [root.mcp_servers, root.servers]
+        .into_iter()
+        .flatten()
+        .flat_map(|s| s.0)
         .collect();
-    if lists.is_empty() {
+    if !root.listed {
         return None;
     }
     let dir = file
@@ -469,12 +468,134 @@ pub fn read_config(text: &str, file: &Path) -> Option<Vec<(String, Result<Server
         })
         .map(Path::to_path_buf);
     Some(
-        lists
+        servers
             .into_iter()
-            .flatten()
-            .map(|(name, entry)| (name.clone(), server_of(entry, dir.as_deref())))
+            .map(|(name, entry)| {
+                let server = server_of(&entry, dir.as_deref());
+                (name, server)
+            })
             .collect(),
     )
+}
+
+/// The keys of a configuration `read_config` looks at; any other is left alone.
+struct ConfigRoot {
+    mcp_servers: Option<Ordered>,
+    servers: Option<Ordered>,
+    tools: Option<()>,
+    result: Option<()>,
+    /// Whether `mcpServers` or `servers` was an object.
+    listed: bool,
+}
+
+impl<'de> serde::Deserialize<'de> for ConfigRoot {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct RootVisitor;
+        impl<'de> serde::de::Visitor<'de> for RootVisitor {
+            type Value = ConfigRoot;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                mut map: M,
+            ) -> std::result::Result<ConfigRoot, M::Error> {
+                let mut root = ConfigRoot {
+                    mcp_servers: None,
+                    servers: None,
+                    tools: None,
+                    result: None,
+                    listed: false,
+                };
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "mcpServers" => root.mcp_servers = map.next_value::<IfObject>()?.0,
+                        "servers" => root.servers = map.next_value::<IfObject>()?.0,
+                        other => {
+                            map.next_value::<serde::de::IgnoredAny>()?;
+                            match other {
+                                "tools" => root.tools = Some(()),
+                                "result" => root.result = Some(()),
+                                _ => {}
+                            }
+                        }
+                    }
+                }
+                root.listed = root.mcp_servers.is_some() || root.servers.is_some();
+                Ok(root)
+            }
+        }
+        d.deserialize_map(RootVisitor)
+    }
+}
+
+/// An object's entries in the order written (a `Map` sorts them).
+struct Ordered(Vec<(String, Value)>);
+
+/// Any JSON value, kept as [`Ordered`] when it is an object.
+struct IfObject(Option<Ordered>);
+
+impl<'de> serde::Deserialize<'de> for IfObject {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct IfObjectVisitor;
+        impl<'de> serde::de::Visitor<'de> for IfObjectVisitor {
+            type Value = IfObject;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON value")
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                map: M,
+            ) -> std::result::Result<IfObject, M::Error> {
+                OrderedVisitor.visit_map(map).map(|o| IfObject(Some(o)))
+            }
+            fn visit_seq<S: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: S,
+            ) -> std::result::Result<IfObject, S::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(IfObject(None))
+            }
+            fn visit_bool<E>(self, _: bool) -> std::result::Result<IfObject, E> {
+                Ok(IfObject(None))
+            }
+            fn visit_i64<E>(self, _: i64) -> std::result::Result<IfObject, E> {
+                Ok(IfObject(None))
+            }
+            fn visit_u64<E>(self, _: u64) -> std::result::Result<IfObject, E> {
+                Ok(IfObject(None))
+            }
+            fn visit_f64<E>(self, _: f64) -> std::result::Result<IfObject, E> {
+                Ok(IfObject(None))
+            }
+            fn visit_str<E>(self, _: &str) -> std::result::Result<IfObject, E> {
+                Ok(IfObject(None))
+            }
+            fn visit_unit<E>(self) -> std::result::Result<IfObject, E> {
+                Ok(IfObject(None))
+            }
+        }
+        d.deserialize_any(IfObjectVisitor)
+    }
+}
+
+struct OrderedVisitor;
+
+impl<'de> serde::de::Visitor<'de> for OrderedVisitor {
+    type Value = Ordered;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<M: serde::de::MapAccess<'de>>(
+        self,
+        mut map: M,
+    ) -> std::result::Result<Ordered, M::Error> {
+        let mut entries = Vec::new();
+        while let Some(entry) = map.next_entry::<String, Value>()? {
+            entries.push(entry);
+        }
+        Ok(Ordered(entries))
+    }
 }
 
 fn server_of(entry: &Value, dir: Option<&Path>) -> Result<Server> {

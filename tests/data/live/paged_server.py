@@ -4,13 +4,20 @@
 `python3 paged_server.py PAGES` serves PAGES pages of two tools each; the first tool of the
 last page misspells `readOnlyHint`. `loop` hands back the same cursor forever; `hang`
 never answers `initialize`; `exit` writes `AUDIT_SECRET` to stderr and exits at once.
+With `AUDIT_PID_FILE` set it writes its process id there; with `AUDIT_STUBBORN` set it
+does not exit when its stdin closes, so only a kill ends it.
 """
 
 import json
 import os
+import signal
 import sys
+import time
 
 mode = sys.argv[1] if len(sys.argv) > 1 else "3"
+if os.environ.get("AUDIT_PID_FILE"):
+    with open(os.environ["AUDIT_PID_FILE"], "w") as f:
+        f.write(str(os.getpid()))
 
 if mode == "exit":
     print(f"cannot start: {os.environ.get('AUDIT_SECRET', '')}", file=sys.stderr, flush=True)
@@ -64,3 +71,7 @@ for line in sys.stdin:
         print(json.dumps(reply), flush=True)
         continue
     print(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}), flush=True)
+
+if os.environ.get("AUDIT_STUBBORN"):
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    time.sleep(600)
