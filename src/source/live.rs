@@ -254,7 +254,7 @@ where
                 seconds(timeout)
             )));
         }
-        Ok(Err(e)) => return Err(Error::new(format!("`initialize` failed: {e}"))),
+        Ok(Err(e)) => return Err(Error::new(format!("`initialize` failed: {}", plain(&e)))),
         Ok(Ok(service)) => service,
     };
     let pages = pages(&service, timeout, seen).await;
@@ -298,7 +298,7 @@ async fn pages(
                     seconds(timeout)
                 )));
             }
-            Ok(Err(e)) => return Err(Error::new(format!("`tools/list` failed: {e}"))),
+            Ok(Err(e)) => return Err(Error::new(format!("`tools/list` failed: {}", plain(&e)))),
             Ok(Ok(result)) => {
                 match seen.and_then(|s| last_response(&s.lock().expect("not poisoned"))) {
                     Some(raw) => raw,
@@ -362,6 +362,19 @@ fn next_cursor(page: &str) -> Option<String> {
         .and_then(Value::as_str)
         .filter(|c| !c.is_empty())
         .map(str::to_owned)
+}
+
+/// An SDK error's message without the Rust type it names (`Transport [rmcp::transport::
+/// worker::WorkerTransport<…>] error: …`), which tells a reader nothing.
+fn plain(e: &dyn std::fmt::Display) -> String {
+    let mut text = e.to_string();
+    if let Some(start) = text.find(" [")
+        && let Some(len) = text[start..].find(']')
+        && text[start..start + len].contains("::")
+    {
+        text.replace_range(start..start + len + 1, "");
+    }
+    text
 }
 
 fn seconds(d: Duration) -> String {
@@ -814,5 +827,14 @@ mod tests {
         assert_eq!(next_cursor(&page).as_deref(), Some("c2"));
         assert_eq!(next_cursor(r#"{"tools": [], "nextCursor": ""}"#), None);
         assert_eq!(next_cursor(r#"{"tools": []}"#), None);
+    }
+
+    #[test]
+    fn an_sdk_error_loses_its_type_name() {
+        assert_eq!(
+            plain(&"Send message error Transport [rmcp::a::B<c::D>] error: HTTP 401"),
+            "Send message error Transport error: HTTP 401"
+        );
+        assert_eq!(plain(&"a [b] c"), "a [b] c");
     }
 }
