@@ -201,6 +201,39 @@ fn a_streamable_http_server_is_audited_with_its_header_and_the_header_is_never_s
     assert!(run.stderr.contains(&url), "{}", run.stderr);
     assert!(run.stdout.is_empty(), "{}", run.stdout);
     assert!(!run.stderr.contains(wrong), "{}", run.stderr);
+
+    // VS Code's configuration: the header from the environment through `${env:…}`.
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(
+        dir.path(),
+        &serde_json::json!({"servers": {"notes": {
+            "type": "http",
+            "url": url,
+            "headers": {"Authorization": "Bearer ${env:AUDIT_TEST_TOKEN}"},
+        }}}),
+    );
+    let run = audit(
+        &[config.to_str().unwrap(), "--timeout", "20"],
+        &[("AUDIT_TEST_TOKEN", token)],
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.starts_with("== notes ==\nTOOL "),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
+    let run = audit(
+        &[config.to_str().unwrap(), "--timeout", "20"],
+        &[("AUDIT_TEST_TOKEN", wrong)],
+    );
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("error: server `notes`: "),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stdout.contains(wrong) && !run.stderr.contains(wrong));
 }
 
 #[test]
