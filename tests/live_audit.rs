@@ -140,9 +140,19 @@ impl Drop for Serving {
 
 /// Starts the SDK server on HTTP; returns it and its URL once it listens.
 fn http_server(python: &str, token: &str) -> (Serving, String) {
+    serve(
+        python,
+        &[&script("sdk_server.py"), "http"],
+        &[("AUDIT_TOKEN", token)],
+    )
+}
+
+/// Starts a server that prints its port once it listens on 127.0.0.1; returns it and its
+/// URL.
+fn serve(python: &str, args: &[&str], env: &[(&str, &str)]) -> (Serving, String) {
     let mut child = Command::new(python)
-        .args([&script("sdk_server.py"), "http"])
-        .env("AUDIT_TOKEN", token)
+        .args(args)
+        .envs(env.iter().copied())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -265,6 +275,40 @@ fn every_page_of_a_paginated_list_is_audited_and_a_misspelled_key_is_found() {
     );
     let reason = report["tools"][4]["reason"].as_str().unwrap();
     assert!(reason.contains("`annotations.readonlyHint`"), "{reason}");
+}
+
+#[test]
+fn over_http_an_event_stream_is_read_as_sent_and_plain_json_through_typed_tools() {
+    let Some(python) = python3() else { return };
+    let server = script("paged_server.py");
+    // An event stream (each event's JSON over several lines): every page, and the
+    // misspelled key, as over stdio.
+    let (_events, url) = serve(&python, &[&server, "http-sse", "3"], &[]);
+    let run = audit(&[&url, "--format", "json", "--timeout", "20"], &[]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    let found = verdicts(&report);
+    assert_eq!(found.len(), 6, "{found:?}");
+    assert_eq!(
+        found[4],
+        ("get_record_2".to_owned(), "malformed".to_owned())
+    );
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
+    // Plain JSON: rmcp's typed tools drop the misspelled key, so the tool reads as not
+    // declaring it, and a warning says why.
+    let (_json, url) = serve(&python, &[&server, "http-json", "3"], &[]);
+    let run = audit(&[&url, "--format", "json", "--timeout", "20"], &[]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    let found = verdicts(&report);
+    assert_eq!(found.len(), 6, "{found:?}");
+    assert_eq!(found[4], ("get_record_2".to_owned(), "missing".to_owned()));
+    assert!(
+        run.stderr
+            .starts_with(&format!("warning: server `{url}` answered in plain JSON")),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]

@@ -185,7 +185,10 @@ pub fn run(mut args: AuditArgs, config: &Config) -> Result<u8> {
             finish_one(&args, &audit_of(&tools))
         }
         Target::One(name, server) => match live::list_tools(&server, timeout) {
-            Ok(tools) => finish_one(&args, &audit_of(&tools)),
+            Ok(listed) => {
+                warn_inexact(&name, &listed);
+                finish_one(&args, &audit_of(&listed.tools))
+            }
             Err(e) => {
                 print_error(&format!("server `{name}`: {e}"));
                 Ok(EXIT_ERROR)
@@ -197,7 +200,10 @@ pub fn run(mut args: AuditArgs, config: &Config) -> Result<u8> {
                 .map(|(name, server)| {
                     let rows = server
                         .and_then(|s| live::list_tools(&s, timeout))
-                        .map(|tools| audit_of(&tools));
+                        .map(|listed| {
+                            warn_inexact(&name, &listed);
+                            audit_of(&listed.tools)
+                        });
                     if let Err(e) = &rows {
                         print_error(&format!("server `{name}`: {e}"));
                     }
@@ -206,6 +212,17 @@ pub fn run(mut args: AuditArgs, config: &Config) -> Result<u8> {
                 .collect();
             finish_config(&args, &audited)
         }
+    }
+}
+
+/// A list read through the SDK's typed tools, where a misspelled key cannot be seen: said,
+/// so a `missing` there is not taken for the whole truth.
+fn warn_inexact(name: &str, listed: &live::Listed) {
+    if !listed.exact {
+        out::warning(&format!(
+            "server `{name}` answered in plain JSON, which the MCP SDK reads into typed tools: \
+             a misspelled or misplaced hint key is not seen there (a saved tools/list is read whole)"
+        ));
     }
 }
 

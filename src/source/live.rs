@@ -15,6 +15,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use rmcp::ServiceExt;
+use rmcp::model::ClientJsonRpcMessage;
 use rmcp::model::{
     ClientCapabilities, ClientConfig, ClientRequest, Implementation, ListToolsRequest,
     PaginatedRequestParams, ServerResult,
@@ -22,7 +23,9 @@ use rmcp::model::{
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::IntoTransport;
 use rmcp::transport::streamable_http_client::{
-    StreamableHttpClientTransport, StreamableHttpClientTransportConfig,
+    SseError, StreamableHttpClient, StreamableHttpClientTransport,
+    StreamableHttpClientTransportConfig, StreamableHttpError, StreamableHttpPostResponse,
+    StreamableHttpResponseLimits,
 };
 use serde_json::{Map, Value};
 use tokio::io::{AsyncBufReadExt, AsyncRead, ReadBuf};
@@ -114,11 +117,28 @@ pub fn masked(text: &str, server: &Server) -> String {
         .fold(text.to_owned(), |t, s| t.replace(s.as_str(), "***"))
 }
 
+/// The tools a server listed.
+#[derive(Debug)]
+pub struct Listed {
+    pub tools: Vec<mcp::Tool>,
+    /// Whether every page was read as the server wrote it. Not when an HTTP server answered
+    /// with plain JSON, which rmcp decodes into typed tools before anything else sees it:
+    /// a misspelled or misplaced hint key is then gone, and the tool reads as not declaring
+    /// it.
+    pub exact: bool,
+}
+
+/// One page of `tools/list` as JSON text, and whether it is the server's own text.
+struct Page {
+    json: String,
+    exact: bool,
+}
+
 /// Every tool `server` lists, read as a `tools/list` file is; `timeout` bounds starting and
 /// initializing the session, and each request after it. A stdio server is stopped before
 /// this returns, whatever happened. The error says what failed, with a failing program's
 /// exit status and the last lines of its stderr, secrets masked.
-pub fn list_tools(server: &Server, timeout: Duration) -> Result<Vec<mcp::Tool>> {
+pub fn list_tools(server: &Server, timeout: Duration) -> Result<Listed> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -142,13 +162,16 @@ pub fn list_tools(server: &Server, timeout: Duration) -> Result<Vec<mcp::Tool>> 
             1 => "tools/list".to_owned(),
             _ => format!("tools/list page {}", i + 1),
         };
-        let read = mcp::read_tools(page, &name).map_err(|e| Error {
+        let read = mcp::read_tools(&page.json, &name).map_err(|e| Error {
             message: masked(&e.message, server),
             ..e
         })?;
         tools.extend(read);
     }
-    Ok(tools)
+    Ok(Listed {
+        tools,
+        exact: pages.iter().all(|p| p.exact),
+    })
 }
 
 async fn stdio(
@@ -157,7 +180,7 @@ async fn stdio(
     env: &[(String, String)],
     cwd: Option<&Path>,
     timeout: Duration,
-) -> Result<Vec<String>> {
+) -> Result<Vec<Page>> {
     let mut cmd = tokio::process::Command::new(command);
     cmd.args(args)
         .envs(env.iter().map(|(k, v)| (k, v)))
@@ -210,7 +233,7 @@ async fn stdio(
     })
 }
 
-async fn http(url: &str, headers: &[(String, String)], timeout: Duration) -> Result<Vec<String>> {
+async fn http(url: &str, headers: &[(String, String)], timeout: Duration) -> Result<Vec<Page>> {
     // reqwest is built without a crypto provider of its own (README, "Dependencies"): ring
     // builds in a fraction of aws-lc-rs's time. rustls deprecates it for lacking
     // post-quantum key exchange, which guards recorded traffic against a future decryption;
@@ -228,17 +251,199 @@ async fn http(url: &str, headers: &[(String, String)], timeout: Duration) -> Res
         map.insert(key, value);
     }
     let config = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(map);
-    let transport = StreamableHttpClientTransport::from_config(config);
-    session(transport, timeout, None).await
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let client = Recording {
+        inner: http_client()?,
+        seen: seen.clone(),
+    };
+    let transport = StreamableHttpClientTransport::with_client(client, config);
+    session(transport, timeout, Some(&seen)).await
 }
 
-/// Initialize, list every page, close. `seen`, for a stdio server, is every byte it wrote:
-/// each page is then the response exactly as it came.
+/// The client rmcp builds for itself, which is not public: no idle connections kept, and
+/// only same-origin 307 and 308 redirects followed (they keep the method and the body; a
+/// header meant for one server is not sent to another), at most 10.
+fn http_client() -> Result<reqwest::Client> {
+    let policy = reqwest::redirect::Policy::custom(|attempt| {
+        let same_origin = attempt
+            .previous()
+            .first()
+            .is_some_and(|first| first.origin() == attempt.url().origin());
+        let keeps_body = matches!(attempt.status().as_u16(), 307 | 308);
+        if attempt.previous().len() > 10 {
+            attempt.error("more than 10 redirects")
+        } else if same_origin && keeps_body {
+            attempt.follow()
+        } else {
+            attempt.stop()
+        }
+    });
+    reqwest::Client::builder()
+        .pool_max_idle_per_host(0)
+        .redirect(policy)
+        .build()
+        .map_err(|e| Error::new(format!("cannot make an HTTP client: {e}")))
+}
+
+/// rmcp's reqwest client, with a copy of every event of a response that is an event stream
+/// (the default of the Python and TypeScript SDKs), one message a line as stdio writes
+/// them: rmcp decodes a response into typed tools and drops unknown keys. A response that
+/// is plain JSON is decoded inside rmcp before this sees it: then the typed tools are all
+/// there is ([`typed_page`]).
+#[derive(Clone)]
+struct Recording {
+    inner: reqwest::Client,
+    seen: Arc<Mutex<Vec<u8>>>,
+}
+
+impl Recording {
+    fn record(&self, response: StreamableHttpPostResponse) -> StreamableHttpPostResponse {
+        use futures::StreamExt;
+        match response {
+            StreamableHttpPostResponse::Sse(stream, id) => {
+                let seen = self.seen.clone();
+                let stream = stream.inspect(move |event| {
+                    if let Ok(sse_stream::Sse {
+                        data: Some(data), ..
+                    }) = event
+                        && let Ok(mut seen) = seen.lock()
+                    {
+                        // A line break in JSON is only ever whitespace between tokens.
+                        seen.extend(data.bytes().map(|b| match b {
+                            b'\n' | b'\r' => b' ',
+                            b => b,
+                        }));
+                        seen.push(b'\n');
+                    }
+                });
+                StreamableHttpPostResponse::Sse(Box::pin(stream), id)
+            }
+            other => other,
+        }
+    }
+}
+
+type Events = futures::stream::BoxStream<'static, std::result::Result<sse_stream::Sse, SseError>>;
+type Http<T> = std::result::Result<T, StreamableHttpError<reqwest::Error>>;
+
+impl StreamableHttpClient for Recording {
+    type Error = reqwest::Error;
+
+    async fn post_message(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<http::HeaderName, http::HeaderValue>,
+    ) -> Http<StreamableHttpPostResponse> {
+        let response = self
+            .inner
+            .post_message(uri, message, session_id, auth_header, custom_headers)
+            .await?;
+        Ok(self.record(response))
+    }
+
+    async fn post_message_with_max_sse_event_size(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<http::HeaderName, http::HeaderValue>,
+        max_sse_event_size: usize,
+    ) -> Http<StreamableHttpPostResponse> {
+        let response = self
+            .inner
+            .post_message_with_max_sse_event_size(
+                uri,
+                message,
+                session_id,
+                auth_header,
+                custom_headers,
+                max_sse_event_size,
+            )
+            .await?;
+        Ok(self.record(response))
+    }
+
+    async fn post_message_with_response_limits(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<http::HeaderName, http::HeaderValue>,
+        limits: StreamableHttpResponseLimits,
+    ) -> Http<StreamableHttpPostResponse> {
+        let response = self
+            .inner
+            .post_message_with_response_limits(
+                uri,
+                message,
+                session_id,
+                auth_header,
+                custom_headers,
+                limits,
+            )
+            .await?;
+        Ok(self.record(response))
+    }
+
+    async fn delete_session(
+        &self,
+        uri: Arc<str>,
+        session_id: Arc<str>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<http::HeaderName, http::HeaderValue>,
+    ) -> Http<()> {
+        self.inner
+            .delete_session(uri, session_id, auth_header, custom_headers)
+            .await
+    }
+
+    async fn get_stream(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<http::HeaderName, http::HeaderValue>,
+    ) -> Http<Events> {
+        self.inner
+            .get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
+            .await
+    }
+
+    async fn get_stream_with_max_sse_event_size(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<http::HeaderName, http::HeaderValue>,
+        max_sse_event_size: usize,
+    ) -> Http<Events> {
+        self.inner
+            .get_stream_with_max_sse_event_size(
+                uri,
+                session_id,
+                last_event_id,
+                auth_header,
+                custom_headers,
+                max_sse_event_size,
+            )
+            .await
+    }
+}
+
+/// Initialize, list every page, close. `seen` is every message the server sent, a line
+/// each, as far as rmcp lets it be seen: each page is then the response exactly as it came.
 async fn session<T, E, A>(
     transport: T,
     timeout: Duration,
     seen: Option<&Arc<Mutex<Vec<u8>>>>,
-) -> Result<Vec<String>>
+) -> Result<Vec<Page>>
 where
     T: IntoTransport<RoleClient, E, A>,
     E: std::error::Error + Send + Sync + 'static,
@@ -268,7 +473,7 @@ async fn pages(
     service: &RunningService<RoleClient, ClientConfig>,
     timeout: Duration,
     seen: Option<&Arc<Mutex<Vec<u8>>>>,
-) -> Result<Vec<String>> {
+) -> Result<Vec<Page>> {
     let mut out = Vec::new();
     let mut cursor: Option<String> = None;
     let mut cursors = HashSet::new();
@@ -301,12 +506,15 @@ async fn pages(
             Ok(Err(e)) => return Err(Error::new(format!("`tools/list` failed: {}", plain(&e)))),
             Ok(Ok(result)) => {
                 match seen.and_then(|s| last_response(&s.lock().expect("not poisoned"))) {
-                    Some(raw) => raw,
-                    None => typed_page(result)?,
+                    Some(json) => Page { json, exact: true },
+                    None => Page {
+                        json: typed_page(result)?,
+                        exact: false,
+                    },
                 }
             }
         };
-        let next = next_cursor(&page);
+        let next = next_cursor(&page.json);
         out.push(page);
         match next {
             None => return Ok(out),
@@ -320,10 +528,11 @@ async fn pages(
     }
 }
 
-/// A page as rmcp read it, back in JSON. Over HTTP it is all there is: rmcp decodes the
-/// response into its typed `Tool`, which keeps the five annotation keys and drops any
-/// other, so a misspelled or misplaced hint key is not seen (a hint that is not a boolean
-/// is: the typed reading fails and rmcp hands over the raw result).
+/// A page as rmcp read it, back in JSON, where the server's own text could not be had (an
+/// HTTP answer in plain JSON): rmcp decodes the response into its typed `Tool`, which keeps
+/// the five annotation keys and drops any other, so a misspelled or misplaced hint key is
+/// not seen (a hint that is not a boolean is: the typed reading fails and rmcp hands over
+/// the raw result).
 fn typed_page(result: ServerResult) -> Result<String> {
     let value = match result {
         ServerResult::ListToolsResult(list) => serde_json::to_value(list),
