@@ -158,10 +158,10 @@ fn target(args: &AuditArgs) -> Result<Target> {
 
 pub fn run(mut args: AuditArgs, config: &Config) -> Result<u8> {
     args.engine.apply(config);
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        return Err(Error::new("--timeout takes a number of seconds above 0"));
-    }
-    let timeout = Duration::from_secs_f64(args.timeout);
+    let timeout = Duration::try_from_secs_f64(args.timeout)
+        .ok()
+        .filter(|t| !t.is_zero())
+        .ok_or_else(|| Error::new("--timeout takes a number of seconds above 0"))?;
     let target = target(&args)?;
     if let Some(path) = &args.report {
         let mut guard = super::args::Guard::new(&[], config);

@@ -234,11 +234,11 @@ async fn stdio(
 }
 
 async fn http(url: &str, headers: &[(String, String)], timeout: Duration) -> Result<Vec<Page>> {
-    // reqwest is built without a crypto provider of its own (README, "Dependencies"): ring
-    // builds in a fraction of aws-lc-rs's time. rustls deprecates it for lacking
-    // post-quantum key exchange, which guards recorded traffic against a future decryption;
-    // a session that lists tools and ends is not worth the build. A second install is
-    // refused, which is fine: one is there.
+    // reqwest is built without a crypto provider of its own (docs/architecture.md,
+    // "Dependencies"): ring, not the default aws-lc-rs, whose C library is the longer build.
+    // rustls deprecates ring for lacking post-quantum key exchange, which guards recorded
+    // traffic against a future decryption; a session that lists tools and ends is not
+    // worth that build. A second install is refused, which is fine: one is there.
     #[allow(deprecated)]
     let _ = rustls::crypto::ring::default_provider().install_default();
     let mut map = HashMap::new();
