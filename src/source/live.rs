@@ -40,6 +40,12 @@ pub const MAX_PAGES: usize = 1000;
 /// Lines of a failing server's stderr kept for its error message.
 const TAIL_LINES: usize = 12;
 
+/// Characters of a line of an error message shown.
+const LINE_CHARS: usize = 300;
+
+/// Characters of a line of stderr kept, to mask and then cut to [`LINE_CHARS`].
+const TAIL_LINE_CHARS: usize = 64 * 1024;
+
 /// How long a server whose session has ended gets to exit on its own before it is killed.
 const EXIT_GRACE: Duration = Duration::from_secs(2);
 
@@ -109,6 +115,18 @@ impl Server {
     }
 }
 
+/// Each line of `text` cut to a readable length, after masking: a secret cut in two would
+/// not be found whole.
+fn shortened(text: &str) -> String {
+    text.lines()
+        .map(|l| match l.char_indices().nth(LINE_CHARS) {
+            Some((at, _)) => format!("{}…", &l[..at]),
+            None => l.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// `text` with every secret of `server` replaced by `***`.
 pub fn masked(text: &str, server: &Server) -> String {
     server
@@ -155,7 +173,7 @@ pub fn list_tools(server: &Server, timeout: Duration) -> Result<Listed> {
                 Server::Http { url, headers } => http(url, headers, timeout).await,
             }
         })
-        .map_err(|e| Error::new(masked(&e.message, server)))?;
+        .map_err(|e| Error::new(shortened(&masked(&e.message, server))))?;
     let mut tools = Vec::new();
     for (i, page) in pages.iter().enumerate() {
         let name = match pages.len() {
@@ -619,11 +637,11 @@ fn kill_group(pid: Option<u32>) {
 #[cfg(not(target_os = "linux"))]
 fn kill_group(_pid: Option<u32>) {}
 
-/// Keeps the last [`TAIL_LINES`] lines of a stream, each cut to a readable length.
+/// Keeps the last [`TAIL_LINES`] lines of a stream, each bounded.
 async fn keep_tail(stream: tokio::process::ChildStderr, tail: Arc<Mutex<Vec<String>>>) {
     let mut lines = tokio::io::BufReader::new(stream).lines();
     while let Ok(Some(line)) = lines.next_line().await {
-        let line: String = line.chars().take(300).collect();
+        let line: String = line.chars().take(TAIL_LINE_CHARS).collect();
         if let Ok(mut t) = tail.lock() {
             if t.len() == TAIL_LINES {
                 t.remove(0);
@@ -1027,6 +1045,10 @@ mod tests {
             "sent ***, then ***; 1"
         );
         assert!(!format!("{server:?}").contains("s3cr3t"));
+        // Masked before it is cut: the secret past the cut is not half shown.
+        let long = format!("{}Bearer s3cr3t-token", "x".repeat(LINE_CHARS - 10));
+        let shown = shortened(&masked(&long, &server));
+        assert!(!shown.contains("s3cr"), "{shown}");
     }
 
     #[test]
