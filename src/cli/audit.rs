@@ -119,6 +119,7 @@ fn target(args: &AuditArgs) -> Result<Target> {
                 args: args.command[1..].to_vec(),
                 env: Vec::new(),
                 cwd: None,
+                filled: Vec::new(),
             },
         ));
     }
@@ -137,6 +138,7 @@ fn target(args: &AuditArgs) -> Result<Target> {
             Server::Http {
                 url: url.to_owned(),
                 headers,
+                filled: Vec::new(),
             },
         ));
     }

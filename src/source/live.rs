@@ -61,11 +61,16 @@ pub enum Server {
         env: Vec<(String, String)>,
         /// Where it runs; `None`: where `audit` runs.
         cwd: Option<PathBuf>,
+        /// The values a configuration's `${VAR}`s were filled with, anywhere in the entry
+        /// (`"args": ["--token", "${TOKEN}"]`): secrets like `env`'s.
+        filled: Vec<String>,
     },
     /// A streamable-HTTP endpoint.
     Http {
         url: String,
         headers: Vec<(String, String)>,
+        /// As for `Stdio`: a `${VAR}` in the URL or a header.
+        filled: Vec<String>,
     },
 }
 
@@ -81,14 +86,14 @@ impl std::fmt::Debug for Server {
                 .field("env", &env.iter().map(|(k, _)| k).collect::<Vec<_>>())
                 .field("cwd", cwd)
                 .finish_non_exhaustive(),
-            Server::Http { url, headers } => f
+            Server::Http { url, headers, .. } => f
                 .debug_struct("Http")
                 .field("url", url)
                 .field(
                     "headers",
                     &headers.iter().map(|(k, _)| k).collect::<Vec<_>>(),
                 )
-                .finish(),
+                .finish_non_exhaustive(),
         }
     }
 }
@@ -97,10 +102,13 @@ impl Server {
     /// The values never to show: the environment's and the headers', and the token of a
     /// header such as `Bearer TOKEN` on its own.
     fn secrets(&self) -> Vec<String> {
-        let values: Vec<&String> = match self {
-            Server::Stdio { env, .. } => env.iter().map(|(_, v)| v).collect(),
-            Server::Http { headers, .. } => headers.iter().map(|(_, v)| v).collect(),
+        let (pairs, filled) = match self {
+            Server::Stdio { env, filled, .. } => (env, filled),
+            Server::Http {
+                headers, filled, ..
+            } => (headers, filled),
         };
+        let values = pairs.iter().map(|(_, v)| v).chain(filled);
         let mut out: Vec<String> = Vec::new();
         for v in values {
             out.push(v.clone());
@@ -169,8 +177,9 @@ pub fn list_tools(server: &Server, timeout: Duration) -> Result<Listed> {
                     args,
                     env,
                     cwd,
+                    ..
                 } => stdio(command, args, env, cwd.as_deref(), timeout).await,
-                Server::Http { url, headers } => http(url, headers, timeout).await,
+                Server::Http { url, headers, .. } => http(url, headers, timeout).await,
             }
         })
         .map_err(|e| Error::new(shortened(&masked(&e.message, server))))?;
@@ -842,6 +851,8 @@ fn server_of(entry: &Value, dir: Option<&Path>) -> Result<Server> {
     let entry = entry
         .as_object()
         .ok_or_else(|| Error::new("the entry is not an object"))?;
+    let filled = std::cell::RefCell::new(Vec::new());
+    let expand = |s: &str| expand(s, &mut filled.borrow_mut());
     let text = |key: &str| -> Result<Option<String>> {
         match entry.get(key) {
             None | Some(Value::Null) => Ok(None),
@@ -904,17 +915,21 @@ fn server_of(entry: &Value, dir: Option<&Path>) -> Result<Server> {
                 }
                 _ => command,
             };
+            let env = pairs("env")?;
             Ok(Server::Stdio {
                 command,
                 args,
-                env: pairs("env")?,
+                env,
                 cwd,
+                filled: filled.take(),
             })
         }
         (None | Some("http" | "streamable-http" | "streamableHttp"), _, Some(url)) => {
+            let headers = pairs("headers")?;
             Ok(Server::Http {
                 url,
-                headers: pairs("headers")?,
+                headers,
+                filled: filled.take(),
             })
         }
         (Some("stdio"), None, _) => Err(Error::new("type `stdio` with no `command`")),
@@ -925,8 +940,9 @@ fn server_of(entry: &Value, dir: Option<&Path>) -> Result<Server> {
 
 /// `text` with `${VAR}`, `${VAR:-default}` and `${env:VAR}` filled in from the environment,
 /// as Claude Code and VS Code do; a variable only the client can fill (`${input:…}`,
-/// `${workspaceFolder}`) is an error. The message names the variable, never a value.
-fn expand(text: &str) -> Result<String> {
+/// `${workspaceFolder}`) is an error. The message names the variable, never a value, and
+/// each value used is added to `filled`.
+fn expand(text: &str, filled: &mut Vec<String>) -> Result<String> {
     let mut out = String::new();
     let mut rest = text;
     while let Some(at) = rest.find("${") {
@@ -949,7 +965,10 @@ fn expand(text: &str) -> Result<String> {
             )));
         }
         match (std::env::var(name), default) {
-            (Ok(v), _) => out.push_str(&v),
+            (Ok(v), _) => {
+                out.push_str(&v);
+                filled.push(v);
+            }
             (Err(_), Some(d)) => out.push_str(d),
             (Err(_), None) => {
                 return Err(Error::new(format!("the environment has no `{name}`")));
@@ -992,6 +1011,7 @@ mod tests {
                 args: vec!["mcp-server-git".into()],
                 env: vec![("K".into(), "v".into())],
                 cwd: Some(PathBuf::from("dir")),
+                filled: Vec::new(),
             })
         );
         assert_eq!(
@@ -999,6 +1019,7 @@ mod tests {
             Ok(Server::Http {
                 url: "https://example.test/mcp".into(),
                 headers: vec![("Authorization".into(), "Bearer t".into())],
+                filled: Vec::new(),
             })
         );
         assert!(servers[2].1.is_err());
@@ -1021,14 +1042,33 @@ mod tests {
 
     #[test]
     fn variables_come_from_the_environment_and_a_missing_one_is_named() {
-        assert_eq!(expand("a ${NO_SUCH_VAR_X:-d} b").unwrap(), "a d b");
+        let mut filled = Vec::new();
         assert_eq!(
-            expand("${env:NO_SUCH_VAR_X}").unwrap_err().message,
+            expand("a ${NO_SUCH_VAR_X:-d} b", &mut filled).unwrap(),
+            "a d b"
+        );
+        assert_eq!(
+            expand("${env:NO_SUCH_VAR_X}", &mut filled)
+                .unwrap_err()
+                .message,
             "the environment has no `NO_SUCH_VAR_X`"
         );
-        assert!(expand("${input:token}").is_err());
+        assert!(expand("${input:token}", &mut filled).is_err());
+        assert!(filled.is_empty(), "{filled:?}");
         let path = std::env::var("PATH").unwrap();
-        assert_eq!(expand("${PATH}").unwrap(), path);
+        assert_eq!(expand("${PATH}", &mut filled).unwrap(), path);
+        // A value from the environment is a secret of the server that uses it.
+        assert_eq!(filled, [path.clone()]);
+        let servers = read_config(
+            r#"{"mcpServers": {"s": {"command": "x", "args": ["--token", "${PATH}"]}}}"#,
+            Path::new("c.json"),
+        )
+        .unwrap();
+        let server = servers[0].1.as_ref().unwrap();
+        assert_eq!(
+            masked(&format!("bad token {path}"), server),
+            "bad token ***"
+        );
     }
 
     #[test]
@@ -1039,6 +1079,7 @@ mod tests {
                 ("Authorization".into(), "Bearer s3cr3t-token".into()),
                 ("X-Flag".into(), "1".into()),
             ],
+            filled: Vec::new(),
         };
         assert_eq!(
             masked("sent Bearer s3cr3t-token, then s3cr3t-token; 1", &server),
