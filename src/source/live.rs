@@ -1058,7 +1058,7 @@ mod tests {
         let path = std::env::var("PATH").unwrap();
         assert_eq!(expand("${PATH}", &mut filled).unwrap(), path);
         // A value from the environment is a secret of the server that uses it.
-        assert_eq!(filled, [path.clone()]);
+        assert_eq!(filled, std::slice::from_ref(&path));
         let servers = read_config(
             r#"{"mcpServers": {"s": {"command": "x", "args": ["--token", "${PATH}"]}}}"#,
             Path::new("c.json"),
