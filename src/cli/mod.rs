@@ -76,7 +76,7 @@ enum Command {
     ExplainCode(explain::ExplainCodeArgs),
     /// Check descriptions against the description contract.
     Lint(lint::LintArgs),
-    /// Audit the annotations an MCP server ships (a `tools/list` result) against inference.
+    /// Audit the annotations an MCP server ships (a `tools/list` result, the running server, or every server of a client configuration) against inference.
     Audit(audit::AuditArgs),
 }
 

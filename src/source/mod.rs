@@ -6,10 +6,11 @@
 //! each file with the source that claimed it, and every output reads the same per-file
 //! results; a new kind of file is a folder here, one implementation of [`Source`] and one
 //! line in [`SOURCES`]. An MCP `tools/list` ([`mcp`]) is read into the same views, for
-//! `audit` and `lint --tools`.
+//! `audit` and `lint --tools`; [`live`] gets one from a running server.
 
 pub mod connector;
 pub mod kind;
+pub mod live;
 pub mod mcp;
 pub mod openapi;
 
