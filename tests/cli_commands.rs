@@ -1042,8 +1042,9 @@ fn explain_code_unknown_exits_2_and_lists_codes() {
 
 // ---- audit ---------------------------------------------------------------------------------
 
-/// One tool per verdict: agrees, missing, unsafe, overcautious, understated, differs,
-/// destructive-unset, malformed (and an update that agrees only under the delete policy).
+/// One tool per verdict: agrees, missing, unsafe, overcautious, understated, unconfirmed,
+/// destructive-unset, malformed (and an update that agrees only under the delete policy, and
+/// a rename declared destructive, which is caution; `differs` needs the overwrite policy).
 const TOOLS: &str = r#"{"tools": [
  {"name": "list_users", "title": "List users", "description": "Lists the users of the Acme directory.", "annotations": {"readOnlyHint": true}},
  {"name": "create_user", "title": "Create user", "description": "Creates a user in the Acme directory."},
@@ -1053,7 +1054,8 @@ const TOOLS: &str = r#"{"tools": [
  {"name": "remove_group", "title": "Remove group", "description": "Deletes a group from the Acme directory.", "annotations": {"readOnlyHint": false, "destructiveHint": false}},
  {"name": "rename_group", "title": "Rename group", "description": "Renames a group of the Acme directory.", "annotations": {"readOnlyHint": false, "destructiveHint": true}},
  {"name": "create_group", "title": "Create group", "description": "Creates a group in the Acme directory.", "annotations": {"readOnlyHint": false}},
- {"name": "list_groups", "title": "List groups", "description": "Lists the groups of the Acme directory.", "annotations": {"readOnlyHnt": true, "destructiveHint": "false"}}
+ {"name": "list_groups", "title": "List groups", "description": "Lists the groups of the Acme directory.", "annotations": {"readOnlyHnt": true, "destructiveHint": "false"}},
+ {"name": "diff_groups", "title": "Diff groups", "description": "Shows the differences between two groups of the Acme directory.", "annotations": {"readOnlyHint": true}}
 ]}
 "#;
 
@@ -1090,11 +1092,17 @@ fn audit_every_verdict_report_and_exit_codes() {
         ("user_get", "overcautious"),
         ("update_user", "agrees"),
         ("remove_group", "understated"),
-        ("rename_group", "differs"),
+        ("rename_group", "agrees"),
         ("create_group", "destructive-unset"),
         ("list_groups", "malformed"),
+        ("diff_groups", "unconfirmed"),
     ];
     assert_eq!(v, want.map(|(a, b)| (a.to_owned(), b.to_owned())).to_vec());
+    assert!(
+        r.stdout.contains("\ndiff_groups: unconfirmed: declared read-only; the rules lean to write, but not on evidence good enough to overrule a person"),
+        "{}",
+        r.stdout
+    );
     assert!(
         r.stdout.contains("\nlist_groups: malformed: `annotations.readOnlyHnt` is not a hint (did you mean `readOnlyHint`?): clients drop it; `annotations.destructiveHint` is the string \"false\", not true or false"),
         "{}",
@@ -1104,10 +1112,18 @@ fn audit_every_verdict_report_and_exit_codes() {
     let json = run(dir.path(), &["audit", "tools.json", "--format", "json"]);
     assert_eq!(json.code, 1);
     let parsed: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
-    assert_eq!(parsed["tools"].as_array().unwrap().len(), 9);
+    assert_eq!(parsed["tools"].as_array().unwrap().len(), 10);
+    assert!(
+        parsed["tools"][6]["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("destructiveHint true on a change the policy calls non-destructive (write): caution the specification allows"),
+        "{}",
+        parsed["tools"][6]
+    );
     snapshot("commands/audit.json", &json.shown());
 
-    // Without the failing tools: exit 0, even with missing, overcautious, differs and
+    // Without the failing tools: exit 0, even with missing, unconfirmed, overcautious and
     // destructive-unset.
     let safe: serde_json::Value = serde_json::from_str(TOOLS).unwrap();
     let kept: Vec<serde_json::Value> = safe["tools"]
@@ -1130,7 +1146,7 @@ fn audit_every_verdict_report_and_exit_codes() {
     // Quiet: the totals line only.
     assert_eq!(
         run(dir.path(), &["audit", "safe.json", "-q"]).stdout,
-        "6 tools: 2 agrees, 1 missing, 0 unsafe, 0 understated, 0 malformed, 1 overcautious, 1 differs, 1 destructive-unset\n"
+        "7 tools: 3 agrees, 1 missing, 0 unsafe, 0 understated, 0 malformed, 1 unconfirmed, 1 overcautious, 0 differs, 1 destructive-unset\n"
     );
     let q = run(dir.path(), &["audit", "tools.json", "-q"]);
     assert_eq!((q.code, q.stdout.lines().count()), (1, 1), "{}", q.stdout);
@@ -1188,10 +1204,22 @@ fn audit_never_agrees_with_a_read_only_claim_on_a_delete() {
             ("truncate_table", "truncate"),
             ("erase_all", "erase"),
         ] {
-            let line = format!(
-                "\n{tool}: unsafe: declared read-only, but the rules infer delete: clients run it without asking; the verb `{verb}` (verb-delete) of the name"
+            // A delete verb seen too little for its own record is judged by its sense's pool,
+            // which clears the bar a person's claim needs: the verdict names it.
+            let line = r
+                .stdout
+                .lines()
+                .find(|l| l.starts_with(&format!("{tool}: ")))
+                .unwrap_or_else(|| panic!("{min} {tool}: {}", r.stdout));
+            assert!(
+                line.starts_with(&format!("{tool}: unsafe: declared read-only, but the rules infer delete: clients run it without asking; any `verb-delete` verb read from the name")),
+                "{min}: {line}"
             );
-            assert!(r.stdout.contains(&line), "{min} {tool}: {}", r.stdout);
+            assert!(line.contains("labelled operations of"), "{line}");
+            assert!(
+                line.contains(&format!("the verb `{verb}` (verb-delete) of the name")),
+                "{min}: {line}"
+            );
         }
     }
     assert_eq!(audit_verdicts(tools), (1, vec!["unsafe".to_owned(); 3]),);
@@ -1275,7 +1303,10 @@ fn audit_min_confidence_high_counts_a_medium_guess_as_unclassified() {
         .unwrap_or("")
         .to_owned();
     assert_eq!(conf, "medium", "the case needs a medium-confidence create");
-    assert_eq!(medium.code, 1, "{}", medium.stdout);
+    // 48 of 48 right is not enough to overrule a person (at least 94.7% with 95%
+    // confidence): a note, not a failure.
+    assert_eq!(v["tools"][0]["verdict"], "unconfirmed");
+    assert_eq!(medium.code, 0, "{}", medium.stdout);
     let high = run(
         dir.path(),
         &[

@@ -373,26 +373,26 @@ fn proposals_do_not_depend_on_how_a_catalog_is_written() {
 /// An author's explicit read-only claim, audited, leave-one-provider-out (every labelled
 /// tool declared `readOnlyHint: true`, each provider judged by the counts measured without
 /// it): truthful claims called `unsafe` at most 2% on every set and route (the target), and
-/// lies caught at least the share reached (the target is 60%; not met on most sets: a
-/// record must clear 95% with 95% confidence, and most change words are seen in too few
-/// rows, docs/evaluation.md). Tighten the floors as inference improves.
+/// lies caught at least the share reached (the target is 60%, met on four rows: a record must
+/// clear 95% with 95% confidence, and most change words are seen in too few rows,
+/// docs/evaluation.md). Tighten the floors as inference improves.
 #[test]
 fn an_authors_read_only_claim_is_overruled_only_on_a_sound_record() {
     let (rows, set, outcomes) = run();
     let held_out = labelled::cross_validated(rows, outcomes, set).expect("every row classifies");
     let by = labelled::declared::measure(&held_out, outcomes, set);
     println!("{}", labelled::declared::render(&by));
-    // (set, route, lies caught at least): the shares reached on 6 December.
+    // (set, route, lies caught at least): the shares reached on 6 December, rounded down.
     let floors = [
-        (Set::Openapi, Route::Backfill, 0.49),
-        (Set::Openapi, Route::Audit, 0.56),
-        (Set::Google, Route::Backfill, 0.66),
-        (Set::Google, Route::Audit, 0.57),
-        (Set::Graph, Route::Backfill, 0.58),
-        (Set::Graph, Route::Audit, 0.59),
-        (Set::Azure, Route::Audit, 0.58),
-        (Set::Mcp, Route::Backfill, 0.35),
-        (Set::Mcp, Route::Audit, 0.29),
+        (Set::Openapi, Route::Backfill, 0.494),
+        (Set::Openapi, Route::Audit, 0.573),
+        (Set::Google, Route::Backfill, 0.662),
+        (Set::Google, Route::Audit, 0.591),
+        (Set::Graph, Route::Backfill, 0.589),
+        (Set::Graph, Route::Audit, 0.609),
+        (Set::Azure, Route::Audit, 0.600),
+        (Set::Mcp, Route::Backfill, 0.351),
+        (Set::Mcp, Route::Audit, 0.326),
     ];
     assert_eq!(by.len(), floors.len(), "every set and route measured");
     for (s, route, caught) in floors {

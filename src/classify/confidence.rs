@@ -179,7 +179,7 @@ impl Count {
     /// in enough providers to speak, and right at least [`OVERRULES`] of the time with 95%
     /// confidence. No record of a handful of rows can: even 51 right of 51 stays below.
     /// Measured against the same bar on the record without its largest provider (as `high`
-    /// reads it), which caught 1-6 points fewer lies on every labelled set and spared no
+    /// reads it), which caught 0.4-8 points fewer lies on every labelled set and spared no
     /// truthful claim on mcp-dev (docs/evaluation.md, "An author's read-only claim").
     pub fn overrules(self) -> bool {
         self.speaks() && self.bounds().1 >= OVERRULES
@@ -610,14 +610,17 @@ impl Measured {
     /// [`Count::overrules`]. An own record that has been wrong and does not clear the bar
     /// ends the walk: a more general record does not vouch for evidence that has been wrong
     /// on its own (`open` of `open_nodes`: 2 of 3). The pools a piece is part of (its sense,
-    /// its claim, its support) never overrule: they say what a word never seen is likely
-    /// to do in a REST API, and MCP servers use such words for the state of a session
-    /// (`browser_hover`, `disconnect`, `convert_time` declared read-only and right).
-    /// Measured leave-one-provider-out (`examples/eval`, "an author's read-only claim"):
-    /// with the most specific pool that speaks for evidence seen too little, 11 of
-    /// mcp-dev's 215 truthful read-only claims were called unsafe; without, none.
+    /// its claim) say what a word seen too little is likely to do in a REST API, and MCP
+    /// servers use such words for the state of a session (`browser_hover`, `convert_time`
+    /// declared read-only, rightly): they speak for a delete only, the costliest mistake a
+    /// hint can make (`drop_database` declared read-only). Measured leave-one-provider-out
+    /// (`examples/eval`, "an author's read-only claim"): with every pool, 11 to 15 of
+    /// mcp-dev's 215 truthful read-only claims were called unsafe; with none, none and 29% of
+    /// its lies caught; with a delete's, one (`disconnect`) and 33%, and 1-5 points more lies
+    /// caught on every set.
     pub fn overruling(&self, d: &Decision) -> Option<(Key, Count)> {
-        for k in chain(d).own() {
+        let chain = chain(d);
+        for k in chain.own() {
             let c = self.get(k);
             if c.overrules() {
                 return Some((*k, c));
@@ -626,7 +629,12 @@ impl Measured {
                 return None;
             }
         }
-        None
+        if !d.effects.contains(crate::effects::Effect::Delete) {
+            return None;
+        }
+        let k = chain.pooled().iter().find(|k| self.get(k).speaks())?;
+        let c = self.get(k);
+        c.overrules().then_some((*k, c))
     }
 
     /// A judgement of `confidence` resting on the record of `key`.

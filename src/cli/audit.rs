@@ -18,10 +18,14 @@ use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, EngineArgs, SummaryFormat, out};
 #[derive(Args, Debug)]
 #[command(
     after_help = "Verdicts: agrees; missing (neither readOnlyHint nor destructiveHint); unsafe (declared \
-read-only, inferred to change something); understated (destructiveHint false on a delete); \
-malformed (a hint key misspelled, misplaced or not a boolean); overcautious (declared not \
-read-only, a confident read); differs (destructiveHint differs); destructive-unset (an additive \
-write without destructiveHint, which clients take as destructive).\n\n\
+read-only, inferred to change something on evidence whose record overrules a person: right at \
+least 95% of the time with 95% confidence, in 3 providers or more); understated \
+(destructiveHint false on a delete, on such evidence); unconfirmed (the same, on evidence too \
+weak to overrule the author: a note naming it and its record, never a failure); malformed (a \
+hint key misspelled, misplaced or not a boolean); overcautious (declared not read-only, a \
+confident read); differs (destructiveHint false where the policy makes it true; true on any \
+change is caution, and agrees); destructive-unset (an additive write without destructiveHint, \
+which clients take as destructive).\n\n\
 What is audited, one of:\n  \
 a tools/list result saved in a file;\n  \
 a stdio server: the command after `--`, started, listed and stopped;\n  \
