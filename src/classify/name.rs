@@ -512,7 +512,8 @@ pub const POSTED_READS: f64 = 0.5;
 /// both held instead of proposed.
 pub const POSTED_READS_SEEN: usize = 2;
 
-/// The most words a prefix is read to: a service and a resource or two.
+/// The most words a prefix is read to (a service and a resource or two), unless every name
+/// opens with more.
 const PREFIX_WORDS: usize = 4;
 
 /// How many words a sentence's verb may follow (lead-ins and adverbs).
@@ -631,7 +632,7 @@ fn shared_prefix(names: &[&str], lex: &Lexicon, words: &mut Words) -> Vec<String
         .collect();
     let mut prefix: Vec<u64> = Vec::new();
     let mut spelled: Vec<String> = Vec::new();
-    while prefix.len() < PREFIX_WORDS {
+    loop {
         let k = prefix.len();
         let mut next: std::collections::HashMap<u64, (usize, usize)> = Default::default();
         for (i, h) in hashed.iter().enumerate() {
@@ -647,6 +648,12 @@ fn shared_prefix(names: &[&str], lex: &Lexicon, words: &mut Words) -> Vec<String
         else {
             break;
         };
+        // Past a service and a resource or two, only words every name opens with: a key an
+        // export put before every tool's name (`git_hub_s_official_open_api_spec_…`), whose
+        // `open` would otherwise be read as each name's verb.
+        if k >= PREFIX_WORDS && !(names.len() >= 3 && count == names.len()) {
+            break;
+        }
         words.read_name(names[at], lex, None);
         let word = words.get(k).to_owned();
         // A read verb the names share is their verb, whatever follows it: a partial that
