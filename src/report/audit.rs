@@ -885,8 +885,8 @@ mod tests {
     }
 
     /// The plain reading's last line ("otherwise a change") is right about 63% of the time
-    /// where no method speaks: never enough to call a person's read-only claim unsafe, nor a
-    /// delete's `destructiveHint: false` understated where the delete verb is seen too little.
+    /// where no method speaks: never enough to call a person's read-only claim unsafe. A
+    /// delete verb's record is.
     #[test]
     fn a_weak_change_leaves_a_declared_hint_unconfirmed() {
         let tools = parse_tools(
