@@ -188,9 +188,9 @@ impl Count {
 
 const Z: f64 = 1.645;
 /// The floor a record must clear with 95% confidence to call a person's explicit claim
-/// wrong (`audit`'s `unsafe` and `understated`): the bar, measured
-/// leave-one-provider-out in `examples/eval` ("declared hints"), where it keeps false alarms
-/// at most 2% on every labelled set.
+/// wrong (`audit`'s `unsafe` and `understated`). Measured leave-one-provider-out in
+/// `examples/eval` ("an author's read-only claim"): it keeps truthful read-only claims
+/// called unsafe at most 2% on every labelled set.
 pub const OVERRULES: f64 = 0.95;
 /// The floor for `medium`.
 pub const MEDIUM: f64 = 0.98;
