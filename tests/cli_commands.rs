@@ -935,6 +935,10 @@ fn a_call_that_only_signs_in_is_not_the_actions_method() {
             two_steps("get_user_record", "/users/${inputs.id}/records", "/users"),
             two_steps("get_or_create_note", "/notes", "/notes/${steps.note.id}"),
             two_steps("get_access_token", "/login", "/oauth/token"),
+            "- actionId: get_user_after_revoke\n  steps:\n    - stepId: revoke\n      stepFunction:\n        functionName: request\n        parameters:\n          url: /users/${inputs.id}/tokens\n          method: delete\n    - stepId: read\n      stepFunction:\n        functionName: request\n        parameters:\n          url: /users/${inputs.id}\n          method: get\n\n".to_owned(),
+            two_steps("reset_auth", "/users/${inputs.id}/auth", "/users/${inputs.id}"),
+            two_steps("rotate_api_token", "/users/${inputs.id}/tokens", "/users/${inputs.id}"),
+            two_steps("invalidate_sessions", "/users/${inputs.id}/sessions", "/users/${inputs.id}"),
             "- actionId: get_upload_link\n  steps:\n    - stepId: file\n      stepFunction:\n        functionName: request\n        parameters:\n          url: /files/${inputs.id}\n          method: get\n    - stepId: session\n      stepFunction:\n        functionName: request\n        parameters:\n          url: /uploads\n          method: post\n\n".to_owned(),
         ],
     );
@@ -943,11 +947,14 @@ fn a_call_that_only_signs_in_is_not_the_actions_method() {
         assert_eq!(r.code, 0, "{}", r.stderr);
         r.stdout
     };
-    for id in ["list_users", "get_user_profile"] {
+    for (id, call) in [
+        ("list_users", "POST https://login.acme.example/oauth/token"),
+        ("get_user_profile", "POST /sessions"),
+    ] {
         let out = explain(id);
         for part in [
             "  HTTP: GET\n",
-            "  left out: 1 call(s) that only sign in",
+            &format!("  left out: {call} (a POST that only signs in before a later call"),
             "inferred: [read], confidence high\n",
         ] {
             assert!(out.contains(part), "{id}: {part:?}\n{out}");
@@ -986,6 +993,23 @@ fn a_call_that_only_signs_in_is_not_the_actions_method() {
         out.contains("  HTTP: POST\n") && !out.contains("left out"),
         "{out}"
     );
+    // Only a POST signs in. A DELETE of the user's tokens before the GET revokes them, and
+    // a PUT of how users sign in is the work.
+    let out = explain("get_user_after_revoke");
+    assert!(
+        out.contains("  HTTP: DELETE\n") && !out.contains("left out"),
+        "{out}"
+    );
+    assert!(!out.contains("inferred: [read]"), "{out}");
+    // An action whose name speaks of signing in is about it: its POST to `/auth` is the work.
+    for id in ["reset_auth", "rotate_api_token", "invalidate_sessions"] {
+        let out = explain(id);
+        assert!(
+            out.contains("  HTTP: POST\n") && !out.contains("left out"),
+            "{id}: {out}"
+        );
+        assert!(!out.contains("inferred: [read]"), "{id}: {out}");
+    }
 }
 
 #[test]

@@ -12,6 +12,7 @@ use super::name::{Group, Position, PostSays, Verb, Words, sentence_verb_in};
 use super::plain::{Agreement, Claim, Method};
 use super::rules::{self, Facts};
 use super::signals::PathSink;
+use crate::text::words::each_token;
 use crate::view::ActionView;
 
 /// Where a verb was read, in the order the decision trusts them.
@@ -260,20 +261,45 @@ fn gather_with(view: &ActionView, group: &Group, set: &RuleSet, s: &mut Scratch)
     ev
 }
 
-/// Marks the calls that only sign in: a call whose URL ends in a `sign_in` word
+/// The indexes of the action's calls that only sign in ([`mark_sign_in`]), for `explain`
+/// to name them.
+pub fn sign_in_calls(view: &ActionView, set: &RuleSet) -> Vec<usize> {
+    with_scratch(|s| {
+        mark_sign_in(view, &set.lexicon, s);
+        let marked = s.sign_in.iter().enumerate().filter(|(_, m)| **m);
+        let calls = marked.map(|(i, _)| i).collect();
+        s.path.clear();
+        calls
+    })
+}
+
+/// Marks the calls that only sign in: a POST whose URL ends in a `sign_in` word
 /// (`/oauth/token`, `/login`) with another call after it, as a connector's multi-step action
-/// fetches a token before the call that does the work. Its method (a POST, as a rule) is how
-/// the action authenticates, not what it does. An action whose last call signs in is itself
-/// about signing in (`create_session`): nothing is marked.
+/// fetches a token before the call that does the work. Its POST is how the action
+/// authenticates, not what it does. Any other method there is the work: a DELETE of
+/// `/users/{id}/tokens` revokes them, a PUT of `/settings/auth` changes how users sign in.
+/// An action whose last call signs in is itself about signing in (`create_session`), and so
+/// is one whose name or label speaks of it (`reset_auth`, `rotate_api_token`,
+/// `invalidate_sessions`): nothing is marked. Its description is not read for this: "Requires
+/// an access token" is said of actions that do something else.
 fn mark_sign_in(view: &ActionView, lex: &Lexicon, s: &mut Scratch) {
     s.sign_in.clear();
     s.sign_in.resize(view.steps.len(), false);
     let Some(last_call) = view.steps.iter().rposition(|st| st.method.is_some()) else {
         return;
     };
+    let mut about_signing_in = false;
+    for text in std::iter::once(view.id.as_str()).chain(view.label.as_deref()) {
+        each_token(text, &mut s.buf, |w| {
+            about_signing_in |= lex.lookup(w).is_some_and(|(_, info)| info.sign_in);
+        });
+    }
+    if about_signing_in {
+        return;
+    }
     // The path reader the action's last call is read with; `gather_with` clears it after.
     let mut signs_in = |st: &crate::view::Step| {
-        st.method.is_some()
+        st.method.as_deref() == Some("post")
             && st.url.as_deref().is_some_and(|url| {
                 s.path.clear();
                 super::signals::walk_path(url, &mut s.buf, &mut s.path);

@@ -384,10 +384,21 @@ fn evidence_section(s: &mut String, v: &ActionView, f: &FileResult, set: &RuleSe
         );
     }
     if ev.sign_in_steps > 0 {
+        let calls: Vec<String> = catalog_effects::classify::evidence::sign_in_calls(v, set)
+            .into_iter()
+            .map(|i| {
+                let st = &v.steps[i];
+                format!(
+                    "{} {}",
+                    st.method.as_deref().unwrap_or("").to_uppercase(),
+                    st.url.as_deref().unwrap_or("")
+                )
+            })
+            .collect();
         let _ = writeln!(
             s,
-            "  left out: {} call(s) that only sign in before a later call (a URL ending in a `sign_in` word of heuristics/words.yaml): how the action authenticates, not what it does",
-            ev.sign_in_steps
+            "  left out: {} (a POST that only signs in before a later call: its URL ends in a `sign_in` word of heuristics/words.yaml): how the action authenticates, not what it does",
+            catalog_effects::text::safe::line(&calls.join(", "))
         );
     }
     if !v.scopes.is_empty() {
