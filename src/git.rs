@@ -24,6 +24,17 @@ pub struct Blob {
     mode: FileMode,
 }
 
+/// Work-tree-relative paths changed since a revision ([`Repo::changes_since`]).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Changes {
+    /// Files in the work tree that differ from the revision, or are new.
+    pub changed: BTreeSet<String>,
+    /// Paths the revision held and the work tree no longer does: nothing to read there,
+    /// but the files beside them (a partial's main file, a main file's `$ref:`) may now
+    /// read differently.
+    pub gone: BTreeSet<String>,
+}
+
 /// A non-bare repository together with its canonical work-tree root, so that every path
 /// comparison is made between canonical paths (symlinked temp dirs, `..`, trailing '/').
 pub struct Repo {
@@ -271,11 +282,17 @@ impl Repo {
     /// Work-tree-relative paths of files changed between revision `rev` (any revspec: a
     /// sha, `HEAD~3`, a branch) and the work tree (including index changes and untracked
     /// files; deleted files excluded since they cannot be processed; renames give the new
-    /// path).
-    ///
-    /// Rename detection is not needed for that last point: without it a rename is a
-    /// deletion (dropped) plus an addition of the new path (kept).
+    /// path). [`Repo::changes_since`] also gives the deleted ones.
     pub fn changed_since(&self, rev: &str) -> Result<BTreeSet<String>> {
+        Ok(self.changes_since(rev)?.changed)
+    }
+
+    /// What changed between revision `rev` and the work tree: the files there now that
+    /// differ, and the paths gone (deleted, or the old side of a rename).
+    ///
+    /// Rename detection is not needed: without it a rename is a deletion of the old path
+    /// plus an addition of the new one, which is what a reader of the old path sees.
+    pub fn changes_since(&self, rev: &str) -> Result<Changes> {
         let object = self
             .repo
             .revparse_single(rev)
@@ -302,24 +319,28 @@ impl Repo {
                 )
             })?;
 
-        let mut changed = BTreeSet::new();
+        let mut changes = Changes::default();
+        let path_of = |file: git2::DiffFile<'_>| {
+            (file.mode() != FileMode::Commit)
+                .then(|| file.path_bytes())
+                .flatten()
+                .map(|p| String::from_utf8_lossy(p).into_owned())
+        };
         for delta in diff.deltas() {
             match delta.status() {
-                git2::Delta::Deleted
-                | git2::Delta::Unmodified
-                | git2::Delta::Ignored
-                | git2::Delta::Unreadable => continue,
-                _ => {}
-            }
-            let file = delta.new_file();
-            if file.mode() == FileMode::Commit {
-                continue;
-            }
-            if let Some(path) = file.path_bytes() {
-                changed.insert(String::from_utf8_lossy(path).into_owned());
+                git2::Delta::Unmodified | git2::Delta::Ignored | git2::Delta::Unreadable => {}
+                git2::Delta::Deleted => changes.gone.extend(path_of(delta.old_file())),
+                status => {
+                    // A partial's main file renamed away leaves it orphaned: the old path
+                    // is gone as much as a deleted one.
+                    if status == git2::Delta::Renamed {
+                        changes.gone.extend(path_of(delta.old_file()));
+                    }
+                    changes.changed.extend(path_of(delta.new_file()));
+                }
             }
         }
-        Ok(changed)
+        Ok(changes)
     }
 
     /// Short id and full id of HEAD, or None for a repository with no commits.
@@ -1083,6 +1104,9 @@ mod tests {
         );
         let branch = git.head().unwrap().shorthand().unwrap().to_owned();
         assert_eq!(repo.changed_since(&branch).unwrap().len(), 3);
+        // The deleted file is not among them, but is among the paths gone.
+        let changes = repo.changes_since("HEAD").unwrap();
+        assert_eq!(changes.gone, set(&["catalog/c.yaml"]));
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Git-based features on temporary repositories made by the tests (issue 3):
 //! `backfill --branch` (one commit on a new branch whose tree is the work tree with the patch
 //! applied; work tree, index, HEAD and current branch untouched) and `check --since REV`
-//! (exactly the changed files, plus the main file of each changed partial's folder).
+//! (exactly the changed files, plus the main file of each changed partial's folder and the
+//! connector files beside a deleted one).
 //! `backfill --write` refusing dirty files is covered in `tests/cli_backfill.rs`.
 
 mod common;
@@ -578,4 +579,65 @@ fn check_since_with_two_catalogs_selects_only_the_changed_catalogs_files() {
         v["partial"],
         "partial run: 2 of 16 files (changed since HEAD)"
     );
+}
+
+/// A deletion changes what the files beside it mean: a partial whose main file is gone has
+/// no connector, and a main file whose `$ref:` names a deleted partial reads no actions from
+/// it. Both are errors of a full check, so `--since` must read the folder of every deleted
+/// path, though the deleted file itself is not there to read.
+#[test]
+fn check_since_reads_the_files_a_deletion_affects() {
+    let (_dir, repo) = since_repo();
+    let c = repo.join("connectors");
+    write(
+        &c,
+        "shop/shop.connector.s1.yaml",
+        "info:\n  key: shop\nactions:\n  $ref: shop.users\n",
+    );
+    write(
+        &c,
+        "shop/shop.users.s1.partial.yaml",
+        &partial("list_shop_users"),
+    );
+    git_ok(&repo, &["add", "-A"]);
+    git_ok(&repo, &["commit", "-q", "-m", "shop"]);
+    std::fs::remove_file(c.join("alpha/alpha.connector.s1.yaml")).unwrap();
+    std::fs::remove_file(c.join("shop/shop.users.s1.partial.yaml")).unwrap();
+
+    let check = |rev: Option<&str>| -> Run {
+        let mut args = vec!["check", "connectors"];
+        if let Some(rev) = rev {
+            args.extend(["--since", rev]);
+        }
+        run(&repo, &args)
+    };
+    let full = check(None);
+    assert_eq!(full.code, 2, "{}", full.stderr);
+    // Deleted in the work tree, then committed as a pull request would.
+    for rev in ["HEAD", "HEAD~1"] {
+        if rev == "HEAD~1" {
+            git_ok(&repo, &["add", "-A"]);
+            git_ok(&repo, &["commit", "-q", "-m", "delete"]);
+        }
+        let since = check(Some(rev));
+        assert_eq!(since.code, 2, "--since {rev}\n{}", since.stderr);
+        for e in [
+            "connectors/alpha/alpha.items.s1.partial.yaml: partial has no main file",
+            "connectors/shop/shop.connector.s1.yaml:4:9: `$ref: shop.users` names no file",
+        ] {
+            assert!(
+                since.stderr.contains(e),
+                "--since {rev}: {e}\n{}",
+                since.stderr
+            );
+            assert!(full.stderr.contains(e), "{e}\n{}", full.stderr);
+        }
+        assert!(
+            since
+                .stdout
+                .contains(&format!("partial run: 2 of 8 files (changed since {rev})")),
+            "{}",
+            since.stdout
+        );
+    }
 }
