@@ -438,17 +438,64 @@ impl Repo {
     /// wrong bytes. So is a path that HEAD holds as something other than a file, or inside
     /// a submodule.
     pub fn stage_blob(&self, path: &str, contents: &[u8]) -> Result<Blob> {
+        self.stage(path, None, contents)
+    }
+
+    /// [`Repo::stage_blob`] for `contents` planned on the text `planned_on` (the file as the
+    /// run read it), refused unless `planned_on` is what `git add` would make HEAD's blob
+    /// of: the branch is HEAD plus the edits, so an edit saved into the file after the
+    /// up-front check for uncommitted changes (or one that check cannot see) would
+    /// otherwise reach the branch as if HEAD held it.
+    pub fn stage_edit(&self, path: &str, planned_on: &[u8], contents: &[u8]) -> Result<Blob> {
+        self.stage(path, Some(planned_on), contents)
+    }
+
+    fn stage(&self, path: &str, planned_on: Option<&[u8]>, contents: &[u8]) -> Result<Blob> {
         check_repo_path(path).map_err(|msg| Error::new(msg).in_file(&self.root))?;
+        let base = self.head_tree(path)?;
+        // What HEAD cannot take at this path is said first: it is the reason to give.
+        let mode = self.mode_in(&base, path)?;
+        if let Some(planned_on) = planned_on {
+            let in_head = base.get_path(Path::new(path)).ok().map(|e| e.id());
+            if in_head != Some(self.store(path, planned_on)?) {
+                let what = if in_head.is_some() {
+                    "differs from HEAD"
+                } else {
+                    "is not in HEAD"
+                };
+                return Err(Error::new(format!(
+                    "{what}: changed since --branch found the catalog clean, so the branch would commit that change as HEAD's; commit or stash it, then run again"
+                ))
+                .in_file(self.root.join(path)));
+            }
+        }
+        let id = self.store(path, contents)?;
+        Ok(Blob {
+            path: path.to_owned(),
+            id,
+            mode,
+        })
+    }
+
+    fn head_tree(&self, path: &str) -> Result<git2::Tree<'_>> {
+        self.repo
+            .head()
+            .and_then(|h| h.peel_to_tree())
+            .map_err(|e| {
+                Error::new(format!(
+                    "cannot read the tree of HEAD: {}",
+                    cause(e.message(), self.repo.path())
+                ))
+                .in_file(self.root.join(path))
+            })
+    }
+
+    /// Writes `contents` as the blob of `path`, through the filters `git add` applies.
+    fn store(&self, path: &str, contents: &[u8]) -> Result<git2::Oid> {
         let err = |what: &str, e: &git2::Error| {
             Error::new(format!("{what}: {}", cause(e.message(), self.repo.path())))
                 .in_file(self.root.join(path))
         };
-        let base = self
-            .repo
-            .head()
-            .and_then(|h| h.peel_to_tree())
-            .map_err(|e| err("cannot read the tree of HEAD", &e))?;
-        let mode = self.mode_in(&base, path)?;
         let filter = self
             .repo
             .get_attr(
@@ -482,14 +529,9 @@ impl Repo {
             ))
             .in_file(self.root.join(path))
         })?;
-        let id = writer
+        writer
             .commit()
-            .map_err(|e| err("cannot store its contents", &e))?;
-        Ok(Blob {
-            path: path.to_owned(),
-            id,
-            mode,
-        })
+            .map_err(|e| err("cannot store its contents", &e))
     }
 
     /// Write one commit on branch `branch` (checked with [`Repo::check_branch`]), whose

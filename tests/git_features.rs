@@ -641,3 +641,59 @@ fn check_since_reads_the_files_a_deletion_affects() {
         );
     }
 }
+
+/// `--branch` checks for uncommitted changes once, before the run, but reads each file when
+/// it plans it: an editor's save in between reached the branch as if it were HEAD's. The
+/// race is made deterministic here by an edit the up-front check cannot see: same size,
+/// same inode, its old mtime put back, and `core.trustctime` off, so git's stat data says
+/// the file is clean though its text is not. Each blob must be checked against HEAD when it
+/// is made, from the text the run planned on.
+#[test]
+fn backfill_branch_refuses_a_file_that_differs_from_head_when_its_blob_is_made() {
+    let (sb, repo) = repo_with("shape-a");
+    let catalog = repo.join("catalog");
+    let rel = "catalog/acme/acme.users.s1.partial.yaml";
+    let file = repo.join(rel);
+    git_ok(&repo, &["config", "core.trustctime", "false"]);
+    let old = "200001010000.00";
+    let touch = |path: &Path| {
+        let done = std::process::Command::new("touch")
+            .args(["-t", old])
+            .arg(path)
+            .status()
+            .unwrap();
+        assert!(done.success());
+    };
+    touch(&file);
+    git_ok(&repo, &["update-index", "--refresh"]);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let edited = text.replacen("Lists all users.", "Lists all USERS.", 1);
+    assert_ne!(edited, text);
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&file)
+        .and_then(|mut f| std::io::Write::write_all(&mut f, edited.as_bytes()))
+        .unwrap();
+    touch(&file);
+    assert_eq!(
+        git_ok(&repo, &["status", "--porcelain"]),
+        "",
+        "the edit must be one the up-front check cannot see"
+    );
+
+    let out = run_backfill(&[&catalog], &sb.out, &repo, &["--branch", "effects"]);
+    assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains(&format!(
+            "error: {rel}: differs from HEAD: changed since --branch found the catalog clean"
+        )),
+        "{}",
+        out.stderr
+    );
+    let branch = git(
+        &repo,
+        &["rev-parse", "--verify", "--quiet", "refs/heads/effects"],
+    );
+    assert!(!branch.status.success(), "no branch is created");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), edited);
+}

@@ -640,12 +640,19 @@ impl Sink for Branch {
     /// printed here rather than returned: the run's error is the branch not written, said
     /// once at the end.
     fn file(&mut self, f: &outcome::FileResult) -> Result<()> {
-        let Some(new) = &f.new_text else {
+        let (Some(new), Some(old)) = (&f.new_text, f.old_text()) else {
             return Ok(());
         };
-        match self.repo.stage_blob(&f.patch_path, new.as_bytes()) {
+        match self
+            .repo
+            .stage_edit(&f.patch_path, old.as_bytes(), new.as_bytes())
+        {
             Ok(blob) => self.blobs.push(blob),
-            Err(e) => {
+            Err(mut e) => {
+                // Named as the run names the file, as every other message does.
+                if e.path.is_some() {
+                    e.path = Some(f.shown.clone().into());
+                }
                 out::error(&e.to_string());
                 self.failed += 1;
             }
