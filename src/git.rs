@@ -759,7 +759,14 @@ fn full(path: &Path) -> bool {
 /// which git trusts only once `safe.directory` names it (usual in CI containers). Taken for
 /// "no repository", it made `--branch` say the catalog is in no work tree and the patch
 /// take paths `git apply` rejects (issue 21).
+///
+/// So is a `.git` file (a submodule's or a linked work tree's) whose `gitdir:` names no
+/// repository: git stops there ("not a git repository"), but libgit2 found no repository,
+/// and `--write` then had no dirty-file guard.
 pub fn refused(path: &Path) -> Option<Error> {
+    if let Some(e) = broken_git_file(path) {
+        return Some(e);
+    }
     match open(path) {
         Err(e) if e.code() == ErrorCode::Owner => Some(
             Error::new(format!(
@@ -770,6 +777,47 @@ pub fn refused(path: &Path) -> Option<Error> {
         ),
         _ => None,
     }
+}
+
+/// The nearest `.git` above `path` (itself included) when it is a file that names no
+/// repository openable by git, as an error naming that file and what it says.
+fn broken_git_file(path: &Path) -> Option<Error> {
+    // A repository named by the environment is found without looking at `.git` entries.
+    if std::env::var_os("GIT_DIR").is_some() {
+        return None;
+    }
+    let absolute = resolve(path)?;
+    let dot_git = absolute
+        .ancestors()
+        .map(|folder| folder.join(".git"))
+        .find(|candidate| candidate.symlink_metadata().is_ok())?;
+    if dot_git.is_dir() {
+        return None;
+    }
+    let text = std::fs::read_to_string(&dot_git).unwrap_or_default();
+    let named = text
+        .lines()
+        .next()
+        .and_then(|line| line.strip_prefix("gitdir:"))
+        .map(str::trim)
+        .filter(|named| !named.is_empty());
+    let folder = dot_git.parent()?;
+    let why = match named {
+        Some(named) if Repository::open(folder.join(named)).is_ok() => return None,
+        Some(named) => format!("its `gitdir: {named}` names no git directory"),
+        None => "it holds no `gitdir:` line".to_owned(),
+    };
+    let shown = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| cwd.canonicalize().ok())
+        .and_then(|cwd| dot_git.strip_prefix(cwd).ok().map(Path::to_path_buf))
+        .unwrap_or_else(|| dot_git.clone());
+    Some(
+        Error::new(format!(
+            "{why}, so git takes the folder for a broken repository: restore the repository it names, or remove the `.git` file if the folder is no longer one"
+        ))
+        .in_file(shown),
+    )
 }
 
 /// An unset identity is normal on fresh machines and must not block the backfill; any

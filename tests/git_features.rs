@@ -697,3 +697,26 @@ fn backfill_branch_refuses_a_file_that_differs_from_head_when_its_blob_is_made()
     assert!(!branch.status.success(), "no branch is created");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), edited);
 }
+
+/// A `.git` file whose `gitdir:` names no repository (a submodule's folder copied without
+/// its parent, a moved work tree) is a broken repository to git, not "no repository": taken
+/// for none, `--write` had no dirty-file guard and edited a file with local changes.
+#[test]
+fn a_git_file_pointing_nowhere_is_an_error_naming_it() {
+    let sb = common::Sandbox::nested("shape-a", "repo");
+    let repo = sb.root().join("repo");
+    std::fs::write(repo.join(".git"), "gitdir: ../gone/modules/repo\n").unwrap();
+    let rel = "catalog/acme/acme.users.s1.partial.yaml";
+    let before = std::fs::read(repo.join(rel)).unwrap();
+    for route in [&["--write"][..], &["--branch", "effects"], &[]] {
+        let out = run_backfill(&[&repo.join("catalog")], &sb.out, &repo, route);
+        assert_eq!(out.code, 2, "{route:?}\n{}", out.stderr);
+        assert!(
+            out.stderr
+                .contains("error: .git: its `gitdir: ../gone/modules/repo` names no git directory"),
+            "{route:?}\n{}",
+            out.stderr
+        );
+        assert_eq!(std::fs::read(repo.join(rel)).unwrap(), before);
+    }
+}
