@@ -720,3 +720,36 @@ fn a_git_file_pointing_nowhere_is_an_error_naming_it() {
         assert_eq!(std::fs::read(repo.join(rel)).unwrap(), before);
     }
 }
+
+/// The commit message of `--branch` names each connector by its `info.key`, which is the
+/// catalog's text: a line break in it must not start a line of its own (a forged trailer
+/// such as `Signed-off-by:`), nor any other control character reach the message raw.
+#[test]
+fn backfill_branch_escapes_a_line_break_in_info_key_in_the_commit_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    let main = main_file("acme").replace(
+        "key: acme",
+        "key: \"acme\\nSigned-off-by: Mallory <m@example.com>\"",
+    );
+    write(&repo, "catalog/acme/acme.connector.s1.yaml", &main);
+    common::git_init(&repo);
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let out = run_backfill(
+        &[&repo.join("catalog")],
+        &out_dir,
+        &repo,
+        &["--branch", "effects"],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let message = git_ok(&repo, &["log", "-1", "--format=%B", "effects"]);
+    assert!(
+        message.contains("  acme\\nSigned-off-by: Mallory <m@example.com>: 1\n"),
+        "{message}"
+    );
+    assert!(
+        !message.lines().any(|l| l.starts_with("Signed-off-by")),
+        "{message}"
+    );
+}
