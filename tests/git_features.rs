@@ -753,3 +753,31 @@ fn backfill_branch_escapes_a_line_break_in_info_key_in_the_commit_message() {
         "{message}"
     );
 }
+
+/// A run killed while it writes (SIGINT, SIGTERM: no destructor runs) leaves its temporary
+/// file beside the target, `.catalog-effects.<pid>.<n>.tmp`, untracked. It is the tool's
+/// own, never read and never committed, so the next `--branch` must not refuse the catalog
+/// as dirty for it; a file git tracks under such a name is still the user's.
+#[test]
+fn backfill_branch_leaves_out_a_temporary_file_of_an_interrupted_run() {
+    let (sb, repo) = repo_with("shape-a");
+    let catalog = repo.join("catalog");
+    let left = "catalog/acme/.catalog-effects.4242.0.tmp";
+    write(&repo, left, "half a report\n");
+    let out = run_backfill(&[&catalog], &sb.out, &repo, &["--branch", "effects"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let listed = git_ok(&repo, &["ls-tree", "-r", "--name-only", "effects"]);
+    assert!(!listed.contains(".catalog-effects."), "{listed}");
+    assert!(
+        repo.join(left).exists(),
+        "another run's file is not removed"
+    );
+
+    // Tracked, and changed: the user's, so the catalog is dirty.
+    git_ok(&repo, &["add", "-f", left]);
+    git_ok(&repo, &["commit", "-q", "-m", "tracked"]);
+    write(&repo, left, "changed\n");
+    let out = run_backfill(&[&catalog], &sb.out, &repo, &["--branch", "again"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("uncommitted changes"), "{}", out.stderr);
+}

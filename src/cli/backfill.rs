@@ -616,7 +616,14 @@ impl Branch {
             );
         }
         repo.check_branch(name, force)?;
-        let dirty = repo.dirty_files(catalogs)?;
+        // A temporary file an interrupted run left (untracked) never reaches the branch,
+        // which is HEAD plus the backfill; refused for it, no `--branch` could run again
+        // until it was found and removed by hand.
+        let mut dirty = repo.dirty_files(catalogs)?;
+        dirty.retain(|path| {
+            let name = path.rsplit('/').next().unwrap_or(path);
+            !catalog_effects::emit::write::is_temporary(name) || repo.tracks(path)
+        });
         if let Some(first) = dirty.iter().next() {
             return Err(Error::new(format!(
                 "--branch: the catalog has uncommitted changes ({} file(s), e.g. {first}); commit or stash them first, since the branch is HEAD plus the backfill",
