@@ -73,6 +73,12 @@ impl Repo {
         &self.root
     }
 
+    /// `path` (absolute) as messages name it: relative to the current folder when below
+    /// it, as the run prints every file, else as it is.
+    pub fn shown(&self, path: &Path) -> PathBuf {
+        shown(path)
+    }
+
     /// `path` (absolute or relative to cwd) relative to the work-tree root, '/'-separated;
     /// None if outside.
     ///
@@ -368,9 +374,8 @@ impl Repo {
             } else {
                 "git does not accept it (`git check-ref-format --branch`)"
             };
-            return Err(
-                Error::new(format!("invalid branch name '{branch}': {why}")).in_file(&self.root)
-            );
+            return Err(Error::new(format!("invalid branch name '{branch}': {why}"))
+                .in_file(self.shown(&self.root)));
         }
         match self.repo.head() {
             Ok(_) => {}
@@ -378,7 +383,7 @@ impl Repo {
                 return Err(Error::new(format!(
                     "repository has no commits; commit something first, then create branch '{branch}'"
                 ))
-                .in_file(&self.root));
+                .in_file(self.shown(&self.root)));
             }
             Err(e) => return Err(self.error("cannot read HEAD", &e)),
         }
@@ -388,7 +393,7 @@ impl Repo {
                 "branch '{branch}' is checked out in {}; choose another branch name",
                 place.display()
             ))
-            .in_file(&self.root));
+            .in_file(self.shown(&self.root)));
         }
         if !force && self.repo.find_branch(branch, BranchType::Local).is_ok() {
             return Err(self.branch_exists(branch));
@@ -451,7 +456,7 @@ impl Repo {
     }
 
     fn stage(&self, path: &str, planned_on: Option<&[u8]>, contents: &[u8]) -> Result<Blob> {
-        check_repo_path(path).map_err(|msg| Error::new(msg).in_file(&self.root))?;
+        check_repo_path(path).map_err(|msg| Error::new(msg).in_file(self.shown(&self.root)))?;
         let base = self.head_tree(path)?;
         // What HEAD cannot take at this path is said first: it is the reason to give.
         let mode = self.mode_in(&base, path)?;
@@ -466,7 +471,7 @@ impl Repo {
                 return Err(Error::new(format!(
                     "{what}: changed since --branch found the catalog clean, so the branch would commit that change as HEAD's; commit or stash it, then run again"
                 ))
-                .in_file(self.root.join(path)));
+                .in_file(self.shown(&self.root.join(path))));
             }
         }
         let id = self.store(path, contents)?;
@@ -486,7 +491,7 @@ impl Repo {
                     "cannot read the tree of HEAD: {}",
                     cause(e.message(), self.repo.path())
                 ))
-                .in_file(self.root.join(path))
+                .in_file(self.shown(&self.root.join(path)))
             })
     }
 
@@ -494,7 +499,7 @@ impl Repo {
     fn store(&self, path: &str, contents: &[u8]) -> Result<git2::Oid> {
         let err = |what: &str, e: &git2::Error| {
             Error::new(format!("{what}: {}", cause(e.message(), self.repo.path())))
-                .in_file(self.root.join(path))
+                .in_file(self.shown(&self.root.join(path)))
         };
         let filter = self
             .repo
@@ -516,7 +521,7 @@ impl Repo {
             return Err(Error::new(format!(
                 "has the filter `{driver}` (.gitattributes): --branch cannot run filter programs, so it cannot commit what `git add` would; apply the patch instead"
             ))
-            .in_file(self.root.join(path)));
+            .in_file(self.shown(&self.root.join(path))));
         }
         let mut writer = self
             .repo
@@ -527,7 +532,7 @@ impl Repo {
                 "cannot store its contents: {}",
                 cause(&e.to_string(), self.repo.path())
             ))
-            .in_file(self.root.join(path))
+            .in_file(self.shown(&self.root.join(path)))
         })?;
         writer
             .commit()
@@ -621,7 +626,7 @@ impl Repo {
                 };
                 return Err(
                     Error::new(format!("'{path}' is inside '{prefix}', which is {what}"))
-                        .in_file(&self.root),
+                        .in_file(self.shown(&self.root)),
                 );
             }
         }
@@ -650,7 +655,7 @@ impl Repo {
             Err(Error::new(format!(
                 "'{path}' is {kind} in HEAD; refusing to replace it with file contents"
             ))
-            .in_file(&self.root))
+            .in_file(self.shown(&self.root)))
         }
     }
 
@@ -658,11 +663,11 @@ impl Repo {
         Error::new(format!(
             "branch '{branch}' already exists; choose another name or force to move it"
         ))
-        .in_file(&self.root)
+        .in_file(self.shown(&self.root))
     }
 
     fn error(&self, what: &str, e: &git2::Error) -> Error {
-        Error::new(format!("{what}: {}", e.message())).in_file(&self.root)
+        Error::new(format!("{what}: {}", e.message())).in_file(self.shown(&self.root))
     }
 }
 
@@ -807,17 +812,26 @@ fn broken_git_file(path: &Path) -> Option<Error> {
         Some(named) => format!("its `gitdir: {named}` names no git directory"),
         None => "it holds no `gitdir:` line".to_owned(),
     };
-    let shown = std::env::current_dir()
-        .ok()
-        .and_then(|cwd| cwd.canonicalize().ok())
-        .and_then(|cwd| dot_git.strip_prefix(cwd).ok().map(Path::to_path_buf))
-        .unwrap_or_else(|| dot_git.clone());
     Some(
         Error::new(format!(
             "{why}, so git takes the folder for a broken repository: restore the repository it names, or remove the `.git` file if the folder is no longer one"
         ))
-        .in_file(shown),
+        .in_file(shown(&dot_git)),
     )
+}
+
+/// Absolute `path` relative to the current folder when below it (the folder itself is
+/// `.`), else as it is.
+fn shown(path: &Path) -> PathBuf {
+    let below = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| cwd.canonicalize().ok())
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf));
+    match below {
+        Some(rest) if rest.as_os_str().is_empty() => PathBuf::from("."),
+        Some(rest) => rest,
+        None => path.to_path_buf(),
+    }
 }
 
 /// An unset identity is normal on fresh machines and must not block the backfill; any

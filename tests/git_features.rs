@@ -781,3 +781,32 @@ fn backfill_branch_leaves_out_a_temporary_file_of_an_interrupted_run() {
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(out.stderr.contains("uncommitted changes"), "{}", out.stderr);
 }
+
+/// Errors about the repository name it as every other message names a path: relative to
+/// the current folder when below it, not by the canonical absolute path git2 works with.
+#[test]
+fn git_errors_name_the_repository_relative_to_the_current_folder() {
+    let (sb, repo) = repo_with("shape-a");
+    let catalog = repo.join("catalog");
+    let from_above = |extra: &[&str]| run_backfill(&[&catalog], &sb.out, sb.root(), extra);
+    let out = from_above(&["--branch", "a..b"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .starts_with("error: repo: invalid branch name 'a..b'"),
+        "{}",
+        out.stderr
+    );
+    common::append(
+        &repo.join("catalog/acme/acme.connector.s1.yaml"),
+        "# local\n",
+    );
+    let out = from_above(&["--branch", "effects"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .starts_with("error: repo: --branch: the catalog has uncommitted changes"),
+        "{}",
+        out.stderr
+    );
+}

@@ -629,7 +629,7 @@ impl Branch {
                 "--branch: the catalog has uncommitted changes ({} file(s), e.g. {first}); commit or stash them first, since the branch is HEAD plus the backfill",
                 dirty.len()
             ))
-            .in_file(repo.workdir()));
+            .in_file(repo.shown(repo.workdir())));
         }
         Ok(Branch {
             repo,
@@ -673,7 +673,7 @@ impl Sink for Branch {
                 "--branch: branch '{}' not written: {} file(s) could not be committed (above)",
                 self.name, self.failed
             ))
-            .in_file(self.repo.workdir()));
+            .in_file(self.repo.shown(self.repo.workdir())));
         }
         let Some(guide) = end.guide else {
             return Ok(());
