@@ -22,6 +22,9 @@ pub struct Blob {
     path: String,
     id: git2::Oid,
     mode: FileMode,
+    /// The commit HEAD was when the blob was made: its mode, and with
+    /// [`Repo::stage_edit`] the text it was checked against, are that commit's.
+    head: git2::Oid,
 }
 
 /// Work-tree-relative paths changed since a revision ([`Repo::changes_since`]).
@@ -457,7 +460,7 @@ impl Repo {
 
     fn stage(&self, path: &str, planned_on: Option<&[u8]>, contents: &[u8]) -> Result<Blob> {
         check_repo_path(path).map_err(|msg| Error::new(msg).in_file(self.shown(&self.root)))?;
-        let base = self.head_tree(path)?;
+        let (head, base) = self.head_tree(path)?;
         // What HEAD cannot take at this path is said first: it is the reason to give.
         let mode = self.mode_in(&base, path)?;
         if let Some(planned_on) = planned_on {
@@ -479,13 +482,16 @@ impl Repo {
             path: path.to_owned(),
             id,
             mode,
+            head,
         })
     }
 
-    fn head_tree(&self, path: &str) -> Result<git2::Tree<'_>> {
+    /// The commit HEAD is, and its tree.
+    fn head_tree(&self, path: &str) -> Result<(git2::Oid, git2::Tree<'_>)> {
         self.repo
             .head()
-            .and_then(|h| h.peel_to_tree())
+            .and_then(|h| h.peel_to_commit())
+            .and_then(|c| Ok((c.id(), c.tree()?)))
             .map_err(|e| {
                 Error::new(format!(
                     "cannot read the tree of HEAD: {}",
@@ -562,6 +568,15 @@ impl Repo {
             .head()
             .and_then(|h| h.peel_to_commit())
             .map_err(|e| self.error("HEAD does not point to a commit", &e))?;
+        // The blobs are edits of the files of the HEAD they were made on: on any other
+        // parent, the branch would undo what the commits in between changed in them.
+        if let Some(then) = blobs.iter().map(|b| b.head).find(|h| *h != parent.id()) {
+            return Err(Error::new(format!(
+                "HEAD moved while the run went on (from {then} to {}): the backfill was planned on the files of the first; run again",
+                parent.id()
+            ))
+            .in_file(self.shown(&self.root)));
+        }
         let base = parent
             .tree()
             .map_err(|e| self.error("cannot read the tree of HEAD", &e))?;

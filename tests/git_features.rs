@@ -810,3 +810,30 @@ fn git_errors_name_the_repository_relative_to_the_current_folder() {
         out.stderr
     );
 }
+
+/// Each blob of `--branch` is checked against HEAD when it is made, and the commit's parent
+/// is HEAD when it is written: a commit made in between (the user goes on working during a
+/// long run) would become the parent of edits planned on the commit before it, and the
+/// branch would quietly undo that commit's change to the file. Reproduced through the
+/// library, with the commit made between the two calls.
+#[test]
+fn a_branch_commit_is_refused_when_head_moved_after_its_blobs_were_made() {
+    let (_sb, repo) = repo_with("shape-a");
+    let rel = "catalog/acme/acme.users.s1.partial.yaml";
+    let text = std::fs::read_to_string(repo.join(rel)).unwrap();
+    let git_repo = catalog_effects::git::Repo::discover(&repo).unwrap();
+    let blob = git_repo
+        .stage_edit(rel, text.as_bytes(), format!("{text}# edited\n").as_bytes())
+        .unwrap();
+    common::append(&repo.join(rel), "# the user's next commit\n");
+    git_ok(&repo, &["commit", "-q", "-am", "next"]);
+    let err = git_repo
+        .commit_on_branch("effects", &[blob], "msg", false)
+        .unwrap_err();
+    assert!(err.message.contains("HEAD moved"), "{err}");
+    let branch = git(
+        &repo,
+        &["rev-parse", "--verify", "--quiet", "refs/heads/effects"],
+    );
+    assert!(!branch.status.success(), "no branch is created");
+}
