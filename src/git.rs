@@ -22,6 +22,20 @@ pub struct Blob {
     path: String,
     id: git2::Oid,
     mode: FileMode,
+    /// The commit HEAD was when the blob was made: its mode, and with
+    /// [`Repo::stage_edit`] the text it was checked against, are that commit's.
+    head: git2::Oid,
+}
+
+/// Work-tree-relative paths changed since a revision ([`Repo::changes_since`]).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Changes {
+    /// Files in the work tree that differ from the revision, or are new.
+    pub changed: BTreeSet<String>,
+    /// Paths the revision held and the work tree no longer does: nothing to read there,
+    /// but the files beside them (a partial's main file, a main file's `$ref:`) may now
+    /// read differently.
+    pub gone: BTreeSet<String>,
 }
 
 /// A non-bare repository together with its canonical work-tree root, so that every path
@@ -60,6 +74,12 @@ impl Repo {
     /// Canonical root of the work tree.
     pub fn workdir(&self) -> &Path {
         &self.root
+    }
+
+    /// `path` (absolute) as messages name it: relative to the current folder when below
+    /// it, as the run prints every file, else as it is.
+    pub fn shown(&self, path: &Path) -> PathBuf {
+        shown(path)
     }
 
     /// `path` (absolute or relative to cwd) relative to the work-tree root, '/'-separated;
@@ -271,11 +291,17 @@ impl Repo {
     /// Work-tree-relative paths of files changed between revision `rev` (any revspec: a
     /// sha, `HEAD~3`, a branch) and the work tree (including index changes and untracked
     /// files; deleted files excluded since they cannot be processed; renames give the new
-    /// path).
-    ///
-    /// Rename detection is not needed for that last point: without it a rename is a
-    /// deletion (dropped) plus an addition of the new path (kept).
+    /// path). [`Repo::changes_since`] also gives the deleted ones.
     pub fn changed_since(&self, rev: &str) -> Result<BTreeSet<String>> {
+        Ok(self.changes_since(rev)?.changed)
+    }
+
+    /// What changed between revision `rev` and the work tree: the files there now that
+    /// differ, and the paths gone (deleted, or the old side of a rename).
+    ///
+    /// Rename detection is not needed: without it a rename is a deletion of the old path
+    /// plus an addition of the new one, which is what a reader of the old path sees.
+    pub fn changes_since(&self, rev: &str) -> Result<Changes> {
         let object = self
             .repo
             .revparse_single(rev)
@@ -302,24 +328,28 @@ impl Repo {
                 )
             })?;
 
-        let mut changed = BTreeSet::new();
+        let mut changes = Changes::default();
+        let path_of = |file: git2::DiffFile<'_>| {
+            (file.mode() != FileMode::Commit)
+                .then(|| file.path_bytes())
+                .flatten()
+                .map(|p| String::from_utf8_lossy(p).into_owned())
+        };
         for delta in diff.deltas() {
             match delta.status() {
-                git2::Delta::Deleted
-                | git2::Delta::Unmodified
-                | git2::Delta::Ignored
-                | git2::Delta::Unreadable => continue,
-                _ => {}
-            }
-            let file = delta.new_file();
-            if file.mode() == FileMode::Commit {
-                continue;
-            }
-            if let Some(path) = file.path_bytes() {
-                changed.insert(String::from_utf8_lossy(path).into_owned());
+                git2::Delta::Unmodified | git2::Delta::Ignored | git2::Delta::Unreadable => {}
+                git2::Delta::Deleted => changes.gone.extend(path_of(delta.old_file())),
+                status => {
+                    // A partial's main file renamed away leaves it orphaned: the old path
+                    // is gone as much as a deleted one.
+                    if status == git2::Delta::Renamed {
+                        changes.gone.extend(path_of(delta.old_file()));
+                    }
+                    changes.changed.extend(path_of(delta.new_file()));
+                }
             }
         }
-        Ok(changed)
+        Ok(changes)
     }
 
     /// Short id and full id of HEAD, or None for a repository with no commits.
@@ -347,9 +377,8 @@ impl Repo {
             } else {
                 "git does not accept it (`git check-ref-format --branch`)"
             };
-            return Err(
-                Error::new(format!("invalid branch name '{branch}': {why}")).in_file(&self.root)
-            );
+            return Err(Error::new(format!("invalid branch name '{branch}': {why}"))
+                .in_file(self.shown(&self.root)));
         }
         match self.repo.head() {
             Ok(_) => {}
@@ -357,7 +386,7 @@ impl Repo {
                 return Err(Error::new(format!(
                     "repository has no commits; commit something first, then create branch '{branch}'"
                 ))
-                .in_file(&self.root));
+                .in_file(self.shown(&self.root)));
             }
             Err(e) => return Err(self.error("cannot read HEAD", &e)),
         }
@@ -367,7 +396,7 @@ impl Repo {
                 "branch '{branch}' is checked out in {}; choose another branch name",
                 place.display()
             ))
-            .in_file(&self.root));
+            .in_file(self.shown(&self.root)));
         }
         if !force && self.repo.find_branch(branch, BranchType::Local).is_ok() {
             return Err(self.branch_exists(branch));
@@ -417,17 +446,67 @@ impl Repo {
     /// wrong bytes. So is a path that HEAD holds as something other than a file, or inside
     /// a submodule.
     pub fn stage_blob(&self, path: &str, contents: &[u8]) -> Result<Blob> {
-        check_repo_path(path).map_err(|msg| Error::new(msg).in_file(&self.root))?;
+        self.stage(path, None, contents)
+    }
+
+    /// [`Repo::stage_blob`] for `contents` planned on the text `planned_on` (the file as the
+    /// run read it), refused unless `planned_on` is what `git add` would make HEAD's blob
+    /// of: the branch is HEAD plus the edits, so an edit saved into the file after the
+    /// up-front check for uncommitted changes (or one that check cannot see) would
+    /// otherwise reach the branch as if HEAD held it.
+    pub fn stage_edit(&self, path: &str, planned_on: &[u8], contents: &[u8]) -> Result<Blob> {
+        self.stage(path, Some(planned_on), contents)
+    }
+
+    fn stage(&self, path: &str, planned_on: Option<&[u8]>, contents: &[u8]) -> Result<Blob> {
+        check_repo_path(path).map_err(|msg| Error::new(msg).in_file(self.shown(&self.root)))?;
+        let (head, base) = self.head_tree(path)?;
+        // What HEAD cannot take at this path is said first: it is the reason to give.
+        let mode = self.mode_in(&base, path)?;
+        if let Some(planned_on) = planned_on {
+            let in_head = base.get_path(Path::new(path)).ok().map(|e| e.id());
+            if in_head != Some(self.store(path, planned_on)?) {
+                let what = if in_head.is_some() {
+                    "differs from HEAD"
+                } else {
+                    "is not in HEAD"
+                };
+                return Err(Error::new(format!(
+                    "{what}: changed since --branch found the catalog clean, so the branch would commit that change as HEAD's; commit or stash it, then run again"
+                ))
+                .in_file(self.shown(&self.root.join(path))));
+            }
+        }
+        let id = self.store(path, contents)?;
+        Ok(Blob {
+            path: path.to_owned(),
+            id,
+            mode,
+            head,
+        })
+    }
+
+    /// The commit HEAD is, and its tree.
+    fn head_tree(&self, path: &str) -> Result<(git2::Oid, git2::Tree<'_>)> {
+        self.repo
+            .head()
+            .and_then(|h| h.peel_to_commit())
+            .and_then(|c| Ok((c.id(), c.tree()?)))
+            .map_err(|e| {
+                Error::new(format!(
+                    "cannot read the tree of HEAD: {}",
+                    cause(e.message(), self.repo.path())
+                ))
+                .in_file(self.shown(&self.root.join(path)))
+            })
+    }
+
+    /// Writes `contents` as the blob of `path`, through the filters `git add` applies.
+    fn store(&self, path: &str, contents: &[u8]) -> Result<git2::Oid> {
         let err = |what: &str, e: &git2::Error| {
             Error::new(format!("{what}: {}", cause(e.message(), self.repo.path())))
-                .in_file(self.root.join(path))
+                .in_file(self.shown(&self.root.join(path)))
         };
-        let base = self
-            .repo
-            .head()
-            .and_then(|h| h.peel_to_tree())
-            .map_err(|e| err("cannot read the tree of HEAD", &e))?;
-        let mode = self.mode_in(&base, path)?;
         let filter = self
             .repo
             .get_attr(
@@ -448,7 +527,7 @@ impl Repo {
             return Err(Error::new(format!(
                 "has the filter `{driver}` (.gitattributes): --branch cannot run filter programs, so it cannot commit what `git add` would; apply the patch instead"
             ))
-            .in_file(self.root.join(path)));
+            .in_file(self.shown(&self.root.join(path))));
         }
         let mut writer = self
             .repo
@@ -459,16 +538,11 @@ impl Repo {
                 "cannot store its contents: {}",
                 cause(&e.to_string(), self.repo.path())
             ))
-            .in_file(self.root.join(path))
+            .in_file(self.shown(&self.root.join(path)))
         })?;
-        let id = writer
+        writer
             .commit()
-            .map_err(|e| err("cannot store its contents", &e))?;
-        Ok(Blob {
-            path: path.to_owned(),
-            id,
-            mode,
-        })
+            .map_err(|e| err("cannot store its contents", &e))
     }
 
     /// Write one commit on branch `branch` (checked with [`Repo::check_branch`]), whose
@@ -494,6 +568,15 @@ impl Repo {
             .head()
             .and_then(|h| h.peel_to_commit())
             .map_err(|e| self.error("HEAD does not point to a commit", &e))?;
+        // The blobs are edits of the files of the HEAD they were made on: on any other
+        // parent, the branch would undo what the commits in between changed in them.
+        if let Some(then) = blobs.iter().map(|b| b.head).find(|h| *h != parent.id()) {
+            return Err(Error::new(format!(
+                "HEAD moved while the run went on (from {then} to {}): the backfill was planned on the files of the first; run again",
+                parent.id()
+            ))
+            .in_file(self.shown(&self.root)));
+        }
         let base = parent
             .tree()
             .map_err(|e| self.error("cannot read the tree of HEAD", &e))?;
@@ -558,7 +641,7 @@ impl Repo {
                 };
                 return Err(
                     Error::new(format!("'{path}' is inside '{prefix}', which is {what}"))
-                        .in_file(&self.root),
+                        .in_file(self.shown(&self.root)),
                 );
             }
         }
@@ -587,7 +670,7 @@ impl Repo {
             Err(Error::new(format!(
                 "'{path}' is {kind} in HEAD; refusing to replace it with file contents"
             ))
-            .in_file(&self.root))
+            .in_file(self.shown(&self.root)))
         }
     }
 
@@ -595,11 +678,11 @@ impl Repo {
         Error::new(format!(
             "branch '{branch}' already exists; choose another name or force to move it"
         ))
-        .in_file(&self.root)
+        .in_file(self.shown(&self.root))
     }
 
     fn error(&self, what: &str, e: &git2::Error) -> Error {
-        Error::new(format!("{what}: {}", e.message())).in_file(&self.root)
+        Error::new(format!("{what}: {}", e.message())).in_file(self.shown(&self.root))
     }
 }
 
@@ -696,7 +779,14 @@ fn full(path: &Path) -> bool {
 /// which git trusts only once `safe.directory` names it (usual in CI containers). Taken for
 /// "no repository", it made `--branch` say the catalog is in no work tree and the patch
 /// take paths `git apply` rejects (issue 21).
+///
+/// So is a `.git` file (a submodule's or a linked work tree's) whose `gitdir:` names no
+/// repository: git stops there ("not a git repository"), but libgit2 found no repository,
+/// and `--write` then had no dirty-file guard.
 pub fn refused(path: &Path) -> Option<Error> {
+    if let Some(e) = broken_git_file(path) {
+        return Some(e);
+    }
     match open(path) {
         Err(e) if e.code() == ErrorCode::Owner => Some(
             Error::new(format!(
@@ -706,6 +796,56 @@ pub fn refused(path: &Path) -> Option<Error> {
             .in_file(path),
         ),
         _ => None,
+    }
+}
+
+/// The nearest `.git` above `path` (itself included) when it is a file that names no
+/// repository openable by git, as an error naming that file and what it says.
+fn broken_git_file(path: &Path) -> Option<Error> {
+    // A repository named by the environment is found without looking at `.git` entries.
+    if std::env::var_os("GIT_DIR").is_some() {
+        return None;
+    }
+    let absolute = resolve(path)?;
+    let dot_git = absolute
+        .ancestors()
+        .map(|folder| folder.join(".git"))
+        .find(|candidate| candidate.symlink_metadata().is_ok())?;
+    if dot_git.is_dir() {
+        return None;
+    }
+    let text = std::fs::read_to_string(&dot_git).unwrap_or_default();
+    let named = text
+        .lines()
+        .next()
+        .and_then(|line| line.strip_prefix("gitdir:"))
+        .map(str::trim)
+        .filter(|named| !named.is_empty());
+    let folder = dot_git.parent()?;
+    let why = match named {
+        Some(named) if Repository::open(folder.join(named)).is_ok() => return None,
+        Some(named) => format!("its `gitdir: {named}` names no git directory"),
+        None => "it holds no `gitdir:` line".to_owned(),
+    };
+    Some(
+        Error::new(format!(
+            "{why}, so git takes the folder for a broken repository: restore the repository it names, or remove the `.git` file if the folder is no longer one"
+        ))
+        .in_file(shown(&dot_git)),
+    )
+}
+
+/// Absolute `path` relative to the current folder when below it (the folder itself is
+/// `.`), else as it is.
+fn shown(path: &Path) -> PathBuf {
+    let below = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| cwd.canonicalize().ok())
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf));
+    match below {
+        Some(rest) if rest.as_os_str().is_empty() => PathBuf::from("."),
+        Some(rest) => rest,
+        None => path.to_path_buf(),
     }
 }
 
@@ -1083,6 +1223,9 @@ mod tests {
         );
         let branch = git.head().unwrap().shorthand().unwrap().to_owned();
         assert_eq!(repo.changed_since(&branch).unwrap().len(), 3);
+        // The deleted file is not among them, but is among the paths gone.
+        let changes = repo.changes_since("HEAD").unwrap();
+        assert_eq!(changes.gone, set(&["catalog/c.yaml"]));
     }
 
     #[test]

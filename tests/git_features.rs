@@ -1,7 +1,8 @@
 //! Git-based features on temporary repositories made by the tests (issue 3):
 //! `backfill --branch` (one commit on a new branch whose tree is the work tree with the patch
 //! applied; work tree, index, HEAD and current branch untouched) and `check --since REV`
-//! (exactly the changed files, plus the main file of each changed partial's folder).
+//! (exactly the changed files, plus the main file of each changed partial's folder and the
+//! connector files beside a deleted one).
 //! `backfill --write` refusing dirty files is covered in `tests/cli_backfill.rs`.
 
 mod common;
@@ -578,4 +579,261 @@ fn check_since_with_two_catalogs_selects_only_the_changed_catalogs_files() {
         v["partial"],
         "partial run: 2 of 16 files (changed since HEAD)"
     );
+}
+
+/// A deletion changes what the files beside it mean: a partial whose main file is gone has
+/// no connector, and a main file whose `$ref:` names a deleted partial reads no actions from
+/// it. Both are errors of a full check, so `--since` must read the folder of every deleted
+/// path, though the deleted file itself is not there to read.
+#[test]
+fn check_since_reads_the_files_a_deletion_affects() {
+    let (_dir, repo) = since_repo();
+    let c = repo.join("connectors");
+    write(
+        &c,
+        "shop/shop.connector.s1.yaml",
+        "info:\n  key: shop\nactions:\n  $ref: shop.users\n",
+    );
+    write(
+        &c,
+        "shop/shop.users.s1.partial.yaml",
+        &partial("list_shop_users"),
+    );
+    git_ok(&repo, &["add", "-A"]);
+    git_ok(&repo, &["commit", "-q", "-m", "shop"]);
+    std::fs::remove_file(c.join("alpha/alpha.connector.s1.yaml")).unwrap();
+    std::fs::remove_file(c.join("shop/shop.users.s1.partial.yaml")).unwrap();
+
+    let check = |rev: Option<&str>| -> Run {
+        let mut args = vec!["check", "connectors"];
+        if let Some(rev) = rev {
+            args.extend(["--since", rev]);
+        }
+        run(&repo, &args)
+    };
+    let full = check(None);
+    assert_eq!(full.code, 2, "{}", full.stderr);
+    // Deleted in the work tree, then committed as a pull request would.
+    for rev in ["HEAD", "HEAD~1"] {
+        if rev == "HEAD~1" {
+            git_ok(&repo, &["add", "-A"]);
+            git_ok(&repo, &["commit", "-q", "-m", "delete"]);
+        }
+        let since = check(Some(rev));
+        assert_eq!(since.code, 2, "--since {rev}\n{}", since.stderr);
+        for e in [
+            "connectors/alpha/alpha.items.s1.partial.yaml: partial has no main file",
+            "connectors/shop/shop.connector.s1.yaml:4:9: `$ref: shop.users` names no file",
+        ] {
+            assert!(
+                since.stderr.contains(e),
+                "--since {rev}: {e}\n{}",
+                since.stderr
+            );
+            assert!(full.stderr.contains(e), "{e}\n{}", full.stderr);
+        }
+        assert!(
+            since
+                .stdout
+                .contains(&format!("partial run: 2 of 8 files (changed since {rev})")),
+            "{}",
+            since.stdout
+        );
+    }
+}
+
+/// `--branch` checks for uncommitted changes once, before the run, but reads each file when
+/// it plans it: an editor's save in between reached the branch as if it were HEAD's. The
+/// race is made deterministic here by an edit the up-front check cannot see: same size,
+/// same inode, its old mtime put back, and `core.trustctime` off, so git's stat data says
+/// the file is clean though its text is not. Each blob must be checked against HEAD when it
+/// is made, from the text the run planned on.
+#[test]
+fn backfill_branch_refuses_a_file_that_differs_from_head_when_its_blob_is_made() {
+    let (sb, repo) = repo_with("shape-a");
+    let catalog = repo.join("catalog");
+    let rel = "catalog/acme/acme.users.s1.partial.yaml";
+    let file = repo.join(rel);
+    git_ok(&repo, &["config", "core.trustctime", "false"]);
+    let old = "200001010000.00";
+    let touch = |path: &Path| {
+        let done = std::process::Command::new("touch")
+            .args(["-t", old])
+            .arg(path)
+            .status()
+            .unwrap();
+        assert!(done.success());
+    };
+    touch(&file);
+    git_ok(&repo, &["update-index", "--refresh"]);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let edited = text.replacen("Lists all users.", "Lists all USERS.", 1);
+    assert_ne!(edited, text);
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&file)
+        .and_then(|mut f| std::io::Write::write_all(&mut f, edited.as_bytes()))
+        .unwrap();
+    touch(&file);
+    assert_eq!(
+        git_ok(&repo, &["status", "--porcelain"]),
+        "",
+        "the edit must be one the up-front check cannot see"
+    );
+
+    let out = run_backfill(&[&catalog], &sb.out, &repo, &["--branch", "effects"]);
+    assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains(&format!(
+            "error: {rel}: differs from HEAD: changed since --branch found the catalog clean"
+        )),
+        "{}",
+        out.stderr
+    );
+    let branch = git(
+        &repo,
+        &["rev-parse", "--verify", "--quiet", "refs/heads/effects"],
+    );
+    assert!(!branch.status.success(), "no branch is created");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), edited);
+}
+
+/// A `.git` file whose `gitdir:` names no repository (a submodule's folder copied without
+/// its parent, a moved work tree) is a broken repository to git, not "no repository": taken
+/// for none, `--write` had no dirty-file guard and edited a file with local changes.
+#[test]
+fn a_git_file_pointing_nowhere_is_an_error_naming_it() {
+    let sb = common::Sandbox::nested("shape-a", "repo");
+    let repo = sb.root().join("repo");
+    std::fs::write(repo.join(".git"), "gitdir: ../gone/modules/repo\n").unwrap();
+    let rel = "catalog/acme/acme.users.s1.partial.yaml";
+    let before = std::fs::read(repo.join(rel)).unwrap();
+    for route in [&["--write"][..], &["--branch", "effects"], &[]] {
+        let out = run_backfill(&[&repo.join("catalog")], &sb.out, &repo, route);
+        assert_eq!(out.code, 2, "{route:?}\n{}", out.stderr);
+        assert!(
+            out.stderr
+                .contains("error: .git: its `gitdir: ../gone/modules/repo` names no git directory"),
+            "{route:?}\n{}",
+            out.stderr
+        );
+        assert_eq!(std::fs::read(repo.join(rel)).unwrap(), before);
+    }
+}
+
+/// The commit message of `--branch` names each connector by its `info.key`, which is the
+/// catalog's text: a line break in it must not start a line of its own (a forged trailer
+/// such as `Signed-off-by:`), nor any other control character reach the message raw.
+#[test]
+fn backfill_branch_escapes_a_line_break_in_info_key_in_the_commit_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    let main = main_file("acme").replace(
+        "key: acme",
+        "key: \"acme\\nSigned-off-by: Mallory <m@example.com>\"",
+    );
+    write(&repo, "catalog/acme/acme.connector.s1.yaml", &main);
+    common::git_init(&repo);
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let out = run_backfill(
+        &[&repo.join("catalog")],
+        &out_dir,
+        &repo,
+        &["--branch", "effects"],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let message = git_ok(&repo, &["log", "-1", "--format=%B", "effects"]);
+    assert!(
+        message.contains("  acme\\nSigned-off-by: Mallory <m@example.com>: 1\n"),
+        "{message}"
+    );
+    assert!(
+        !message.lines().any(|l| l.starts_with("Signed-off-by")),
+        "{message}"
+    );
+}
+
+/// A run killed while it writes (SIGINT, SIGTERM: no destructor runs) leaves its temporary
+/// file beside the target, `.catalog-effects.<pid>.<n>.tmp`, untracked. It is the tool's
+/// own, never read and never committed, so the next `--branch` must not refuse the catalog
+/// as dirty for it; a file git tracks under such a name is still the user's.
+#[test]
+fn backfill_branch_leaves_out_a_temporary_file_of_an_interrupted_run() {
+    let (sb, repo) = repo_with("shape-a");
+    let catalog = repo.join("catalog");
+    let left = "catalog/acme/.catalog-effects.4242.0.tmp";
+    write(&repo, left, "half a report\n");
+    let out = run_backfill(&[&catalog], &sb.out, &repo, &["--branch", "effects"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let listed = git_ok(&repo, &["ls-tree", "-r", "--name-only", "effects"]);
+    assert!(!listed.contains(".catalog-effects."), "{listed}");
+    assert!(
+        repo.join(left).exists(),
+        "another run's file is not removed"
+    );
+
+    // Tracked, and changed: the user's, so the catalog is dirty.
+    git_ok(&repo, &["add", "-f", left]);
+    git_ok(&repo, &["commit", "-q", "-m", "tracked"]);
+    write(&repo, left, "changed\n");
+    let out = run_backfill(&[&catalog], &sb.out, &repo, &["--branch", "again"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("uncommitted changes"), "{}", out.stderr);
+}
+
+/// Errors about the repository name it as every other message names a path: relative to
+/// the current folder when below it, not by the canonical absolute path git2 works with.
+#[test]
+fn git_errors_name_the_repository_relative_to_the_current_folder() {
+    let (sb, repo) = repo_with("shape-a");
+    let catalog = repo.join("catalog");
+    let from_above = |extra: &[&str]| run_backfill(&[&catalog], &sb.out, sb.root(), extra);
+    let out = from_above(&["--branch", "a..b"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .starts_with("error: repo: invalid branch name 'a..b'"),
+        "{}",
+        out.stderr
+    );
+    common::append(
+        &repo.join("catalog/acme/acme.connector.s1.yaml"),
+        "# local\n",
+    );
+    let out = from_above(&["--branch", "effects"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .starts_with("error: repo: --branch: the catalog has uncommitted changes"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// Each blob of `--branch` is checked against HEAD when it is made, and the commit's parent
+/// is HEAD when it is written: a commit made in between (the user goes on working during a
+/// long run) would become the parent of edits planned on the commit before it, and the
+/// branch would quietly undo that commit's change to the file. Reproduced through the
+/// library, with the commit made between the two calls.
+#[test]
+fn a_branch_commit_is_refused_when_head_moved_after_its_blobs_were_made() {
+    let (_sb, repo) = repo_with("shape-a");
+    let rel = "catalog/acme/acme.users.s1.partial.yaml";
+    let text = std::fs::read_to_string(repo.join(rel)).unwrap();
+    let git_repo = catalog_effects::git::Repo::discover(&repo).unwrap();
+    let blob = git_repo
+        .stage_edit(rel, text.as_bytes(), format!("{text}# edited\n").as_bytes())
+        .unwrap();
+    common::append(&repo.join(rel), "# the user's next commit\n");
+    git_ok(&repo, &["commit", "-q", "-am", "next"]);
+    let err = git_repo
+        .commit_on_branch("effects", &[blob], "msg", false)
+        .unwrap_err();
+    assert!(err.message.contains("HEAD moved"), "{err}");
+    let branch = git(
+        &repo,
+        &["rev-parse", "--verify", "--quiet", "refs/heads/effects"],
+    );
+    assert!(!branch.status.success(), "no branch is created");
 }

@@ -213,3 +213,35 @@ fn a_json_connector_stays_json() {
         r.stdout
     );
 }
+
+/// The spill holds the trees of the catalog's files, parsed text included; a temporary
+/// folder is shared, so only its owner may read it, whatever the umask. Its name is gone
+/// at once: its mode is read through the run's own descriptor.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_spill_file_is_readable_by_its_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let spills = || -> Vec<std::path::PathBuf> {
+        std::fs::read_dir("/proc/self/fd")
+            .unwrap()
+            .filter_map(|e| {
+                let fd = e.ok()?.path();
+                let target = std::fs::read_link(&fd).ok()?;
+                let name = target.to_string_lossy().into_owned();
+                (name.contains("catalog-effects-") && name.contains(".trees")).then_some(fd)
+            })
+            .collect()
+    };
+    let before = spills();
+    let spill = catalog_effects::run::spill::Spill::new().expect("a spill on Linux");
+    let made: Vec<_> = spills()
+        .into_iter()
+        .filter(|p| !before.contains(p))
+        .collect();
+    assert!(!made.is_empty(), "the spill's descriptor is found");
+    for fd in made {
+        let mode = std::fs::metadata(&fd).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "{}", fd.display());
+    }
+    drop(spill);
+}

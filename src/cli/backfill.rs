@@ -616,13 +616,20 @@ impl Branch {
             );
         }
         repo.check_branch(name, force)?;
-        let dirty = repo.dirty_files(catalogs)?;
+        // A temporary file an interrupted run left (untracked) never reaches the branch,
+        // which is HEAD plus the backfill; refused for it, no `--branch` could run again
+        // until it was found and removed by hand.
+        let mut dirty = repo.dirty_files(catalogs)?;
+        dirty.retain(|path| {
+            let name = path.rsplit('/').next().unwrap_or(path);
+            !catalog_effects::emit::write::is_temporary(name) || repo.tracks(path)
+        });
         if let Some(first) = dirty.iter().next() {
             return Err(Error::new(format!(
                 "--branch: the catalog has uncommitted changes ({} file(s), e.g. {first}); commit or stash them first, since the branch is HEAD plus the backfill",
                 dirty.len()
             ))
-            .in_file(repo.workdir()));
+            .in_file(repo.shown(repo.workdir())));
         }
         Ok(Branch {
             repo,
@@ -640,12 +647,19 @@ impl Sink for Branch {
     /// printed here rather than returned: the run's error is the branch not written, said
     /// once at the end.
     fn file(&mut self, f: &outcome::FileResult) -> Result<()> {
-        let Some(new) = &f.new_text else {
+        let (Some(new), Some(old)) = (&f.new_text, f.old_text()) else {
             return Ok(());
         };
-        match self.repo.stage_blob(&f.patch_path, new.as_bytes()) {
+        match self
+            .repo
+            .stage_edit(&f.patch_path, old.as_bytes(), new.as_bytes())
+        {
             Ok(blob) => self.blobs.push(blob),
-            Err(e) => {
+            Err(mut e) => {
+                // Named as the run names the file, as every other message does.
+                if e.path.is_some() {
+                    e.path = Some(f.shown.clone().into());
+                }
                 out::error(&e.to_string());
                 self.failed += 1;
             }
@@ -659,7 +673,7 @@ impl Sink for Branch {
                 "--branch: branch '{}' not written: {} file(s) could not be committed (above)",
                 self.name, self.failed
             ))
-            .in_file(self.repo.workdir()));
+            .in_file(self.repo.shown(self.repo.workdir())));
         }
         let Some(guide) = end.guide else {
             return Ok(());

@@ -75,7 +75,7 @@ pub struct CheckArgs {
     #[arg(long, value_enum)]
     pub fail_on: Option<FailOn>,
     /// Only files changed between REV and the work tree (plus the main file of each changed
-    /// partial's folder).
+    /// partial's folder, and every connector file beside a deleted or renamed one).
     #[arg(long, value_name = "REV")]
     pub since: Option<String>,
     /// `human`: one line per finding, the summary, then the totals line; `json`: the
@@ -92,8 +92,11 @@ pub struct CheckArgs {
     pub engine: EngineArgs,
 }
 
-/// The files of `catalog` changed since `rev`, relative to the catalog. The run adds the
-/// main file (found by content) of each changed partial's folder.
+/// The files of `catalog` changed since `rev`, relative to the catalog, and every
+/// connector file in the folder of a path deleted or renamed away since: a `$ref:` names a
+/// file of its own folder, and a partial belongs to the main file beside it, so a deletion
+/// there can break either though neither changed. The run adds the main file (found by
+/// content) of each changed partial's folder.
 fn changed_files(catalog: &Path, rev: &str) -> Result<BTreeSet<String>> {
     let repo = catalog_effects::git::Repo::discover(catalog).ok_or_else(|| {
         catalog_effects::git::refused(catalog).unwrap_or_else(|| {
@@ -106,8 +109,9 @@ fn changed_files(catalog: &Path, rev: &str) -> Result<BTreeSet<String>> {
     } else {
         format!("{prefix}/")
     };
-    Ok(repo
-        .changed_since(rev)?
+    let changes = repo.changes_since(rev)?;
+    let mut files: BTreeSet<String> = changes
+        .changed
         .into_iter()
         .filter_map(|path| path.strip_prefix(&prefix).map(str::to_owned))
         // An OpenAPI document is known by its content: the walk decides which it is.
@@ -115,7 +119,34 @@ fn changed_files(catalog: &Path, rev: &str) -> Result<BTreeSet<String>> {
             catalog_effects::source::connector::is_connector_file(rel)
                 || catalog_effects::source::openapi::may_be_document(rel)
         })
-        .collect())
+        .collect();
+    let folders: BTreeSet<&str> = changes
+        .gone
+        .iter()
+        .filter_map(|path| path.strip_prefix(&prefix))
+        .map(|rel| rel.rsplit_once('/').map_or("", |(folder, _)| folder))
+        .collect();
+    for folder in folders {
+        files.extend(connector_files_in(catalog, folder));
+    }
+    Ok(files)
+}
+
+/// The connector files directly in `folder` (catalog-relative, '' for the catalog itself),
+/// as catalog-relative paths; none when the folder is gone with what was deleted. What the
+/// walk leaves out (excluded, unreadable) it still leaves out: this only selects.
+fn connector_files_in(catalog: &Path, folder: &str) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(catalog.join(folder)) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|name| catalog_effects::source::connector::is_connector_file(name))
+        .map(|name| match folder {
+            "" => name,
+            _ => format!("{folder}/{name}"),
+        })
+        .collect()
 }
 
 /// The options of one run once flags, configuration and defaults are merged and checked
@@ -248,7 +279,8 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
 }
 
 /// The engine's options for a `check` run: no edit leaves it, and with `--since` only the
-/// changed files (and the main file of each changed partial's folder) are read. Every
+/// changed files (and the main file of each changed partial's folder, and the connector
+/// files beside a deleted one) are read. Every
 /// output is checked against the catalogs and the baseline before anything is read.
 fn options(
     args: &CheckArgs,

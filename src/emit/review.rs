@@ -598,8 +598,10 @@ impl Review {
             "Backfill effects on {} actions\n\nActions given effects, per connector:\n",
             t.added
         );
+        // Names and paths are the catalog's text: a line break in one would start a line
+        // of the message, a trailer git reads (`Signed-off-by:`) included.
         for (c, n) in summary.connectors.iter().filter(|(_, n)| n.added > 0) {
-            let _ = writeln!(msg, "  {c}: {}", n.added);
+            let _ = writeln!(msg, "  {}: {}", crate::text::safe::line(c), n.added);
         }
         if self.look.total > 0 {
             let _ = writeln!(
@@ -616,7 +618,7 @@ impl Review {
                     crate::text::safe::line(&it.tool),
                     it.proposed.joined(", "),
                     confidence(it.confidence),
-                    flag_phrases(it)
+                    crate::text::safe::line(&flag_phrases(it))
                 );
             }
         }
@@ -634,7 +636,7 @@ impl Review {
                 "  {}  {}  declares {}, proposal {} ({})",
                 plain_location(it),
                 crate::text::safe::line(&it.tool),
-                it.declared,
+                crate::text::safe::line(&it.declared),
                 it.proposed.joined(", "),
                 confidence(it.confidence)
             );
@@ -653,7 +655,7 @@ impl Review {
         let _ = write!(
             msg,
             "\nExplain any of them: catalog-effects explain {} <tool>\n\nProduced by catalog-effects {} (heuristics {}, --min-confidence {}).\n",
-            ctx.catalogs.first().map_or(".", String::as_str),
+            crate::text::safe::line(ctx.catalogs.first().map_or(".", String::as_str)),
             ctx.version,
             ctx.heuristics,
             ctx.min_confidence
@@ -752,8 +754,12 @@ fn location(it: &Item) -> String {
 /// [`location`] as plain text, for the commit message.
 fn plain_location(it: &Item) -> String {
     match it.place.as_deref() {
-        Some(p) if it.one_line => format!("{} {}", it.file, crate::text::safe::line(&p.operation)),
-        _ => format!("{}:{}", it.file, it.line),
+        Some(p) if it.one_line => format!(
+            "{} {}",
+            crate::text::safe::line(&it.file),
+            crate::text::safe::line(&p.operation)
+        ),
+        _ => format!("{}:{}", crate::text::safe::line(&it.file), it.line),
     }
 }
 

@@ -377,6 +377,16 @@ impl Drop for Temp {
     }
 }
 
+/// Whether `name` (a file name) is one [`create_unique`] gives: a run killed while it
+/// writes leaves that file behind, which is never read and never committed.
+pub fn is_temporary(name: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    name.strip_prefix(".catalog-effects.")
+        .and_then(|rest| rest.strip_suffix(".tmp"))
+        .and_then(|rest| rest.split_once('.'))
+        .is_some_and(|(pid, n)| digits(pid) && digits(n))
+}
+
 /// A new file in `dir` under a short name of its own: `.catalog-effects.<pid>.<n>.tmp`,
 /// whatever the length of the target's name (issue 13: a name of 205 bytes or more could
 /// not be written, the temporary name adding ~50 bytes past the 255 a name may have).
@@ -549,6 +559,23 @@ mod tests {
         let e = replace_if_unchanged(&p, &["old\n"], "new\n").unwrap_err();
         assert!(e.to_string().contains("is read-only"), "{e}");
         assert_eq!(fs::read_to_string(&p).unwrap(), "old\n");
+    }
+
+    #[test]
+    fn temporary_names_are_the_ones_create_unique_gives() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, _file) = create_unique(dir.path(), 0o600).unwrap();
+        let name = path.file_name().unwrap().to_str().unwrap();
+        assert!(is_temporary(name), "{name}");
+        for other in [
+            ".catalog-effects.1.tmp",
+            ".catalog-effects.1.x.tmp",
+            ".catalog-effects..1.tmp",
+            "catalog-effects.1.2.tmp",
+            ".catalog-effects.1.2.tmp.s1.yaml",
+        ] {
+            assert!(!is_temporary(other), "{other}");
+        }
     }
 
     #[test]

@@ -40,12 +40,13 @@ impl Spill {
         let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let path =
             std::env::temp_dir().join(format!("catalog-effects-{}-{n}.trees", std::process::id()));
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create_new(true)
-            .open(&path)
-            .ok()?;
+        let mut options = std::fs::OpenOptions::new();
+        options.read(true).write(true).create_new(true);
+        // The trees hold the catalog's text, and the temporary folder is shared: only the
+        // run's user may read them, whatever the umask.
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let file = options.open(&path).ok()?;
         std::fs::remove_file(&path).ok()?;
         Some(Spill {
             file,
