@@ -146,6 +146,126 @@ fn binary_non_utf8_file() {
     );
 }
 
+/// A document with one Windows-1252 byte was claimed by no source: `check` passed with
+/// its DELETE never read. Claimed by its bytes, it is refused where the byte is.
+#[test]
+fn an_openapi_document_that_is_not_utf8_is_named_not_passed_over() {
+    let yaml = b"openapi: 3.0.0\ninfo:\n  title: Caf\xe9\npaths:\n  /a:\n    delete:\n      operationId: deleteA\n";
+    let json = b"{\"openapi\": \"3.0.0\", \"info\": {\"title\": \"Caf\xe9\"}, \"paths\": {\"/a\": {\"delete\": {}}}}\n";
+    let message = "not UTF-8 text: byte 0xE9 is no UTF-8 character (a file saved as Windows-1252 or Latin-1?); save it as UTF-8";
+    for (name, bytes, at) in [
+        ("api.yaml", &yaml[..], "3:13"),
+        ("api.json", &json[..], "1:44"),
+    ] {
+        let case = Case::new().with(name, bytes);
+        check(
+            &case,
+            2,
+            &format!("error: catalog/bad/{name}:{at}: {message}"),
+        );
+        let run = common::run_in(case.root(), &["check", "catalog"]);
+        assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr
+                .contains(&format!("catalog/bad/{name}:{at}: not UTF-8 text")),
+            "{}",
+            run.stderr
+        );
+    }
+    // A YAML file that is no document stays out of the run, whatever its bytes.
+    let case = Case::new().with("notes.yaml", b"title: Caf\xe9\n");
+    let out = case.backfill(&[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+}
+
+/// UTF-16, as Windows tools save "Unicode" text, is named as UTF-16: a connector file
+/// and a document alike.
+#[test]
+fn a_utf16_file_is_named_as_utf16() {
+    let utf16 = |text: &str, le: bool| {
+        let mut out = if le {
+            vec![0xFF, 0xFE]
+        } else {
+            vec![0xFE, 0xFF]
+        };
+        for unit in text.encode_utf16() {
+            out.extend(if le {
+                unit.to_le_bytes()
+            } else {
+                unit.to_be_bytes()
+            });
+        }
+        out
+    };
+    let doc = "openapi: 3.0.0\npaths:\n  /a:\n    delete: {}\n";
+    for (name, text, le, bom) in [
+        (
+            "api.yaml",
+            doc,
+            true,
+            "UTF-16 LE (it opens with the byte-order mark FF FE)",
+        ),
+        (
+            "api.json",
+            "{\"swagger\": \"2.0\"}",
+            false,
+            "UTF-16 BE (it opens with the byte-order mark FE FF)",
+        ),
+        (
+            "bad.s1.yaml",
+            "actions:\n  - actionId: list_a\n",
+            true,
+            "UTF-16 LE (it opens with the byte-order mark FF FE)",
+        ),
+    ] {
+        let case = Case::new().with(name, utf16(text, le));
+        check(
+            &case,
+            2,
+            &format!("error: catalog/bad/{name}:1:1: not UTF-8 text: {bom}; convert it to UTF-8"),
+        );
+    }
+}
+
+/// An OpenAPI document, or another JSON document with an `info`, under a connector's name
+/// passed for a main file: its operations were never read.
+#[test]
+fn a_document_under_a_connector_name_is_named() {
+    let case = Case::new().with(
+        "api.s1.yaml",
+        "openapi: 3.0.0\ninfo:\n  title: A\npaths:\n  /a:\n    delete: {}\n",
+    );
+    let out = check(
+        &case,
+        2,
+        "error: catalog/bad/api.s1.yaml:1:1: no action list: an OpenAPI document (top-level `openapi`), not a connector file",
+    );
+    assert!(
+        out.stderr
+            .contains("rename it to end in `.yaml`, `.yml` or `.json`"),
+        "{}",
+        out.stderr
+    );
+    let case = Case::new().with(
+        "bad.users.s1.partial.yaml",
+        "{\"info\": {\"title\": \"A\"}, \"swagger\": \"2.0\", \"paths\": {}}\n",
+    );
+    check(
+        &case,
+        2,
+        "error: catalog/bad/bad.users.s1.partial.yaml:1:26: no action list: an OpenAPI document (top-level `swagger`)",
+    );
+    let case = Case::new().with(
+        "bad.users.s1.partial.yaml",
+        "{\"info\": {\"name\": \"x\"}, \"tools\": []}\n",
+    );
+    check(
+        &case,
+        2,
+        "error: catalog/bad/bad.users.s1.partial.yaml:1:1: no action list: a JSON document with no `actions:` or `$ref`",
+    );
+}
+
 #[test]
 fn control_characters_in_utf8_text() {
     let case = Case::new().with("nul.s1.yaml", "- actionId: list_x\n  label: a\u{0}b\n");

@@ -295,6 +295,29 @@ fn map_items(
 /// misspelled, or nothing a connector file holds; `None` for a main file (its `info`
 /// alone).
 fn no_actions_key(tree: &Tree, root: NodeId) -> Option<(Option<NodeId>, String)> {
+    // An OpenAPI document has an `info` too, so it passed for a main file: its operations
+    // left the run while the check passed. Its name decides how it is read, so the name is
+    // what must change.
+    if let Some((key, _)) = ["openapi", "swagger"]
+        .into_iter()
+        .find_map(|k| tree.entry(root, k))
+    {
+        let what = tree.scalar(key).unwrap_or("openapi");
+        return Some((
+            Some(key),
+            format!(
+                "an OpenAPI document (top-level `{what}`), not a connector file: its operations are not read under a connector's name; rename it to end in `.yaml`, `.yml` or `.json` (not `.s1.yaml` or `.s1.partial.yaml`)"
+            ),
+        ));
+    }
+    // A connector file is block YAML; one whose root is a JSON object with an `info` and no
+    // actions is some other JSON document under a connector's name, not a main file.
+    if tree.node(root).flow() && tree.get(root, "info").is_some() {
+        return Some((
+            Some(root),
+            "a JSON document with no `actions:` or `$ref`, not a connector file: a main file is YAML with `info` and `actions:`; rename it if it is not a connector's".into(),
+        ));
+    }
     let near = tree
         .own_entries(root)
         .into_iter()
