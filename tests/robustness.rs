@@ -1160,3 +1160,81 @@ fn catalog_given_through_dot_dot_still_gives_contained_paths() {
     assert!(out.patch.contains("diff --git a/catalog/good/good.connector.s1.yaml b/catalog/good/good.connector.s1.yaml\n"), "{}", out.patch);
     git_apply(case.root(), &case.out.join("effects.patch"), true).unwrap();
 }
+
+// --- tools files -------------------------------------------------------------------------
+
+/// Runs `audit <file> --format json` on `bytes` saved as `tools.json`.
+fn audit_tools(bytes: &[u8], extra: &[&str]) -> common::Run {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("tools.json"), bytes).unwrap();
+    let mut args = vec!["audit", "tools.json"];
+    args.extend(extra);
+    common::run_in(dir.path(), &args)
+}
+
+/// A name listed twice is a malformed verdict on the repeat: a client keeps one of the two,
+/// so the hints audited may not be the ones it uses.
+#[test]
+fn a_tool_name_listed_twice_is_named_on_the_repeat() {
+    let list = br#"{"tools": [
+        {"name": "get_page", "annotations": {"readOnlyHint": true}},
+        {"name": "get_page", "annotations": {"readOnlyHint": false, "destructiveHint": true}}
+    ]}"#;
+    let run = audit_tools(list, &["--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect(&run.stderr);
+    let verdicts: Vec<&str> = json["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(verdicts.len(), 2, "{}", run.stdout);
+    assert_ne!(verdicts[0], "malformed", "{}", run.stdout);
+    assert_eq!(verdicts[1], "malformed", "{}", run.stdout);
+    assert!(
+        run.stdout.contains("its name is tool #0's too"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// One page of a paginated list is said to be one page: the server has more tools.
+#[test]
+fn a_tools_list_with_a_next_cursor_is_said_to_be_one_page() {
+    let page = br#"{"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "get_page", "annotations": {"readOnlyHint": true}}], "nextCursor": "abc"}}"#;
+    let run = audit_tools(page, &[]);
+    assert!(
+        run.stderr.contains(
+            "warning: tools.json: one page of a paginated tools/list (its `nextCursor` is set)"
+        ),
+        "{}",
+        run.stderr
+    );
+    let whole = br#"{"tools": [{"name": "get_page", "annotations": {"readOnlyHint": true}}]}"#;
+    let run = audit_tools(whole, &[]);
+    assert!(!run.stderr.contains("paginated"), "{}", run.stderr);
+}
+
+/// A tools file that is not UTF-8 is named with its place and its encoding.
+#[test]
+fn a_tools_file_that_is_not_utf8_is_named_with_its_place() {
+    let latin = b"{\"tools\": [\n  {\"name\": \"get_page\", \"description\": \"Caf\xe9\"}\n]}";
+    let run = audit_tools(latin, &[]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("tools.json:2:43: not UTF-8 text: byte 0xE9 is no UTF-8 character (a file saved as Windows-1252 or Latin-1?)"),
+        "{}",
+        run.stderr
+    );
+    let mut utf16 = vec![0xFF, 0xFE];
+    for unit in "{\"tools\": []}".encode_utf16() {
+        utf16.extend(unit.to_le_bytes());
+    }
+    let run = audit_tools(&utf16, &[]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("tools.json:1:1: not UTF-8 text: UTF-16 LE (it opens with the byte-order mark FF FE); convert it to UTF-8"),
+        "{}",
+        run.stderr
+    );
+}
