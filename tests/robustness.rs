@@ -266,6 +266,31 @@ fn a_document_under_a_connector_name_is_named() {
     );
 }
 
+/// A document nested past the check's 1,000 levels in block style (which the parser reads
+/// without recursion) was refused with no place: it is named where the limit is passed,
+/// and not edited.
+#[test]
+fn a_document_nested_past_a_thousand_levels_is_refused_with_its_place() {
+    let levels = 1100;
+    let mut doc = String::from("openapi: 3.0.0\npaths:\n  /a:\n    delete:\n      x:\n");
+    for i in 0..levels {
+        doc.push_str(&format!("{}a:\n", "  ".repeat(i + 4)));
+    }
+    doc.push_str(&format!("{}b: 1\n", "  ".repeat(levels + 4)));
+    let case = Case::new().with("api.yaml", &doc);
+    let out = check(
+        &case,
+        2,
+        "error: catalog/bad/api.yaml:1003:2003: the document nests deeper than 1000 levels here: not edited",
+    );
+    assert!(
+        out.stderr.contains("nest the value less deeply"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.patch.contains("api.yaml"), "{}", out.patch);
+}
+
 #[test]
 fn control_characters_in_utf8_text() {
     let case = Case::new().with("nul.s1.yaml", "- actionId: list_x\n  label: a\u{0}b\n");
