@@ -91,7 +91,7 @@ pub fn decode(bytes: Vec<u8>) -> Result<String, Error> {
             ))
         } else {
             Error::new(format!(
-                "not UTF-8 text (binary file?): byte 0x{byte:02X} is no UTF-8 character"
+                "not UTF-8 text (binary file?): byte 0x{byte:02X} is no UTF-8 character; the tool reads UTF-8 text only: move the file out of the catalog, or save it as UTF-8"
             ))
         }
         .at(line, col)

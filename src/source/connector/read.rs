@@ -315,7 +315,7 @@ fn no_actions_key(tree: &Tree, root: NodeId) -> Option<(Option<NodeId>, String)>
     if tree.node(root).flow() && tree.get(root, "info").is_some() {
         return Some((
             Some(root),
-            "a JSON document with no `actions:` or `$ref`, not a connector file: a main file is YAML with `info` and `actions:`; rename it if it is not a connector's".into(),
+            "a JSON document with no `actions:` or `$ref`, not a connector file: connector files are block YAML; rename it if it is not a connector's, or write it as YAML with its `actions:`".into(),
         ));
     }
     let near = tree
