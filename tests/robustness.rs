@@ -264,6 +264,13 @@ fn a_document_under_a_connector_name_is_named() {
         2,
         "error: catalog/bad/bad.users.s1.partial.yaml:1:1: no action list: a JSON document with no `actions:` or `$ref`",
     );
+    // A main file's own key of that name, holding no version, is not a document's.
+    let case = Case::new().with(
+        "bad.connector.s1.yaml",
+        "StackOne: 1.0.0\ninfo:\n  title: Bad\n  key: bad\nopenapi: specs/bad.yaml\n",
+    );
+    let out = case.backfill(&[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
 }
 
 /// A document nested past the check's 1,000 levels in block style (which the parser reads

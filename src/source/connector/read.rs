@@ -297,10 +297,15 @@ fn map_items(
 fn no_actions_key(tree: &Tree, root: NodeId) -> Option<(Option<NodeId>, String)> {
     // An OpenAPI document has an `info` too, so it passed for a main file: its operations
     // left the run while the check passed. Its name decides how it is read, so the name is
-    // what must change.
+    // what must change. Its key holds a version (`3.0.3`, `"2.0"`): a connector key of that
+    // name holding something else is left to be what it is.
     if let Some((key, _)) = ["openapi", "swagger"]
         .into_iter()
-        .find_map(|k| tree.entry(root, k))
+        .filter_map(|k| tree.entry(root, k))
+        .find(|&(_, v)| {
+            tree.scalar(v)
+                .is_some_and(|v| v.starts_with(|c: char| c.is_ascii_digit()))
+        })
     {
         let what = tree.scalar(key).unwrap_or("openapi");
         return Some((
