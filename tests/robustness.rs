@@ -1242,6 +1242,16 @@ fn a_tools_list_with_a_next_cursor_is_said_to_be_one_page() {
         "{}",
         run.stderr
     );
+    // `lint --tools` reads the same file, and says the same.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("tools.json"), page).unwrap();
+    let lint = common::run_in(dir.path(), &["lint", "--tools", "tools.json"]);
+    assert!(
+        lint.stderr
+            .contains("warning: tools.json: one page of a paginated tools/list"),
+        "{}",
+        lint.stderr
+    );
     let whole = br#"{"tools": [{"name": "get_page", "annotations": {"readOnlyHint": true}}]}"#;
     let run = audit_tools(whole, &[]);
     assert!(!run.stderr.contains("paginated"), "{}", run.stderr);
