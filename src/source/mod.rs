@@ -79,13 +79,17 @@ pub fn decode(bytes: Vec<u8>) -> Result<String, Error> {
         let line = bytes[..valid].iter().filter(|&&b| b == b'\n').count() + 1;
         let start = crate::text::lines::line_start(bytes, valid);
         // The line up to the bad byte is UTF-8, so its characters can be counted.
-        let col = std::str::from_utf8(&bytes[start..valid]).map_or(valid - start, |s| s.chars().count()) + 1;
+        let col = std::str::from_utf8(&bytes[start..valid])
+            .map_or(valid - start, |s| s.chars().count())
+            + 1;
         let byte = bytes[valid];
         // A lone byte from 0x80 up is how Windows-1252 and Latin-1 write `é`, `ü`, `€`:
         // text saved in a legacy encoding, not a binary file.
-        let latin = byte >= 0x80
-            && bytes[valid..].iter().take(64).all(|&b| b >= 0x20 || b"\t\r\n".contains(&b));
-        if latin {
+        let text_after = bytes[valid..]
+            .iter()
+            .take(64)
+            .all(|&b| b >= 0x20 || b"\t\r\n".contains(&b));
+        if byte >= 0x80 && text_after {
             Error::new(format!(
                 "not UTF-8 text: byte 0x{byte:02X} is no UTF-8 character (a file saved as Windows-1252 or Latin-1?); save it as UTF-8"
             ))
