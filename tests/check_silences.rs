@@ -147,6 +147,45 @@ fn unused_and_unknown_silences_are_reported_and_lint_codes_left_to_lint() {
     assert!(l.stdout.contains("`conflicting-efects`"), "{}", l.stdout);
 }
 
+/// A silence with no `]`, or one that names no code, silenced nothing and said nothing:
+/// the reviewer's intent was dropped without a word.
+#[test]
+fn malformed_silences_are_reported_as_unused() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "# catalog-effects: ignore[missing-effects\n- actionId: list_users # catalog-effects: ignore[]\n  effects: [read]\n{}{}",
+        step("get", "/users"),
+        conflict(" # catalog-effects: ignore[conflicting-effects reviewed"),
+    );
+    catalog(dir.path(), &text);
+    let r = run(dir.path(), &["check", "c"]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    let unused: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.contains("[unused-silence]"))
+        .collect();
+    let fix = "it silences nothing; write `# catalog-effects: ignore[code, ...]`";
+    assert_eq!(
+        unused,
+        [
+            format!(
+                "c/acme/acme.users.s1.partial.yaml:1: warning [unused-silence]: `catalog-effects: ignore[missing-effects` has no closing `]`: {fix} (for the whole file)"
+            ),
+            format!(
+                "c/acme/acme.users.s1.partial.yaml:2:3: warning [unused-silence]: `list_users`: `catalog-effects: ignore[]` names no code: {fix}"
+            ),
+            format!(
+                "c/acme/acme.users.s1.partial.yaml:9:3: warning [unused-silence]: `delete_user`: `catalog-effects: ignore[conflicting-effects reviewed` has no closing `]`: {fix}"
+            ),
+        ],
+        "{}",
+        r.stdout
+    );
+    // The conflict it meant to silence is still reported.
+    assert!(r.stdout.contains("[conflicting-effects]"), "{}", r.stdout);
+}
+
 #[test]
 fn redundant_hints_are_notes_and_a_read_only_override_on_a_change_is_an_error() {
     let dir = tempfile::tempdir().unwrap();

@@ -146,6 +146,158 @@ fn binary_non_utf8_file() {
     );
 }
 
+/// A document with one Windows-1252 byte was claimed by no source: `check` passed with
+/// its DELETE never read. Claimed by its bytes, it is refused where the byte is.
+#[test]
+fn an_openapi_document_that_is_not_utf8_is_named_not_passed_over() {
+    let yaml = b"openapi: 3.0.0\ninfo:\n  title: Caf\xe9\npaths:\n  /a:\n    delete:\n      operationId: deleteA\n";
+    let json = b"{\"openapi\": \"3.0.0\", \"info\": {\"title\": \"Caf\xe9\"}, \"paths\": {\"/a\": {\"delete\": {}}}}\n";
+    let message = "not UTF-8 text: byte 0xE9 is no UTF-8 character (a file saved as Windows-1252 or Latin-1?); save it as UTF-8";
+    for (name, bytes, at) in [
+        ("api.yaml", &yaml[..], "3:13"),
+        ("api.json", &json[..], "1:44"),
+    ] {
+        let case = Case::new().with(name, bytes);
+        check(
+            &case,
+            2,
+            &format!("error: catalog/bad/{name}:{at}: {message}"),
+        );
+        let run = common::run_in(case.root(), &["check", "catalog"]);
+        assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr
+                .contains(&format!("catalog/bad/{name}:{at}: not UTF-8 text")),
+            "{}",
+            run.stderr
+        );
+    }
+    // A YAML file that is no document stays out of the run, whatever its bytes.
+    let case = Case::new().with("notes.yaml", b"title: Caf\xe9\n");
+    let out = case.backfill(&[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+}
+
+/// UTF-16, as Windows tools save "Unicode" text, is named as UTF-16: a connector file
+/// and a document alike.
+#[test]
+fn a_utf16_file_is_named_as_utf16() {
+    let utf16 = |text: &str, le: bool| {
+        let mut out = if le {
+            vec![0xFF, 0xFE]
+        } else {
+            vec![0xFE, 0xFF]
+        };
+        for unit in text.encode_utf16() {
+            out.extend(if le {
+                unit.to_le_bytes()
+            } else {
+                unit.to_be_bytes()
+            });
+        }
+        out
+    };
+    let doc = "openapi: 3.0.0\npaths:\n  /a:\n    delete: {}\n";
+    for (name, text, le, bom) in [
+        (
+            "api.yaml",
+            doc,
+            true,
+            "UTF-16 LE (it opens with the byte-order mark FF FE)",
+        ),
+        (
+            "api.json",
+            "{\"swagger\": \"2.0\"}",
+            false,
+            "UTF-16 BE (it opens with the byte-order mark FE FF)",
+        ),
+        (
+            "bad.s1.yaml",
+            "actions:\n  - actionId: list_a\n",
+            true,
+            "UTF-16 LE (it opens with the byte-order mark FF FE)",
+        ),
+    ] {
+        let case = Case::new().with(name, utf16(text, le));
+        check(
+            &case,
+            2,
+            &format!("error: catalog/bad/{name}:1:1: not UTF-8 text: {bom}; convert it to UTF-8"),
+        );
+    }
+}
+
+/// An OpenAPI document, or another JSON document with an `info`, under a connector's name
+/// passed for a main file: its operations were never read.
+#[test]
+fn a_document_under_a_connector_name_is_named() {
+    let case = Case::new().with(
+        "api.s1.yaml",
+        "openapi: 3.0.0\ninfo:\n  title: A\npaths:\n  /a:\n    delete: {}\n",
+    );
+    let out = check(
+        &case,
+        2,
+        "error: catalog/bad/api.s1.yaml:1:1: no action list: an OpenAPI document (top-level `openapi`), not a connector file",
+    );
+    assert!(
+        out.stderr
+            .contains("rename it to end in `.yaml`, `.yml` or `.json`"),
+        "{}",
+        out.stderr
+    );
+    let case = Case::new().with(
+        "bad.users.s1.partial.yaml",
+        "{\"info\": {\"title\": \"A\"}, \"swagger\": \"2.0\", \"paths\": {}}\n",
+    );
+    check(
+        &case,
+        2,
+        "error: catalog/bad/bad.users.s1.partial.yaml:1:26: no action list: an OpenAPI document (top-level `swagger`)",
+    );
+    let case = Case::new().with(
+        "bad.users.s1.partial.yaml",
+        "{\"info\": {\"name\": \"x\"}, \"tools\": []}\n",
+    );
+    check(
+        &case,
+        2,
+        "error: catalog/bad/bad.users.s1.partial.yaml:1:1: no action list: a JSON document with no `actions:` or `$ref`",
+    );
+    // A main file's own key of that name, holding no version, is not a document's.
+    let case = Case::new().with(
+        "bad.connector.s1.yaml",
+        "StackOne: 1.0.0\ninfo:\n  title: Bad\n  key: bad\nopenapi: specs/bad.yaml\n",
+    );
+    let out = case.backfill(&[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+}
+
+/// A document nested past the check's 1,000 levels in block style (which the parser reads
+/// without recursion) was refused with no place: it is named where the limit is passed,
+/// and not edited.
+#[test]
+fn a_document_nested_past_a_thousand_levels_is_refused_with_its_place() {
+    let levels = 1100;
+    let mut doc = String::from("openapi: 3.0.0\npaths:\n  /a:\n    delete:\n      x:\n");
+    for i in 0..levels {
+        doc.push_str(&format!("{}a:\n", "  ".repeat(i + 4)));
+    }
+    doc.push_str(&format!("{}b: 1\n", "  ".repeat(levels + 4)));
+    let case = Case::new().with("api.yaml", &doc);
+    let out = check(
+        &case,
+        2,
+        "error: catalog/bad/api.yaml:1003:2003: the document nests deeper than 1000 levels here: not edited",
+    );
+    assert!(
+        out.stderr.contains("nest the value less deeply"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.patch.contains("api.yaml"), "{}", out.patch);
+}
+
 #[test]
 fn control_characters_in_utf8_text() {
     let case = Case::new().with("nul.s1.yaml", "- actionId: list_x\n  label: a\u{0}b\n");
@@ -1039,4 +1191,92 @@ fn catalog_given_through_dot_dot_still_gives_contained_paths() {
     }
     assert!(out.patch.contains("diff --git a/catalog/good/good.connector.s1.yaml b/catalog/good/good.connector.s1.yaml\n"), "{}", out.patch);
     git_apply(case.root(), &case.out.join("effects.patch"), true).unwrap();
+}
+
+// --- tools files -------------------------------------------------------------------------
+
+/// Runs `audit <file> --format json` on `bytes` saved as `tools.json`.
+fn audit_tools(bytes: &[u8], extra: &[&str]) -> common::Run {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("tools.json"), bytes).unwrap();
+    let mut args = vec!["audit", "tools.json"];
+    args.extend(extra);
+    common::run_in(dir.path(), &args)
+}
+
+/// A name listed twice is a malformed verdict on the repeat: a client keeps one of the two,
+/// so the hints audited may not be the ones it uses.
+#[test]
+fn a_tool_name_listed_twice_is_named_on_the_repeat() {
+    let list = br#"{"tools": [
+        {"name": "get_page", "annotations": {"readOnlyHint": true}},
+        {"name": "get_page", "annotations": {"readOnlyHint": false, "destructiveHint": true}}
+    ]}"#;
+    let run = audit_tools(list, &["--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect(&run.stderr);
+    let verdicts: Vec<&str> = json["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(verdicts.len(), 2, "{}", run.stdout);
+    assert_ne!(verdicts[0], "malformed", "{}", run.stdout);
+    assert_eq!(verdicts[1], "malformed", "{}", run.stdout);
+    assert!(
+        run.stdout.contains("its name is tool #0's too"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// One page of a paginated list is said to be one page: the server has more tools.
+#[test]
+fn a_tools_list_with_a_next_cursor_is_said_to_be_one_page() {
+    let page = br#"{"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "get_page", "annotations": {"readOnlyHint": true}}], "nextCursor": "abc"}}"#;
+    let run = audit_tools(page, &[]);
+    assert!(
+        run.stderr.contains(
+            "warning: tools.json: one page of a paginated tools/list (its `nextCursor` is set)"
+        ),
+        "{}",
+        run.stderr
+    );
+    // `lint --tools` reads the same file, and says the same.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("tools.json"), page).unwrap();
+    let lint = common::run_in(dir.path(), &["lint", "--tools", "tools.json"]);
+    assert!(
+        lint.stderr
+            .contains("warning: tools.json: one page of a paginated tools/list"),
+        "{}",
+        lint.stderr
+    );
+    let whole = br#"{"tools": [{"name": "get_page", "annotations": {"readOnlyHint": true}}]}"#;
+    let run = audit_tools(whole, &[]);
+    assert!(!run.stderr.contains("paginated"), "{}", run.stderr);
+}
+
+/// A tools file that is not UTF-8 is named with its place and its encoding.
+#[test]
+fn a_tools_file_that_is_not_utf8_is_named_with_its_place() {
+    let latin = b"{\"tools\": [\n  {\"name\": \"get_page\", \"description\": \"Caf\xe9\"}\n]}";
+    let run = audit_tools(latin, &[]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("tools.json:2:43: not UTF-8 text: byte 0xE9 is no UTF-8 character (a file saved as Windows-1252 or Latin-1?)"),
+        "{}",
+        run.stderr
+    );
+    let mut utf16 = vec![0xFF, 0xFE];
+    for unit in "{\"tools\": []}".encode_utf16() {
+        utf16.extend(unit.to_le_bytes());
+    }
+    let run = audit_tools(&utf16, &[]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("tools.json:1:1: not UTF-8 text: UTF-16 LE (it opens with the byte-order mark FF FE); convert it to UTF-8"),
+        "{}",
+        run.stderr
+    );
 }

@@ -151,14 +151,32 @@ fn target(args: &AuditArgs) -> Result<Target> {
             "--header goes with a URL (a configuration gives each server its `headers`)",
         ));
     }
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| Error::new(format!("cannot read: {e}")).in_file(&path))?;
+    let text = read_tools_file(&path)?;
     match live::read_config(&text, &path) {
         Some(servers) if servers.is_empty() => {
             Err(Error::new("an MCP configuration with no servers").in_file(&path))
         }
         Some(servers) => Ok(Target::Config(servers)),
         None => Ok(Target::File(path, text)),
+    }
+}
+
+/// A saved tool list or configuration as text: not UTF-8 is named with the place and the
+/// encoding, as a catalog file is, rather than as an I/O error with no place.
+pub(super) fn read_tools_file(path: &std::path::Path) -> Result<String> {
+    let bytes =
+        std::fs::read(path).map_err(|e| Error::new(format!("cannot read: {e}")).in_file(path))?;
+    catalog_effects::source::decode(bytes).map_err(|e| e.in_file(path))
+}
+
+/// A saved list that is one page of more (its `nextCursor` is set): what it lacks is said,
+/// so an audit of the page is not taken for one of the server.
+pub(super) fn warn_one_page(path: &std::path::Path, list: &mcp::ToolList) {
+    if list.next_cursor.is_some() {
+        out::warning(&format!(
+            "{}: one page of a paginated tools/list (its `nextCursor` is set): the server has more tools than the file holds, and they are not read; save every page into one list, or audit the server itself (a URL, or `-- COMMAND`), which reads every page",
+            path.display()
+        ));
     }
 }
 
@@ -187,8 +205,9 @@ pub fn run(mut args: AuditArgs, config: &Config) -> Result<u8> {
     };
     match target {
         Target::File(path, text) => {
-            let tools = mcp::read_tools(&text, &path.display().to_string())?;
-            finish_one(&args, &audit_of(&tools))
+            let list = mcp::read_list(&text, &path.display().to_string())?;
+            warn_one_page(&path, &list);
+            finish_one(&args, &audit_of(&list.tools))
         }
         Target::One(name, server) => match live::list_tools(&server, timeout) {
             Ok(listed) => {

@@ -8,7 +8,7 @@ use catalog_effects::classify::{Group, infer_in};
 use catalog_effects::effects::Effects;
 use catalog_effects::emit::findings::{self, Ending, Judged};
 use catalog_effects::emit::sarif::SarifRule;
-use catalog_effects::error::{Error, Result};
+use catalog_effects::error::Result;
 use catalog_effects::fix::options::Options;
 use catalog_effects::lint::{CodeFilter, LintFinding, LintRules, Severity, lint_decided, lint_in};
 use catalog_effects::model::finding::{Finding, Level};
@@ -153,9 +153,10 @@ fn tool_findings(
     filter: &CodeFilter,
 ) -> Result<Vec<Finding>> {
     let mut found = Vec::new();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::new(format!("cannot read: {e}")).in_file(path))?;
-    let tools = mcp::parse_tools(&text, &path.display().to_string())?;
+    let text = super::audit::read_tools_file(path)?;
+    let list = mcp::read_list(&text, &path.display().to_string())?;
+    super::audit::warn_one_page(path, &list);
+    let tools: Vec<_> = list.tools.into_iter().map(|t| t.view).collect();
     let group = Group::of(tools.iter().map(|t| t.id.as_str()), &opts.rules.lexicon);
     for t in &tools {
         // Declared hints say what the tool does; without them, the inference does.

@@ -58,7 +58,7 @@ pub const CHECK_CODES: &[(&str, Level, &str, &str)] = &[
         "unused-silence",
         Level::Warning,
         "A `# catalog-effects: ignore[code]` comment silences nothing.",
-        "A silence on an `actionId` line (that action) or in a file's leading comment lines (every action of the file) names a code that reports nothing there, or a code no command knows. It hides nothing today and would hide the next finding of that code unseen. Remove the code from the comment, or fix its spelling. `check` reports its own codes and unknown ones; `lint` reports its own.",
+        "A silence on an `actionId` line (that action) or in a file's leading comment lines (every action of the file) names a code that reports nothing there, or a code no command knows, or is not written `ignore[code, ...]` (an `ignore[` with no `]`, an `ignore[]` that names no code: read as no silence at all). It hides nothing today and would hide the next finding of that code unseen. Remove the code from the comment, fix its spelling, or close its brackets. `check` reports its own codes and unknown ones; `lint` reports its own.",
     ),
     (
         "unused-heuristic",

@@ -212,7 +212,8 @@ impl Checker {
 
 /// Marks the findings the file's and its actions' `ignore[...]` comments silence, and adds
 /// an `unused-silence` finding for each of their codes that silences nothing: a code of
-/// `check` with no finding there, or a code no command knows (`lint`'s are its own).
+/// `check` with no finding there, a code no command knows (`lint`'s are its own), or a
+/// silence not written `ignore[code, ...]`.
 fn silence(f: &FileResult, out: &mut Vec<Finding>) {
     let by_action: Vec<(&ActionResult, BTreeSet<String>)> = f
         .actions
@@ -247,7 +248,9 @@ fn silence(f: &FileResult, out: &mut Vec<Finding>) {
     }
     let known = |code: &str| explain_check_code(code).is_some() || is_lint_code(code);
     let unused = |code: &str, used: bool| -> Option<String> {
-        if explain_check_code(code).is_some() {
+        if let Some(why) = code.strip_prefix(crate::text::MALFORMED_SILENCE) {
+            Some(why.to_owned())
+        } else if explain_check_code(code).is_some() {
             (!used).then(|| format!("the silence of `{code}` matches no finding"))
         } else if !known(code) {
             let codes = CHECK_CODES.iter().map(|c| c.0);
@@ -261,6 +264,14 @@ fn silence(f: &FileResult, out: &mut Vec<Finding>) {
     };
     let mut found = Vec::new();
     for (a, codes) in &by_action {
+        for why in crate::text::malformed_silences(a.comment.as_deref()) {
+            found.push(action_finding(
+                f,
+                a,
+                "unused-silence",
+                format!("`{}`: {why}", a.id),
+            ));
+        }
         for code in codes {
             let used = used_action.contains(&(a.line, a.column, code.as_str()));
             if let Some(message) = unused(code, used) {

@@ -46,8 +46,26 @@ pub fn parse_tools(json: &str, file_name: &str) -> Result<Vec<ActionView>> {
         .collect())
 }
 
+/// A `tools/list` result as a file holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolList {
+    pub tools: Vec<Tool>,
+    /// The result's `nextCursor`: the list is one page, and a server has more tools than
+    /// it holds.
+    pub next_cursor: Option<String>,
+}
+
 /// [`parse_tools`], keeping each tool's hint problems.
 pub fn read_tools(json: &str, file_name: &str) -> Result<Vec<Tool>> {
+    Ok(read_list(json, file_name)?.tools)
+}
+
+/// [`read_tools`], with the cursor of the next page when the list is one page of more.
+///
+/// A name listed twice makes each repeat a problem of its tool (a malformed verdict): a
+/// client keeps one tool of a name, which one is its choice, so the hints audited may not
+/// be the hints it uses.
+pub fn read_list(json: &str, file_name: &str) -> Result<ToolList> {
     let fail = |msg: String| Error::new(msg).in_file(file_name);
     // A BOM is no JSON value, but editors on Windows write one; it says nothing.
     let json = json.strip_prefix('\u{feff}').unwrap_or(json);
@@ -65,10 +83,17 @@ pub fn read_tools(json: &str, file_name: &str) -> Result<Vec<Tool>> {
             };
             fail(format!("{what}{message}")).at(e.line(), column)
         })?;
+    let mut next_cursor = None;
     let tools = match &root {
         Value::Array(tools) => tools,
         Value::Object(obj) => {
             let inner = obj.get("result").and_then(Value::as_object).unwrap_or(obj);
+            next_cursor = match inner.get("nextCursor") {
+                None | Some(Value::Null) => None,
+                Some(Value::String(c)) if c.is_empty() => None,
+                Some(Value::String(c)) => Some(c.clone()),
+                Some(other) => Some(other.to_string()),
+            };
             match inner.get("tools") {
                 Some(Value::Array(tools)) => tools,
                 Some(_) => return Err(fail("`tools` is not an array".into())),
@@ -85,11 +110,23 @@ pub fn read_tools(json: &str, file_name: &str) -> Result<Vec<Tool>> {
             ));
         }
     };
-    tools
+    let mut tools = tools
         .iter()
         .enumerate()
         .map(|(i, tool)| parse_tool(tool).map_err(|msg| fail(format!("tool #{i}: {msg}"))))
-        .collect()
+        .collect::<Result<Vec<Tool>>>()?;
+    let mut first = std::collections::HashMap::new();
+    for (i, tool) in tools.iter_mut().enumerate() {
+        match first.get(&tool.view.id) {
+            Some(&at) => tool.problems.push(format!(
+                "its name is tool #{at}'s too: MCP wants each tool's name unique, and a client keeps one of the two (which one is its choice), so the hints audited may not be the ones it uses; give each tool its own name"
+            )),
+            None => {
+                first.insert(tool.view.id.clone(), i);
+            }
+        }
+    }
+    Ok(ToolList { tools, next_cursor })
 }
 
 /// The column where the key that ends at (`line`, `column`) opens: serde_json reports a
@@ -421,6 +458,23 @@ mod tests {
         let e = parse_tools(r#"[{"name": "a"}, {"title": "x"}]"#, "t.json").unwrap_err();
         assert_eq!(e.to_string(), "t.json: tool #1: no `name`");
         assert!(parse_tools(r#"{"tools": 3}"#, "t").is_err());
+    }
+
+    /// A name listed twice is named on each repeat; a page of a longer list says so.
+    #[test]
+    fn repeated_names_and_further_pages_are_told() {
+        let list = read_list(
+            r#"{"result": {"tools": [{"name": "a"}, {"name": "b"}, {"name": "a"}, {"name": "a"}],
+               "nextCursor": "page-2"}}"#,
+            "t.json",
+        )
+        .unwrap();
+        assert_eq!(list.next_cursor.as_deref(), Some("page-2"));
+        let problems: Vec<usize> = list.tools.iter().map(|t| t.problems.len()).collect();
+        assert_eq!(problems, [0, 0, 1, 1]);
+        assert!(list.tools[2].problems[0].starts_with("its name is tool #0's too"));
+        let last = read_list(r#"{"tools": [], "nextCursor": null}"#, "t").unwrap();
+        assert_eq!(last.next_cursor, None);
     }
 
     /// A bad hint is the tool's problem, not the list's: the other tools are still read.

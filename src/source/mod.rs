@@ -54,13 +54,50 @@ pub fn read_text(path: &Path) -> Result<String, Error> {
     // with the allocator while the edited one is checked.
     let mut bytes = Vec::with_capacity(len + len / 16 + 64);
     std::io::Read::read_to_end(&mut file, &mut bytes).map_err(err)?;
+    decode(bytes).map_err(|e| e.in_file(path))
+}
+
+/// A file's bytes as UTF-8 text, or why they are not, at the line and column where they
+/// stop being UTF-8. The tool reads UTF-8 alone: a guessed encoding would be written back
+/// in another, and a file read with its bad bytes replaced would be checked for what it
+/// does not say.
+pub fn decode(bytes: Vec<u8>) -> Result<String, Error> {
+    // UTF-16 is what Windows tools (PowerShell's `>`, Notepad's "Unicode") save: every
+    // other byte of its ASCII is 0, so it would be named as a binary file at its second byte.
+    for (bom, name) in [([0xFF, 0xFE], "UTF-16 LE"), ([0xFE, 0xFF], "UTF-16 BE")] {
+        if bytes.starts_with(&bom) {
+            return Err(Error::new(format!(
+                "not UTF-8 text: {name} (it opens with the byte-order mark {:02X} {:02X}); convert it to UTF-8",
+                bom[0], bom[1]
+            ))
+            .at(1, 1));
+        }
+    }
     String::from_utf8(bytes).map_err(|e| {
         let valid = e.utf8_error().valid_up_to();
         let bytes = e.as_bytes();
         let line = bytes[..valid].iter().filter(|&&b| b == b'\n').count() + 1;
-        let col = valid - crate::text::lines::line_start(bytes, valid) + 1;
-        Error::new("not UTF-8 text (binary file?)")
-            .in_file(path)
-            .at(line, col)
+        let start = crate::text::lines::line_start(bytes, valid);
+        // The line up to the bad byte is UTF-8, so its characters can be counted.
+        let col = std::str::from_utf8(&bytes[start..valid])
+            .map_or(valid - start, |s| s.chars().count())
+            + 1;
+        let byte = bytes[valid];
+        // A lone byte from 0x80 up is how Windows-1252 and Latin-1 write `é`, `ü`, `€`:
+        // text saved in a legacy encoding, not a binary file.
+        let text_after = bytes[valid..]
+            .iter()
+            .take(64)
+            .all(|&b| b >= 0x20 || b"\t\r\n".contains(&b));
+        if byte >= 0x80 && text_after {
+            Error::new(format!(
+                "not UTF-8 text: byte 0x{byte:02X} is no UTF-8 character (a file saved as Windows-1252 or Latin-1?); save it as UTF-8"
+            ))
+        } else {
+            Error::new(format!(
+                "not UTF-8 text (binary file?): byte 0x{byte:02X} is no UTF-8 character; the tool reads UTF-8 text only: move the file out of the catalog, or save it as UTF-8"
+            ))
+        }
+        .at(line, col)
     })
 }

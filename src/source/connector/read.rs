@@ -295,6 +295,34 @@ fn map_items(
 /// misspelled, or nothing a connector file holds; `None` for a main file (its `info`
 /// alone).
 fn no_actions_key(tree: &Tree, root: NodeId) -> Option<(Option<NodeId>, String)> {
+    // An OpenAPI document has an `info` too, so it passed for a main file: its operations
+    // left the run while the check passed. Its name decides how it is read, so the name is
+    // what must change. Its key holds a version (`3.0.3`, `"2.0"`): a connector key of that
+    // name holding something else is left to be what it is.
+    if let Some((key, _)) = ["openapi", "swagger"]
+        .into_iter()
+        .filter_map(|k| tree.entry(root, k))
+        .find(|&(_, v)| {
+            tree.scalar(v)
+                .is_some_and(|v| v.starts_with(|c: char| c.is_ascii_digit()))
+        })
+    {
+        let what = tree.scalar(key).unwrap_or("openapi");
+        return Some((
+            Some(key),
+            format!(
+                "an OpenAPI document (top-level `{what}`), not a connector file: its operations are not read under a connector's name; rename it to end in `.yaml`, `.yml` or `.json` (not `.s1.yaml` or `.s1.partial.yaml`)"
+            ),
+        ));
+    }
+    // A connector file is block YAML; one whose root is a JSON object with an `info` and no
+    // actions is some other JSON document under a connector's name, not a main file.
+    if tree.node(root).flow() && tree.get(root, "info").is_some() {
+        return Some((
+            Some(root),
+            "a JSON document with no `actions:` or `$ref`, not a connector file: connector files are block YAML; rename it if it is not a connector's, or write it as YAML with its `actions:`".into(),
+        ));
+    }
     let near = tree
         .own_entries(root)
         .into_iter()

@@ -171,18 +171,24 @@ fn root_data(tree: &Tree) -> Result<Value, String> {
 
 /// The limits [`data`] reads a document within, checked without building its value: the
 /// same nodes in the same order, so a document too large or too deep fails with the same
-/// message.
-fn within_limits(
-    tree: &Tree,
-    node: NodeId,
-    budget: &mut usize,
-    depth: usize,
-) -> Result<(), String> {
+/// message, here placed at the node where the limit is passed: a document refused for its
+/// depth alone was named with no place to look for it.
+fn within_limits(tree: &Tree, node: NodeId, budget: &mut usize, depth: usize) -> Result<(), Error> {
     if *budget == 0 {
-        return Err("the document expands to too many nodes (aliases?)".into());
+        return Err(crate::yaml::node_error(
+            tree,
+            node,
+            "the document expands to too many nodes (aliases?): not edited, as its edit cannot be checked; use fewer aliases (each is read as a copy of its anchor's value)".into(),
+        ));
     }
     if depth > MAX_DEPTH {
-        return Err(format!("the document nests deeper than {MAX_DEPTH} levels"));
+        return Err(crate::yaml::node_error(
+            tree,
+            node,
+            format!(
+                "the document nests deeper than {MAX_DEPTH} levels here: not edited, as its edit cannot be checked this deep; nest the value less deeply (a `$ref` to a component)"
+            ),
+        ));
     }
     *budget -= 1;
     let node = tree.resolve(node);
@@ -220,7 +226,7 @@ impl<'a, 't> Original<'a, 't> {
         tree: &'a Tree<'t>,
         read_as_json: bool,
         json: bool,
-    ) -> Result<Original<'a, 't>, String> {
+    ) -> Result<Original<'a, 't>, Error> {
         // Without an alias every node is read once, within the budget (four times the
         // nodes), and no node is deeper than the tree: its depth decides, counted in one
         // pass. Else (or too deep) the walk finds what fails, with its message.

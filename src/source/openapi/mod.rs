@@ -39,17 +39,41 @@ pub fn may_be_document(name: &str) -> bool {
             .any(|ext| name.ends_with(ext))
 }
 
+/// Whether a file's bytes show a top-level `openapi` or `swagger` key, in whatever encoding
+/// they are: a document with one byte that is not UTF-8 (a Windows-1252 `é`) must be
+/// claimed, so that reading it fails with the byte's place, rather than left out of the run
+/// while the check passes without its operations.
+fn bytes_are_document(bytes: &[u8]) -> bool {
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return doc::is_document(text);
+    }
+    let utf16 = |le: bool| {
+        let units = bytes[2..].chunks_exact(2).map(|p| {
+            if le {
+                u16::from_le_bytes([p[0], p[1]])
+            } else {
+                u16::from_be_bytes([p[0], p[1]])
+            }
+        });
+        char::decode_utf16(units)
+            .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
+            .collect::<String>()
+    };
+    let text = match bytes {
+        [0xFF, 0xFE, ..] => utf16(true),
+        [0xFE, 0xFF, ..] => utf16(false),
+        _ => String::from_utf8_lossy(bytes).into_owned(),
+    };
+    doc::is_document(&text)
+}
+
 impl super::kind::Source for OpenApi {
     fn name(&self) -> &'static str {
         "openapi"
     }
 
     fn claims(&self, name: &str, path: &Path) -> bool {
-        may_be_document(name)
-            && std::fs::read(path)
-                .ok()
-                .and_then(|b| String::from_utf8(b).ok())
-                .is_some_and(|t| doc::is_document(&t))
+        may_be_document(name) && std::fs::read(path).is_ok_and(|b| bytes_are_document(&b))
     }
 
     fn owns_name(&self, name: &str) -> bool {
@@ -150,7 +174,7 @@ pub fn plan(
         return crate::fix::finish(Cow::Borrowed(&text), plan, opts, None, render);
     }
     let mut checker = check::Checker {
-        original: check::Original::of(&tree, read_as_json, json).map_err(Error::new)?,
+        original: check::Original::of(&tree, read_as_json, json)?,
         maps,
         opts,
     };
