@@ -1811,3 +1811,30 @@ fn mistyped_ids_and_codes_get_a_suggestion() {
     let r = run(sb.root(), &["explain", "catalog", "zzzz"]);
     assert!(!r.stderr.contains("did you mean"), "{}", r.stderr);
 }
+
+/// `--help` offers only what a command uses: a tool list has no catalog to exclude from or
+/// to take evidence from, and one action explained has no progress to quiet or threads to
+/// count. The top-level example names an action the sample has.
+#[test]
+fn help_offers_only_what_the_command_uses() {
+    let dir = tempfile::tempdir().unwrap();
+    let help = |args: &[&str]| run(dir.path(), args).stdout;
+    let audit = help(&["audit", "--help"]);
+    for flag in ["--exclude", "--catalog-evidence", "--jobs"] {
+        assert!(!audit.contains(flag), "audit offers {flag}:\n{audit}");
+    }
+    let explain = help(&["explain", "--help"]);
+    for flag in ["--jobs", "--quiet"] {
+        assert!(!explain.contains(flag), "explain offers {flag}:\n{explain}");
+    }
+    assert!(explain.contains("--exclude"), "{explain}");
+    let top = help(&["--help"]);
+    let example = top
+        .lines()
+        .find(|l| l.contains("catalog-effects explain"))
+        .unwrap();
+    let action = example.split_whitespace().nth(3).unwrap();
+    let demo = common::manifest_dir().join("catalogs/demo");
+    let r = run(&demo, &["explain", ".", action]);
+    assert_eq!(r.code, 0, "{example}: {}", r.stderr);
+}

@@ -52,7 +52,11 @@ other servers of a configuration are still audited).",
     mut_arg("destructive_policy", |a| a.help(
         "Which inferred effects make destructiveHint true, to compare with the declared one [default: delete]"
     )),
-    mut_arg("jobs", |a| a.hide(true))
+    // A tool list has no catalog beside it: the catalog's options mean nothing here.
+    mut_arg("jobs", |a| a.hide(true)),
+    mut_arg("exclude", |a| a.hide(true)),
+    mut_arg("catalog_evidence", |a| a.hide(true)),
+    mut_arg("no_catalog_evidence", |a| a.hide(true))
 )]
 pub struct AuditArgs {
     /// A file: an MCP `tools/list` result (`{"tools": [...]}`, a JSON-RPC response holding

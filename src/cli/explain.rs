@@ -27,7 +27,10 @@ use super::{EXIT_ERROR, EXIT_OK, EngineArgs, out};
     mut_arg("min_confidence", |a| a.help(
         "The confidence a proposal needs to be patched: it decides the status shown (added, conflict or unclassified) [default: medium]"
     )),
-    mut_arg("destructive_policy", |a| a.help("Which effects make destructiveHint true in the hints shown [default: delete]"))
+    mut_arg("destructive_policy", |a| a.help("Which effects make destructiveHint true in the hints shown [default: delete]")),
+    // One action explained prints no progress and needs no threads to choose.
+    mut_arg("jobs", |a| a.hide(true)),
+    mut_arg("quiet", |a| a.hide(true))
 )]
 pub struct ExplainArgs {
     /// The catalog directory.

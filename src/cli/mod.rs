@@ -46,7 +46,7 @@ stdout; errors, warnings and progress to stderr (and the summary too when an out
     about = "Infer, explain and backfill MCP `effects` across a connector catalog.",
     long_about = "Infer, explain and backfill MCP `effects` (read, search, write, delete, execute) \
 across a connector catalog, so MCP hints (readOnlyHint, destructiveHint, openWorldHint) can be \
-derived for every tool.\n\nTypical use:\n  catalog-effects backfill connectors/        # write reports/effects.patch and reports/coverage.csv\n  git apply reports/effects.patch             # review it like any diff, then apply\n  catalog-effects check connectors/ --write-baseline reports/effects-baseline.csv   # once\n  catalog-effects check connectors/ --baseline reports/effects-baseline.csv --fail-on new   # nightly, on pull requests\n  catalog-effects explain connectors/ bamboohr_list_employees         # why?",
+derived for every tool.\n\nTypical use:\n  catalog-effects backfill connectors/        # write reports/effects.patch and reports/coverage.csv\n  git apply reports/effects.patch             # review it like any diff, then apply\n  catalog-effects check connectors/ --write-baseline reports/effects-baseline.csv   # once\n  catalog-effects check connectors/ --baseline reports/effects-baseline.csv --fail-on new   # nightly, on pull requests\n  catalog-effects explain connectors/ crmly_search_contacts           # why? (an action of the sample, catalogs/demo)",
     after_long_help = long_help_footer()
 )]
 pub struct Cli {
