@@ -533,10 +533,9 @@ fn the_reference_lives_in_its_own_page() {
         );
     }
     assert!(README.contains("[docs/reference.md](docs/reference.md)"));
-    // Room for the four workflows (the fourth, OpenAPI documents, is issue 23's), the
-    // evaluation's figures (issue 20's) and the three commands of an audit of a running
-    // server; the reference stays in docs/reference.md, and the internals (modules,
-    // dependencies) in docs/architecture.md (issue 33).
+    // Room for the four workflows (the fourth, OpenAPI documents), the evaluation's figures
+    // and the three commands of an audit of a running server; the reference stays in
+    // docs/reference.md, and the internals (modules, dependencies) in docs/architecture.md.
     assert!(
         README.lines().count() < 330,
         "README is {} lines",
