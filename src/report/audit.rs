@@ -163,7 +163,7 @@ fn audit_one(
 
 /// The verdict on one tool's declared hints given what the rules inferred of it: what
 /// [`audit`] does after inferring, for callers that hold the inference already (the
-/// evaluation declares each labelled tool's hint both ways over one inference).
+/// evaluation declares each labelled tool read-only over the inference it made).
 pub fn judge(
     tool: &ActionView,
     inf: &Inference,
@@ -221,8 +221,14 @@ pub fn judge(
         .and_then(|d| rules.measured.overruling(d));
     let overrules = overruling.is_some();
     row.verdict = verdict(&row, problems, additive, overrules);
+    // Only a contradiction names its evidence: the words are made for those rows alone.
+    let contradicts = matches!(
+        row.verdict,
+        Verdict::Unsafe | Verdict::Understated | Verdict::Unconfirmed
+    );
     let record = overruling
         .or(inf.judgement.map(|j| (j.key, j.count)))
+        .filter(|_| contradicts)
         .map(|(key, count)| record(key, count, rules));
     if let Some(why) = why(&row, problems, record.as_deref()) {
         row.reason = format!("{why}; {}", row.reason);
