@@ -711,6 +711,17 @@ mod tests {
         audit(&tools, &RuleSet::builtin().unwrap(), policy, min)
     }
 
+    /// A tool list's rows at `min`, with the built-in rules and the delete policy.
+    fn audited(json: &str, min: Confidence) -> Vec<AuditRow> {
+        let tools = parse_tools(json, "t").unwrap();
+        audit(
+            &tools,
+            &RuleSet::builtin().unwrap(),
+            DestructivePolicy::Delete,
+            min,
+        )
+    }
+
     fn verdicts(rows: &[AuditRow]) -> Vec<&'static str> {
         rows.iter().map(|r| r.verdict.name()).collect()
     }
@@ -863,20 +874,13 @@ mod tests {
     /// with: a declared read that it contradicts is left unconfirmed, a note, not a failure.
     #[test]
     fn an_input_that_saves_a_file_leaves_a_declared_read_unconfirmed() {
-        let tools = parse_tools(
+        let r = audited(
             r#"[{"name": "get_request", "description": "Gets a request by id.",
                  "inputSchema": {"properties": {
                     "id": {"type": "number"},
                     "bodyPath": {"type": "string",
                                  "description": "The path to save the body to."}}},
                  "annotations": {"readOnlyHint": true}}]"#,
-            "t",
-        )
-        .unwrap();
-        let r = audit(
-            &tools,
-            &RuleSet::builtin().unwrap(),
-            DestructivePolicy::Delete,
             Confidence::Low,
         );
         assert_eq!(r[0].inferred.read_only, Some(false), "{:?}", r[0]);
@@ -895,20 +899,13 @@ mod tests {
     /// delete verb's record is.
     #[test]
     fn a_weak_change_leaves_a_declared_hint_unconfirmed() {
-        let tools = parse_tools(
+        let r = audited(
             r#"[{"name": "git_diff", "description": "Shows differences between branches or commits",
                  "annotations": {"readOnlyHint": true}},
                 {"name": "git_status", "description": "Shows the working tree status",
                  "annotations": {"readOnlyHint": true}},
                 {"name": "git_delete_branch", "description": "Deletes a branch",
                  "annotations": {"readOnlyHint": true}}]"#,
-            "t",
-        )
-        .unwrap();
-        let r = audit(
-            &tools,
-            &RuleSet::builtin().unwrap(),
-            DestructivePolicy::Delete,
             Confidence::Medium,
         );
         assert_eq!(verdicts(&r), ["unconfirmed", "agrees", "unsafe"], "{r:#?}");
