@@ -133,15 +133,43 @@ pub struct Rule {
 impl Rule {
     /// Whether it is read off the action's inputs (their names or descriptions) alone.
     pub fn reads_inputs(&self) -> bool {
-        let w = &self.when;
-        (w.input.is_some()
-            || w.only_inputs.is_some()
-            || w.free_input.is_some()
-            || w.input_word.is_some())
-            && w.method.is_none()
-            && w.function.is_none()
-            && w.name_token.is_none()
-            && w.path_segment.is_none()
+        // Every condition named, so a condition added later must be placed on one side.
+        let When {
+            method,
+            only_methods,
+            no_http,
+            function,
+            name_token,
+            name_last,
+            path_segment,
+            path_last,
+            path_item,
+            action_type,
+            input,
+            only_inputs,
+            free_input,
+            input_word,
+            dispatch,
+            scopes,
+            unless: _,
+        } = &self.when;
+        let on_inputs = input.is_some()
+            || only_inputs.is_some()
+            || free_input.is_some()
+            || input_word.is_some();
+        let on_more = method.is_some()
+            || only_methods.is_some()
+            || no_http.is_some()
+            || function.is_some()
+            || name_token.is_some()
+            || name_last.is_some()
+            || path_segment.is_some()
+            || path_last.is_some()
+            || path_item.is_some()
+            || action_type.is_some()
+            || dispatch.is_some()
+            || scopes.is_some();
+        on_inputs && !on_more
     }
 }
 

@@ -353,6 +353,8 @@ impl Recording {
 type Events = futures::stream::BoxStream<'static, std::result::Result<sse_stream::Sse, SseError>>;
 type Http<T> = std::result::Result<T, StreamableHttpError<reqwest::Error>>;
 
+// Every method is forwarded, not only `post_message`: the trait's defaults for the sized
+// variants drop the size limits that reqwest's own implementations enforce.
 impl StreamableHttpClient for Recording {
     type Error = reqwest::Error;
 
