@@ -13,6 +13,7 @@ pub mod kind;
 pub mod live;
 pub mod mcp;
 pub mod openapi;
+pub mod server;
 
 use std::path::Path;
 
