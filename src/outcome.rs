@@ -198,6 +198,8 @@ pub struct Catalog {
     pub root: PathBuf,
     pub repo: Option<Repo>,
     pub skipped_links: Vec<String>,
+    /// Server source built from other source, left alone (relative to the catalog).
+    pub generated: Vec<String>,
 }
 
 #[derive(Debug, Default)]

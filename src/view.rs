@@ -58,6 +58,8 @@ pub enum Source {
     McpTool,
     /// An operation of an OpenAPI document.
     OpenApi,
+    /// A tool registered in an MCP server's source.
+    Server,
 }
 
 /// One action, normalized.

@@ -424,6 +424,15 @@ impl Sink for Console<'_> {
                     out::warning(&format!("{path}: symlink not followed"));
                 }
             }
+            if !self.quiet() {
+                for g in &c.generated {
+                    let path = catalog_effects::run::walk::shown(&c.root.join(g), cwd.as_deref());
+                    out::eprint(&format!(
+                        "note: {}: left out: built from other source (a bundle or a build folder); its hints belong in that source\n",
+                        catalog_effects::text::safe::line(&path)
+                    ));
+                }
+            }
         }
         Ok(())
     }

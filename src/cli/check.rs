@@ -512,6 +512,12 @@ fn human(
     if links > 0 {
         s.push_str(&format!("symlinks not followed: {links}\n"));
     }
+    let generated: usize = run.catalogs.iter().map(|c| c.generated.len()).sum();
+    if generated > 0 {
+        s.push_str(&format!(
+            "server source left out as built from other source (a bundle, a build folder): {generated}\n"
+        ));
+    }
     if let Some(p) = partial {
         s.push_str(p);
         s.push('\n');

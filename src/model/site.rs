@@ -18,6 +18,9 @@ pub enum Shape {
     Other,
     /// An OpenAPI or Swagger document (see [`openapi`]): its operations are the actions.
     OpenApi,
+    /// An MCP server's source (Python, TypeScript, JavaScript): its tool registrations
+    /// are the actions, and their hints what the patch writes.
+    Server,
 }
 
 impl Shape {
@@ -29,6 +32,7 @@ impl Shape {
             Shape::D => "D",
             Shape::Other => "other",
             Shape::OpenApi => "openapi",
+            Shape::Server => "server",
         }
     }
 }

@@ -14,6 +14,7 @@ use crate::model::codes::{CHECK_CODES, check_code_level, explain_check_code, is_
 use crate::model::edit::Status;
 use crate::model::finding::{Finding, Level};
 use crate::model::hints::HintKey;
+use crate::model::site::Shape;
 use crate::outcome::{ActionResult, FileResult};
 use crate::view::Declared;
 
@@ -135,7 +136,11 @@ impl Checker {
                 if let Some(code) = status_code(a.status, matches!(a.declared, Declared::None))
                     && (all || a.status == Status::Invalid)
                 {
-                    let message = status_message(a, rules);
+                    let message = if f.shape == Some(Shape::Server) {
+                        server_message(a, rules)
+                    } else {
+                        status_message(a, rules)
+                    };
                     out.push(action_finding(f, a, code, message));
                 }
                 if all {
@@ -315,6 +320,53 @@ fn parse_error(file: Option<String>, e: &Error) -> Finding {
         message: e.message.clone(),
         ..Finding::default()
     }
+}
+
+/// A server tool's status in its own terms: it declares hints, not effects, and the patch
+/// writes the hints it lacks.
+fn server_message(a: &ActionResult, rules: &RuleSet) -> String {
+    let conf = a.inference.confidence.map_or("", |c| c.name());
+    let by = a.inference.deciding_ids(rules).join(", ");
+    let inferred = a.inference.effects.joined(", ");
+    match a.status {
+        Status::Added => {
+            let written = a
+                .edit
+                .as_ref()
+                .map_or_else(String::new, |e| format!(": proposed `{}`", e.text.trim()));
+            format!(
+                "tool `{}` lacks readOnlyHint or destructiveHint{written}, from [{inferred}] ({conf}) by {by}",
+                a.id
+            )
+        }
+        Status::Conflict => format!(
+            "tool `{}` declares {} but the evidence infers [{inferred}] ({conf}) by {by}, on a record good enough to overrule a person",
+            a.id,
+            declared_hints(a)
+        ),
+        _ if a.inference.effects.is_empty() => format!(
+            "tool `{}` lacks readOnlyHint or destructiveHint and no rule classifies it: {}",
+            a.id,
+            a.inference.reason(rules)
+        ),
+        _ => format!(
+            "tool `{}` lacks readOnlyHint or destructiveHint; only a {conf} confidence proposal: [{inferred}]",
+            a.id
+        ),
+    }
+}
+
+/// A server tool's declared readOnlyHint and destructiveHint, as a finding quotes them.
+fn declared_hints(a: &ActionResult) -> String {
+    let h = a.annotations.clone().unwrap_or_default();
+    let parts: Vec<String> = [
+        ("readOnlyHint", h.read_only),
+        ("destructiveHint", h.destructive),
+    ]
+    .into_iter()
+    .filter_map(|(k, v)| Some(format!("{k}: {}", v?)))
+    .collect();
+    parts.join(", ")
 }
 
 fn status_message(a: &ActionResult, rules: &RuleSet) -> String {

@@ -23,7 +23,7 @@ use kind::Source;
 
 /// Every source, asked in this order: connector files are decided by name, before any
 /// content is read.
-pub const SOURCES: [&dyn Source; 2] = [&connector::Connector, &openapi::OpenApi];
+pub const SOURCES: [&dyn Source; 3] = [&connector::Connector, &openapi::OpenApi, &server::Server];
 
 /// The source that claims a file found by the walk, if any.
 pub fn claiming(name: &str, path: &Path) -> Option<&'static dyn Source> {
@@ -33,6 +33,12 @@ pub fn claiming(name: &str, path: &Path) -> Option<&'static dyn Source> {
 /// Whether a source claims the file: what the walk is given (`run::walk::Claims`).
 pub fn claims(name: &str, path: &Path) -> bool {
     claiming(name, path).is_some()
+}
+
+/// Whether a claimed file is server source built from other source (see
+/// [`server::is_generated`]), which the walk leaves out and names.
+pub fn generated(name: &str, rel: &str) -> bool {
+    server::language(name).is_some() && server::is_generated(rel)
 }
 
 /// The source of a file the walk admitted, from its name (`rel` or a file name).

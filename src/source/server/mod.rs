@@ -5,10 +5,89 @@
 //! the file's own syntax at the [`Slot`] its reader found, and the edited text is read
 //! again to check that every tool reads back the same with exactly the inserted hints.
 
+pub mod plan;
 pub mod python;
 pub mod script;
 
+use std::path::Path;
+
 use crate::error::Error;
+use crate::fix::options::Options;
+use crate::fix::plan::Plan;
+use crate::model::edit::Edit;
+use crate::source::kind::Input;
+
+/// The languages whose server source is read, and the file names each reads.
+const LANGUAGES: [(&[&str], &dyn Language); 2] = [
+    (&[".py"], &python::Python),
+    (
+        &[".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".jsx"],
+        &script::Script,
+    ),
+];
+
+/// The language of a file, by its name: a declaration file (`.d.ts`) holds no registration.
+pub fn language(name: &str) -> Option<&'static dyn Language> {
+    if [".d.ts", ".d.mts", ".d.cts"]
+        .iter()
+        .any(|e| name.ends_with(e))
+    {
+        return None;
+    }
+    LANGUAGES
+        .into_iter()
+        .find(|(exts, _)| exts.iter().any(|e| name.ends_with(e)))
+        .map(|(_, lang)| lang)
+}
+
+/// Whether a path is built from other source rather than written (a bundle, a minified
+/// file, a compiler's output folder): its registrations are the source's, read there, and
+/// an edit here would be overwritten by the next build. The walk leaves such a file out
+/// and says so.
+pub fn is_generated(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    let minified = [".min.js", ".min.mjs", ".min.cjs", ".bundle.js"]
+        .iter()
+        .any(|e| name.ends_with(e));
+    minified
+        || rel
+            .split('/')
+            .rev()
+            .skip(1)
+            .any(|dir| ["dist", "build", "node_modules", "__pycache__"].contains(&dir))
+}
+
+pub struct Server;
+
+impl super::kind::Source for Server {
+    fn name(&self) -> &'static str {
+        "server"
+    }
+
+    /// A file of a known language that imports an MCP server SDK. Generated files are the
+    /// walk's to leave out ([`is_generated`]); read here, so it can say which it left.
+    fn claims(&self, name: &str, path: &Path) -> bool {
+        language(name).is_some_and(|lang| {
+            std::fs::read(path).is_ok_and(|b| lang.is_server(&String::from_utf8_lossy(&b)))
+        })
+    }
+
+    fn owns_name(&self, name: &str) -> bool {
+        language(name).is_some()
+    }
+
+    fn plan(
+        &self,
+        file: Input<'_>,
+        text: String,
+        opts: &Options,
+        render: &mut dyn FnMut(&str, &[Edit]),
+    ) -> Result<Plan, Error> {
+        let lang = language(file.name)
+            .ok_or_else(|| Error::new("not a source file of a language the tool reads"))?;
+        plan::plan(lang, file.name, text, opts, file.left_alone, render)
+    }
+}
 
 /// A hint's value as written in the source.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,7 +146,11 @@ impl Slot {
             .iter()
             .map(|&(key, value)| match self.entry {
                 Entry::Keyword { snake } => {
-                    let key = if snake { snake_case(key) } else { key.to_owned() };
+                    let key = if snake {
+                        snake_case(key)
+                    } else {
+                        key.to_owned()
+                    };
                     format!("{key}={}", py_bool(value))
                 }
                 Entry::Dict { quote } => format!("{quote}{key}{quote}: {}", py_bool(value)),
@@ -99,9 +182,15 @@ pub fn snake_case(key: &str) -> String {
 /// The specification's spelling of a hint key written either way (`read_only_hint` or
 /// `readOnlyHint`), if it is one of the four hints or `title`.
 pub fn hint_key(written: &str) -> Option<&'static str> {
-    ["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]
-        .into_iter()
-        .find(|k| *k == written || snake_case(k) == written)
+    [
+        "title",
+        "readOnlyHint",
+        "destructiveHint",
+        "idempotentHint",
+        "openWorldHint",
+    ]
+    .into_iter()
+    .find(|k| *k == written || snake_case(k) == written)
 }
 
 /// One tool registration found in a server's source.
