@@ -198,8 +198,8 @@ pub struct Catalog {
     pub root: PathBuf,
     pub repo: Option<Repo>,
     pub skipped_links: Vec<String>,
-    /// Server source built from other source, left alone (relative to the catalog).
-    pub generated: Vec<String>,
+    /// Server source left out (generated, or a test's), relative to the catalog, and why.
+    pub left_out: Vec<(String, &'static str)>,
 }
 
 #[derive(Debug, Default)]

@@ -425,10 +425,10 @@ impl Sink for Console<'_> {
                 }
             }
             if !self.quiet() {
-                for g in &c.generated {
-                    let path = catalog_effects::run::walk::shown(&c.root.join(g), cwd.as_deref());
+                for (rel, why) in &c.left_out {
+                    let path = catalog_effects::run::walk::shown(&c.root.join(rel), cwd.as_deref());
                     out::eprint(&format!(
-                        "note: {}: left out: built from other source (a bundle or a build folder); its hints belong in that source\n",
+                        "note: {}: server source left out: {why}\n",
                         catalog_effects::text::safe::line(&path)
                     ));
                 }

@@ -512,10 +512,10 @@ fn human(
     if links > 0 {
         s.push_str(&format!("symlinks not followed: {links}\n"));
     }
-    let generated: usize = run.catalogs.iter().map(|c| c.generated.len()).sum();
-    if generated > 0 {
+    let left_out: usize = run.catalogs.iter().map(|c| c.left_out.len()).sum();
+    if left_out > 0 {
         s.push_str(&format!(
-            "server source left out as built from other source (a bundle, a build folder): {generated}\n"
+            "server source files left out (generated, or a test's): {left_out}\n"
         ));
     }
     if let Some(p) = partial {

@@ -95,7 +95,7 @@ impl Walked {
                         root: root.clone(),
                         repo: Repo::discover(root),
                         skipped_links: w.skipped_links,
-                        generated: w.generated,
+                        left_out: w.left_out,
                     };
                     out.errors.extend(w.errors.into_iter().map(|mut e| {
                         e.path = e.path.map(|p| walk::shown(&p, cwd.as_deref()).into());
@@ -140,7 +140,7 @@ impl Walked {
                         root: root.clone(),
                         repo: None,
                         skipped_links: Vec::new(),
-                        generated: Vec::new(),
+                        left_out: Vec::new(),
                     });
                 }
             }

@@ -43,9 +43,8 @@ pub struct Walk {
     pub errors: Vec<Error>,
     /// Symlinks left alone, relative to the catalog.
     pub skipped_links: Vec<String>,
-    /// Server source built from other source (a bundle, a compiler's output), left alone:
-    /// relative to the catalog.
-    pub generated: Vec<String>,
+    /// Server source left out (generated, or a test's), relative to the catalog, and why.
+    pub left_out: Vec<(String, &'static str)>,
     /// Files and folders left out by an [`Exclude`] pattern.
     pub excluded: usize,
 }
@@ -257,14 +256,14 @@ pub fn walk_excluding(root: &Path, exclude: &Exclude, claims: Claims) -> Result<
             out.files.extend(s.files);
             out.errors.extend(s.errors);
             out.skipped_links.extend(s.links);
-            out.generated.extend(s.generated);
+            out.left_out.extend(s.left_out);
             out.excluded += s.excluded;
             level.extend(s.subdirs);
         }
     }
     out.files.sort_by(|a, b| a.rel.cmp(&b.rel));
     out.skipped_links.sort();
-    out.generated.sort();
+    out.left_out.sort();
     out.errors.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(out)
 }
@@ -312,7 +311,7 @@ struct Scan {
     files: Vec<CatalogFile>,
     errors: Vec<Error>,
     links: Vec<String>,
-    generated: Vec<String>,
+    left_out: Vec<(String, &'static str)>,
     /// Directories to read next, with their paths relative to the catalog.
     subdirs: Vec<(PathBuf, String)>,
     excluded: usize,
@@ -372,8 +371,8 @@ fn scan(dir: &Path, rel_dir: &str, exclude: &Below, claims: Claims) -> Scan {
                 out.subdirs.push((entry.path(), rel));
             }
         } else if kind.is_file() && claims(&name, &entry.path()) {
-            if crate::source::generated(&name, &rel) {
-                out.generated.push(rel);
+            if let Some(why) = crate::source::left_out(&name, &rel) {
+                out.left_out.push((rel, why));
                 continue;
             }
             out.files.push(CatalogFile {

@@ -35,10 +35,10 @@ pub fn claims(name: &str, path: &Path) -> bool {
     claiming(name, path).is_some()
 }
 
-/// Whether a claimed file is server source built from other source (see
-/// [`server::is_generated`]), which the walk leaves out and names.
-pub fn generated(name: &str, rel: &str) -> bool {
-    server::language(name).is_some() && server::is_generated(rel)
+/// Why the walk leaves out a claimed file, when it does: server source that is generated or
+/// a test's ([`server::left_out`]), named rather than read.
+pub fn left_out(name: &str, rel: &str) -> Option<&'static str> {
+    server::language(name).and_then(|_| server::left_out(rel))
 }
 
 /// The source of a file the walk admitted, from its name (`rel` or a file name).

@@ -40,21 +40,28 @@ pub fn language(name: &str) -> Option<&'static dyn Language> {
         .map(|(_, lang)| lang)
 }
 
-/// Whether a path is built from other source rather than written (a bundle, a minified
-/// file, a compiler's output folder): its registrations are the source's, read there, and
-/// an edit here would be overwritten by the next build. The walk leaves such a file out
-/// and says so.
-pub fn is_generated(rel: &str) -> bool {
+/// Why the walk leaves out a server source file, if it does: one built from other source
+/// (a bundle, a minified file, a compiler's output folder), whose registrations are read
+/// in that source and whose edits the next build would overwrite; or a test's, whose tools
+/// are made for the test and never listed by the server.
+pub fn left_out(rel: &str) -> Option<&'static str> {
     let name = rel.rsplit('/').next().unwrap_or(rel);
+    let dirs = || rel.split('/').rev().skip(1);
     let minified = [".min.js", ".min.mjs", ".min.cjs", ".bundle.js"]
         .iter()
         .any(|e| name.ends_with(e));
-    minified
-        || rel
-            .split('/')
-            .rev()
-            .skip(1)
-            .any(|dir| ["dist", "build", "node_modules", "__pycache__"].contains(&dir))
+    if minified || dirs().any(|d| ["dist", "build", "node_modules", "__pycache__"].contains(&d)) {
+        return Some(
+            "built from other source (a bundle or a build folder); its hints belong in that source",
+        );
+    }
+    let stem = name.split('.').next().unwrap_or(name);
+    let test_name = [".test.", ".spec."].iter().any(|t| name.contains(t))
+        || (name.ends_with(".py") && (stem.starts_with("test_") || stem.ends_with("_test")));
+    if test_name || dirs().any(|d| ["__tests__", "tests", "test"].contains(&d)) {
+        return Some("a test's server: its tools are made for the test");
+    }
+    None
 }
 
 pub struct Server;
@@ -64,8 +71,8 @@ impl super::kind::Source for Server {
         "server"
     }
 
-    /// A file of a known language that imports an MCP server SDK. Generated files are the
-    /// walk's to leave out ([`is_generated`]); read here, so it can say which it left.
+    /// A file of a known language that imports an MCP server SDK. Generated and test files
+    /// are the walk's to leave out ([`left_out`]), claimed here so it can say which it left.
     fn claims(&self, name: &str, path: &Path) -> bool {
         language(name).is_some_and(|lang| {
             std::fs::read(path).is_ok_and(|b| lang.is_server(&String::from_utf8_lossy(&b)))
@@ -240,4 +247,66 @@ pub trait Language: Sync {
     /// Reads every tool registration of one file. `Err` when the file cannot be parsed,
     /// at the line and column where it stops being the language.
     fn read(&self, text: &str, name: &str) -> Result<Found, Error>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generated_and_test_files_are_left_out_with_why() {
+        let generated = |rel| left_out(rel).is_some_and(|w| w.starts_with("built"));
+        let test = |rel| left_out(rel).is_some_and(|w| w.starts_with("a test"));
+        assert!(generated("dist/index.js"));
+        assert!(generated("packages/x/build/server.mjs"));
+        assert!(generated("vendor/app.min.js"));
+        assert!(test("src/__tests__/tools.ts"));
+        assert!(test("src/tools.test.ts"));
+        assert!(test("src/server.spec.ts"));
+        assert!(test("tests/test_server.py"));
+        assert!(test("pkg/server_test.py"));
+        for written in [
+            "src/index.ts",
+            "server.py",
+            "src/distance.ts",
+            "builder/server.py",
+        ] {
+            assert_eq!(left_out(written), None, "{written}");
+        }
+    }
+
+    #[test]
+    fn languages_by_name_and_hint_keys_either_way() {
+        assert_eq!(language("a.py").map(|l| l.name()), Some("python"));
+        assert_eq!(language("a.mts").map(|l| l.name()), Some("script"));
+        assert!(language("types.d.ts").is_none());
+        assert!(language("a.rs").is_none());
+        assert_eq!(hint_key("read_only_hint"), Some("readOnlyHint"));
+        assert_eq!(hint_key("openWorldHint"), Some("openWorldHint"));
+        assert_eq!(hint_key("readonly"), None);
+    }
+
+    #[test]
+    fn a_slot_writes_each_language_s_entries() {
+        let slot = |entry| Slot {
+            at: 0,
+            before: "(".into(),
+            sep: ", ".into(),
+            after: ")".into(),
+            entry,
+        };
+        let keys = [("readOnlyHint", true), ("destructiveHint", false)];
+        assert_eq!(
+            slot(Entry::Keyword { snake: true }).render(&keys),
+            "(read_only_hint=True, destructive_hint=False)"
+        );
+        assert_eq!(
+            slot(Entry::Dict { quote: '\'' }).render(&keys),
+            "('readOnlyHint': True, 'destructiveHint': False)"
+        );
+        assert_eq!(
+            slot(Entry::Property).render(&keys),
+            "(readOnlyHint: true, destructiveHint: false)"
+        );
+    }
 }
