@@ -501,7 +501,7 @@ fn best_backfill(o: &Opts, catalog: &Path, out: &Path, extra: &[&str]) -> Result
     best.unwrap_or_else(|| Err("no run".into()))
 }
 
-/// One `backfill --jobs 1` run of `catalog`.
+/// One `backfill` run of `catalog`, one job unless `extra` says how many.
 fn backfill_once(o: &Opts, catalog: &Path, out: &Path, extra: &[&str]) -> Result<Measure, String> {
     let mut args: Vec<String> = vec!["backfill".into(), catalog.to_string_lossy().into()];
     args.extend(
@@ -511,11 +511,12 @@ fn backfill_once(o: &Opts, catalog: &Path, out: &Path, extra: &[&str]) -> Result
             "--report",
             &out.join("r.csv").to_string_lossy(),
             "--quiet",
-            "--jobs",
-            "1",
         ]
         .map(String::from),
     );
+    if !extra.contains(&"--jobs") {
+        args.extend(["--jobs".to_owned(), "1".to_owned()]);
+    }
     args.extend(extra.iter().map(|s| s.to_string()));
     run_tool(&o.bin, &args, &[0], out, Duration::from_secs(600))
 }
@@ -756,6 +757,101 @@ fn openapi_documents(o: &Opts) {
     if !o.keep {
         let _ = fs::remove_dir_all(&dir);
     }
+}
+
+/// The same tools as connector files, as Python servers and as TypeScript servers, 100 a
+/// file: reading a server's source with a language's parser must cost about what a
+/// connector file does per action (5,000 tools in under 2 s on 2 cores).
+fn server_sources(o: &Opts) {
+    let (files, per) = (50, 100);
+    let n = files * per;
+    let dir = o.dir.join("servers");
+    let _ = fs::remove_dir_all(&dir);
+    println!();
+    println!(
+        "## {n} tools in {files} files: connector files against server source (backfill, best of 3)"
+    );
+    println!();
+    let verbs = ["list", "delete", "create", "get"];
+    let mut made = Ok(());
+    for f in 0..files {
+        let mut connector =
+            format!("StackOne: 1.0.0\ninfo:\n  key: notes{f}\n  title: Notes {f}\nactions:\n");
+        let mut python = String::from(
+            "from mcp.server.mcpserver import MCPServer\n\nserver = MCPServer(\"notes\")\n",
+        );
+        let mut script = String::from(
+            "import { McpServer } from \"@modelcontextprotocol/sdk/server/mcp.js\";\nimport { z } from \"zod\";\n\nconst server = new McpServer({ name: \"notes\", version: \"1.0.0\" });\n",
+        );
+        for i in 0..per {
+            let verb = verbs[i % verbs.len()];
+            let id = format!("{verb}_note_{f}_{i}");
+            connector.push_str(&format!(
+                "  - actionId: {id}\n    label: Note {i}\n    description: {verb} a note.\n    inputs:\n      - name: note_id\n        type: string\n"
+            ));
+            python.push_str(&format!(
+                "\n\n@server.tool()\ndef {id}(note_id: str) -> str:\n    \"\"\"{verb} a note.\"\"\"\n    return note_id\n"
+            ));
+            script.push_str(&format!(
+                "\nserver.registerTool(\n  \"{id}\",\n  {{\n    title: \"Note {i}\",\n    description: \"{verb} a note.\",\n    inputSchema: {{ noteId: z.string() }},\n  }},\n  async ({{ noteId }}) => ({{ content: [{{ type: \"text\", text: noteId }}] }}),\n);\n"
+            ));
+        }
+        made = made
+            .and_then(|()| {
+                write_in(
+                    &dir.join("c"),
+                    &format!("notes{f}/notes{f}.s1.yaml"),
+                    &connector,
+                )
+            })
+            .and_then(|()| write_in(&dir.join("py"), &format!("server{f}.py"), &python))
+            .and_then(|()| write_in(&dir.join("ts"), &format!("server{f}.ts"), &script));
+    }
+    if let Err(e) = made {
+        println!("n/a (cannot write {}: {e})", dir.display());
+        return;
+    }
+    let out = dir.join("out");
+    let _ = fs::create_dir_all(&out);
+    println!("| catalog | jobs | seconds | ms per tool | x connector files |");
+    println!("|---|---:|---:|---:|---:|");
+    for jobs in ["1", "2"] {
+        let mut base = None;
+        for (name, rel) in [
+            ("connector files (YAML)", "c"),
+            ("Python servers", "py"),
+            ("TypeScript servers", "ts"),
+        ] {
+            let extra = ["--jobs", jobs];
+            let measured = (0..3).fold(None, |best, _| {
+                Some(keep_best(
+                    best,
+                    backfill_once(o, &dir.join(rel), &out, &extra),
+                ))
+            });
+            match measured.unwrap_or_else(|| Err("no run".into())) {
+                Ok(m) => {
+                    let per_tool = m.secs * 1000.0 / n as f64;
+                    let base = *base.get_or_insert(m.secs);
+                    println!(
+                        "| {name} | {jobs} | {:.3} | {per_tool:.4} | {:.2} |",
+                        m.secs,
+                        m.secs / base
+                    );
+                }
+                Err(e) => println!("| {name} | {jobs} | n/a ({e}) | | |"),
+            }
+        }
+    }
+    if !o.keep {
+        let _ = fs::remove_dir_all(&dir);
+    }
+}
+
+fn write_in(dir: &Path, rel: &str, text: &str) -> std::io::Result<()> {
+    let path = dir.join(rel);
+    fs::create_dir_all(path.parent().unwrap_or(dir))?;
+    fs::write(path, text)
 }
 
 /// How many operations (path x method) an OpenAPI document in JSON has.
@@ -1124,6 +1220,7 @@ fn main() {
     }
     if o.long_line > 0 && bin_ok {
         openapi_documents(&o);
+        server_sources(&o);
     }
 
     println!();

@@ -1,0 +1,283 @@
+//! MCP servers' source as a catalog, end to end: `backfill` on a server's repository writes
+//! a patch that `git apply` takes; applied, the running server advertises the proposed
+//! hints to a real MCP client (`audit -- COMMAND`); a rerun proposes nothing; `check`
+//! counts every tool and fails on the missing hints. The Python server runs on the SDK
+//! (`CATALOG_EFFECTS_MCP_PYTHON`, as tests/live_audit.rs finds it); without it those parts
+//! skip with the reason printed, unless `CATALOG_EFFECTS_REQUIRE` names `mcp`.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+/// A Python server on the SDK: one tool per shape the reader meets (no annotations, a
+/// literal missing a key, annotations it cannot read, a name from an enum).
+const PY_SERVER: &str = r#"from enum import Enum
+
+from mcp.server.mcpserver import MCPServer
+from mcp.types import ToolAnnotations
+
+server = MCPServer("notes")
+
+
+class Tools(str, Enum):
+    ARCHIVE = "archive_note"
+
+
+def writes(destructive: bool) -> ToolAnnotations:
+    return ToolAnnotations(readOnlyHint=False, destructiveHint=destructive)
+
+
+@server.tool()
+def list_notes(folder: str) -> str:
+    """List the notes in a folder."""
+    return folder
+
+
+@server.tool(
+    name="delete_note",
+    description="Delete a note permanently.",
+)
+def remove(note_id: str) -> str:
+    return note_id
+
+
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True))
+def get_note(note_id: str) -> str:
+    """Get one note."""
+    return note_id
+
+
+@server.tool(name=Tools.ARCHIVE.value, annotations=writes(destructive=False))
+def archive(note_id: str) -> str:
+    """Archive a note."""
+    return note_id
+
+
+if __name__ == "__main__":
+    server.run()
+"#;
+
+fn sdk_python() -> Option<String> {
+    let python =
+        std::env::var("CATALOG_EFFECTS_MCP_PYTHON").unwrap_or_else(|_| "python3".to_owned());
+    let ok = Command::new(&python)
+        .args(["-c", "import mcp.server.mcpserver"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        common::skip_without(
+            "mcp",
+            &format!("`{python}` cannot import the MCP Python SDK 2.x (pip install 'mcp>=2,<3')"),
+        );
+        return None;
+    }
+    Some(python)
+}
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let o = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A repository holding `files`, committed.
+fn repository(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (rel, text) in files {
+        common::write_file(dir.path(), rel, text);
+    }
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-qm", "server"]);
+    dir
+}
+
+/// Each tool's declared readOnlyHint and destructiveHint, as a live `audit` lists them.
+fn advertised(python: &str, server: &Path) -> Vec<(String, Value, Value)> {
+    let run = common::run_in(
+        server.parent().unwrap(),
+        &[
+            "audit",
+            "--format",
+            "json",
+            "--",
+            python,
+            server.to_str().unwrap(),
+        ],
+    );
+    let report: Value = serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", run.stdout, run.stderr));
+    report["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["tool_name"].as_str().unwrap().to_owned(),
+                t["declared_read_only"].clone(),
+                t["declared_destructive"].clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_python_server_gets_its_missing_hints_and_advertises_them() {
+    let repo = repository(&[("src/notes/server.py", PY_SERVER)]);
+    let root = repo.path();
+    let run = common::run_in(
+        root,
+        &[
+            "backfill",
+            ".",
+            "--patch",
+            "effects.patch",
+            "--report",
+            "coverage.csv",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let patch = std::fs::read_to_string(root.join("effects.patch")).unwrap();
+    // Every tool found, named as the server lists it; only the undeclared get hints.
+    let csv = std::fs::read_to_string(root.join("coverage.csv")).unwrap();
+    for (tool, status) in [
+        ("list_notes", "added"),
+        ("delete_note", "added"),
+        ("get_note", "added"),
+        ("archive_note", "agrees"),
+    ] {
+        assert!(
+            csv.lines()
+                .any(|l| l.contains(&format!(",{tool},")) && l.contains(status)),
+            "{tool} {status}:\n{csv}"
+        );
+    }
+    assert!(
+        patch.contains(
+            "+@server.tool(annotations=ToolAnnotations(readOnlyHint=True, destructiveHint=False))"
+        ),
+        "{patch}"
+    );
+    assert!(
+        patch.contains(
+            "+    annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=True),"
+        ),
+        "{patch}"
+    );
+    assert!(
+        patch.contains("ToolAnnotations(readOnlyHint=True, destructiveHint=False))\n"),
+        "{patch}"
+    );
+    assert!(!patch.contains("writes(destructive=False)"), "{patch}");
+    git(root, &["apply", "--check", "effects.patch"]);
+    git(root, &["apply", "effects.patch"]);
+    // A rerun proposes nothing.
+    let again = common::run_in(root, &["backfill", ".", "--patch", "again.patch"]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(
+        std::fs::read_to_string(root.join("again.patch")).unwrap(),
+        ""
+    );
+    // The running server advertises what the patch proposed.
+    let Some(python) = sdk_python() else { return };
+    let tools = advertised(&python, &root.join("src/notes/server.py"));
+    let hints = |name: &str| {
+        tools
+            .iter()
+            .find(|t| t.0 == name)
+            .map(|t| (t.1.clone(), t.2.clone()))
+            .unwrap_or_else(|| panic!("{name} not listed: {tools:?}"))
+    };
+    assert_eq!(hints("list_notes"), (Value::Bool(true), Value::Bool(false)));
+    assert_eq!(
+        hints("delete_note"),
+        (Value::Bool(false), Value::Bool(true))
+    );
+    assert_eq!(hints("get_note"), (Value::Bool(true), Value::Bool(false)));
+    assert_eq!(tools.len(), 4);
+}
+
+#[test]
+fn check_counts_every_tool_and_names_the_missing_hints() {
+    let repo = repository(&[("server.py", PY_SERVER)]);
+    let run = common::run_in(repo.path(), &["check", "."]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("tool `list_notes` lacks readOnlyHint or destructiveHint: proposed `annotations=ToolAnnotations(readOnlyHint=True, destructiveHint=False)`"), "{}", run.stdout);
+    let total = run
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("total"))
+        .unwrap_or_default();
+    assert!(
+        total.split_whitespace().nth(1) == Some("4"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn generated_and_test_servers_are_left_out_and_named() {
+    let repo = repository(&[
+        ("server.py", PY_SERVER),
+        ("build/lib/server.py", PY_SERVER),
+        ("tests/test_server.py", PY_SERVER),
+    ]);
+    let run = common::run_in(repo.path(), &["backfill", ".", "--report", "c.csv"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("note: build/lib/server.py: server source left out: built from other source"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("note: tests/test_server.py: server source left out: a test's server"),
+        "{}",
+        run.stderr
+    );
+    let csv = std::fs::read_to_string(repo.path().join("c.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 5, "{csv}");
+}
+
+#[test]
+fn mcp_server_git_is_read_and_left_alone() {
+    // Every hint of mcp-server-git is declared through a constant (`READ_ONLY`) or a helper
+    // (`writes(...)`): twelve tools counted, all declared, nothing to patch.
+    let dir = common::manifest_dir().join("tests/data/servers/src/mcp_server_git");
+    let run = common::run_in(&dir, &["check", "."]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let total: Vec<&str> = run
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("total"))
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect();
+    // total, actions, added, agrees: every tool agrees.
+    assert_eq!(
+        total.get(1..4),
+        Some(&["12", "0", "12"][..]),
+        "{}",
+        run.stdout
+    );
+    let backfill = common::run_in(
+        &dir,
+        &["backfill", ".", "--patch", "-", "--report", "/dev/null"],
+    );
+    assert_eq!(backfill.code, 0, "{}", backfill.stderr);
+    assert_eq!(backfill.stdout, "", "nothing to patch: {}", backfill.stdout);
+}
