@@ -140,15 +140,18 @@ fn end_point(text: &str) -> tree_sitter::Point {
     tree_sitter::Point { row, column }
 }
 
-/// The first node in document order that the parser marked as an error or as missing.
+/// Where the parser gave up: the innermost of the first nodes it marked as an error or as
+/// missing (an outer error node starts at the statement it could not finish, the inner one
+/// at the token that broke it).
 fn first_error(root: Node) -> Option<Node> {
     if !root.has_error() {
         return None;
     }
     let mut node = root;
+    let mut found = None;
     'down: loop {
         if node.is_error() || node.is_missing() {
-            return Some(node);
+            found = Some(node);
         }
         let mut cursor = node.walk();
         for child in node.children(&mut cursor) {
@@ -157,7 +160,7 @@ fn first_error(root: Node) -> Option<Node> {
                 continue 'down;
             }
         }
-        return Some(node);
+        return found.or(Some(node));
     }
 }
 
@@ -570,12 +573,9 @@ impl<'t> File<'t> {
         let Some(callee) = call.child_by_field_name("function") else {
             return;
         };
-        if callee.kind() == "attribute" || callee.kind() == "identifier" {
-            let name = last_name(self.text_of(callee));
-            if name == "ToolAnnotations" {
-                self.count_keywords(call);
-                return;
-            }
+        if self.is_annotations(callee) {
+            self.count_keywords(call);
+            return;
         }
         // The decorator's own call is read with its definition.
         if call.parent().is_some_and(|p| p.kind() == "decorator") {
@@ -586,6 +586,15 @@ impl<'t> File<'t> {
         } else if self.is_tool_type(callee) {
             self.registrations.push(Found1::LowLevel(call));
         }
+    }
+
+    /// `ToolAnnotations`, `types.ToolAnnotations`, or the name the file imported it as.
+    fn is_annotations(&self, callee: Node) -> bool {
+        if !matches!(callee.kind(), "identifier" | "attribute") {
+            return false;
+        }
+        let text = self.text_of(callee);
+        last_name(text) == "ToolAnnotations" || self.annotations_callee.as_deref() == Some(text)
     }
 
     fn is_tool_type(&self, callee: Node) -> bool {
@@ -1050,8 +1059,7 @@ impl<'t> File<'t> {
         let mut entries = Vec::new();
         match node.kind() {
             "call" => {
-                let callee = node.child_by_field_name("function")?;
-                if last_name(self.text_of(callee)) != "ToolAnnotations" {
+                if !self.is_annotations(node.child_by_field_name("function")?) {
                     return None;
                 }
                 let list = node.child_by_field_name("arguments")?;
@@ -1498,4 +1506,514 @@ fn expand_tabs(line: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Found {
+        Python.read(text, "server.py").unwrap()
+    }
+
+    fn tools(text: &str) -> Vec<Tool> {
+        let found = read(text);
+        assert!(found.problems.is_empty(), "{:?}", found.problems);
+        found.tools
+    }
+
+    fn one(text: &str) -> Tool {
+        let mut tools = tools(text);
+        assert_eq!(tools.len(), 1, "{tools:?}");
+        tools.remove(0)
+    }
+
+    fn names(text: &str) -> Vec<Result<String, String>> {
+        tools(text).into_iter().map(|t| t.name).collect()
+    }
+
+    fn lit(pairs: &[(&str, Value)]) -> Annotations {
+        Annotations::Literal(
+            pairs
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect(),
+        )
+    }
+
+    const HEAD: &str = "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP(\"s\")\n\n";
+
+    const ADDED: [(&str, bool); 2] = [("readOnlyHint", true), ("destructiveHint", false)];
+
+    /// The text with `readOnlyHint=True, destructiveHint=False` (those a tool lacks)
+    /// inserted at every slot, and the check that it reads back: the same tools, each with
+    /// exactly those hints added.
+    fn fill(text: &str) -> String {
+        let before = read(text);
+        let missing = |t: &Tool| -> Vec<(&str, bool)> {
+            ADDED
+                .into_iter()
+                .filter(|(k, _)| match &t.annotations {
+                    Annotations::Literal(entries) => entries.iter().all(|(e, _)| e != k),
+                    _ => true,
+                })
+                .collect()
+        };
+        let mut edits: Vec<(usize, String)> = before
+            .tools
+            .iter()
+            .filter_map(|t| Some((t.slot.as_ref().ok()?, missing(t))))
+            .filter(|(_, keys)| !keys.is_empty())
+            .map(|(s, keys)| (s.at, s.render(&keys)))
+            .collect();
+        edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+        let mut out = text.to_owned();
+        for (at, inserted) in edits {
+            out.insert_str(at, &inserted);
+        }
+        let after = Python
+            .read(&out, "server.py")
+            .unwrap_or_else(|e| panic!("{e}\n{out}"));
+        assert_eq!(after.tools.len(), before.tools.len(), "{out}");
+        for (b, a) in before.tools.iter().zip(&after.tools) {
+            assert_eq!(
+                (&a.name, &a.description, &a.inputs),
+                (&b.name, &b.description, &b.inputs)
+            );
+            if b.slot.is_err() {
+                assert_eq!(a.annotations, b.annotations);
+                continue;
+            }
+            let mut expected = match &b.annotations {
+                Annotations::Literal(entries) => entries.clone(),
+                _ => Vec::new(),
+            };
+            for (k, v) in missing(b) {
+                expected.push((k.to_owned(), Value::Bool(v)));
+            }
+            assert_eq!(a.annotations, Annotations::Literal(expected), "{out}");
+        }
+        out
+    }
+
+    #[test]
+    fn a_server_is_a_file_that_imports_an_sdk() {
+        let yes = [
+            "from mcp.server.fastmcp import FastMCP\n",
+            "from mcp.server import MCPServer\n",
+            "from mcp.server.mcpserver import MCPServer, Context\n",
+            "import mcp.server.stdio\n",
+            "from fastmcp import FastMCP\n",
+            "import fastmcp\n",
+            "try:\n    from fastmcp.server import FastMCP\nexcept ImportError:\n    pass\n",
+            "from mcp import types\n\nTOOLS = [types.Tool(name='x', inputSchema={})]\n",
+            "import mcp.types as t\nt.Tool(name='x', inputSchema={})\n",
+            "from mcp.types import Tool\nTool(name='x', inputSchema={})\n",
+        ];
+        for text in yes {
+            assert!(Python.is_server(text), "{text}");
+        }
+        let no = [
+            "# This talks to an mcp server over stdio.\nimport json\n",
+            "\"\"\"Client for mcp.\"\"\"\nfrom mcp import ClientSession\n",
+            "from mcp.types import ToolAnnotations\nx = ToolAnnotations()\n",
+            "from mcp import types\nprint(types.CallToolResult)\n",
+            "import mcp_servers_helpers\nfrom fastmcpx import thing\nimport mcp.serverless\n",
+            "x = 'from mcp.server import MCPServer'\n",
+        ];
+        for text in no {
+            assert!(!Python.is_server(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn decorators_of_every_shape_register_their_function() {
+        let text = format!(
+            "{HEAD}@mcp.tool()\ndef a(x: int) -> int:\n    return x\n\n\
+             @mcp.tool\nasync def b(y):\n    return y\n\n\
+             @log_calls\n@mcp.tool(name=\"c_tool\")\n@retry(3)\nasync def c():\n    pass\n\n\
+             class Holder:\n    def setup(self):\n        @self.server.tool()\n        def d(self, z: str):\n            return z\n\n\
+             @mcp.resource(\"r://x\")\ndef not_a_tool():\n    pass\n\n\
+             @tool\ndef not_registered_either():\n    pass\n"
+        );
+        let tools = tools(&text);
+        let names: Vec<&str> = tools.iter().map(|t| t.name.as_deref().unwrap()).collect();
+        assert_eq!(names, ["a", "b", "c_tool", "d"]);
+        assert_eq!(tools[0].inputs, ["x"]);
+        assert_eq!(tools[1].inputs, ["y"]);
+        assert!(tools[2].inputs.is_empty());
+        assert_eq!(tools[3].inputs, ["z"]);
+        // The registration starts at the decorator's `@`, even under another decorator.
+        for t in &tools {
+            assert_eq!(&text[t.start..t.start + 1], "@");
+        }
+        assert_eq!((tools[2].line, tools[2].column), (14, 1));
+        assert_eq!((tools[3].line, tools[3].column), (21, 9));
+    }
+
+    #[test]
+    fn names_come_from_literals_constants_and_enum_members() {
+        let text = format!(
+            "from enum import Enum, StrEnum\nfrom names import IMPORTED\n\n\
+             PREFIX = \"app_\"\nNAME = 'from_constant'\nTWICE = 'a'\nTWICE = 'b'\n\n\
+             class T(str, Enum):\n    LIST = \"list_items\"\n    GET = 'get_item'\n\n\
+             class Plain(Enum):\n    DROP = \"drop_item\"\n\n\
+             class S(StrEnum):\n    PUT = \"put_item\"\n\n\
+             {HEAD}\
+             @mcp.tool(name=\"lit\" 'eral')\ndef f1(): ...\n\
+             @mcp.tool(\"positional\")\ndef f2(): ...\n\
+             @mcp.tool(name=NAME)\ndef f3(): ...\n\
+             @mcp.tool(name=T.LIST.value)\ndef f4(): ...\n\
+             @mcp.tool(name=T.GET)\ndef f5(): ...\n\
+             @mcp.tool(name=Plain.DROP.value)\ndef f6(): ...\n\
+             @mcp.tool(name=S.PUT)\ndef f7(): ...\n\
+             @mcp.tool(name=Plain.DROP)\ndef f8(): ...\n\
+             @mcp.tool(name=f\"{{PREFIX}}x\")\ndef f9(): ...\n\
+             @mcp.tool(name=IMPORTED)\ndef f10(): ...\n\
+             @mcp.tool(name=TWICE)\ndef f11(): ...\n\
+             @mcp.tool(name=PREFIX + \"y\")\ndef f12(): ...\n\
+             @mcp.tool(name=\"esc\\u00e9\\x41\\n\")\ndef f13(): ...\n\
+             @mcp.tool(name=r\"raw\\n\")\ndef f14(): ...\n"
+        );
+        let ok = |s: &str| Ok(s.to_owned());
+        let err = |s: &str| Err(s.to_owned());
+        assert_eq!(
+            names(&text),
+            [
+                ok("literal"),
+                ok("positional"),
+                ok("from_constant"),
+                ok("list_items"),
+                ok("get_item"),
+                ok("drop_item"),
+                ok("put_item"),
+                err("Plain.DROP"),
+                err("f\"{PREFIX}x\""),
+                err("IMPORTED"),
+                err("TWICE"),
+                err("PREFIX + \"y\""),
+                ok("esc\u{e9}A\n"),
+                ok("raw\\n"),
+            ]
+        );
+    }
+
+    #[test]
+    fn title_and_description_from_keywords_constants_or_the_docstring() {
+        let text = format!(
+            "DESC = (\n    \"Lists \"\n    \"things.\"\n)\n\n{HEAD}\
+             @mcp.tool(title=\"Lister\", description=DESC)\ndef a():\n    \"\"\"Not this.\"\"\"\n\n\
+             @mcp.tool()\ndef b():\n    \"\"\"\n    Gets one thing.\n\n      Indented more.\n\tTabbed.\n    \"\"\"\n\n\
+             @mcp.tool()\ndef c():\n    # a comment first\n    '''One line.'''\n    return 1\n\n\
+             @mcp.tool()\ndef d():\n    x = 1\n    \"\"\"Not a docstring.\"\"\"\n\n\
+             @mcp.tool(description=make())\ndef e():\n    \"\"\"Shadowed by the argument.\"\"\"\n"
+        );
+        let tools = tools(&text);
+        assert_eq!(tools[0].title.as_deref(), Some("Lister"));
+        assert_eq!(tools[0].description.as_deref(), Some("Lists things."));
+        assert_eq!(
+            tools[1].description.as_deref(),
+            Some("Gets one thing.\n\n  Indented more.\n    Tabbed.")
+        );
+        assert_eq!(tools[2].description.as_deref(), Some("One line."));
+        assert_eq!(tools[3].description, None);
+        assert_eq!(tools[4].description, None);
+        assert!(tools[1].title.is_none());
+    }
+
+    #[test]
+    fn cleandoc_matches_python() {
+        // Expected values from Python 3.11's inspect.cleandoc.
+        assert_eq!(cleandoc("  First.\n    a\n      b\n    "), "First.\na\n  b");
+        assert_eq!(cleandoc("\n\n   x\n\n"), "x");
+        assert_eq!(cleandoc("a\n\tb\n        c"), "a\nb\nc");
+        assert_eq!(cleandoc(""), "");
+        assert_eq!(cleandoc("é\n  ü\n   ö"), "é\nü\n ö");
+    }
+
+    #[test]
+    fn inputs_leave_out_self_splats_and_the_context() {
+        let text = format!(
+            "from mcp.server.fastmcp import Context\nimport mcp.server.fastmcp as fm\n{HEAD}\
+             @mcp.tool()\nasync def a(self, ctx: Context, q: str, *args, limit: int = 5, **kwargs): ...\n\
+             @mcp.tool()\ndef b(cls, /, page, ctx: Context[ServerSession, None] = None, *, size=3): ...\n\
+             @mcp.tool()\ndef c(context: fm.Context, x: \"Context\", y: list[int] = []): ...\n\
+             @mcp.tool()\ndef d(a, self): ...\n"
+        );
+        let tools = tools(&text);
+        assert_eq!(tools[0].inputs, ["q", "limit"]);
+        assert_eq!(tools[1].inputs, ["page", "size"]);
+        assert_eq!(tools[2].inputs, ["y"]);
+        assert_eq!(tools[3].inputs, ["a", "self"]);
+    }
+
+    #[test]
+    fn annotations_are_read_as_literals_or_left_unread() {
+        let text = format!(
+            "from mcp.types import ToolAnnotations\nfrom mcp import types\nfrom hints import SHARED\n\n\
+             SAFE = True\nLOOKUP = ToolAnnotations(readOnlyHint=SAFE, openWorldHint=False)\n\
+             AS_DICT = {{\"readOnlyHint\": True}}\n\n{HEAD}\
+             @mcp.tool(annotations=ToolAnnotations(title=\"T\", readOnlyHint=True, destructive_hint=False))\ndef a(): ...\n\
+             @mcp.tool(annotations=types.ToolAnnotations(idempotentHint=flag))\ndef b(): ...\n\
+             @mcp.tool(annotations={{'read_only_hint': False, \"destructiveHint\": True, \"color\": 1}})\ndef c(): ...\n\
+             @mcp.tool(annotations=LOOKUP)\ndef d(): ...\n\
+             @mcp.tool(annotations=AS_DICT)\ndef e(): ...\n\
+             @mcp.tool(annotations=writes(destructive=True, idempotent=False))\ndef f(): ...\n\
+             @mcp.tool(annotations=SHARED)\ndef g(): ...\n\
+             @mcp.tool()\ndef h(): ...\n\
+             @mcp.tool(annotations=ToolAnnotations(**base))\ndef i(): ...\n\
+             @mcp.tool(annotations={{**base, \"readOnlyHint\": True}})\ndef j(): ...\n"
+        );
+        let tools = tools(&text);
+        let t = |b| Value::Bool(b);
+        assert_eq!(
+            tools[0].annotations,
+            lit(&[("readOnlyHint", t(true)), ("destructiveHint", t(false))])
+        );
+        assert_eq!(
+            tools[1].annotations,
+            lit(&[("idempotentHint", Value::Unread("flag".into()))])
+        );
+        assert_eq!(
+            tools[2].annotations,
+            lit(&[("readOnlyHint", t(false)), ("destructiveHint", t(true))])
+        );
+        assert_eq!(
+            tools[3].annotations,
+            lit(&[("readOnlyHint", t(true)), ("openWorldHint", t(false))])
+        );
+        assert_eq!(tools[4].annotations, lit(&[("readOnlyHint", t(true))]));
+        assert_eq!(
+            tools[5].annotations,
+            Annotations::Unread("writes(destructive=True, idempotent=False)".into())
+        );
+        assert_eq!(tools[6].annotations, Annotations::Unread("SHARED".into()));
+        assert_eq!(tools[7].annotations, Annotations::Absent);
+        assert_eq!(
+            tools[8].annotations,
+            Annotations::Unread("ToolAnnotations(**base)".into())
+        );
+        assert!(matches!(tools[9].annotations, Annotations::Unread(_)));
+        for i in [5, 6, 8, 9] {
+            assert!(tools[i].slot.is_err(), "{i}");
+        }
+        // A constant named once is the tool's own: its literal takes the new hints.
+        for i in [0, 1, 2, 3, 4, 7] {
+            assert!(tools[i].slot.is_ok(), "{i}");
+        }
+        fill(&text);
+    }
+
+    #[test]
+    fn a_constant_shared_by_tools_is_not_patched() {
+        let text = format!(
+            "from mcp.types import ToolAnnotations\nRO = ToolAnnotations(readOnlyHint=True)\n{HEAD}\
+             @mcp.tool(annotations=RO)\ndef a(): ...\n@mcp.tool(annotations=RO)\ndef b(): ...\n"
+        );
+        for tool in tools(&text) {
+            assert_eq!(
+                tool.annotations,
+                lit(&[("readOnlyHint", Value::Bool(true))])
+            );
+            let why = tool.slot.unwrap_err();
+            assert!(why.contains("`RO` is named 2 times"), "{why}");
+        }
+    }
+
+    #[test]
+    fn a_new_annotations_argument_is_written_in_the_calls_style() {
+        let text = format!(
+            "{HEAD}@mcp.tool()\ndef a(): ...\n\n\
+             @mcp.tool(name=\"b\")\ndef b(): ...\n\n\
+             @mcp.tool(name=\"c\",)\ndef c(): ...\n\n\
+             @mcp.tool(\n    name=\"d\",\n    description=\"D\",\n)\ndef d(): ...\n\n\
+             @mcp.tool(\n    name=\"e\",\n    description=\"E\"\n)\ndef e(): ...\n\n\
+             @mcp.tool(\n        name=\"f\",  # why f\n)\ndef f(): ...\n\n\
+             @mcp.tool(name=\"g\",\n          description=\"G\")\ndef g(): ...\n\n\
+             @mcp.tool\ndef h(): ...\n\n\
+             @mcp.tool(**options)\ndef i(): ...\n"
+        );
+        let out = fill(&text);
+        let dict = "{\"readOnlyHint\": True, \"destructiveHint\": False}";
+        let expected = format!(
+            "{HEAD}@mcp.tool(annotations={dict})\ndef a(): ...\n\n\
+             @mcp.tool(name=\"b\", annotations={dict})\ndef b(): ...\n\n\
+             @mcp.tool(name=\"c\", annotations={dict})\ndef c(): ...\n\n\
+             @mcp.tool(\n    name=\"d\",\n    description=\"D\",\n    annotations={dict},\n)\ndef d(): ...\n\n\
+             @mcp.tool(\n    name=\"e\",\n    description=\"E\",\n    annotations={dict}\n)\ndef e(): ...\n\n\
+             @mcp.tool(\n        name=\"f\",  # why f\n        annotations={dict},\n)\ndef f(): ...\n\n\
+             @mcp.tool(name=\"g\",\n          description=\"G\", annotations={dict})\ndef g(): ...\n\n\
+             @mcp.tool(annotations={dict})\ndef h(): ...\n\n\
+             @mcp.tool(**options)\ndef i(): ...\n"
+        );
+        assert_eq!(out, expected);
+        let i = tools(&text).pop().unwrap();
+        assert_eq!(i.annotations, Annotations::Absent);
+        assert!(i.slot.unwrap_err().contains("`**options`"));
+    }
+
+    #[test]
+    fn the_new_value_follows_how_the_file_binds_and_spells_hints() {
+        let body = "@mcp.tool()\ndef a(): ...\n";
+        let cases = [
+            // Imported `ToolAnnotations`, no hint written yet: camelCase, which every SDK
+            // version takes.
+            (
+                "from mcp.types import ToolAnnotations\n",
+                "ToolAnnotations(readOnlyHint=True, destructiveHint=False)",
+            ),
+            (
+                "from mcp.types import ToolAnnotations as TA\nX = TA(open_world_hint=True)\n",
+                "TA(read_only_hint=True, destructive_hint=False)",
+            ),
+            (
+                "from mcp import types as mt\n",
+                "mt.ToolAnnotations(readOnlyHint=True, destructiveHint=False)",
+            ),
+            (
+                "import mcp.types\n",
+                "mcp.types.ToolAnnotations(readOnlyHint=True, destructiveHint=False)",
+            ),
+            (
+                "x = 'a'\ny = 'b'\nz = 'c'\n",
+                "{'readOnlyHint': True, 'destructiveHint': False}",
+            ),
+        ];
+        for (head, value) in cases {
+            let text = format!("{head}{HEAD}{body}");
+            let out = fill(&text);
+            assert!(
+                out.contains(&format!("@mcp.tool(annotations={value})")),
+                "{out}"
+            );
+        }
+    }
+
+    #[test]
+    fn missing_hints_go_inside_an_existing_literal() {
+        let text = format!(
+            "from mcp.types import ToolAnnotations\n{HEAD}\
+             @mcp.tool(annotations=ToolAnnotations(openWorldHint=True))\ndef a(): ...\n\
+             @mcp.tool(annotations=ToolAnnotations())\ndef b(): ...\n\
+             @mcp.tool(annotations={{'idempotentHint': True}})\ndef c(): ...\n\
+             @mcp.tool(\n    annotations={{\n        \"openWorldHint\": False,\n    }},\n)\ndef d(): ...\n\
+             @mcp.tool(annotations=ToolAnnotations(\n    idempotent_hint=True\n))\ndef e(): ...\n"
+        );
+        let out = fill(&text);
+        let expected = format!(
+            "from mcp.types import ToolAnnotations\n{HEAD}\
+             @mcp.tool(annotations=ToolAnnotations(openWorldHint=True, readOnlyHint=True, destructiveHint=False))\ndef a(): ...\n\
+             @mcp.tool(annotations=ToolAnnotations(readOnlyHint=True, destructiveHint=False))\ndef b(): ...\n\
+             @mcp.tool(annotations={{'idempotentHint': True, 'readOnlyHint': True, 'destructiveHint': False}})\ndef c(): ...\n\
+             @mcp.tool(\n    annotations={{\n        \"openWorldHint\": False,\n        \"readOnlyHint\": True,\n        \"destructiveHint\": False,\n    }},\n)\ndef d(): ...\n\
+             @mcp.tool(annotations=ToolAnnotations(\n    idempotent_hint=True,\n    read_only_hint=True,\n    destructive_hint=False\n))\ndef e(): ...\n"
+        );
+        assert_eq!(out, expected);
+    }
+
+    #[test]
+    fn add_tool_reads_the_function_it_is_given() {
+        let text = format!(
+            "{HEAD}def search(query: str, ctx: Context) -> list:\n    \"\"\"Searches.\"\"\"\n\n\
+             mcp.add_tool(search)\n\
+             mcp.add_tool(search, name=\"find\", description=\"Finds.\")\n\
+             mcp.add_tool(\n    search,\n    \"lookup\",\n)\n"
+        );
+        let tools = tools(&text);
+        let names: Vec<&str> = tools.iter().map(|t| t.name.as_deref().unwrap()).collect();
+        assert_eq!(names, ["search", "find", "lookup"]);
+        assert_eq!(tools[0].description.as_deref(), Some("Searches."));
+        assert_eq!(tools[1].description.as_deref(), Some("Finds."));
+        for t in &tools {
+            assert_eq!(t.inputs, ["query"]);
+            assert_eq!(&text[t.start..t.start + 12], "mcp.add_tool");
+        }
+        let out = fill(&text);
+        assert!(out.contains(
+            "mcp.add_tool(\n    search,\n    \"lookup\",\n    annotations={\"readOnlyHint\": True, \"destructiveHint\": False},\n)"
+        ));
+    }
+
+    #[test]
+    fn a_registration_that_cannot_be_read_is_a_problem_and_the_rest_are_read() {
+        let text = format!(
+            "from helpers import imported_fn\n{HEAD}\
+             mcp.add_tool(imported_fn)\n\
+             @mcp.tool()\nclass NotAFunction: ...\n\
+             mcp.add_tool(lambda x: x, name=\"l\")\n\
+             @mcp.tool()\ndef fine(): ...\n"
+        );
+        let found = read(&text);
+        assert_eq!(found.tools.len(), 1);
+        assert_eq!(found.tools[0].name.as_deref(), Ok("fine"));
+        let at: Vec<(Option<usize>, Option<usize>)> =
+            found.problems.iter().map(|p| (p.line, p.column)).collect();
+        assert_eq!(
+            at,
+            [(Some(6), Some(1)), (Some(7), Some(1)), (Some(9), Some(1))]
+        );
+        assert!(found.problems[0].message.contains("imported_fn"));
+        assert!(found.problems[1].message.contains("class"));
+    }
+
+    #[test]
+    fn low_level_tools_are_read_from_their_schema() {
+        let text = "from mcp.server import Server\nfrom mcp import types\nfrom mcp.types import Tool\n\n\
+             SCHEMA = {\"type\": \"object\", \"properties\": {\"id\": {}, \"force\": {}}}\n\n\
+             async def list_tools():\n    return [\n        types.Tool(\n            name=\"get\",\n            description=\"Gets.\",\n            inputSchema={\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"string\"}}},\n            annotations=types.ToolAnnotations(readOnlyHint=True),\n        ),\n        Tool(name=\"delete\", input_schema=SCHEMA),\n        types.Tool(title=\"nameless\", inputSchema={}),\n    ]\n\nother.Tool(name=\"not mcp's\")\n";
+        assert!(Python.is_server(text));
+        let found = read(text);
+        assert_eq!(found.tools.len(), 2);
+        let get = &found.tools[0];
+        assert_eq!(get.name.as_deref(), Ok("get"));
+        assert_eq!(get.description.as_deref(), Some("Gets."));
+        assert_eq!(get.inputs, ["id"]);
+        assert_eq!(get.annotations, lit(&[("readOnlyHint", Value::Bool(true))]));
+        assert_eq!((get.line, get.column), (9, 9));
+        let delete = &found.tools[1];
+        assert_eq!(delete.inputs, ["id", "force"]);
+        assert_eq!(delete.annotations, Annotations::Absent);
+        assert_eq!(found.problems.len(), 1);
+        assert_eq!(found.problems[0].line, Some(16));
+        let out = fill(text);
+        assert!(
+            out.contains(
+                "            annotations=types.ToolAnnotations(readOnlyHint=True, destructiveHint=False),\n"
+            ),
+            "{out}"
+        );
+        assert!(out.contains(
+            "Tool(name=\"delete\", input_schema=SCHEMA, annotations=types.ToolAnnotations(readOnlyHint=True, destructiveHint=False))"
+        ), "{out}");
+    }
+
+    #[test]
+    fn a_parse_error_names_where_the_file_stops_being_python() {
+        let err = Python
+            .read(
+                &format!("{HEAD}@mcp.tool()\ndef broken(x:\n    return x\n"),
+                "s.py",
+            )
+            .unwrap_err();
+        // The token the unclosed parameter list cannot take.
+        assert_eq!((err.line, err.column), (Some(7), Some(5)), "{err:?}");
+        assert_eq!(err.message, "not valid Python: unexpected `return`");
+        let err = Python.read("x = (1,\n", "s.py").unwrap_err();
+        assert!(
+            err.message.contains("missing `)`") || err.message.contains("unexpected"),
+            "{err:?}"
+        );
+        assert_eq!(err.line, Some(1));
+    }
+
+    #[test]
+    fn columns_count_characters_and_a_bom_keeps_its_bytes() {
+        let text = format!(
+            "\u{feff}from mcp import types\nß = 1; é = types.Tool(name=\"x\", inputSchema={{}})\n"
+        );
+        let t = one(&text);
+        // `ß = 1; é = ` is 11 characters (13 bytes).
+        assert_eq!((t.line, t.column), (2, 12));
+        assert_eq!(&text[t.start..t.start + 10], "types.Tool");
+    }
 }
