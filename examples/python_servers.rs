@@ -91,7 +91,9 @@ fn main() {
     let texts: Vec<String> = (0..files).map(|f| server(f, tools)).collect();
     let bytes: usize = texts.iter().map(String::len).sum();
     let read = |text: &String| {
-        let found = Python.read(text, "server.py").expect("a generated file parses");
+        let found = Python
+            .read(text, "server.py")
+            .expect("a generated file parses");
         assert!(found.problems.is_empty(), "{:?}", found.problems);
         found.tools.len()
     };

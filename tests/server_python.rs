@@ -253,6 +253,120 @@ fn a_spliced_slot_changes_only_its_bytes_reads_back_and_runs() {
     );
 }
 
+/// Every slot shape of a file that imports `ToolAnnotations`: new keyword arguments in
+/// each call style, hints added inside `ToolAnnotations(...)` and dict literals, the
+/// low-level `types.Tool`.
+const SHAPES: &str = r#"from mcp import types
+from mcp.server.mcpserver import MCPServer
+from mcp.types import ToolAnnotations
+
+server = MCPServer("shapes")
+
+
+@server.tool()
+def empty_call() -> str:
+    return ""
+
+
+@server.tool(
+    name="trailing_comma",
+    description="Multi-line, one argument per line",  # kept beside its argument
+)
+def trailing(key: str) -> str:
+    return key
+
+
+@server.tool(annotations=ToolAnnotations(openWorldHint=True))
+def in_keywords() -> str:
+    return ""
+
+
+@server.tool(
+    annotations={
+        "idempotentHint": True,
+    }
+)
+def in_dict() -> str:
+    return ""
+
+
+def added() -> str:
+    return ""
+
+
+server.add_tool(added)
+
+LOW_LEVEL = [
+    types.Tool(name="low", input_schema={"type": "object", "properties": {"q": {}}}),
+]
+"#;
+
+#[test]
+fn every_slot_shape_reads_back_and_runs() {
+    let found = Python.read(SHAPES, "shapes.py").unwrap();
+    assert!(found.problems.is_empty(), "{:?}", found.problems);
+    let values = [(true, false); 6];
+    let (edited, _) = splice(SHAPES, &found.tools, &values);
+    assert!(
+        edited.contains(
+            "    description=\"Multi-line, one argument per line\",  # kept beside its argument\n    annotations=ToolAnnotations(readOnlyHint=True, destructiveHint=False),\n)"
+        ),
+        "{edited}"
+    );
+    assert!(
+        edited.contains("{\n        \"idempotentHint\": True,\n        \"readOnlyHint\": True,\n        \"destructiveHint\": False,\n    }"),
+        "{edited}"
+    );
+    let again = Python.read(&edited, "shapes.py").unwrap();
+    for (before, after) in found.tools.iter().zip(&again.tools) {
+        let mut expected = match &before.annotations {
+            Annotations::Literal(entries) => entries.clone(),
+            _ => Vec::new(),
+        };
+        expected.push(("readOnlyHint".into(), Value::Bool(true)));
+        expected.push(("destructiveHint".into(), Value::Bool(false)));
+        assert_eq!(after.name, before.name);
+        assert_eq!(after.inputs, before.inputs);
+        assert_eq!(after.annotations, Annotations::Literal(expected));
+    }
+    assert_eq!(again.tools.len(), 6);
+
+    let Some(python) = sdk_python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("shapes.py"), &edited).unwrap();
+    let script = "import asyncio, json, shapes\n\
+                  tools = asyncio.run(shapes.server.list_tools()) + shapes.LOW_LEVEL\n\
+                  print(json.dumps({t.name: t.annotations.model_dump(exclude_none=True, by_alias=True) for t in tools}, sort_keys=True))";
+    let out = Command::new(&python)
+        .args(["-c", script])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let listed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let both = serde_json::json!({"readOnlyHint": true, "destructiveHint": false});
+    let with = |k: &str| {
+        let mut v = both.clone();
+        v[k] = true.into();
+        v
+    };
+    assert_eq!(
+        listed,
+        serde_json::json!({
+            "empty_call": both,
+            "trailing_comma": both,
+            "in_keywords": with("openWorldHint"),
+            "in_dict": with("idempotentHint"),
+            "added": both,
+            "low": both,
+        })
+    );
+}
+
 /// The interpreter that has the Python SDK 2.x (`MCPServer`), or `None` (skipped).
 fn sdk_python() -> Option<String> {
     let Ok(python) = std::env::var("CATALOG_EFFECTS_MCP_PYTHON") else {

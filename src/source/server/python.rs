@@ -308,7 +308,7 @@ impl<'t> File<'t> {
                 }
                 "decorated_definition" => {
                     if let Some(def) = stmt.child_by_field_name("definition") {
-                        self.bind_definition(def, false, bound);
+                        self.bind_definition(def, top, bound);
                     }
                 }
                 "import_statement" => self.import(stmt, bound),
@@ -575,10 +575,6 @@ impl<'t> File<'t> {
         };
         if self.is_annotations(callee) {
             self.count_keywords(call);
-            return;
-        }
-        // The decorator's own call is read with its definition.
-        if call.parent().is_some_and(|p| p.kind() == "decorator") {
             return;
         }
         if is_method(self.text, callee, "add_tool") {
@@ -909,6 +905,7 @@ impl<'t> File<'t> {
             return Vec::new();
         };
         let mut out = Vec::new();
+        let mut context = false;
         let mut cursor = params.walk();
         for (i, p) in params.named_children(&mut cursor).enumerate() {
             let (name, annotation) = match p.kind() {
@@ -930,7 +927,9 @@ impl<'t> File<'t> {
             if i == 0 && (name == "self" || name == "cls") {
                 continue;
             }
-            if annotation.is_some_and(|t| self.is_context(t)) {
+            // The SDK fills the first parameter it finds typed as its `Context`.
+            if !context && annotation.is_some_and(|t| self.is_context(t)) {
+                context = true;
                 continue;
             }
             out.push(name.to_owned());
@@ -938,28 +937,35 @@ impl<'t> File<'t> {
         out
     }
 
+    /// Whether an annotation is the SDK's `Context`, as the SDK finds it: the class itself
+    /// (any module path, subscripted or not), or one of the arguments of `Optional[...]`,
+    /// `Union[...]` or `X | None`.
     fn is_context(&self, annotation: Node) -> bool {
-        let mut node = annotation;
-        loop {
-            match node.kind() {
-                "type" | "generic_type" => match node.named_child(0) {
-                    Some(n) => node = n,
-                    None => return false,
-                },
-                "subscript" => match node.child_by_field_name("value") {
-                    Some(n) => node = n,
-                    None => return false,
-                },
-                "attribute" | "identifier" => return last_name(self.text_of(node)) == "Context",
-                "string" => {
-                    let Some(s) = string_literal(self.text, node) else {
-                        return false;
-                    };
-                    let base = s.split('[').next().unwrap_or("").trim();
-                    return last_name(base) == "Context";
-                }
-                _ => return false,
+        fn named(n: Node) -> Vec<Node> {
+            let mut cursor = n.walk();
+            n.named_children(&mut cursor).collect()
+        }
+        match annotation.kind() {
+            "type" | "type_parameter" => named(annotation).iter().any(|n| self.is_context(*n)),
+            "attribute" | "identifier" => last_name(self.text_of(annotation)) == "Context",
+            "generic_type" | "subscript" => {
+                let parts = named(annotation);
+                let Some(base) = parts.first() else {
+                    return false;
+                };
+                let base_name = last_name(self.text_of(*base));
+                base_name == "Context"
+                    || matches!(base_name, "Optional" | "Union")
+                        && parts[1..].iter().any(|n| self.is_context(*n))
             }
+            "binary_operator" | "union_type" => {
+                named(annotation).iter().any(|n| self.is_context(*n))
+            }
+            "string" => string_literal(self.text, annotation).is_some_and(|s| {
+                s.split(['[', '|', ']', ','])
+                    .any(|part| last_name(part.trim()) == "Context")
+            }),
+            _ => false,
         }
     }
 
@@ -1656,7 +1662,7 @@ mod tests {
         let text = format!(
             "from enum import Enum, StrEnum\nfrom names import IMPORTED\n\n\
              PREFIX = \"app_\"\nNAME = 'from_constant'\nTWICE = 'a'\nTWICE = 'b'\n\n\
-             class T(str, Enum):\n    LIST = \"list_items\"\n    GET = 'get_item'\n\n\
+             @unique\nclass T(str, Enum):\n    LIST = \"list_items\"\n    GET = 'get_item'\n\n\
              class Plain(Enum):\n    DROP = \"drop_item\"\n\n\
              class S(StrEnum):\n    PUT = \"put_item\"\n\n\
              {HEAD}\
@@ -1738,13 +1744,18 @@ mod tests {
              @mcp.tool()\nasync def a(self, ctx: Context, q: str, *args, limit: int = 5, **kwargs): ...\n\
              @mcp.tool()\ndef b(cls, /, page, ctx: Context[ServerSession, None] = None, *, size=3): ...\n\
              @mcp.tool()\ndef c(context: fm.Context, x: \"Context\", y: list[int] = []): ...\n\
-             @mcp.tool()\ndef d(a, self): ...\n"
+             @mcp.tool()\ndef d(a, self): ...\n\
+             @mcp.tool()\ndef e(a: Optional[Context], b: Context | None = None): ...\n\
+             @mcp.tool()\ndef f(a: int | None, b: \"Optional[Context]\", c: Union[str, fm.Context]): ...\n"
         );
         let tools = tools(&text);
         assert_eq!(tools[0].inputs, ["q", "limit"]);
         assert_eq!(tools[1].inputs, ["page", "size"]);
-        assert_eq!(tools[2].inputs, ["y"]);
+        assert_eq!(tools[2].inputs, ["x", "y"]);
         assert_eq!(tools[3].inputs, ["a", "self"]);
+        // The SDK fills only the first `Context` parameter; a second is an input.
+        assert_eq!(tools[4].inputs, ["b"]);
+        assert_eq!(tools[5].inputs, ["a", "c"]);
     }
 
     #[test]
