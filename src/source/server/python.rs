@@ -180,7 +180,7 @@ struct Enum<'t> {
 }
 
 /// A registration found in the walk, read once the whole file is known.
-enum Found1<'t> {
+enum Registration<'t> {
     /// `@X.tool(...)` or bare `@X.tool`: the decorator and the definition it decorates.
     Decorator(Node<'t>, Node<'t>),
     /// `X.add_tool(fn, ...)`.
@@ -210,7 +210,7 @@ struct File<'t> {
     /// One-line string literals opened with `'`, and with `"`.
     single: usize,
     double: usize,
-    registrations: Vec<Found1<'t>>,
+    registrations: Vec<Registration<'t>>,
 }
 
 impl<'t> File<'t> {
@@ -565,7 +565,8 @@ impl<'t> File<'t> {
             .parent()
             .and_then(|d| d.child_by_field_name("definition"))
         {
-            self.registrations.push(Found1::Decorator(decorator, def));
+            self.registrations
+                .push(Registration::Decorator(decorator, def));
         }
     }
 
@@ -578,9 +579,9 @@ impl<'t> File<'t> {
             return;
         }
         if is_method(self.text, callee, "add_tool") {
-            self.registrations.push(Found1::AddTool(call));
+            self.registrations.push(Registration::AddTool(call));
         } else if self.is_tool_type(callee) {
-            self.registrations.push(Found1::LowLevel(call));
+            self.registrations.push(Registration::LowLevel(call));
         }
     }
 
@@ -637,9 +638,9 @@ impl<'t> File<'t> {
         let mut found = Found::default();
         for registration in &self.registrations {
             let read = match *registration {
-                Found1::Decorator(decorator, def) => self.decorated(decorator, def),
-                Found1::AddTool(call) => self.add_tool(call),
-                Found1::LowLevel(call) => self.low_level(call),
+                Registration::Decorator(decorator, def) => self.decorated(decorator, def),
+                Registration::AddTool(call) => self.add_tool(call),
+                Registration::LowLevel(call) => self.low_level(call),
             };
             match read {
                 Ok(tool) => found.tools.push(tool),
@@ -689,10 +690,7 @@ impl<'t> File<'t> {
         let function_name = def
             .child_by_field_name("name")
             .map_or("", |n| self.text_of(n));
-        let name = match a.get("name", Some(0)) {
-            Some(n) => self.string(n).ok_or_else(|| self.text_of(n).to_owned()),
-            None => Ok(function_name.to_owned()),
-        };
+        let name = self.name_or(a.get("name", Some(0)), function_name);
         let slot_place = match args.as_ref().and_then(|a| a.list) {
             Some(list) => Place::List(list),
             None => Place::Bare(expr.end_byte()),
@@ -742,10 +740,7 @@ impl<'t> File<'t> {
                 ),
             ));
         };
-        let name = match a.get("name", Some(1)) {
-            Some(n) => self.string(n).ok_or_else(|| self.text_of(n).to_owned()),
-            None => Ok(self.text_of(function).to_owned()),
-        };
+        let name = self.name_or(a.get("name", Some(1)), self.text_of(function));
         Ok(self.tool(
             call,
             name,
@@ -797,8 +792,13 @@ impl<'t> File<'t> {
     ) -> Tool {
         let title = a.get("title", positions[0]).and_then(|t| self.string(t));
         let description = match a.get("description", positions[1]) {
-            Some(d) => self.string(d),
-            None => def.and_then(|d| self.docstring(d)),
+            // The SDK takes `description or fn.__doc__`: an unreadable argument is not
+            // known to be empty, so it hides the docstring.
+            Some(d) if d.kind() != "none" => match self.string(d) {
+                Some(d) if d.is_empty() => def.and_then(|f| self.docstring(f)),
+                read => read,
+            },
+            _ => def.and_then(|d| self.docstring(d)),
         };
         let inputs = def.map_or_else(Vec::new, |d| self.parameters(d));
         let (annotations, slot) = match a.get("annotations", positions[2]) {
@@ -823,6 +823,19 @@ impl<'t> File<'t> {
             line,
             column,
             slot,
+        }
+    }
+
+    /// The name argument as the SDK takes it (`name or fn.__name__`), `Err` with its text
+    /// when it cannot be read.
+    fn name_or(&self, argument: Option<Node<'t>>, function: &str) -> Result<String, String> {
+        let Some(n) = argument.filter(|n| n.kind() != "none") else {
+            return Ok(function.to_owned());
+        };
+        match self.string(n) {
+            Some(name) if name.is_empty() => Ok(function.to_owned()),
+            Some(name) => Ok(name),
+            None => Err(self.text_of(n).to_owned()),
         }
     }
 
@@ -1239,22 +1252,35 @@ impl<'t> File<'t> {
         let (at, lead, sep, trail) = if one_per_line {
             let line_start = last.start_byte() - last.start_position().column;
             let indent = &text[line_start..last.start_byte()];
+            let rest = &text[last.end_byte()..];
+            let mut line_end = last.end_byte() + rest.find('\n').unwrap_or(rest.len());
+            // A file of CRLF lines gets CRLF lines.
+            let newline = if text[..line_end].ends_with('\r') {
+                line_end -= 1;
+                "\r\n"
+            } else {
+                "\n"
+            };
             match comma {
                 Some(comma) => {
                     // A comment after the comma stays with the item it was written beside.
-                    let rest = &text[comma.end_byte()..];
-                    let line_end = comma.end_byte() + rest.find('\n').unwrap_or(rest.len());
-                    let at = if rest.trim_start_matches([' ', '\t']).starts_with('#') {
+                    let after_comma = text[comma.end_byte()..].trim_start_matches([' ', '\t']);
+                    let at = if after_comma.starts_with('#') {
                         line_end
                     } else {
                         comma.end_byte()
                     };
-                    (at, format!("\n{indent}"), format!(",\n{indent}"), ",")
+                    (
+                        at,
+                        format!("{newline}{indent}"),
+                        format!(",{newline}{indent}"),
+                        ",",
+                    )
                 }
                 None => (
                     last.end_byte(),
-                    format!(",\n{indent}"),
-                    format!(",\n{indent}"),
+                    format!(",{newline}{indent}"),
+                    format!(",{newline}{indent}"),
                     "",
                 ),
             }
@@ -1861,6 +1887,38 @@ mod tests {
         let i = tools(&text).pop().unwrap();
         assert_eq!(i.annotations, Annotations::Absent);
         assert!(i.slot.unwrap_err().contains("`**options`"));
+    }
+
+    #[test]
+    fn a_file_of_crlf_lines_gets_crlf_lines() {
+        let text = "from mcp.server.fastmcp import FastMCP\r\nmcp = FastMCP(\"s\")\r\n\
+                    @mcp.tool(\r\n    name=\"a\",  # why\r\n)\r\ndef a(): ...\r\n\
+                    @mcp.tool(\r\n    name=\"b\"\r\n)\r\ndef b(): ...\r\n";
+        let out = fill(text);
+        let dict = "{\"readOnlyHint\": True, \"destructiveHint\": False}";
+        assert_eq!(
+            out,
+            format!(
+                "from mcp.server.fastmcp import FastMCP\r\nmcp = FastMCP(\"s\")\r\n\
+                 @mcp.tool(\r\n    name=\"a\",  # why\r\n    annotations={dict},\r\n)\r\ndef a(): ...\r\n\
+                 @mcp.tool(\r\n    name=\"b\",\r\n    annotations={dict}\r\n)\r\ndef b(): ...\r\n"
+            )
+        );
+    }
+
+    #[test]
+    fn an_empty_or_none_argument_is_the_sdks_default() {
+        let text = format!(
+            "{HEAD}@mcp.tool(name=None, description=\"\")\ndef a():\n    \"\"\"Doc.\"\"\"\n\
+             @mcp.tool(name=\"\", description=None, annotations=None)\ndef b():\n    \"\"\"Doc.\"\"\"\n"
+        );
+        let tools = tools(&text);
+        assert_eq!(tools[0].name.as_deref(), Ok("a"));
+        assert_eq!(tools[1].name.as_deref(), Ok("b"));
+        assert_eq!(tools[0].description.as_deref(), Some("Doc."));
+        assert_eq!(tools[1].description.as_deref(), Some("Doc."));
+        assert_eq!(tools[1].annotations, Annotations::Absent);
+        assert!(tools[1].slot.as_ref().unwrap_err().contains("None"));
     }
 
     #[test]
