@@ -2077,10 +2077,9 @@ mod tests {
 
     #[test]
     fn columns_count_characters_and_a_bom_keeps_its_bytes() {
-        let text = format!(
-            "\u{feff}from mcp import types\nß = 1; é = types.Tool(name=\"x\", inputSchema={{}})\n"
-        );
-        let t = one(&text);
+        let text =
+            "\u{feff}from mcp import types\nß = 1; é = types.Tool(name=\"x\", inputSchema={})\n";
+        let t = one(text);
         // `ß = 1; é = ` is 11 characters (13 bytes).
         assert_eq!((t.line, t.column), (2, 12));
         assert_eq!(&text[t.start..t.start + 10], "types.Tool");
