@@ -41,6 +41,9 @@ pub struct ActionResult {
     /// `info.key` of the file, else of the main file in its folder (read before the run),
     /// else the folder name.
     pub connector: String,
+    /// A tool of an MCP server's source: the server lists it under its own name, not
+    /// `<connector>_<id>`.
+    pub server_tool: bool,
     /// Boxed: most runs keep no view, and an empty one inline made every result 280 bytes
     /// larger.
     pub view: Option<Box<ActionView>>,
@@ -81,6 +84,9 @@ impl ActionResult {
     }
 
     pub fn tool_name(&self) -> String {
+        if self.server_tool {
+            return self.id.clone();
+        }
         format!("{}_{}", self.connector, self.id)
     }
 
@@ -297,6 +303,7 @@ impl ActionResult {
         let paths = view.urls().map(str::to_owned).collect();
         let written_at = view.written_at.clone();
         // The view's fields are moved, not copied, unless the caller keeps the view too.
+        let server_tool = view.source == crate::view::Source::Server;
         let (id, label, declared, annotations, view) = if opts.keep_views {
             (
                 view.id.clone(),
@@ -324,6 +331,7 @@ impl ActionResult {
             declared_source,
             hints,
             connector: String::new(),
+            server_tool,
             edit,
             hint_review,
             comment,

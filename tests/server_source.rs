@@ -182,6 +182,8 @@ fn a_python_server_gets_its_missing_hints_and_advertises_them() {
         "{patch}"
     );
     assert!(!patch.contains("writes(destructive=False)"), "{patch}");
+    // A new argument on a line of its own is an added line; the line before stays as it was.
+    assert!(!patch.contains("-    description="), "{patch}");
     git(root, &["apply", "--check", "effects.patch"]);
     git(root, &["apply", "effects.patch"]);
     // A rerun proposes nothing.

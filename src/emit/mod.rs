@@ -115,12 +115,16 @@ fn write_row(
     let _ = write!(out, ",{},", a.line);
     push_field(out, &a.id);
     out.push(',');
-    push_joined(
-        out,
-        cell,
-        &mut [a.connector.as_str(), a.id.as_str()].into_iter(),
-        '_',
-    );
+    if a.server_tool {
+        push_field(out, &a.id);
+    } else {
+        push_joined(
+            out,
+            cell,
+            &mut [a.connector.as_str(), a.id.as_str()].into_iter(),
+            '_',
+        );
+    }
     out.push(',');
     push_field(out, a.label.as_deref().unwrap_or_default());
     out.push(',');

@@ -527,7 +527,7 @@ impl Review {
                 )
             } else if it.confidence.is_some_and(|c| c >= ctx.min_confidence) {
                 format!(
-                    "- `{}` (held back: another action merges it with `<<` and would inherit its effects; proposal **{}**): {}\n",
+                    "- `{}` (held back, sure enough to patch but not edited: the warning on its file says why, such as a file git does not track, or another action that merges it with `<<`; proposal **{}**): {}\n",
                     code(&it.tool),
                     it.proposed.joined(", "),
                     location(it)

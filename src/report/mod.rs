@@ -330,10 +330,10 @@ fn server_message(a: &ActionResult, rules: &RuleSet) -> String {
     let inferred = a.inference.effects.joined(", ");
     match a.status {
         Status::Added => {
-            let written = a
-                .edit
-                .as_ref()
-                .map_or_else(String::new, |e| format!(": proposed `{}`", e.text.trim()));
+            let written = a.edit.as_ref().map_or_else(String::new, |e| {
+                let written = e.text.trim_matches(|c: char| c == ',' || c.is_whitespace());
+                format!(": proposed `{written}`")
+            });
             format!(
                 "tool `{}` lacks readOnlyHint or destructiveHint{written}, from [{inferred}] ({conf}) by {by}",
                 a.id

@@ -139,8 +139,22 @@ fn missing(
     (!keys.is_empty()).then_some(keys)
 }
 
+/// An insertion that opens a new line at the end of one, moved past that line's end: the
+/// same bytes result, but the patch shows whole added lines, not the line before changed.
+fn whole_lines(text: &str, at: usize, inserted: String) -> (usize, String) {
+    for nl in ["\r\n", "\n"] {
+        if let Some(rest) = inserted.strip_prefix(nl)
+            && text[at..].starts_with(nl)
+        {
+            return (at + nl.len(), format!("{rest}{nl}"));
+        }
+    }
+    (at, inserted)
+}
+
 /// One tool planned: its status and the edit inserting its missing hints, if any.
 fn plan_tool(
+    text: &str,
     tool: &Tool,
     group: &Group,
     opts: &Options,
@@ -175,10 +189,11 @@ fn plan_tool(
     if let Some(k) = &keys {
         match &tool.slot {
             Ok(slot) => {
+                let (at, text) = whole_lines(text, slot.at, slot.render(k));
                 edit = Some(Edit {
-                    start: slot.at,
-                    end: slot.at,
-                    text: slot.render(k),
+                    start: at,
+                    end: at,
+                    text,
                     effects: inference.effects,
                     map: tool.start,
                     old: String::new(),
@@ -244,7 +259,7 @@ pub fn plan(
                 .at(tool.line, tool.column),
             );
         }
-        let (planned, keys) = plan_tool(tool, &group, opts, &mut notes);
+        let (planned, keys) = plan_tool(&text, tool, &group, opts, &mut notes);
         if let Some(keys) = keys {
             inserted.insert(tool.start, keys);
         }
