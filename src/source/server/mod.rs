@@ -67,7 +67,11 @@ impl Slot {
             .iter()
             .map(|&(key, value)| match self.entry {
                 Entry::Keyword { snake } => {
-                    let key = if snake { snake_case(key) } else { key.to_owned() };
+                    let key = if snake {
+                        snake_case(key)
+                    } else {
+                        key.to_owned()
+                    };
                     format!("{key}={}", py_bool(value))
                 }
                 Entry::Dict { quote } => format!("{quote}{key}{quote}: {}", py_bool(value)),
@@ -99,9 +103,15 @@ pub fn snake_case(key: &str) -> String {
 /// The specification's spelling of a hint key written either way (`read_only_hint` or
 /// `readOnlyHint`), if it is one of the four hints or `title`.
 pub fn hint_key(written: &str) -> Option<&'static str> {
-    ["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]
-        .into_iter()
-        .find(|k| *k == written || snake_case(k) == written)
+    [
+        "title",
+        "readOnlyHint",
+        "destructiveHint",
+        "idempotentHint",
+        "openWorldHint",
+    ]
+    .into_iter()
+    .find(|k| *k == written || snake_case(k) == written)
 }
 
 /// One tool registration found in a server's source.

@@ -15,9 +15,9 @@ use std::path::Path;
 
 use oxc_allocator::Allocator;
 use oxc_ast::ast::{
-    Argument, BinaryOperator, CallExpression, ExportDefaultDeclaration,
-    Expression, ObjectExpression, ObjectPropertyKind,
-    TSEnumDeclaration, TSEnumMemberName, VariableDeclaration, VariableDeclarationKind,
+    Argument, BinaryOperator, CallExpression, ExportDefaultDeclaration, Expression,
+    ObjectExpression, ObjectPropertyKind, TSEnumDeclaration, TSEnumMemberName, VariableDeclaration,
+    VariableDeclarationKind,
 };
 use oxc_ast_visit::{Visit, walk};
 use oxc_parser::Parser;
@@ -28,7 +28,6 @@ use crate::error::Error;
 
 /// The TypeScript/JavaScript reader.
 pub struct Script;
-
 
 /// How deep an expression is copied: past it, an expression reads as unknown, so a
 /// pathological nesting cannot exhaust the stack.
@@ -86,7 +85,9 @@ fn server_module(spec: &str) -> bool {
                 .strip_prefix(root)
                 .is_some_and(|rest| rest.starts_with('/'))
     };
-    under("@modelcontextprotocol/sdk/server") || under("@modelcontextprotocol/server") || under("fastmcp")
+    under("@modelcontextprotocol/sdk/server")
+        || under("@modelcontextprotocol/server")
+        || under("fastmcp")
 }
 
 /// Whether `before` (the text before a module specifier's quote) ends with a keyword that
@@ -212,15 +213,14 @@ fn copy(expr: &Expression, depth: usize) -> Val {
                 .map_or(ValKind::Other, |s| ValKind::Str(s.to_string())),
             Expression::BooleanLiteral(b) => ValKind::Bool(b.value),
             Expression::Identifier(i) => ValKind::Ident(i.name.to_string()),
-            Expression::StaticMemberExpression(m) => {
-                ValKind::Member(Box::new(copy(&m.object, depth + 1)), m.property.name.to_string())
-            }
-            Expression::ComputedMemberExpression(m) => {
-                match copy(&m.expression, depth + 1).kind {
-                    ValKind::Str(key) => ValKind::Member(Box::new(copy(&m.object, depth + 1)), key),
-                    _ => ValKind::Other,
-                }
-            }
+            Expression::StaticMemberExpression(m) => ValKind::Member(
+                Box::new(copy(&m.object, depth + 1)),
+                m.property.name.to_string(),
+            ),
+            Expression::ComputedMemberExpression(m) => match copy(&m.expression, depth + 1).kind {
+                ValKind::Str(key) => ValKind::Member(Box::new(copy(&m.object, depth + 1)), key),
+                _ => ValKind::Other,
+            },
             Expression::BinaryExpression(b) if b.operator == BinaryOperator::Addition => {
                 let mut parts = Vec::new();
                 for side in [&b.left, &b.right] {
@@ -235,7 +235,10 @@ fn copy(expr: &Expression, depth: usize) -> Val {
             Expression::ObjectExpression(o) => ValKind::Object(copy_object(o, depth)),
             Expression::CallExpression(c) => ValKind::Call(
                 Box::new(copy(&c.callee, depth + 1)),
-                c.arguments.iter().map(|a| copy_argument(a, depth + 1)).collect(),
+                c.arguments
+                    .iter()
+                    .map(|a| copy_argument(a, depth + 1))
+                    .collect(),
             ),
             Expression::ArrowFunctionExpression(_) | Expression::FunctionExpression(_) => {
                 ValKind::Function
@@ -415,10 +418,9 @@ impl<'a> Visit<'a> for Collect<'_> {
             && let Expression::ObjectExpression(o) = expr.get_inner_expression()
         {
             let obj = copy_object(o, 0);
-            let run = obj
-                .props
-                .iter()
-                .any(|p| p.key.as_deref() == Some("run") && matches!(p.value.kind, ValKind::Function));
+            let run = obj.props.iter().any(|p| {
+                p.key.as_deref() == Some("run") && matches!(p.value.kind, ValKind::Function)
+            });
             if run && obj.has("key") && obj.has("type") {
                 self.taken.insert(obj.start);
                 self.found.push(Candidate {
@@ -591,7 +593,9 @@ impl Lines {
         let offset = offset.min(text.len());
         let line = self.starts.partition_point(|&s| s <= offset);
         let start = self.starts[line - 1];
-        let column = text.get(start..offset).map_or(offset - start, |s| s.chars().count());
+        let column = text
+            .get(start..offset)
+            .map_or(offset - start, |s| s.chars().count());
         (line, column + 1)
     }
 }
@@ -698,8 +702,8 @@ impl File<'_> {
         }
         match &v.kind {
             ValKind::Object(o) => {
-                let json_schema = o.get("type").and_then(|t| self.string(t)).as_deref()
-                    == Some("object");
+                let json_schema =
+                    o.get("type").and_then(|t| self.string(t)).as_deref() == Some("object");
                 match o.get("properties").and_then(|p| self.object(p)) {
                     Some((properties, _)) if json_schema => properties.keys(),
                     _ => o.keys(),
@@ -778,7 +782,8 @@ impl File<'_> {
                 let ValKind::Object(obj) = &obj_val.kind else {
                     return Ok(None);
                 };
-                let is_action = obj.get("type").and_then(|t| self.string(t)).as_deref() == Some("action");
+                let is_action =
+                    obj.get("type").and_then(|t| self.string(t)).as_deref() == Some("action");
                 let key = obj.get("key").and_then(|k| self.string(k));
                 let (true, Some(key)) = (is_action, key) else {
                     return Ok(None);
@@ -808,12 +813,17 @@ impl File<'_> {
             return;
         };
         tool.description = obj.get("description").and_then(|d| self.string(d));
-        tool.inputs = obj.get(schema_key).map_or_else(Vec::new, |s| self.inputs(s));
+        tool.inputs = obj
+            .get(schema_key)
+            .map_or_else(Vec::new, |s| self.inputs(s));
         let declared = match obj.get("annotations") {
             Some(annotations) => self.declared(annotations, shared),
             None => self.absent_in(obj, shared, config),
         };
-        tool.title = obj.get("title").and_then(|t| self.string(t)).or(declared.title);
+        tool.title = obj
+            .get("title")
+            .and_then(|t| self.string(t))
+            .or(declared.title);
         tool.annotations = declared.annotations;
         tool.slot = declared.slot;
     }
@@ -833,7 +843,9 @@ impl File<'_> {
                     return Declared {
                         annotations: Annotations::Unread(format!("...{text}")),
                         title: None,
-                        slot: Err(format!("the tool config spreads `{text}`, which may hold annotations")),
+                        slot: Err(format!(
+                            "the tool config spreads `{text}`, which may hold annotations"
+                        )),
                     };
                 }
             }
@@ -947,7 +959,11 @@ impl File<'_> {
                         .props
                         .iter()
                         .all(|p| p.key.as_deref().and_then(hint_key).is_some());
-                if all_hints { Arg::Annotations } else { Arg::Params }
+                if all_hints {
+                    Arg::Annotations
+                } else {
+                    Arg::Params
+                }
             }
             (ValKind::Call(..), None) => Arg::Params,
             _ => Arg::Unknown,
@@ -995,10 +1011,12 @@ impl File<'_> {
             None => {
                 let previous = &args[args.len() - 2];
                 let between = &self.src[previous.end as usize..callback.start as usize];
-                let only_comma = between
-                    .trim_matches(|c: char| c.is_whitespace())
-                    .eq(",");
-                let separator = if only_comma { between.trim_start() } else { ", " };
+                let only_comma = between.trim_matches(|c: char| c.is_whitespace()).eq(",");
+                let separator = if only_comma {
+                    between.trim_start()
+                } else {
+                    ", "
+                };
                 Ok(Slot {
                     at: callback.start as usize,
                     before: "{ ".into(),
@@ -1048,7 +1066,11 @@ impl File<'_> {
                 at: last.end as usize,
                 lead: sep.clone(),
                 sep,
-                tail: if self.trailing_commas { ",".into() } else { String::new() },
+                tail: if self.trailing_commas {
+                    ",".into()
+                } else {
+                    String::new()
+                },
             },
         }
     }
