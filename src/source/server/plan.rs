@@ -239,12 +239,9 @@ pub fn plan(
 ) -> Result<Plan, Error> {
     let Found { tools, problems } = lang.read(&text, name)?;
     let group = Group::of_calls(
-        tools.iter().map(|t| {
-            (
-                t.name.as_deref().unwrap_or_else(|e| e.as_str()),
-                None::<&str>,
-            )
-        }),
+        tools
+            .iter()
+            .filter_map(|t| Some((t.name.as_deref().ok()?, None::<&str>))),
         &opts.rules.lexicon,
     );
     let mut notes = Vec::new();
@@ -252,12 +249,16 @@ pub fn plan(
     let mut inserted = HashMap::new();
     for tool in &tools {
         if let Err(expr) = &tool.name {
+            // A name computed at run time (a loop over a list, a class's field) registers
+            // tools the source does not spell: how many, and which, only the running
+            // server says (`audit -- COMMAND`).
             notes.push(
                 Error::new(format!(
-                    "tool name `{expr}` is not a string the tool can read in this file; the tool is listed under that text"
+                    "registers tools under a computed name (`{expr}`): not read here; `audit` the running server for them"
                 ))
                 .at(tool.line, tool.column),
             );
+            continue;
         }
         let (planned, keys) = plan_tool(&text, tool, &group, opts, &mut notes);
         if let Some(keys) = keys {
@@ -456,7 +457,11 @@ mod tests {
                     (Annotations::Absent, Ok(slot))
                 };
                 tools.push(Tool {
-                    name: Ok(name.replace("True", "true").replace("False", "false")),
+                    name: if name.starts_with('$') {
+                        Err(name.to_owned())
+                    } else {
+                        Ok(name.to_owned())
+                    },
                     title: None,
                     description: None,
                     inputs: Vec::new(),
@@ -527,6 +532,21 @@ mod tests {
         let (again, same) = run(&new);
         assert!(again.edits.is_empty(), "{:?}", again.edits);
         assert_eq!(same, new);
+    }
+
+    #[test]
+    fn a_computed_name_is_named_not_counted() {
+        let (plan, new) = run("$tool.name\ndelete_user\n");
+        assert_eq!(statuses(&plan), [("delete_user", Status::Added)]);
+        assert!(
+            plan.notes[0]
+                .message
+                .contains("computed name (`$tool.name`)")
+        );
+        assert_eq!(
+            new,
+            "$tool.name\ndelete_user {readOnlyHint=False, destructiveHint=True}\n"
+        );
     }
 
     #[test]
