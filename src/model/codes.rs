@@ -10,7 +10,7 @@ pub const CHECK_CODES: &[(&str, Level, &str, &str)] = &[
         "missing-effects",
         Level::Warning,
         "An action declares no `effects`.",
-        "The action declares no `effects`, so an MCP server built from the catalog cannot derive readOnlyHint or destructiveHint for it, and clients fall back to the specification's defaults: not read-only and destructive, which means a human approves every call. Run `catalog-effects backfill` to propose effects (the patch shows each one; `explain` says why), or add an `effects:` list by hand.",
+        "The action declares no `effects`, so an MCP server built from the catalog cannot derive readOnlyHint or destructiveHint for it, and clients fall back to the specification's defaults: not read-only and destructive, which means a human approves every call. Run `catalog-effects backfill` to propose effects (the patch shows each one; `explain` says why), or add an `effects:` list by hand. For a tool in an MCP server's source the same holds of its hints: it lacks `readOnlyHint` or `destructiveHint`, and `backfill` proposes both in the file's own syntax.",
     ),
     (
         "unclassified-action",
