@@ -283,3 +283,77 @@ fn mcp_server_git_is_read_and_left_alone() {
     assert_eq!(backfill.code, 0, "{}", backfill.stderr);
     assert_eq!(backfill.stdout, "", "nothing to patch: {}", backfill.stdout);
 }
+
+/// A server with one tool to patch and one whose read-only claim a delete contradicts.
+const SMALL: &str = r#"from mcp.server.mcpserver import MCPServer
+server = MCPServer("notes")
+
+@server.tool()
+def list_notes(folder: str) -> str:
+    """List the notes in a folder."""
+    return folder
+
+@server.tool(annotations={"readOnlyHint": True, "destructiveHint": False})
+def delete_note(note_id: str) -> str:
+    """Delete a note permanently."""
+    return note_id
+"#;
+
+#[test]
+fn write_branch_sarif_and_since_work_on_server_source() {
+    let repo = repository(&[("s.py", SMALL), ("README.md", "notes\n")]);
+    let root = repo.path();
+    // SARIF: each finding at its registration, the declared read-only delete among them.
+    let run = common::run_in(root, &["check", ".", "--format", "sarif"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let sarif: Value = serde_json::from_str(&run.stdout).unwrap();
+    let results: Vec<(String, u64)> = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let at = &r["locations"][0]["physicalLocation"];
+            assert_eq!(at["artifactLocation"]["uri"], "s.py");
+            (
+                r["ruleId"].as_str().unwrap().to_owned(),
+                at["region"]["startLine"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        results,
+        [
+            ("missing-effects".to_owned(), 4),
+            ("conflicting-effects".to_owned(), 9)
+        ]
+    );
+    // --since: a change elsewhere reads no server file; a change to it reads it.
+    common::write_file(root, "README.md", "notes, again\n");
+    git(root, &["commit", "-qam", "readme"]);
+    let run = common::run_in(root, &["check", ".", "--since", "HEAD~1"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    common::append(&root.join("s.py"), "\n");
+    git(root, &["commit", "-qam", "server"]);
+    let run = common::run_in(root, &["check", ".", "--since", "HEAD~1"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("partial run: 1 of 1 files"),
+        "{}",
+        run.stdout
+    );
+    // --branch commits the edit without touching the work tree; --write edits in place.
+    let before = std::fs::read_to_string(root.join("s.py")).unwrap();
+    let run = common::run_in(root, &["backfill", ".", "--branch", "hints"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(root.join("s.py")).unwrap(), before);
+    let on_branch = git(root, &["show", "hints:s.py"]);
+    assert!(on_branch.contains("@server.tool(annotations={\"readOnlyHint\": True, \"destructiveHint\": False})\ndef list_notes"), "{on_branch}");
+    let run = common::run_in(root, &["backfill", ".", "--write"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        std::fs::read_to_string(root.join("s.py")).unwrap(),
+        on_branch
+    );
+    let again = common::run_in(root, &["backfill", ".", "--patch", "-"]);
+    assert_eq!(again.stdout, "", "a rerun proposes nothing");
+}

@@ -114,10 +114,13 @@ fn changed_files(catalog: &Path, rev: &str) -> Result<BTreeSet<String>> {
         .changed
         .into_iter()
         .filter_map(|path| path.strip_prefix(&prefix).map(str::to_owned))
-        // An OpenAPI document is known by its content: the walk decides which it is.
+        // An OpenAPI document or a server's source is known by its content: any name a
+        // source may own goes to the walk, which decides.
         .filter(|rel| {
-            catalog_effects::source::connector::is_connector_file(rel)
-                || catalog_effects::source::openapi::may_be_document(rel)
+            let name = rel.rsplit('/').next().unwrap_or(rel);
+            catalog_effects::source::SOURCES
+                .iter()
+                .any(|s| s.owns_name(name))
         })
         .collect();
     let folders: BTreeSet<&str> = changes

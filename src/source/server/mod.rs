@@ -277,8 +277,14 @@ mod tests {
 
     #[test]
     fn languages_by_name_and_hint_keys_either_way() {
-        assert_eq!(language("a.py").map(|l| l.name()), Some(python::Python.name()));
-        assert_eq!(language("a.mts").map(|l| l.name()), Some("TypeScript/JavaScript"));
+        assert_eq!(
+            language("a.py").map(|l| l.name()),
+            Some(python::Python.name())
+        );
+        assert_eq!(
+            language("a.mts").map(|l| l.name()),
+            Some("TypeScript/JavaScript")
+        );
         assert!(language("types.d.ts").is_none());
         assert!(language("a.rs").is_none());
         assert_eq!(hint_key("read_only_hint"), Some("readOnlyHint"));
