@@ -986,3 +986,104 @@ fn a_fifo_among_the_heuristics_is_an_error_not_a_hang() {
         "{stderr}"
     );
 }
+
+// --- --fix-conflicts: a settled doubt, and the same rows however a catalog is split ----
+
+/// The actions of one connector: plain reads, writes and deletes, a declared conflict, and
+/// `sync_*` over GET declared `[execute]` (a doubt the declaration settles: it agrees).
+fn split_actions() -> Vec<String> {
+    let mut all = Vec::new();
+    for (i, noun) in ["users", "teams", "roles", "groups", "tags", "notes"]
+        .iter()
+        .enumerate()
+    {
+        all.push(common::action(
+            &format!("list_{noun}"),
+            &format!("List {noun}"),
+            &format!("Lists the {noun}."),
+            "get",
+            &format!("/{noun}"),
+            "",
+        ));
+        all.push(common::action(
+            &format!("create_{noun}"),
+            &format!("Create {noun}"),
+            &format!("Creates one of the {noun}."),
+            "post",
+            &format!("/{noun}"),
+            "",
+        ));
+        all.push(common::action(
+            &format!("delete_{noun}"),
+            &format!("Delete {noun}"),
+            &format!("Deletes one of the {noun}."),
+            "delete",
+            &format!("/{noun}/{{id}}"),
+            // One declared conflict, for --fix-conflicts to rewrite.
+            if i == 0 { "  effects: [read]\n" } else { "" },
+        ));
+        all.push(common::action(
+            &format!("sync_{noun}"),
+            &format!("Sync {noun}"),
+            &format!("Starts a synchronisation of the {noun} (exposed as GET)."),
+            "get",
+            &format!("/{noun}/sync"),
+            "  effects: [execute]\n",
+        ));
+    }
+    all
+}
+
+/// The CSV rows of `backfill --fix-conflicts` on the actions split into `files` partials,
+/// without the file and line columns; and the run's output.
+fn split_rows(actions: &[String], files: usize) -> (Vec<String>, common::Output) {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = dir.path().join("catalog");
+    let per = actions.len().div_ceil(files);
+    let mut main = common::main_file("acme");
+    main.push_str("actions:\n");
+    for (k, chunk) in actions.chunks(per).enumerate() {
+        main.push_str(&format!("  $ref: acme.p{k}\n"));
+        write_file(
+            &catalog,
+            &format!("acme/acme.p{k}.s1.partial.yaml"),
+            &chunk.concat(),
+        );
+    }
+    write_file(&catalog, "acme/acme.connector.s1.yaml", &main);
+    std::fs::create_dir_all(dir.path().join("out")).unwrap();
+    let out = run_backfill(
+        &[&catalog],
+        &dir.path().join("out"),
+        dir.path(),
+        &["--fix-conflicts"],
+    );
+    let mut rows: Vec<String> = out
+        .rows()
+        .into_iter()
+        .map(|r| [&r[..1], &r[3..]].concat().join(","))
+        .collect();
+    rows.sort();
+    (rows, out)
+}
+
+#[test]
+fn fix_conflicts_keeps_a_settled_doubt_and_gives_the_same_rows_however_split() {
+    let actions = split_actions();
+    let (whole, out) = split_rows(&actions, 1);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stderr.contains("error"), "{}", out.stderr);
+    assert_eq!(out.status_of("sync_users"), "agrees");
+    assert_eq!(out.status_of("list_users"), "added");
+    assert_eq!(out.status_of("delete_users"), "conflict");
+    assert!(
+        out.patch.contains("-  effects: [read]") && out.patch.contains("+  effects: [delete]"),
+        "the conflict is rewritten:\n{}",
+        out.patch
+    );
+    for files in [2, 5, actions.len()] {
+        let (split, out) = split_rows(&actions, files);
+        assert_eq!(out.code, 0, "{files} files: {}", out.stderr);
+        assert_eq!(split, whole, "{files} files give other rows");
+    }
+}
