@@ -1087,3 +1087,58 @@ fn fix_conflicts_keeps_a_settled_doubt_and_gives_the_same_rows_however_split() {
         assert_eq!(split, whole, "{files} files give other rows");
     }
 }
+
+// --- a generic tool that runs any query or mutation -----------------------------------
+
+#[test]
+fn a_tool_that_runs_any_query_or_mutation_is_no_search() {
+    let dir = tempfile::tempdir().unwrap();
+    // Named and shaped as a search (`query` in the name, one `query` input): only the
+    // description says it also changes data.
+    let tools = r#"{"tools":[{"name":"graphql_query","description":"Send any GraphQL query or mutation to the API.","inputSchema":{"type":"object","properties":{"query":{"type":"string"},"variables":{"type":"object"}},"required":["query"]},"annotations":{"readOnlyHint":true}},
+{"name":"search_issues","description":"Searches issues by text.","inputSchema":{"type":"object","properties":{"query":{"type":"string"}}},"annotations":{"readOnlyHint":true}}]}"#;
+    std::fs::write(dir.path().join("tools.json"), tools).unwrap();
+    let run = common::run_in(
+        dir.path(),
+        &[
+            "audit",
+            "tools.json",
+            "--format",
+            "json",
+            "--min-confidence",
+            "low",
+        ],
+    );
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect(&run.stderr);
+    let row = |name: &str| {
+        json["tools"]
+            .as_array()
+            .and_then(|t| t.iter().find(|r| r["tool_name"] == name).cloned())
+            .unwrap_or_else(|| panic!("no row for {name} in {}", run.stdout))
+    };
+    let gql = row("graphql_query");
+    assert_ne!(gql["verdict"], "agrees", "{gql}");
+    assert_eq!(gql["inferred_read_only"], false, "{gql}");
+    assert_eq!(
+        gql["inferred_effects"],
+        serde_json::json!(["execute"]),
+        "{gql}"
+    );
+    assert_eq!(row("search_issues")["verdict"], "agrees");
+
+    let action = common::action(
+        "graphql_query",
+        "GraphQL query",
+        "Runs any GraphQL query or mutation against the API.",
+        "post",
+        "/graphql",
+        "  inputs:\n    - name: query\n      type: string\n      in: body\n      required: true\n",
+    );
+    let catalog = common::acme_catalog(dir.path(), "catalog", &[action]);
+    std::fs::create_dir_all(dir.path().join("out")).unwrap();
+    let out = run_backfill(&[&catalog], &dir.path().join("out"), dir.path(), &[]);
+    let rows = out.rows();
+    let r = rows.iter().find(|r| r[3] == "graphql_query").unwrap();
+    assert_eq!(r[9], "execute", "{}", out.csv);
+    assert_eq!(r[13], "false", "not read-only: {}", out.csv);
+}
