@@ -1142,3 +1142,51 @@ fn a_tool_that_runs_any_query_or_mutation_is_no_search() {
     assert_eq!(r[9], "execute", "{}", out.csv);
     assert_eq!(r[13], "false", "not read-only: {}", out.csv);
 }
+
+// --- a scope list with an item that is no string -------------------------------------
+
+#[test]
+fn a_scope_item_that_is_no_string_is_named_and_the_scopes_say_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = common::acme_catalog(
+        dir.path(),
+        "catalog",
+        &[
+            common::action(
+                "employee_records",
+                "Employee records",
+                "Employee records.",
+                "post",
+                "/employees/records",
+                "  requiredScopes: [employees:read, {employees: write}]\n",
+            ),
+            common::action(
+                "employee_docs",
+                "Employee docs",
+                "Employee docs.",
+                "post",
+                "/employees/docs",
+                "  requiredScopes: [employees:read]\n",
+            ),
+        ],
+    );
+    std::fs::create_dir_all(dir.path().join("out")).unwrap();
+    let out = run_backfill(&[&catalog], &dir.path().join("out"), dir.path(), &[]);
+    assert!(
+        out.stderr.contains(
+            "catalog/acme/acme.users.s1.partial.yaml:3:36: requiredScopes item is not a string"
+        ),
+        "{}",
+        out.stderr
+    );
+    let rules = |id: &str| {
+        out.rows()
+            .into_iter()
+            .find(|r| r[3] == id)
+            .map(|r| r[12].clone())
+            .unwrap()
+    };
+    assert_eq!(rules("employee_docs"), "scopes-read-only", "{}", out.csv);
+    assert!(!rules("employee_records").contains("scopes"), "{}", out.csv);
+    assert_ne!(out.status_of("employee_records"), "added", "{}", out.csv);
+}

@@ -626,7 +626,7 @@ impl Ctx<'_, '_> {
             steps: self.steps(steps.filter(|_| self.full)),
             inputs: self.inputs(inputs.filter(|_| self.full)),
             required: self.required(inputs.filter(|_| self.full)),
-            scopes: self.scopes(scopes.filter(|_| self.full)),
+            scopes: self.scopes(scopes, problems),
             declared,
             annotations,
             line: tree.line(key),
@@ -688,18 +688,29 @@ impl Ctx<'_, '_> {
     }
 
     /// The `requiredScopes` an action lists: the one way to call it, all of them needed.
-    fn scopes(&self, scopes: Option<NodeId>) -> Vec<Vec<String>> {
+    /// An item that is no string is named in `problems`, and the list says nothing: the
+    /// strings left are not the whole requirement, and read alone they could make a write
+    /// look read-only. Checked whether or not the scopes are read, so a plan that reads
+    /// only declarations finds the same problems.
+    fn scopes(&self, scopes: Option<NodeId>, problems: &mut Vec<Error>) -> Vec<Vec<String>> {
         let tree = self.tree;
-        let needed: Vec<String> = scopes
-            .and_then(|v| tree.items(v))
-            .map(|items| {
-                items
-                    .filter_map(|i| tree.scalar(i))
-                    .map(str::to_owned)
-                    .collect()
-            })
-            .unwrap_or_default();
-        if needed.is_empty() {
+        let Some(items) = scopes.and_then(|v| tree.items(v)) else {
+            return Vec::new();
+        };
+        let mut needed = Vec::new();
+        for i in items {
+            match tree.scalar(i) {
+                Some(s) => needed.push(s.to_owned()),
+                None => {
+                    problems.push(self.error(
+                        i,
+                        "requiredScopes item is not a string: write each scope as a plain string; until then the action's scopes are not read".into(),
+                    ));
+                    return Vec::new();
+                }
+            }
+        }
+        if needed.is_empty() || !self.full {
             Vec::new()
         } else {
             vec![needed]
