@@ -1190,3 +1190,90 @@ fn a_scope_item_that_is_no_string_is_named_and_the_scopes_say_nothing() {
     assert!(!rules("employee_records").contains("scopes"), "{}", out.csv);
     assert_ne!(out.status_of("employee_records"), "added", "{}", out.csv);
 }
+
+// --- lint: a claim beside a change its path names, a summary, suggestions, ids -----------
+
+#[test]
+fn lint_reads_a_path_verb_a_summary_an_id_and_suggests_plain_sentences() {
+    let dir = tempfile::tempdir().unwrap();
+    let claim = "Read-only tool that recalculates and returns the invoice status.";
+    common::acme_catalog(
+        dir.path(),
+        "catalog",
+        &[
+            // `get` in the name and the read-only claim hold the proposal low: the path's
+            // verb still contradicts the claim.
+            common::action(
+                "get_invoice_status",
+                "Get invoice status",
+                claim,
+                "post",
+                "/invoices/${inputs.id}/recalculate",
+                "",
+            ),
+            common::action(
+                "list_invoices",
+                "List invoices",
+                "Lists invoices.",
+                "get",
+                "/invoices",
+                "",
+            ),
+        ],
+    );
+    let doc = r#"openapi: 3.0.0
+info: {title: Notebooks, version: 1.0.0}
+paths:
+  /api/contents/{path}/checkpoints/{checkpoint_id}:
+    post:
+      summary: Restore a file to a checkpointed state
+      parameters:
+        - {name: path, in: path, required: true, schema: {type: string}}
+        - {name: checkpoint_id, in: path, required: true, schema: {type: string}}
+      responses: {"204": {description: ok}}
+    delete:
+      parameters:
+        - {name: path, in: path, required: true, schema: {type: string}}
+        - {name: checkpoint_id, in: path, required: true, schema: {type: string}}
+      responses: {"204": {description: ok}}
+  /sites/{site_id}/deploys:
+    post:
+      operationId: createSiteDeploy
+      description: Creates a deploy of the site in Notebooks, which cannot be undone.
+      parameters:
+        - {name: site_id, in: path, required: true, description: "The site id; the production site by default", schema: {type: string}}
+      responses: {"200": {description: ok}}
+"#;
+    write_file(&dir.path().join("catalog"), "docs/openapi.yaml", doc);
+    let tools = r#"{"tools":[{"name":"sandbox_terminate","description":"Shuts down a sandbox for good; it cannot be undone.","annotations":{"destructiveHint":true}}]}"#;
+    std::fs::write(dir.path().join("tools.json"), tools).unwrap();
+    let run = common::run_in(dir.path(), &["lint", "catalog"]);
+    let out = &run.stdout;
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines.iter().any(|l| l.starts_with(
+            "catalog/acme/acme.users.s1.partial.yaml:1:3: error [read-only-claim-contradicted]"
+        ) && l.contains("recalculate")),
+        "{out}"
+    );
+    // The summary carries the text; the DELETE without one is the only empty description.
+    let empty: Vec<&&str> = lines
+        .iter()
+        .filter(|l| l.contains("[empty-description]"))
+        .collect();
+    assert_eq!(empty.len(), 1, "{out}");
+    assert!(
+        empty[0].starts_with("catalog/docs/openapi.yaml:11:5:")
+            && empty[0].contains("e.g. \"Deletes the checkpoints in Notebooks.\""),
+        "{out}"
+    );
+    assert!(!out.contains("freeform-environment"), "{out}");
+    let run = common::run_in(dir.path(), &["lint", "--tools", "tools.json"]);
+    assert!(
+        run.stdout.contains(
+            "Ask the user to confirm the sandbox and the account it is in before calling."
+        ),
+        "{}",
+        run.stdout
+    );
+}
