@@ -1277,3 +1277,58 @@ paths:
         run.stdout
     );
 }
+
+// --- annotations: a `<<` merge, a quoted boolean ----------------------------------------
+
+#[test]
+fn annotations_read_a_merge_and_refuse_a_quoted_boolean() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = dir.path().join("catalog");
+    let mut main = common::main_file("acme");
+    main.push_str("x-hints: &ro\n  readOnlyHint: true\n  openWorldHint: true\nactions:\n");
+    let merged = common::action(
+        "list_users",
+        "List users",
+        "Lists the users of the Acme directory.",
+        "get",
+        "/users",
+        "  annotations:\n    <<: *ro\n    title: List users\n",
+    );
+    let quoted = common::action(
+        "list_teams",
+        "List teams",
+        "Lists the teams of the Acme directory.",
+        "get",
+        "/teams",
+        "  annotations:\n    readOnlyHint: \"true\"\n",
+    );
+    for item in [merged, quoted] {
+        for line in item.lines() {
+            main.push_str(&format!("  {line}\n"));
+        }
+    }
+    write_file(&catalog, "acme/acme.connector.s1.yaml", &main);
+    std::fs::create_dir_all(dir.path().join("out")).unwrap();
+    let out = run_backfill(
+        &[&catalog],
+        &dir.path().join("out"),
+        dir.path(),
+        &["--migrate-hints"],
+    );
+    assert!(!out.stderr.contains("unknown key"), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("`list_users`: redundant hints not removed: its annotations merge (`<<`)"),
+        "{}",
+        out.stderr
+    );
+    let quoted_line = main.lines().position(|l| l.contains("\"true\"")).unwrap() + 1;
+    assert!(
+        out.stderr.contains(&format!(
+            "catalog/acme/acme.connector.s1.yaml:{quoted_line}:21: annotations.readOnlyHint must be true or false"
+        )),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.patch.contains("-      readOnlyHint"), "{}", out.patch);
+}

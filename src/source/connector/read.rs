@@ -759,6 +759,15 @@ impl Ctx<'_, '_> {
             )
         } else if m.tagged() || tree.node(key).anchored() || tree.node(key).tagged() {
             Some("its `annotations` key or mapping carries a tag or an anchor")
+        } else if tree
+            .own_entries(map)
+            .into_iter()
+            .flatten()
+            .any(|(k, _)| tree.scalar(k) == Some("<<"))
+        {
+            Some(
+                "its annotations merge (`<<`) a mapping written elsewhere, which other actions may share",
+            )
         } else {
             None
         };
@@ -1005,15 +1014,17 @@ impl Ctx<'_, '_> {
         let Some(value) = value else {
             return Ok(None);
         };
-        let Some(entries) = tree.entries(value) else {
+        if tree.entries(value).is_none() {
             return Err(self.error(value, "annotations must be a mapping".into()));
-        };
+        }
         let mut hints = Hints::default();
-        for (k, v) in entries {
+        for (k, v) in merged_entries(tree, value) {
             let key = tree.scalar(k).unwrap_or("");
-            let flag = || match tree.scalar(v) {
-                Some("true") => Ok(Some(true)),
-                Some("false") => Ok(Some(false)),
+            // A quoted `"true"` is a string, as `yes` is: a hint must be a YAML boolean, or
+            // a client reading the file as YAML sees no hint where this reads one.
+            let flag = || match tree.scalar_text(tree.resolve(v)) {
+                Some(("true", ScalarStyle::Plain)) => Ok(Some(true)),
+                Some(("false", ScalarStyle::Plain)) => Ok(Some(false)),
                 _ => Err(self.error(v, format!("annotations.{key} must be true or false"))),
             };
             match key {
@@ -1120,4 +1131,45 @@ mod tests {
             .collect();
         assert_eq!(caps, [(1, 1), (2, 2)]);
     }
+}
+
+/// The entries of a mapping with its `<<` merges applied, as YAML merge keys specify: its
+/// own keys first, then each merged mapping's (a list's in order) where no earlier one has
+/// the key. Merged mappings are read with their own merges, to a bounded depth.
+fn merged_entries(tree: &Tree, map: NodeId) -> Vec<(NodeId, NodeId)> {
+    fn walk(tree: &Tree, map: NodeId, depth: usize, out: &mut Vec<(NodeId, NodeId)>) {
+        let Some(entries) = tree.entries(map) else {
+            return;
+        };
+        let entries: Vec<(NodeId, NodeId)> = entries.collect();
+        let has = |out: &[(NodeId, NodeId)], k: NodeId| {
+            let key = tree.scalar(k);
+            out.iter()
+                .any(|&(o, _)| key.is_some() && tree.scalar(o) == key)
+        };
+        for &(k, v) in &entries {
+            if tree.scalar(k) != Some("<<") && !has(out, k) {
+                out.push((k, v));
+            }
+        }
+        if depth >= 16 {
+            return;
+        }
+        for &(k, v) in &entries {
+            if tree.scalar(k) != Some("<<") {
+                continue;
+            }
+            match tree.items(v) {
+                Some(items) => {
+                    for source in items {
+                        walk(tree, source, depth + 1, out);
+                    }
+                }
+                None => walk(tree, v, depth + 1, out),
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(tree, map, 0, &mut out);
+    out
 }
