@@ -1332,3 +1332,18 @@ fn annotations_read_a_merge_and_refuse_a_quoted_boolean() {
     );
     assert!(!out.patch.contains("-      readOnlyHint"), "{}", out.patch);
 }
+
+#[test]
+fn migrate_hints_removing_a_last_block_adds_no_final_newline() {
+    let file = format!(
+        "{}actions:\n  - actionId: list_users\n    {G}\n    annotations:\n      readOnlyHint: true",
+        common::main_file("acme")
+    );
+    let r = Routes::run(&[("c/c.s1.yaml", &file)], &["--migrate-hints"]);
+    assert_eq!(r.patch.code, 0, "{}", r.patch.stderr);
+    let after = text(r.agree(), "c/c.s1.yaml");
+    assert!(
+        after.ends_with(&format!("    effects:\n      - read\n    {G}")),
+        "{after:?}"
+    );
+}
