@@ -1347,3 +1347,41 @@ fn migrate_hints_removing_a_last_block_adds_no_final_newline() {
         "{after:?}"
     );
 }
+
+#[test]
+fn a_ref_that_leaves_the_connectors_folder_is_refused_where_it_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = dir.path().join("catalog");
+    let mut main = common::main_file("acme");
+    main.push_str("actions:\n  $ref: ../../../../../../../../etc/passwd\n  $ref: /etc/hostname\n  $ref: acme.users\n");
+    write_file(&catalog, "acme/acme.connector.s1.yaml", &main);
+    write_file(
+        &catalog,
+        "acme/acme.users.s1.partial.yaml",
+        &common::action(
+            "list_users",
+            "List users",
+            "Lists users.",
+            "get",
+            "/users",
+            "",
+        ),
+    );
+    std::fs::create_dir_all(dir.path().join("out")).unwrap();
+    let out = run_backfill(&[&catalog], &dir.path().join("out"), dir.path(), &[]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let at = main.lines().count() - 2;
+    for (line, name) in [
+        (at, "../../../../../../../../etc/passwd"),
+        (at + 1, "/etc/hostname"),
+    ] {
+        assert!(
+            out.stderr.contains(&format!(
+                "catalog/acme/acme.connector.s1.yaml:{line}:9: `$ref: {name}` leaves the connector's folder"
+            )),
+            "{}",
+            out.stderr
+        );
+    }
+    assert_eq!(out.status_of("list_users"), "added");
+}
