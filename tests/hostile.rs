@@ -1385,3 +1385,32 @@ fn a_ref_that_leaves_the_connectors_folder_is_refused_where_it_is_written() {
     }
     assert_eq!(out.status_of("list_users"), "added");
 }
+
+#[test]
+fn the_list_for_a_human_names_an_action_with_no_proposal() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = common::acme_catalog(
+        dir.path(),
+        "catalog",
+        &[
+            // No HTTP call, no verb: nothing to propose.
+            "- actionId: legacy_bridge\n  label: Legacy Bridge\n  description: Bridge for legacy integrations.\n  steps:\n    - stepId: bridge\n      stepFunction:\n        functionName: map_fields\n\n".to_owned(),
+            common::action("list_users", "List users", "Lists users.", "get", "/users", ""),
+        ],
+    );
+    std::fs::create_dir_all(dir.path().join("out")).unwrap();
+    let out = run_backfill(&[&catalog], &dir.path().join("out"), dir.path(), &[]);
+    assert_eq!(
+        out.status_of("legacy_bridge"),
+        "unclassified",
+        "{}",
+        out.csv
+    );
+    assert!(
+        out.stdout
+            .contains("listed for a human instead of patched (1):\n")
+            && out.stdout.contains("acme_legacy_bridge  no proposal: "),
+        "{}",
+        out.stdout
+    );
+}
