@@ -1414,3 +1414,22 @@ fn the_list_for_a_human_names_an_action_with_no_proposal() {
         out.stdout
     );
 }
+
+#[test]
+fn fix_conflicts_leaves_an_effects_item_another_action_aliases_and_says_why() {
+    let post = G.replace("method: get", "method: post");
+    let file = format!(
+        "- actionId: list_users\n  effects:\n    - &w write\n  {G}\n- actionId: create_team\n  effects: [*w]\n  {post}\n"
+    );
+    let r = Routes::run(&[("c/c.s1.yaml", &file)], &["--fix-conflicts"]);
+    assert_eq!(r.patch.code, 0, "{}", r.patch.stderr);
+    assert_eq!(text(r.agree(), "c/c.s1.yaml"), file, "left as it was");
+    assert!(
+        r.patch.stderr.contains(
+            "warning: repo/catalog/c/c.s1.yaml:1:3: `list_users` not rewritten: an item of its effects list is anchored (`&name`) and used elsewhere through an alias"
+        ),
+        "{}",
+        r.patch.stderr
+    );
+    assert_eq!(r.patch.status_of("list_users"), "conflict");
+}

@@ -966,6 +966,7 @@ impl Ctx<'_, '_> {
             }
         }
         let node = tree.node(value);
+        let item_aliased = items.clone().any(|i| tree.node(i).aliased());
         // What a rewrite replaces: the list itself, past its anchor or tag (they stay), and
         // for a block list from its first `-`, wherever the parser starts it (an anchor on
         // the line before, or the first item of an indentless list; issue 13).
@@ -987,6 +988,12 @@ impl Ctx<'_, '_> {
         } else if node.aliased() {
             Some(
                 "its effects list is anchored (`&name`) and used elsewhere through an alias, which would change too",
+            )
+        } else if item_aliased {
+            // The rewrite replaces the items, their anchors too: an alias elsewhere would
+            // name an anchor that is gone, and the edited file would not parse.
+            Some(
+                "an item of its effects list is anchored (`&name`) and used elsewhere through an alias, which would lose it",
             )
         } else {
             None
