@@ -815,3 +815,29 @@ fn an_overlay_target_escapes_a_control_character_of_a_path_key() {
     assert_eq!(target, "$.paths['/a\\tb'].delete", "{text}");
     assert!(!target.chars().any(|c| c.is_control()), "{target:?}");
 }
+
+#[test]
+fn titles_keep_their_letters_in_the_connector_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let doc = |title: &str, path: &str| {
+        format!(
+            "openapi: 3.0.0\ninfo: {{title: \"{title}\", version: \"1\"}}\npaths:\n  {path}:\n    get: {{operationId: list_it, responses: {{\"200\": {{description: ok}}}}}}\n"
+        )
+    };
+    std::fs::create_dir_all(root.join("docs")).unwrap();
+    std::fs::write(root.join("docs/a.yaml"), doc("Почта", "/a")).unwrap();
+    std::fs::write(root.join("docs/b.yaml"), doc("Склад", "/b")).unwrap();
+    std::fs::write(root.join("docs/c.yaml"), doc("Café Öl", "/c")).unwrap();
+    let run = run_in(
+        root,
+        &[
+            "backfill", "docs", "--patch", "p.patch", "--report", "c.csv",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let csv = std::fs::read_to_string(root.join("c.csv")).unwrap();
+    for tool in ["почта_list_it", "склад_list_it", "café_öl_list_it"] {
+        assert!(csv.contains(&format!(",{tool},")), "{tool}: {csv}");
+    }
+}

@@ -250,17 +250,19 @@ fn plain_end(b: &[u8], mut i: usize) -> usize {
 }
 
 /// `Swagger Petstore` -> `swagger_petstore`; also the action id of an operation without an
-/// `operationId` (`get /pets/{petId}` -> `get_pets_pet_id`).
+/// `operationId` (`get /pets/{petId}` -> `get_pets_pet_id`). Letters of any script are
+/// kept, lower-cased: dropped, `Café` filed its tools under `caf`, and two titles written
+/// in another script both came to nothing and were taken for one connector.
 pub fn snake(name: &str) -> String {
     let mut out = String::new();
     let mut prev_lower = false;
     for c in name.chars() {
-        if c.is_ascii_alphanumeric() {
-            if c.is_ascii_uppercase() && prev_lower {
+        if c.is_alphanumeric() {
+            if c.is_uppercase() && prev_lower {
                 out.push('_');
             }
-            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-            out.push(c.to_ascii_lowercase());
+            prev_lower = c.is_lowercase() || c.is_numeric() || !c.is_uppercase();
+            out.extend(c.to_lowercase());
         } else {
             if !out.ends_with('_') && !out.is_empty() {
                 out.push('_');
