@@ -1433,3 +1433,46 @@ fn fix_conflicts_leaves_an_effects_item_another_action_aliases_and_says_why() {
     );
     assert_eq!(r.patch.status_of("list_users"), "conflict");
 }
+
+#[test]
+fn an_operation_named_twice_in_a_query_or_fragment_is_the_last() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = common::acme_catalog(
+        dir.path(),
+        "catalog",
+        &[
+            common::action(
+                "widgets",
+                "Widgets",
+                "Widgets.",
+                "post",
+                "/api?Action=ListWidgets&Action=DeleteWidget",
+                "",
+            ),
+            common::action(
+                "gadgets",
+                "Gadgets",
+                "Gadgets.",
+                "post",
+                "/#Action=DeleteGadget&Action=ListGadgets",
+                "",
+            ),
+        ],
+    );
+    std::fs::create_dir_all(dir.path().join("out")).unwrap();
+    let out = run_backfill(
+        &[&catalog],
+        &dir.path().join("out"),
+        dir.path(),
+        &["--min-confidence", "low"],
+    );
+    let inferred = |id: &str| {
+        out.rows()
+            .into_iter()
+            .find(|r| r[3] == id)
+            .map(|r| r[9].clone())
+            .unwrap()
+    };
+    assert_eq!(inferred("widgets"), "delete", "{}", out.csv);
+    assert_eq!(inferred("gadgets"), "read", "{}", out.csv);
+}
