@@ -1105,41 +1105,6 @@ fn last_method<'t>(tree: &'t Tree, item: NodeId) -> Option<&'t str> {
         .last()
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn a_connector_files_calls_are_scanned_without_parsing() {
-        let text = "actions:\n  - actionId: list_users # the list\n    steps:\n      - stepFunction:\n          parameters:\n            method: get\n  # - actionId: commented_out\n  - actionId: 'sync_users'\n    steps:\n      - {stepId: a}\n      - stepFunction:\n          parameters: {url: /x}\n            \n          method: POST\n- actionId: bare\n  xmethod: put\n";
-        assert_eq!(
-            scan_calls(text),
-            [
-                ("list_users", Some("get")),
-                ("sync_users", Some("POST")),
-                ("bare", None)
-            ]
-        );
-    }
-
-    use super::*;
-
-    /// Held for every action of a file while it is checked: a list of one step that kept
-    /// room for four was a quarter of one large file's plan (issue 13's memory target).
-    #[test]
-    fn an_actions_steps_take_no_more_room_than_they_need() {
-        let step = "{stepId: s, stepFunction: {functionName: request, parameters: {url: /u, method: get}}}";
-        let text = format!(
-            "- actionId: one\n  steps: [{step}]\n- actionId: two\n  steps: [{step}, {step}]\n"
-        );
-        let parsed = parse_file(&text).unwrap();
-        let caps: Vec<(usize, usize)> = parsed
-            .actions
-            .iter()
-            .map(|a| (a.view.steps.len(), a.view.steps.capacity()))
-            .collect();
-        assert_eq!(caps, [(1, 1), (2, 2)]);
-    }
-}
-
 /// The entries of a mapping with its `<<` merges applied, as YAML merge keys specify: its
 /// own keys first, then each merged mapping's (a list's in order) where no earlier one has
 /// the key. Merged mappings are read with their own merges, to a bounded depth.
@@ -1179,4 +1144,39 @@ fn merged_entries(tree: &Tree, map: NodeId) -> Vec<(NodeId, NodeId)> {
     let mut out = Vec::new();
     walk(tree, map, 0, &mut out);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_connector_files_calls_are_scanned_without_parsing() {
+        let text = "actions:\n  - actionId: list_users # the list\n    steps:\n      - stepFunction:\n          parameters:\n            method: get\n  # - actionId: commented_out\n  - actionId: 'sync_users'\n    steps:\n      - {stepId: a}\n      - stepFunction:\n          parameters: {url: /x}\n            \n          method: POST\n- actionId: bare\n  xmethod: put\n";
+        assert_eq!(
+            scan_calls(text),
+            [
+                ("list_users", Some("get")),
+                ("sync_users", Some("POST")),
+                ("bare", None)
+            ]
+        );
+    }
+
+    use super::*;
+
+    /// Held for every action of a file while it is checked: a list of one step that kept
+    /// room for four was a quarter of one large file's plan (issue 13's memory target).
+    #[test]
+    fn an_actions_steps_take_no_more_room_than_they_need() {
+        let step = "{stepId: s, stepFunction: {functionName: request, parameters: {url: /u, method: get}}}";
+        let text = format!(
+            "- actionId: one\n  steps: [{step}]\n- actionId: two\n  steps: [{step}, {step}]\n"
+        );
+        let parsed = parse_file(&text).unwrap();
+        let caps: Vec<(usize, usize)> = parsed
+            .actions
+            .iter()
+            .map(|a| (a.view.steps.len(), a.view.steps.capacity()))
+            .collect();
+        assert_eq!(caps, [(1, 1), (2, 2)]);
+    }
 }
