@@ -403,3 +403,18 @@ fn lint_reads_the_files_silences_too() {
     assert_eq!(c.code, 0, "{}", c.stdout);
     assert!(c.stdout.contains(", 1 silenced;"), "{}", c.stdout);
 }
+
+#[test]
+fn a_silence_after_a_flow_operation_on_its_method_line_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = "openapi: 3.0.0\ninfo: {title: Pets, version: \"1\"}\npaths:\n  /pets/{id}:\n    delete: {operationId: remove_pet, x-effects: [read], responses: {\"204\": {description: \"ok # no comment\"}}}  # catalog-effects: ignore[conflicting-effects] reviewed\n    get: {operationId: get_pet, x-effects: [delete], responses: {\"200\": {description: ok}}}\n";
+    std::fs::write(dir.path().join("api.yaml"), doc).unwrap();
+    let run = common::run_in(dir.path(), &["check", "api.yaml"]);
+    assert!(!run.stdout.contains("remove_pet"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("`get_pet` declares [delete]"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("1 silenced"), "{}", run.stdout);
+}

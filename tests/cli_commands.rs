@@ -1368,7 +1368,7 @@ fn backfill_min_confidence_high_patches_fewer_and_lists_the_rest() {
         "commands/backfill-demo-min-confidence-high.stdout",
         &high.stdout,
     );
-    let header = "below --min-confidence high, listed for a human instead of patched (";
+    let header = "below --min-confidence high or without a proposal, listed for a human instead of patched (";
     let listed = high
         .stdout
         .split(header)

@@ -986,3 +986,493 @@ fn a_fifo_among_the_heuristics_is_an_error_not_a_hang() {
         "{stderr}"
     );
 }
+
+// --- --fix-conflicts: a settled doubt, and the same rows however a catalog is split ----
+
+/// The actions of one connector: plain reads, writes and deletes, a declared conflict, and
+/// `sync_*` over GET declared `[execute]` (a doubt the declaration settles: it agrees).
+fn split_actions() -> Vec<String> {
+    let mut all = Vec::new();
+    for (i, noun) in ["users", "teams", "roles", "groups", "tags", "notes"]
+        .iter()
+        .enumerate()
+    {
+        all.push(common::action(
+            &format!("list_{noun}"),
+            &format!("List {noun}"),
+            &format!("Lists the {noun}."),
+            "get",
+            &format!("/{noun}"),
+            "",
+        ));
+        all.push(common::action(
+            &format!("create_{noun}"),
+            &format!("Create {noun}"),
+            &format!("Creates one of the {noun}."),
+            "post",
+            &format!("/{noun}"),
+            "",
+        ));
+        all.push(common::action(
+            &format!("delete_{noun}"),
+            &format!("Delete {noun}"),
+            &format!("Deletes one of the {noun}."),
+            "delete",
+            &format!("/{noun}/{{id}}"),
+            // One declared conflict, for --fix-conflicts to rewrite.
+            if i == 0 { "  effects: [read]\n" } else { "" },
+        ));
+        all.push(common::action(
+            &format!("sync_{noun}"),
+            &format!("Sync {noun}"),
+            &format!("Starts a synchronisation of the {noun} (exposed as GET)."),
+            "get",
+            &format!("/{noun}/sync"),
+            "  effects: [execute]\n",
+        ));
+    }
+    all
+}
+
+/// The CSV rows of `backfill --fix-conflicts` on the actions split into `files` partials,
+/// without the file and line columns; and the run's output.
+fn split_rows(actions: &[String], files: usize) -> (Vec<String>, common::Output) {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = dir.path().join("catalog");
+    let per = actions.len().div_ceil(files);
+    let mut main = common::main_file("acme");
+    main.push_str("actions:\n");
+    for (k, chunk) in actions.chunks(per).enumerate() {
+        main.push_str(&format!("  $ref: acme.p{k}\n"));
+        write_file(
+            &catalog,
+            &format!("acme/acme.p{k}.s1.partial.yaml"),
+            &chunk.concat(),
+        );
+    }
+    write_file(&catalog, "acme/acme.connector.s1.yaml", &main);
+    std::fs::create_dir_all(dir.path().join("out")).unwrap();
+    let out = run_backfill(
+        &[&catalog],
+        &dir.path().join("out"),
+        dir.path(),
+        &["--fix-conflicts"],
+    );
+    let mut rows: Vec<String> = out
+        .rows()
+        .into_iter()
+        .map(|r| [&r[..1], &r[3..]].concat().join(","))
+        .collect();
+    rows.sort();
+    (rows, out)
+}
+
+#[test]
+fn fix_conflicts_keeps_a_settled_doubt_and_gives_the_same_rows_however_split() {
+    let actions = split_actions();
+    let (whole, out) = split_rows(&actions, 1);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stderr.contains("error"), "{}", out.stderr);
+    assert_eq!(out.status_of("sync_users"), "agrees");
+    assert_eq!(out.status_of("list_users"), "added");
+    assert_eq!(out.status_of("delete_users"), "conflict");
+    assert!(
+        out.patch.contains("-  effects: [read]") && out.patch.contains("+  effects: [delete]"),
+        "the conflict is rewritten:\n{}",
+        out.patch
+    );
+    for files in [2, 5, actions.len()] {
+        let (split, out) = split_rows(&actions, files);
+        assert_eq!(out.code, 0, "{files} files: {}", out.stderr);
+        assert_eq!(split, whole, "{files} files give other rows");
+    }
+}
+
+// --- a generic tool that runs any query or mutation -----------------------------------
+
+#[test]
+fn a_tool_that_runs_any_query_or_mutation_is_no_search() {
+    let dir = tempfile::tempdir().unwrap();
+    // Named and shaped as a search (`query` in the name, one `query` input): only the
+    // description says it also changes data.
+    let tools = r#"{"tools":[{"name":"graphql_query","description":"Send any GraphQL query or mutation to the API.","inputSchema":{"type":"object","properties":{"query":{"type":"string"},"variables":{"type":"object"}},"required":["query"]},"annotations":{"readOnlyHint":true}},
+{"name":"search_issues","description":"Searches issues by text.","inputSchema":{"type":"object","properties":{"query":{"type":"string"}}},"annotations":{"readOnlyHint":true}}]}"#;
+    std::fs::write(dir.path().join("tools.json"), tools).unwrap();
+    let run = common::run_in(
+        dir.path(),
+        &[
+            "audit",
+            "tools.json",
+            "--format",
+            "json",
+            "--min-confidence",
+            "low",
+        ],
+    );
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect(&run.stderr);
+    let row = |name: &str| {
+        json["tools"]
+            .as_array()
+            .and_then(|t| t.iter().find(|r| r["tool_name"] == name).cloned())
+            .unwrap_or_else(|| panic!("no row for {name} in {}", run.stdout))
+    };
+    let gql = row("graphql_query");
+    assert_ne!(gql["verdict"], "agrees", "{gql}");
+    assert_eq!(gql["inferred_read_only"], false, "{gql}");
+    assert_eq!(
+        gql["inferred_effects"],
+        serde_json::json!(["execute"]),
+        "{gql}"
+    );
+    assert_eq!(row("search_issues")["verdict"], "agrees");
+
+    let action = common::action(
+        "graphql_query",
+        "GraphQL query",
+        "Runs any GraphQL query or mutation against the API.",
+        "post",
+        "/graphql",
+        "  inputs:\n    - name: query\n      type: string\n      in: body\n      required: true\n",
+    );
+    let catalog = common::acme_catalog(dir.path(), "catalog", &[action]);
+    std::fs::create_dir_all(dir.path().join("out")).unwrap();
+    let out = run_backfill(&[&catalog], &dir.path().join("out"), dir.path(), &[]);
+    let rows = out.rows();
+    let r = rows.iter().find(|r| r[3] == "graphql_query").unwrap();
+    assert_eq!(r[9], "execute", "{}", out.csv);
+    assert_eq!(r[13], "false", "not read-only: {}", out.csv);
+}
+
+// --- a scope list with an item that is no string -------------------------------------
+
+#[test]
+fn a_scope_item_that_is_no_string_is_named_and_the_scopes_say_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = common::acme_catalog(
+        dir.path(),
+        "catalog",
+        &[
+            common::action(
+                "employee_records",
+                "Employee records",
+                "Employee records.",
+                "post",
+                "/employees/records",
+                "  requiredScopes: [employees:read, {employees: write}]\n",
+            ),
+            common::action(
+                "employee_docs",
+                "Employee docs",
+                "Employee docs.",
+                "post",
+                "/employees/docs",
+                "  requiredScopes: [employees:read]\n",
+            ),
+        ],
+    );
+    std::fs::create_dir_all(dir.path().join("out")).unwrap();
+    let out = run_backfill(&[&catalog], &dir.path().join("out"), dir.path(), &[]);
+    assert!(
+        out.stderr.contains(
+            "catalog/acme/acme.users.s1.partial.yaml:3:36: requiredScopes item is not a string"
+        ),
+        "{}",
+        out.stderr
+    );
+    let rules = |id: &str| {
+        out.rows()
+            .into_iter()
+            .find(|r| r[3] == id)
+            .map(|r| r[12].clone())
+            .unwrap()
+    };
+    assert_eq!(rules("employee_docs"), "scopes-read-only", "{}", out.csv);
+    assert!(!rules("employee_records").contains("scopes"), "{}", out.csv);
+    assert_ne!(out.status_of("employee_records"), "added", "{}", out.csv);
+}
+
+// --- lint: a claim beside a change its path names, a summary, suggestions, ids -----------
+
+#[test]
+fn lint_reads_a_path_verb_a_summary_an_id_and_suggests_plain_sentences() {
+    let dir = tempfile::tempdir().unwrap();
+    let claim = "Read-only tool that recalculates and returns the invoice status.";
+    common::acme_catalog(
+        dir.path(),
+        "catalog",
+        &[
+            // `get` in the name and the read-only claim hold the proposal low: the path's
+            // verb still contradicts the claim.
+            common::action(
+                "get_invoice_status",
+                "Get invoice status",
+                claim,
+                "post",
+                "/invoices/${inputs.id}/recalculate",
+                "",
+            ),
+            common::action(
+                "list_invoices",
+                "List invoices",
+                "Lists invoices.",
+                "get",
+                "/invoices",
+                "",
+            ),
+        ],
+    );
+    let doc = r#"openapi: 3.0.0
+info: {title: Notebooks, version: 1.0.0}
+paths:
+  /api/contents/{path}/checkpoints/{checkpoint_id}:
+    post:
+      summary: Restore a file to a checkpointed state
+      parameters:
+        - {name: path, in: path, required: true, schema: {type: string}}
+        - {name: checkpoint_id, in: path, required: true, schema: {type: string}}
+      responses: {"204": {description: ok}}
+    delete:
+      parameters:
+        - {name: path, in: path, required: true, schema: {type: string}}
+        - {name: checkpoint_id, in: path, required: true, schema: {type: string}}
+      responses: {"204": {description: ok}}
+  /sites/{site_id}/deploys:
+    post:
+      operationId: createSiteDeploy
+      description: Creates a deploy of the site in Notebooks, which cannot be undone.
+      parameters:
+        - {name: site_id, in: path, required: true, description: "The site id; the production site by default", schema: {type: string}}
+      responses: {"200": {description: ok}}
+"#;
+    write_file(&dir.path().join("catalog"), "docs/openapi.yaml", doc);
+    let tools = r#"{"tools":[{"name":"sandbox_terminate","description":"Shuts down a sandbox for good; it cannot be undone.","annotations":{"destructiveHint":true}}]}"#;
+    std::fs::write(dir.path().join("tools.json"), tools).unwrap();
+    let run = common::run_in(dir.path(), &["lint", "catalog"]);
+    let out = &run.stdout;
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines.iter().any(|l| l.starts_with(
+            "catalog/acme/acme.users.s1.partial.yaml:1:3: error [read-only-claim-contradicted]"
+        ) && l.contains("recalculate")),
+        "{out}"
+    );
+    // The summary carries the text; the DELETE without one is the only empty description.
+    let empty: Vec<&&str> = lines
+        .iter()
+        .filter(|l| l.contains("[empty-description]"))
+        .collect();
+    assert_eq!(empty.len(), 1, "{out}");
+    assert!(
+        empty[0].starts_with("catalog/docs/openapi.yaml:11:5:")
+            && empty[0].contains("e.g. \"Deletes the checkpoints in Notebooks.\""),
+        "{out}"
+    );
+    assert!(!out.contains("freeform-environment"), "{out}");
+    let run = common::run_in(dir.path(), &["lint", "--tools", "tools.json"]);
+    assert!(
+        run.stdout.contains(
+            "Ask the user to confirm the sandbox and the account it is in before calling."
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
+// --- annotations: a `<<` merge, a quoted boolean ----------------------------------------
+
+#[test]
+fn annotations_read_a_merge_and_refuse_a_quoted_boolean() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = dir.path().join("catalog");
+    let mut main = common::main_file("acme");
+    main.push_str("x-hints: &ro\n  readOnlyHint: true\n  openWorldHint: true\nactions:\n");
+    let merged = common::action(
+        "list_users",
+        "List users",
+        "Lists the users of the Acme directory.",
+        "get",
+        "/users",
+        "  annotations:\n    <<: *ro\n    title: List users\n",
+    );
+    let quoted = common::action(
+        "list_teams",
+        "List teams",
+        "Lists the teams of the Acme directory.",
+        "get",
+        "/teams",
+        "  annotations:\n    readOnlyHint: \"true\"\n",
+    );
+    for item in [merged, quoted] {
+        for line in item.lines() {
+            main.push_str(&format!("  {line}\n"));
+        }
+    }
+    write_file(&catalog, "acme/acme.connector.s1.yaml", &main);
+    std::fs::create_dir_all(dir.path().join("out")).unwrap();
+    let out = run_backfill(
+        &[&catalog],
+        &dir.path().join("out"),
+        dir.path(),
+        &["--migrate-hints"],
+    );
+    assert!(!out.stderr.contains("unknown key"), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("`list_users`: redundant hints not removed: its annotations merge (`<<`)"),
+        "{}",
+        out.stderr
+    );
+    let quoted_line = main.lines().position(|l| l.contains("\"true\"")).unwrap() + 1;
+    assert!(
+        out.stderr.contains(&format!(
+            "catalog/acme/acme.connector.s1.yaml:{quoted_line}:21: annotations.readOnlyHint must be true or false"
+        )),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.patch.contains("-      readOnlyHint"), "{}", out.patch);
+}
+
+#[test]
+fn migrate_hints_removing_a_last_block_adds_no_final_newline() {
+    let file = format!(
+        "{}actions:\n  - actionId: list_users\n    {G}\n    annotations:\n      readOnlyHint: true",
+        common::main_file("acme")
+    );
+    let r = Routes::run(&[("c/c.s1.yaml", &file)], &["--migrate-hints"]);
+    assert_eq!(r.patch.code, 0, "{}", r.patch.stderr);
+    let after = text(r.agree(), "c/c.s1.yaml");
+    assert!(
+        after.ends_with(&format!("    effects:\n      - read\n    {G}")),
+        "{after:?}"
+    );
+}
+
+#[test]
+fn a_ref_that_leaves_the_connectors_folder_is_refused_where_it_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = dir.path().join("catalog");
+    let mut main = common::main_file("acme");
+    main.push_str("actions:\n  $ref: ../../../../../../../../etc/passwd\n  $ref: /etc/hostname\n  $ref: acme.users\n");
+    write_file(&catalog, "acme/acme.connector.s1.yaml", &main);
+    write_file(
+        &catalog,
+        "acme/acme.users.s1.partial.yaml",
+        &common::action(
+            "list_users",
+            "List users",
+            "Lists users.",
+            "get",
+            "/users",
+            "",
+        ),
+    );
+    std::fs::create_dir_all(dir.path().join("out")).unwrap();
+    let out = run_backfill(&[&catalog], &dir.path().join("out"), dir.path(), &[]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let at = main.lines().count() - 2;
+    for (line, name) in [
+        (at, "../../../../../../../../etc/passwd"),
+        (at + 1, "/etc/hostname"),
+    ] {
+        assert!(
+            out.stderr.contains(&format!(
+                "catalog/acme/acme.connector.s1.yaml:{line}:9: `$ref: {name}` leaves the connector's folder"
+            )),
+            "{}",
+            out.stderr
+        );
+    }
+    assert_eq!(out.status_of("list_users"), "added");
+}
+
+#[test]
+fn the_list_for_a_human_names_an_action_with_no_proposal() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = common::acme_catalog(
+        dir.path(),
+        "catalog",
+        &[
+            // No HTTP call, no verb: nothing to propose.
+            "- actionId: legacy_bridge\n  label: Legacy Bridge\n  description: Bridge for legacy integrations.\n  steps:\n    - stepId: bridge\n      stepFunction:\n        functionName: map_fields\n\n".to_owned(),
+            common::action("list_users", "List users", "Lists users.", "get", "/users", ""),
+        ],
+    );
+    std::fs::create_dir_all(dir.path().join("out")).unwrap();
+    let out = run_backfill(&[&catalog], &dir.path().join("out"), dir.path(), &[]);
+    assert_eq!(
+        out.status_of("legacy_bridge"),
+        "unclassified",
+        "{}",
+        out.csv
+    );
+    assert!(
+        out.stdout
+            .contains("listed for a human instead of patched (1):\n")
+            && out.stdout.contains("acme_legacy_bridge  no proposal: "),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn fix_conflicts_leaves_an_effects_item_another_action_aliases_and_says_why() {
+    let post = G.replace("method: get", "method: post");
+    let file = format!(
+        "- actionId: list_users\n  effects:\n    - &w write\n  {G}\n- actionId: create_team\n  effects: [*w]\n  {post}\n"
+    );
+    let r = Routes::run(&[("c/c.s1.yaml", &file)], &["--fix-conflicts"]);
+    assert_eq!(r.patch.code, 0, "{}", r.patch.stderr);
+    assert_eq!(text(r.agree(), "c/c.s1.yaml"), file, "left as it was");
+    assert!(
+        r.patch.stderr.contains(
+            "warning: repo/catalog/c/c.s1.yaml:1:3: `list_users` not rewritten: an item of its effects list is anchored (`&name`) and used elsewhere through an alias"
+        ),
+        "{}",
+        r.patch.stderr
+    );
+    assert_eq!(r.patch.status_of("list_users"), "conflict");
+}
+
+#[test]
+fn an_operation_named_twice_in_a_query_or_fragment_is_the_last() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = common::acme_catalog(
+        dir.path(),
+        "catalog",
+        &[
+            common::action(
+                "widgets",
+                "Widgets",
+                "Widgets.",
+                "post",
+                "/api?Action=ListWidgets&Action=DeleteWidget",
+                "",
+            ),
+            common::action(
+                "gadgets",
+                "Gadgets",
+                "Gadgets.",
+                "post",
+                "/#Action=DeleteGadget&Action=ListGadgets",
+                "",
+            ),
+        ],
+    );
+    std::fs::create_dir_all(dir.path().join("out")).unwrap();
+    let out = run_backfill(
+        &[&catalog],
+        &dir.path().join("out"),
+        dir.path(),
+        &["--min-confidence", "low"],
+    );
+    let inferred = |id: &str| {
+        out.rows()
+            .into_iter()
+            .find(|r| r[3] == id)
+            .map(|r| r[9].clone())
+            .unwrap()
+    };
+    assert_eq!(inferred("widgets"), "delete", "{}", out.csv);
+    assert_eq!(inferred("gadgets"), "read", "{}", out.csv);
+}

@@ -785,3 +785,59 @@ fn an_odata_function_called_by_get_is_read_as_the_operation_it_names() {
         ],
     );
 }
+
+#[test]
+fn an_overlay_target_escapes_a_control_character_of_a_path_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    // JSON spells the tab as an escape; the key itself holds a raw tab.
+    let doc = r#"{"openapi": "3.0.0", "info": {"title": "Tabs", "version": "1"},
+ "paths": {"/a\tb": {"delete": {"operationId": "delete_ab", "responses": {"204": {"description": "ok"}}}}}}"#;
+    std::fs::create_dir_all(root.join("out")).unwrap();
+    std::fs::write(root.join("tabs.json"), doc).unwrap();
+    let run = run_in(
+        root,
+        &[
+            "backfill",
+            "tabs.json",
+            "--overlay",
+            "out/o.json",
+            "--patch",
+            "out/p.patch",
+            "--report",
+            "out/c.csv",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let text = std::fs::read_to_string(root.join("out/o.json")).unwrap();
+    let ov: Value = serde_json::from_str(&text).unwrap();
+    let target = ov["actions"][0]["target"].as_str().unwrap();
+    assert_eq!(target, "$.paths['/a\\tb'].delete", "{text}");
+    assert!(!target.chars().any(|c| c.is_control()), "{target:?}");
+}
+
+#[test]
+fn titles_keep_their_letters_in_the_connector_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let doc = |title: &str, path: &str| {
+        format!(
+            "openapi: 3.0.0\ninfo: {{title: \"{title}\", version: \"1\"}}\npaths:\n  {path}:\n    get: {{operationId: list_it, responses: {{\"200\": {{description: ok}}}}}}\n"
+        )
+    };
+    std::fs::create_dir_all(root.join("docs")).unwrap();
+    std::fs::write(root.join("docs/a.yaml"), doc("Почта", "/a")).unwrap();
+    std::fs::write(root.join("docs/b.yaml"), doc("Склад", "/b")).unwrap();
+    std::fs::write(root.join("docs/c.yaml"), doc("Café Öl", "/c")).unwrap();
+    let run = run_in(
+        root,
+        &[
+            "backfill", "docs", "--patch", "p.patch", "--report", "c.csv",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let csv = std::fs::read_to_string(root.join("c.csv")).unwrap();
+    for tool in ["почта_list_it", "склад_list_it", "café_öl_list_it"] {
+        assert!(csv.contains(&format!(",{tool},")), "{tool}: {csv}");
+    }
+}

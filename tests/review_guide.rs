@@ -292,3 +292,31 @@ fn branch_commit_message_is_the_short_guide() {
     );
     assert!(msg.len() < 4_000, "short: {} bytes", msg.len());
 }
+
+#[test]
+fn an_explain_command_keeps_a_backtick_of_the_tool_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = "openapi: 3.0.0\ninfo: {title: Ticks, version: \"1\"}\npaths:\n  /things/{id}:\n    delete:\n      operationId: \"delete`thing\"\n      responses: {\"204\": {description: ok}}\n";
+    std::fs::write(dir.path().join("api.yaml"), doc).unwrap();
+    let run = common::run_in(
+        dir.path(),
+        &[
+            "backfill",
+            "api.yaml",
+            "--review",
+            "review.md",
+            "--report",
+            "r.csv",
+            "--patch",
+            "p.patch",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let guide = std::fs::read_to_string(dir.path().join("review.md")).unwrap();
+    // The span holds the command as the shell must read it: fenced by two backticks, the
+    // name's own backtick kept inside its quotes.
+    assert!(
+        guide.contains("`` catalog-effects explain api.yaml 'ticks_delete`thing' ``"),
+        "{guide}"
+    );
+}

@@ -89,6 +89,9 @@ pub struct When {
     /// Any input's description has one of these words (`The path to save the body to`):
     /// what an optional input does is often the only sign that a read also writes.
     pub input_word: Option<Vec<String>>,
+    /// The action's description has one of these words: what a generic tool accepts ("any
+    /// query or mutation") is said there, where its name and inputs say only `query`.
+    pub description_word: Option<Vec<String>>,
     /// True: a URL picks its operation from an argument (`?action=${inputs.op}`), so
     /// neither its method nor the action's name says which.
     pub dispatch: Option<bool>,
@@ -149,6 +152,7 @@ impl Rule {
             only_inputs,
             free_input,
             input_word,
+            description_word,
             dispatch,
             scopes,
             unless: _,
@@ -167,6 +171,7 @@ impl Rule {
             || path_last.is_some()
             || path_item.is_some()
             || action_type.is_some()
+            || description_word.is_some()
             || dispatch.is_some()
             || scopes.is_some();
         on_inputs && !on_more
@@ -353,6 +358,7 @@ impl When {
             && self.only_inputs.is_none()
             && self.free_input.is_none()
             && self.input_word.is_none()
+            && self.description_word.is_none()
             && self.dispatch.is_none()
             && self.scopes.is_none()
     }
@@ -384,6 +390,7 @@ impl When {
 
     fn input_words<'a>(&'a self, out: &mut Vec<&'a str>) {
         out.extend(self.input_word.iter().flatten().map(String::as_str));
+        out.extend(self.description_word.iter().flatten().map(String::as_str));
         if let Some(u) = &self.unless {
             u.input_words(out);
         }
@@ -434,6 +441,7 @@ struct Cond {
     only_inputs: Option<WordSet>,
     free_input: Option<WordSet>,
     input_word: Option<WordSet>,
+    description_word: Option<WordSet>,
     dispatch: Option<bool>,
     scopes: Option<ScopeGrant>,
     unless: Option<Box<Cond>>,
@@ -454,6 +462,7 @@ const HAS_INPUT_WORD: u16 = 1 << 8;
 const HAS_SCOPES: u16 = 1 << 9;
 const DISPATCH: u16 = 1 << 10;
 const PATH_ITEM: u16 = 1 << 11;
+const HAS_DESCRIPTION_WORD: u16 = 1 << 12;
 
 /// The rules in the form matching uses: every word a rule names, numbered, and each rule's
 /// conditions as sets of those numbers. A word of an action that no rule names can match
@@ -461,7 +470,7 @@ const PATH_ITEM: u16 = 1 << 11;
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Matcher {
     words: WordMap,
-    /// Every `input_word`, lower case.
+    /// Every `input_word` and `description_word`, lower case.
     input_words: WordMap,
     /// A bit for each pair of bytes (`| 0x20`, which keeps equal what ASCII lower-casing
     /// makes equal) that opens an input word; empty when a word is shorter than a pair.
@@ -541,6 +550,7 @@ impl Matcher {
             only_inputs: set(&w.only_inputs),
             free_input: set(&w.free_input),
             input_word: set(&w.input_word),
+            description_word: set(&w.description_word),
             dispatch: w.dispatch,
             scopes: w.scopes,
             unless: w.unless.as_deref().map(|u| Box::new(self.cond(u))),
@@ -557,6 +567,7 @@ impl Matcher {
                 (w.input.is_some() || w.only_inputs.is_some(), HAS_INPUT),
                 (w.free_input.is_some(), HAS_FREE_INPUT),
                 (w.input_word.is_some(), HAS_INPUT_WORD),
+                (w.description_word.is_some(), HAS_DESCRIPTION_WORD),
                 (w.scopes.is_some(), HAS_SCOPES),
                 (w.dispatch == Some(true), DISPATCH),
                 (w.path_item == Some(true), PATH_ITEM),
@@ -607,6 +618,7 @@ impl Matcher {
             })
             && any(&c.free_input, &f.free_inputs)
             && any(&c.input_word, &f.input_words)
+            && any(&c.description_word, &f.description_words)
             && c.dispatch.is_none_or(|want| f.dispatch == want)
             && c.scopes.is_none_or(|want| f.scopes == Some(want));
         held && !c.unless.as_deref().is_some_and(|u| self.holds(u, f))
@@ -633,6 +645,7 @@ pub(crate) struct Facts {
     pub inputs: Vec<Sym>,
     pub free_inputs: Vec<Sym>,
     pub input_words: Vec<Sym>,
+    pub description_words: Vec<Sym>,
     pub scopes: Option<ScopeGrant>,
     buf: String,
 }
@@ -696,6 +709,7 @@ impl Facts {
             (!self.inputs.is_empty(), HAS_INPUT),
             (!self.free_inputs.is_empty(), HAS_FREE_INPUT),
             (!self.input_words.is_empty(), HAS_INPUT_WORD),
+            (!self.description_words.is_empty(), HAS_DESCRIPTION_WORD),
             (self.scopes.is_some(), HAS_SCOPES),
             (self.dispatch, DISPATCH),
             (self.path_item, PATH_ITEM),
@@ -729,6 +743,7 @@ impl Facts {
         self.inputs.clear();
         self.free_inputs.clear();
         self.input_words.clear();
+        self.description_words.clear();
         let calls = || own_calls(view, sign_in);
         for step in calls() {
             if let Some(method) = &step.method {
@@ -787,26 +802,33 @@ impl Facts {
                     self.free_inputs.push(s);
                 }
             }
-            let Some(description) = input.description.as_deref() else {
-                continue;
-            };
-            let iw = &m.input_words;
-            if iw.is_empty() || !m.may_have_input_word(description) {
-                continue;
-            }
-            for w in raw_words(description) {
-                if w.len() < iw.shortest || w.len() > iw.longest {
-                    continue;
-                }
-                let w = ascii_lower(w, &mut buf);
-                if let Some(s) = m.sym(w)
-                    && iw.get(w).is_some()
-                {
-                    self.input_words.push(s);
-                }
+            if let Some(description) = input.description.as_deref() {
+                text_words(description, m, &mut buf, &mut self.input_words);
             }
         }
+        if let Some(description) = view.description.as_deref() {
+            text_words(description, m, &mut buf, &mut self.description_words);
+        }
         self.buf = buf;
+    }
+}
+
+/// The words of `text` that an `input_word` or `description_word` names, into `out`.
+fn text_words(text: &str, m: &Matcher, buf: &mut String, out: &mut Vec<Sym>) {
+    let iw = &m.input_words;
+    if iw.is_empty() || !m.may_have_input_word(text) {
+        return;
+    }
+    for w in raw_words(text) {
+        if w.len() < iw.shortest || w.len() > iw.longest {
+            continue;
+        }
+        let w = ascii_lower(w, buf);
+        if let Some(s) = m.sym(w)
+            && iw.get(w).is_some()
+        {
+            out.push(s);
+        }
     }
 }
 

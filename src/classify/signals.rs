@@ -109,6 +109,10 @@ pub(crate) fn walk_path(url: &str, buf: &mut String, sink: &mut impl PathSink) {
         path[i + 3..].split_once('/').map_or("", |(_, p)| p)
     });
     if !query.is_empty() || !fragment.is_empty() {
+        // An operation named twice (`?Action=ListWidgets&Action=DeleteWidget`) is the last
+        // one, as most servers take a repeated parameter: reading both put the first's
+        // words before the second's, and the first decided.
+        let mut named = None;
         for pair in query.split('&').chain(fragment.split('&')) {
             if let Some((k, v)) = pair.split_once('=')
                 && ["action", "method", "op", "cmd", "operation"]
@@ -118,9 +122,12 @@ pub(crate) fn walk_path(url: &str, buf: &mut String, sink: &mut impl PathSink) {
                 if is_param(v) {
                     sink.dispatch();
                 } else {
-                    sink.selector(v);
+                    named = Some(v);
                 }
             }
+        }
+        if let Some(v) = named {
+            sink.selector(v);
         }
     }
     let mut raw = path.split('/').filter(|s| !s.is_empty()).peekable();

@@ -465,21 +465,32 @@ fn wrote(args: &BackfillArgs, report: &Path) -> Option<String> {
     (!files.is_empty()).then(|| format!("wrote: {}", files.join(", ")))
 }
 
-/// Proposals below `--min-confidence`, one line each, for the human who decides instead.
+/// The unclassified actions, one line each, for the human who decides instead: a proposal
+/// below `--min-confidence`, or none at all (which needs the human most).
 fn low_confidence(f: &outcome::FileResult, opts: &Options) -> Vec<String> {
     f.actions
         .iter()
-        .filter(|a| a.status == Status::Unclassified && !a.inference.effects.is_empty())
+        .filter(|a| a.status == Status::Unclassified)
         .map(|a| {
-            let conf = a.inference.confidence.map_or("", |c| c.name());
-            let line = format!(
-                "  {}:{}  {}  proposed {} ({conf}): {}",
-                f.shown,
-                a.line,
-                a.tool_name(),
-                a.inference.effects.joined("|"),
-                a.inference.deciding_ids(&opts.rules).join(", ")
-            );
+            let line = if a.inference.effects.is_empty() {
+                format!(
+                    "  {}:{}  {}  no proposal: {}",
+                    f.shown,
+                    a.line,
+                    a.tool_name(),
+                    a.inference.reason(&opts.rules)
+                )
+            } else {
+                let conf = a.inference.confidence.map_or("", |c| c.name());
+                format!(
+                    "  {}:{}  {}  proposed {} ({conf}): {}",
+                    f.shown,
+                    a.line,
+                    a.tool_name(),
+                    a.inference.effects.joined("|"),
+                    a.inference.deciding_ids(&opts.rules).join(", ")
+                )
+            };
             catalog_effects::text::safe::line(&line).into_owned()
         })
         .collect()
@@ -499,7 +510,7 @@ fn human(summary: &emit::Summary, report: &Report, totals: &str, notes: &[String
     let low = report.low;
     if !low.is_empty() {
         s.push_str(&format!(
-            "\nbelow --min-confidence {}, listed for a human instead of patched ({}):\n",
+            "\nbelow --min-confidence {} or without a proposal, listed for a human instead of patched ({}):\n",
             report.min_confidence,
             low.len(),
         ));
@@ -510,9 +521,12 @@ fn human(summary: &emit::Summary, report: &Report, totals: &str, notes: &[String
         // A large catalog has thousands: the report holds them all.
         if low.len() > LIST_LIMIT {
             s.push_str(&format!(
-                "  ... and {} more: the rows of {} with status `unclassified` and an `inferred_effects`\n",
+                "  ... and {} more: the rows of {} with status `unclassified`\n",
                 low.len() - LIST_LIMIT,
-                catalog_effects::run::walk::shown(report.path, std::env::current_dir().ok().as_deref())
+                catalog_effects::run::walk::shown(
+                    report.path,
+                    std::env::current_dir().ok().as_deref()
+                )
             ));
         }
     }

@@ -30,11 +30,24 @@ pub fn json_path(keys: &[String]) -> String {
             out.push_str(k);
         } else {
             out.push_str("['");
+            // RFC 9535 allows no control character in a quoted name: each goes escaped,
+            // as the grammar spells it (`\t`, else `\u00XX`).
             for c in k.chars() {
-                if c == '\'' || c == '\\' {
-                    out.push('\\');
+                match c {
+                    '\'' | '\\' => {
+                        out.push('\\');
+                        out.push(c);
+                    }
+                    '\u{8}' => out.push_str("\\b"),
+                    '\t' => out.push_str("\\t"),
+                    '\n' => out.push_str("\\n"),
+                    '\u{c}' => out.push_str("\\f"),
+                    '\r' => out.push_str("\\r"),
+                    c if u32::from(c) < 0x20 => {
+                        out.push_str(&format!("\\u{:04x}", u32::from(c)));
+                    }
+                    c => out.push(c),
                 }
-                out.push(c);
             }
             out.push_str("']");
         }

@@ -435,7 +435,7 @@ impl Review {
             if let Some(p) = it.place.as_deref().filter(|p| !p.change.is_empty()) {
                 let _ = writeln!(l, "   - inserts {}", change(p));
             }
-            let _ = writeln!(l, "   - `{}`", code(&explain_command(ctx, it)));
+            let _ = writeln!(l, "   - {}", explain_command(ctx, it));
             l
         });
         push_within(&mut s, lines, list.total, budget, &self.rest(ctx));
@@ -467,14 +467,14 @@ impl Review {
         );
         let lines = list.items.iter().map(|it| {
             format!(
-                "- `{}` declares **{}**, proposal **{}** ({}): {}, {}; `{}`\n",
+                "- `{}` declares **{}**, proposal **{}** ({}): {}, {}; {}\n",
                 code(&it.tool),
                 md(&it.declared),
                 it.proposed.joined(", "),
                 confidence(it.confidence),
                 location(it),
                 it.evidence,
-                code(&explain_command(ctx, it))
+                explain_command(ctx, it)
             )
         });
         push_within(&mut s, lines, list.total, budget, &self.rest(ctx));
@@ -534,20 +534,20 @@ impl Review {
                 )
             } else if it.proposed.is_empty() {
                 format!(
-                    "- `{}` (unclassified: {}): {}; `{}`\n",
+                    "- `{}` (unclassified: {}): {}; {}\n",
                     code(&it.tool),
                     it.evidence,
                     location(it),
-                    code(&explain_command(ctx, it))
+                    explain_command(ctx, it)
                 )
             } else {
                 format!(
-                    "- `{}` (unclassified; low proposal **{}**, {}): {}; `{}`\n",
+                    "- `{}` (unclassified; low proposal **{}**, {}): {}; {}\n",
                     code(&it.tool),
                     it.proposed.joined(", "),
                     it.evidence,
                     location(it),
-                    code(&explain_command(ctx, it))
+                    explain_command(ctx, it)
                 )
             }
         });
@@ -789,13 +789,14 @@ fn flag_phrases(it: &Item) -> String {
     words.join(", ")
 }
 
+/// The `explain` command for the item, as a whole code span: copied, it is the command.
 fn explain_command(ctx: &Context, it: &Item) -> String {
     let catalog = ctx.catalogs.get(it.catalog).map_or(".", String::as_str);
-    format!(
+    crate::text::safe::markdown_code_span(&format!(
         "catalog-effects explain {} {}",
         shell_word(catalog),
         shell_word(&it.tool)
-    )
+    ))
 }
 
 /// A word a POSIX shell reads back as itself.

@@ -694,7 +694,20 @@ impl<'a> Ctx<'a> {
         effects: Effects,
         rules: &'a LintRules,
     ) -> Ctx<'a> {
-        let description = view.description.as_deref().unwrap_or("").trim();
+        // An OpenAPI operation's summary is the text a tool made from it shows where it has
+        // no description: the operation is described, in one line.
+        let description = view
+            .description
+            .as_deref()
+            .map(str::trim)
+            .filter(|d| !d.is_empty())
+            .or_else(|| {
+                (view.source == crate::view::Source::OpenApi)
+                    .then_some(view.label.as_deref())
+                    .flatten()
+                    .map(str::trim)
+            })
+            .unwrap_or("");
         let first = first_sentence(description);
         let first_tokens = tokens(first);
         let first_verb = skip_lead_in(&first_tokens, &rules.lead_ins);
@@ -751,10 +764,11 @@ impl<'a> Ctx<'a> {
                     ),
                     text: self.first.to_owned(),
                     hint: format!(
-                        "say who confirms which facts, e.g. \"{} Ask the user to confirm the {} and the {} account before calling.\"",
+                        "say who confirms which facts, e.g. \"{} Ask the user to confirm the {} and {} before calling.\"",
                         sentence(self.first),
                         self.resource(),
-                        self.target().unwrap_or("provider")
+                        self.target()
+                            .map_or("the account it is in".to_owned(), |t| format!("the {t} account"))
                     ),
                 })
             }
@@ -827,10 +841,39 @@ impl<'a> Ctx<'a> {
             if opens { words.len() } else { 0 }
         });
         let toks = &self.id_tokens[skip..];
+        // A name made of the method and the path (an operation without an `operationId`:
+        // `post_api_contents_path_checkpoints_checkpoint_id`) has no verb, and its resource
+        // is the path's last literal segment, not its parameters and prefixes.
+        if let [step] = self.view.steps.as_slice()
+            && let (Some(method), Some(url)) = (step.method.as_deref(), step.url.as_deref())
+        {
+            let made: Vec<String> = tokens(&format!("{method} {url}"))
+                .into_iter()
+                .map(|t| t.word)
+                .collect();
+            if !made.is_empty() && made.iter().eq(self.id_tokens.iter().map(|t| &t.word)) {
+                let last = url
+                    .split('/')
+                    .rev()
+                    .find(|seg| !seg.is_empty() && !seg.contains(['{', '}', '$', ':']))
+                    .map(|seg| tokens(seg).into_iter().map(|t| t.word).collect::<Vec<_>>());
+                return (None, last.filter(|w| !w.is_empty()).map(|w| w.join(" ")));
+            }
+        }
+        let lex = &self.rules.effect_rules.lexicon;
+        let is_verb = |t: &Token| {
+            lex.lookup(&t.word)
+                .or_else(|| lex.lookup(&t.stem))
+                .is_some_and(|(_, info)| info.is_verb())
+        };
+        // The word the text opens with, else the name's first verb (`sandbox_terminate`
+        // over "Shuts down a sandbox": its first word taken for the verb made "the
+        // terminate"), else none; a name of one word is its verb.
         let verb = toks
             .iter()
             .position(|t| opens.contains(&t.stem.as_str()))
-            .or((!toks.is_empty()).then_some(0));
+            .or_else(|| toks.iter().position(is_verb))
+            .or((toks.len() == 1).then_some(0));
         // Articles join words in a name made from a sentence; they name nothing.
         const ARTICLES: [&str; 3] = ["a", "an", "the"];
         let rest: Vec<&str> = toks
@@ -1054,7 +1097,13 @@ impl<'a> Ctx<'a> {
             || whole.effects.is_empty()
             || whole.effects.is_read_only()
         {
-            return None;
+            // A claim in words beside a change its own request names (POST
+            // `.../recalculate`, "Read-only tool that recalculates ...") is the contradiction
+            // the check exists for, however unsure the whole action's proposal is: the doubt
+            // the claim itself casts is what held it low.
+            return (needed == Confidence::Medium)
+                .then(|| self.request_names_change())
+                .flatten();
         }
         let said = format!(
             "{} ({} confidence)",
@@ -1081,6 +1130,11 @@ impl<'a> Ctx<'a> {
                 }
             ));
         }
+        Some(format!("its request ({}) says {said}", self.calls()))
+    }
+
+    /// The action's calls as written (`POST /invoices/{id}/recalculate`).
+    fn calls(&self) -> String {
         let calls: Vec<String> = self
             .view
             .steps
@@ -1095,7 +1149,33 @@ impl<'a> Ctx<'a> {
                 .to_owned()
             })
             .collect();
-        Some(format!("its request ({}) says {said}", calls.join(", ")))
+        calls.join(", ")
+    }
+
+    /// What the action's requests alone say, when a verb of their URLs names a change (the
+    /// path's last segment, an RPC method): the name and the words around it left out.
+    fn request_names_change(&self) -> Option<String> {
+        use crate::classify::evidence::Source;
+        let requests = ActionView {
+            id: String::new(),
+            steps: self.view.steps.clone(),
+            source: self.view.source,
+            ..ActionView::default()
+        };
+        let inf = infer_in(&requests, self.group, &self.rules.effect_rules);
+        let d = inf.decision.as_ref()?;
+        let (Source::Path | Source::Operation, verb) = d.verb? else {
+            return None;
+        };
+        if inf.effects.is_empty() || inf.effects.is_read_only() {
+            return None;
+        }
+        let word = self.rules.effect_rules.lexicon.word(verb.sym);
+        Some(format!(
+            "its request ({}) names a change: `{word}` ({})",
+            self.calls(),
+            inf.effects.joined(", ")
+        ))
     }
 
     fn mutating_verb_on_read(&self, rule: &Rule) -> Option<Found> {
@@ -1147,10 +1227,16 @@ impl<'a> Ctx<'a> {
             .iter()
             .filter(|i| is_free_string(i))
             .find(|i| {
+                // An id (`site_id`: "the production site's id") names one object, whatever
+                // its description mentions; it picks no environment.
+                let id = tokens(&i.name)
+                    .last()
+                    .is_some_and(|t| t.word == "id" || t.word == "ids");
                 rule.inputs.contains(&normalize_name(&i.name))
-                    || i.description
-                        .as_deref()
-                        .is_some_and(|d| find_any(&tokens(d), &rule.words).is_some())
+                    || !id
+                        && i.description
+                            .as_deref()
+                            .is_some_and(|d| find_any(&tokens(d), &rule.words).is_some())
             })?;
         let name = &input.name;
         Some(Found {

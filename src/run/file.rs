@@ -17,26 +17,41 @@ use super::spill::{self, Spill};
 use super::walk::Work;
 
 /// The `$ref:` values of the file at `path` that name no file beside it: the actions of a
-/// partial that is gone were reported "gone" and nothing failed (issue 21). A reference
+/// partial that is gone were reported "gone" and nothing failed. A reference
 /// names a partial by its stem (`$ref: hr.employees` is `hr.employees.s1.partial.yaml`).
+/// One that leaves the connector's folder (`../../etc/passwd`, `/etc/hostname`) is refused
+/// before anything is looked up: whether such a file exists says nothing of the connector,
+/// and the run never reads outside the catalog because a file it reads says so.
 fn dangling_refs(path: &Path, refs: &[(String, usize, usize)]) -> Vec<Error> {
     let folder = path.parent().unwrap_or(Path::new("."));
     refs.iter()
-        .filter(|(name, _, _)| {
+        .filter_map(|(name, line, column)| {
+            let outside = Path::new(name).is_absolute()
+                || name.starts_with(['/', '\\'])
+                || name.get(1..2) == Some(":")
+                || name.split(['/', '\\']).any(|part| part == "..");
+            if outside {
+                return Some(
+                    Error::new(format!(
+                        "`$ref: {name}` leaves the connector's folder: a `$ref` names a partial beside its main file by its stem (`$ref: hr.employees`); move the partial into the folder and name it so"
+                    ))
+                    .at(*line, *column),
+                );
+            }
             let candidates = [
                 format!("{name}.s1.partial.yaml"),
                 format!("{name}.s1.yaml"),
                 name.clone(),
             ];
-            !candidates.iter().any(|c| {
+            let found = candidates.iter().any(|c| {
                 !c.contains('\0') && folder.join(c).symlink_metadata().is_ok_and(|m| m.is_file())
+            });
+            (!found).then(|| {
+                Error::new(format!(
+                    "`$ref: {name}` names no file: {name}.s1.partial.yaml is not in this folder, so its actions are not read"
+                ))
+                .at(*line, *column)
             })
-        })
-        .map(|(name, line, column)| {
-            Error::new(format!(
-                "`$ref: {name}` names no file: {name}.s1.partial.yaml is not in this folder, so its actions are not read"
-            ))
-            .at(*line, *column)
         })
         .collect()
 }

@@ -141,6 +141,25 @@ pub fn markdown_code(s: &str) -> String {
     line(s).replace('`', "'")
 }
 
+/// A whole Markdown code span holding `s` exactly (controls escaped): a backtick inside
+/// is kept, the span fenced by a longer run of backticks and padded with the one space
+/// each side CommonMark strips. Where the span is a command to copy, a backtick shown as
+/// `'` would make another command.
+pub fn markdown_code_span(s: &str) -> String {
+    let s = line(s);
+    let mut longest = 0;
+    let mut run = 0;
+    for c in s.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    if longest == 0 {
+        return format!("`{s}`");
+    }
+    let fence = "`".repeat(longest + 1);
+    format!("{fence} {s} {fence}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

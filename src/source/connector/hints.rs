@@ -72,11 +72,23 @@ pub fn plan_removals(
     } else {
         removal.entries()?
     };
-    // A file without a final newline keeps that state: removing its last line takes the
-    // line break before it instead of leaving the line before last terminated. Not when
-    // the action's `effects` goes in right there.
+    ranges.sort_unstable();
+    let mut merged: Vec<(usize, usize, u8)> = Vec::with_capacity(ranges.len());
+    for r in ranges {
+        match merged.last_mut() {
+            Some(m) if r.0 <= m.1 => {
+                m.1 = m.1.max(r.1);
+                m.2 |= r.2;
+            }
+            _ => merged.push(r),
+        }
+    }
+    // A file without a final newline keeps that state: removing its last lines takes the
+    // line break before them instead of leaving the line before terminated. Not when the
+    // action's `effects` goes in right there. Judged on the merged ranges: the last hint's
+    // line alone would take the break of the line above it, itself removed.
     let bytes = text.as_bytes();
-    if let Some(last) = ranges.iter_mut().max_by_key(|r| r.1)
+    if let Some(last) = merged.last_mut()
         && last.1 == text.len()
         && !text.ends_with('\n')
         && last.0 == line_start(bytes, last.0)
@@ -89,17 +101,6 @@ pub fn plan_removals(
         };
         if insert_at.is_none_or(|at| at < last.0 - back || at > last.0) {
             last.0 -= back;
-        }
-    }
-    ranges.sort_unstable();
-    let mut merged: Vec<(usize, usize, u8)> = Vec::with_capacity(ranges.len());
-    for r in ranges {
-        match merged.last_mut() {
-            Some(m) if r.0 <= m.1 => {
-                m.1 = m.1.max(r.1);
-                m.2 |= r.2;
-            }
-            _ => merged.push(r),
         }
     }
     Ok(merged

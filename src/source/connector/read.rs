@@ -626,7 +626,7 @@ impl Ctx<'_, '_> {
             steps: self.steps(steps.filter(|_| self.full)),
             inputs: self.inputs(inputs.filter(|_| self.full)),
             required: self.required(inputs.filter(|_| self.full)),
-            scopes: self.scopes(scopes.filter(|_| self.full)),
+            scopes: self.scopes(scopes, problems),
             declared,
             annotations,
             line: tree.line(key),
@@ -688,18 +688,29 @@ impl Ctx<'_, '_> {
     }
 
     /// The `requiredScopes` an action lists: the one way to call it, all of them needed.
-    fn scopes(&self, scopes: Option<NodeId>) -> Vec<Vec<String>> {
+    /// An item that is no string is named in `problems`, and the list says nothing: the
+    /// strings left are not the whole requirement, and read alone they could make a write
+    /// look read-only. Checked whether or not the scopes are read, so a plan that reads
+    /// only declarations finds the same problems.
+    fn scopes(&self, scopes: Option<NodeId>, problems: &mut Vec<Error>) -> Vec<Vec<String>> {
         let tree = self.tree;
-        let needed: Vec<String> = scopes
-            .and_then(|v| tree.items(v))
-            .map(|items| {
-                items
-                    .filter_map(|i| tree.scalar(i))
-                    .map(str::to_owned)
-                    .collect()
-            })
-            .unwrap_or_default();
-        if needed.is_empty() {
+        let Some(items) = scopes.and_then(|v| tree.items(v)) else {
+            return Vec::new();
+        };
+        let mut needed = Vec::new();
+        for i in items {
+            match tree.scalar(i) {
+                Some(s) => needed.push(s.to_owned()),
+                None => {
+                    problems.push(self.error(
+                        i,
+                        "requiredScopes item is not a string: write each scope as a plain string; until then the action's scopes are not read".into(),
+                    ));
+                    return Vec::new();
+                }
+            }
+        }
+        if needed.is_empty() || !self.full {
             Vec::new()
         } else {
             vec![needed]
@@ -748,6 +759,15 @@ impl Ctx<'_, '_> {
             )
         } else if m.tagged() || tree.node(key).anchored() || tree.node(key).tagged() {
             Some("its `annotations` key or mapping carries a tag or an anchor")
+        } else if tree
+            .own_entries(map)
+            .into_iter()
+            .flatten()
+            .any(|(k, _)| tree.scalar(k) == Some("<<"))
+        {
+            Some(
+                "its annotations merge (`<<`) a mapping written elsewhere, which other actions may share",
+            )
         } else {
             None
         };
@@ -946,6 +966,7 @@ impl Ctx<'_, '_> {
             }
         }
         let node = tree.node(value);
+        let item_aliased = items.clone().any(|i| tree.node(i).aliased());
         // What a rewrite replaces: the list itself, past its anchor or tag (they stay), and
         // for a block list from its first `-`, wherever the parser starts it (an anchor on
         // the line before, or the first item of an indentless list; issue 13).
@@ -967,6 +988,12 @@ impl Ctx<'_, '_> {
         } else if node.aliased() {
             Some(
                 "its effects list is anchored (`&name`) and used elsewhere through an alias, which would change too",
+            )
+        } else if item_aliased {
+            // The rewrite replaces the items, their anchors too: an alias elsewhere would
+            // name an anchor that is gone, and the edited file would not parse.
+            Some(
+                "an item of its effects list is anchored (`&name`) and used elsewhere through an alias, which would lose it",
             )
         } else {
             None
@@ -994,15 +1021,17 @@ impl Ctx<'_, '_> {
         let Some(value) = value else {
             return Ok(None);
         };
-        let Some(entries) = tree.entries(value) else {
+        if tree.entries(value).is_none() {
             return Err(self.error(value, "annotations must be a mapping".into()));
-        };
+        }
         let mut hints = Hints::default();
-        for (k, v) in entries {
+        for (k, v) in merged_entries(tree, value) {
             let key = tree.scalar(k).unwrap_or("");
-            let flag = || match tree.scalar(v) {
-                Some("true") => Ok(Some(true)),
-                Some("false") => Ok(Some(false)),
+            // A quoted `"true"` is a string, as `yes` is: a hint must be a YAML boolean, or
+            // a client reading the file as YAML sees no hint where this reads one.
+            let flag = || match tree.scalar_text(tree.resolve(v)) {
+                Some(("true", ScalarStyle::Plain)) => Ok(Some(true)),
+                Some(("false", ScalarStyle::Plain)) => Ok(Some(false)),
                 _ => Err(self.error(v, format!("annotations.{key} must be true or false"))),
             };
             match key {
@@ -1074,6 +1103,47 @@ fn last_method<'t>(tree: &'t Tree, item: NodeId) -> Option<&'t str> {
             tree.scalar(tree.get(params, "method")?)
         })
         .last()
+}
+
+/// The entries of a mapping with its `<<` merges applied, as YAML merge keys specify: its
+/// own keys first, then each merged mapping's (a list's in order) where no earlier one has
+/// the key. Merged mappings are read with their own merges, to a bounded depth.
+fn merged_entries(tree: &Tree, map: NodeId) -> Vec<(NodeId, NodeId)> {
+    fn walk(tree: &Tree, map: NodeId, depth: usize, out: &mut Vec<(NodeId, NodeId)>) {
+        let Some(entries) = tree.entries(map) else {
+            return;
+        };
+        let entries: Vec<(NodeId, NodeId)> = entries.collect();
+        let has = |out: &[(NodeId, NodeId)], k: NodeId| {
+            let key = tree.scalar(k);
+            out.iter()
+                .any(|&(o, _)| key.is_some() && tree.scalar(o) == key)
+        };
+        for &(k, v) in &entries {
+            if tree.scalar(k) != Some("<<") && !has(out, k) {
+                out.push((k, v));
+            }
+        }
+        if depth >= 16 {
+            return;
+        }
+        for &(k, v) in &entries {
+            if tree.scalar(k) != Some("<<") {
+                continue;
+            }
+            match tree.items(v) {
+                Some(items) => {
+                    for source in items {
+                        walk(tree, source, depth + 1, out);
+                    }
+                }
+                None => walk(tree, v, depth + 1, out),
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(tree, map, 0, &mut out);
+    out
 }
 
 #[cfg(test)]

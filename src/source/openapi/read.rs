@@ -250,17 +250,19 @@ fn plain_end(b: &[u8], mut i: usize) -> usize {
 }
 
 /// `Swagger Petstore` -> `swagger_petstore`; also the action id of an operation without an
-/// `operationId` (`get /pets/{petId}` -> `get_pets_pet_id`).
+/// `operationId` (`get /pets/{petId}` -> `get_pets_pet_id`). Letters of any script are
+/// kept, lower-cased: dropped, `Café` filed its tools under `caf`, and two titles written
+/// in another script both came to nothing and were taken for one connector.
 pub fn snake(name: &str) -> String {
     let mut out = String::new();
     let mut prev_lower = false;
     for c in name.chars() {
-        if c.is_ascii_alphanumeric() {
-            if c.is_ascii_uppercase() && prev_lower {
+        if c.is_alphanumeric() {
+            if c.is_uppercase() && prev_lower {
                 out.push('_');
             }
-            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-            out.push(c.to_ascii_lowercase());
+            prev_lower = c.is_lowercase() || c.is_numeric() || !c.is_uppercase();
+            out.extend(c.to_lowercase());
         } else {
             if !out.ends_with('_') && !out.is_empty() {
                 out.push('_');
@@ -715,7 +717,7 @@ impl<'a> Reader<'a, '_> {
                 declared: declared(tree, f.effects),
                 annotations: self.hints(f.hints, problems),
                 line: tree.line(key),
-                id_comment: method_comment(tree, key),
+                id_comment: method_comment(tree, key, op),
                 connector_title: title.map(str::to_owned),
                 source: Source::OpenApi,
                 written_at: (location != [PATHS_KEY, path, method])
@@ -963,10 +965,11 @@ pub fn boolean(tree: &Tree, value: NodeId) -> Option<bool> {
     }
 }
 
-/// The comment after an operation's method key (`get: # catalog-effects: ignore[...]`),
-/// without `#`: where a YAML document silences a finding for one operation, as a
-/// connector does on its `actionId` line.
-fn method_comment(tree: &Tree, key: NodeId) -> Option<String> {
+/// The comment on an operation's method line (`get: # catalog-effects: ignore[...]`, or
+/// after a flow operation written on it: `get: {operationId: x} # ...`), without `#`:
+/// where a YAML document silences a finding for one operation, as a connector does on its
+/// `actionId` line.
+fn method_comment(tree: &Tree, key: NodeId, op: NodeId) -> Option<String> {
     let text = tree.text();
     let bytes = text.as_bytes();
     let mut i = tree.node(key).end();
@@ -980,11 +983,53 @@ fn method_comment(tree: &Tree, key: NodeId) -> Option<String> {
     while i < bytes.len() && matches!(bytes[i], b' ' | b'\t') {
         i += 1;
     }
+    // A flow operation on the line: its closing bracket is found by scanning, as the
+    // parser's end of a flow collection can lie past a comment after it.
+    if bytes.get(i) == Some(&b'{') && tree.node(op).flow() && tree.node(op).start() == i {
+        let eol = tree.lines.line_end(i);
+        i = flow_end(&bytes[..eol], i)?;
+        while i < bytes.len() && matches!(bytes[i], b' ' | b'\t') {
+            i += 1;
+        }
+    }
     if bytes.get(i) != Some(&b'#') {
         return None;
     }
     let end = tree.lines.line_end(i);
     Some(text[i + 1..end].trim().to_owned())
+}
+
+/// Where the flow collection opening at `at` closes (past its bracket), within `bytes`;
+/// `None` when it does not close there (it goes on to later lines).
+fn flow_end(bytes: &[u8], at: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = at;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'\'' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'\'' {
+                    i += 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// `x-effects` read back as a declaration, with the messages a connector's `effects` gets.
