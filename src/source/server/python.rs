@@ -94,7 +94,51 @@ fn under(m: &str, base: &str) -> bool {
         .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
 }
 
+/// Indentation, in the grammar's columns (a tab is 8), beyond which a file is not parsed.
+/// The grammar's scanner saves its stack of indentation levels in a buffer of 1,024 bytes,
+/// 2 bytes a level, and overruns it (an assertion that aborts the process) past about 383
+/// levels; each level is at least one column deeper than the last, so a file indented less
+/// than this is safe. Python itself stops at 100 levels.
+const DEEPEST_INDENT: usize = 300;
+
+/// The first line indented `DEEPEST_INDENT` columns or more, counted as the grammar's
+/// scanner counts: a tab is 8 columns, a form feed starts again, and a line of blanks ended
+/// by `\` continues onto the next.
+fn too_deep(text: &str) -> Option<(usize, usize)> {
+    let mut carried = 0;
+    for (i, line) in text.split('\n').enumerate() {
+        let mut width = carried;
+        carried = 0;
+        let mut rest = line;
+        for (at, c) in line.char_indices() {
+            match c {
+                ' ' => width += 1,
+                '\t' => width += 8,
+                '\x0c' | '\r' => width = 0,
+                _ => {
+                    rest = &line[at..];
+                    break;
+                }
+            }
+            rest = &line[at + c.len_utf8()..];
+        }
+        if width >= DEEPEST_INDENT {
+            return Some((i + 1, width));
+        }
+        if rest == "\\" || rest == "\\\r" {
+            carried = width;
+        }
+    }
+    None
+}
+
 fn parse(text: &str) -> Result<Tree, Error> {
+    if let Some((line, width)) = too_deep(text) {
+        return Err(Error::new(format!(
+            "indented {width} columns: deeper than the Python parser is run on (under {DEEPEST_INDENT})"
+        ))
+        .at(line, 1));
+    }
     let mut parser = Parser::new();
     parser
         .set_language(&tree_sitter_python::LANGUAGE.into())
@@ -234,7 +278,7 @@ impl<'t> File<'t> {
         let mut bound: HashMap<&'t str, usize> = HashMap::new();
         let mut values: HashMap<&'t str, Node<'t>> = HashMap::new();
         let mut annotations_alias = None;
-        file.module_level(root, true, &mut bound, &mut values, &mut annotations_alias);
+        file.module_level(root, &mut bound, &mut values, &mut annotations_alias);
         file.constants = values
             .into_iter()
             .filter(|(name, _)| bound.get(name) == Some(&1))
@@ -258,71 +302,74 @@ impl<'t> File<'t> {
     /// `NAME = value` at the top is kept, to be a constant if nothing else binds the name.
     fn module_level(
         &mut self,
-        block: Node<'t>,
-        top: bool,
+        root: Node<'t>,
         bound: &mut HashMap<&'t str, usize>,
         values: &mut HashMap<&'t str, Node<'t>>,
         annotations_alias: &mut Option<String>,
     ) {
-        let mut cursor = block.walk();
-        for stmt in block.named_children(&mut cursor) {
-            match stmt.kind() {
-                "expression_statement" => {
-                    let Some(inner) = stmt.named_child(0) else {
-                        continue;
-                    };
-                    match inner.kind() {
-                        "assignment" => {
-                            let mut a = inner;
-                            loop {
-                                if let Some(left) = a.child_by_field_name("left") {
+        // A list of blocks still to read, not recursion: nesting is as deep as the file.
+        let mut blocks = vec![(root, true)];
+        while let Some((block, top)) = blocks.pop() {
+            let mut cursor = block.walk();
+            for stmt in block.named_children(&mut cursor) {
+                match stmt.kind() {
+                    "expression_statement" => {
+                        let Some(inner) = stmt.named_child(0) else {
+                            continue;
+                        };
+                        match inner.kind() {
+                            "assignment" => {
+                                let mut a = inner;
+                                loop {
+                                    if let Some(left) = a.child_by_field_name("left") {
+                                        self.bind_pattern(left, bound);
+                                    }
+                                    match a.child_by_field_name("right") {
+                                        Some(r) if r.kind() == "assignment" => a = r,
+                                        Some(r) => {
+                                            let left = inner.child_by_field_name("left");
+                                            if top
+                                                && a == inner
+                                                && let Some(left) = left
+                                                && left.kind() == "identifier"
+                                            {
+                                                values.insert(self.text_of(left), r);
+                                            }
+                                            break;
+                                        }
+                                        None => break,
+                                    }
+                                }
+                            }
+                            "augmented_assignment" => {
+                                if let Some(left) = inner.child_by_field_name("left") {
                                     self.bind_pattern(left, bound);
                                 }
-                                match a.child_by_field_name("right") {
-                                    Some(r) if r.kind() == "assignment" => a = r,
-                                    Some(r) => {
-                                        let left = inner.child_by_field_name("left");
-                                        if top
-                                            && a == inner
-                                            && let Some(left) = left
-                                            && left.kind() == "identifier"
-                                        {
-                                            values.insert(self.text_of(left), r);
-                                        }
-                                        break;
-                                    }
-                                    None => break,
-                                }
                             }
+                            _ => {}
                         }
-                        "augmented_assignment" => {
-                            if let Some(left) = inner.child_by_field_name("left") {
-                                self.bind_pattern(left, bound);
-                            }
+                    }
+                    "function_definition" | "class_definition" => {
+                        self.bind_definition(stmt, top, bound);
+                    }
+                    "decorated_definition" => {
+                        if let Some(def) = stmt.child_by_field_name("definition") {
+                            self.bind_definition(def, top, bound);
                         }
-                        _ => {}
                     }
-                }
-                "function_definition" | "class_definition" => {
-                    self.bind_definition(stmt, top, bound);
-                }
-                "decorated_definition" => {
-                    if let Some(def) = stmt.child_by_field_name("definition") {
-                        self.bind_definition(def, top, bound);
+                    "import_statement" => self.import(stmt, bound),
+                    "import_from_statement" => self.import_from(stmt, bound, annotations_alias),
+                    "for_statement" => {
+                        if let Some(left) = stmt.child_by_field_name("left") {
+                            self.bind_pattern(left, bound);
+                        }
+                        self.nested_blocks(stmt, bound, &mut blocks);
                     }
-                }
-                "import_statement" => self.import(stmt, bound),
-                "import_from_statement" => self.import_from(stmt, bound, annotations_alias),
-                "for_statement" => {
-                    if let Some(left) = stmt.child_by_field_name("left") {
-                        self.bind_pattern(left, bound);
+                    "if_statement" | "try_statement" | "with_statement" | "while_statement" => {
+                        self.nested_blocks(stmt, bound, &mut blocks);
                     }
-                    self.nested_blocks(stmt, bound, values, annotations_alias);
+                    _ => {}
                 }
-                "if_statement" | "try_statement" | "with_statement" | "while_statement" => {
-                    self.nested_blocks(stmt, bound, values, annotations_alias);
-                }
-                _ => {}
             }
         }
     }
@@ -330,18 +377,17 @@ impl<'t> File<'t> {
     /// The blocks of a compound statement at module level: their bindings count, but bind
     /// only when the branch runs, so none is a constant.
     fn nested_blocks(
-        &mut self,
+        &self,
         stmt: Node<'t>,
         bound: &mut HashMap<&'t str, usize>,
-        values: &mut HashMap<&'t str, Node<'t>>,
-        annotations_alias: &mut Option<String>,
+        blocks: &mut Vec<(Node<'t>, bool)>,
     ) {
         let mut stack = vec![stmt];
         while let Some(node) = stack.pop() {
             let mut cursor = node.walk();
             for child in node.named_children(&mut cursor) {
                 match child.kind() {
-                    "block" => self.module_level(child, false, bound, values, annotations_alias),
+                    "block" => blocks.push((child, false)),
                     "as_pattern" | "with_clause" | "with_item" => {
                         if let Some(alias) = child.child_by_field_name("alias") {
                             self.bind_pattern(alias, bound);
@@ -371,17 +417,17 @@ impl<'t> File<'t> {
     }
 
     fn bind_pattern(&self, pattern: Node<'t>, bound: &mut HashMap<&'t str, usize>) {
-        if pattern.kind() == "identifier" {
-            *bound.entry(self.text_of(pattern)).or_default() += 1;
-            return;
-        }
-        // Attributes and subscripts (`x.y = 1`, `x[0] = 1`) bind no name.
-        if matches!(pattern.kind(), "attribute" | "subscript") {
-            return;
-        }
-        let mut cursor = pattern.walk();
-        for child in pattern.named_children(&mut cursor) {
-            self.bind_pattern(child, bound);
+        let mut patterns = vec![pattern];
+        while let Some(pattern) = patterns.pop() {
+            match pattern.kind() {
+                "identifier" => *bound.entry(self.text_of(pattern)).or_default() += 1,
+                // Attributes and subscripts (`x.y = 1`, `x[0] = 1`) bind no name.
+                "attribute" | "subscript" => {}
+                _ => {
+                    let mut cursor = pattern.walk();
+                    patterns.extend(pattern.named_children(&mut cursor));
+                }
+            }
         }
     }
 
@@ -954,12 +1000,21 @@ impl<'t> File<'t> {
     /// (any module path, subscripted or not), or one of the arguments of `Optional[...]`,
     /// `Union[...]` or `X | None`.
     fn is_context(&self, annotation: Node) -> bool {
+        self.is_context_at(annotation, 0)
+    }
+
+    fn is_context_at(&self, annotation: Node, depth: usize) -> bool {
+        // Deeper than any real annotation: not the SDK's `Context`, and not read further.
+        if depth > 16 {
+            return false;
+        }
+        let is_context = |n: &Node| self.is_context_at(*n, depth + 1);
         fn named(n: Node) -> Vec<Node> {
             let mut cursor = n.walk();
             n.named_children(&mut cursor).collect()
         }
         match annotation.kind() {
-            "type" | "type_parameter" => named(annotation).iter().any(|n| self.is_context(*n)),
+            "type" | "type_parameter" => named(annotation).iter().any(is_context),
             "attribute" | "identifier" => last_name(self.text_of(annotation)) == "Context",
             "generic_type" | "subscript" => {
                 let parts = named(annotation);
@@ -969,11 +1024,9 @@ impl<'t> File<'t> {
                 let base_name = last_name(self.text_of(*base));
                 base_name == "Context"
                     || matches!(base_name, "Optional" | "Union")
-                        && parts[1..].iter().any(|n| self.is_context(*n))
+                        && parts[1..].iter().any(is_context)
             }
-            "binary_operator" | "union_type" => {
-                named(annotation).iter().any(|n| self.is_context(*n))
-            }
+            "binary_operator" | "union_type" => named(annotation).iter().any(is_context),
             "string" => string_literal(self.text, annotation).is_some_and(|s| {
                 s.split(['[', '|', ']', ','])
                     .any(|part| last_name(part.trim()) == "Context")
@@ -2083,5 +2136,43 @@ mod tests {
         // `ß = 1; é = ` is 11 characters (13 bytes).
         assert_eq!((t.line, t.column), (2, 12));
         assert_eq!(&text[t.start..t.start + 10], "types.Tool");
+    }
+
+    #[test]
+    fn deep_nesting_is_read_without_exhausting_the_stack() {
+        let n = 20_000;
+        let deep_type = format!(
+            "{HEAD}@mcp.tool()\ndef a(x: {}int{}, ctx: Context): ...\n",
+            "Optional[".repeat(n),
+            "]".repeat(n)
+        );
+        let tool = one(&deep_type);
+        assert_eq!(tool.inputs, ["x"]);
+        let deep_pattern = format!("{}a{} = 1\n{HEAD}", "(".repeat(n), ")".repeat(n));
+        let _ = Python.read(&deep_pattern, "s.py");
+        let mut deep_blocks = String::from(HEAD);
+        for i in 0..2_000 {
+            deep_blocks.push_str(&" ".repeat(i));
+            deep_blocks.push_str("if x:\n");
+        }
+        deep_blocks.push_str(&" ".repeat(2_000));
+        deep_blocks.push_str("NAME = 'n'\n");
+        let err = Python.read(&deep_blocks, "s.py").unwrap_err();
+        assert_eq!((err.line, err.column), (Some(305), Some(1)), "{err}");
+        // Blank lines continued by `\\` add up, as the grammar's scanner counts them.
+        let continued = format!("{HEAD}if x:\n{}    y = 1\n", "\t\t\\\n".repeat(19));
+        let err = Python.read(&continued, "s.py").unwrap_err();
+        assert_eq!(err.line, Some(24), "{err}");
+        let within = format!("{HEAD}if x:\n{}    y = 1\n", "\t\t\\\n".repeat(18));
+        assert!(Python.read(&within, "s.py").is_ok());
+        let deep_string = format!(
+            "{HEAD}@mcp.tool(name={}'n'{})\ndef a(): ...\n",
+            "(".repeat(n),
+            ")".repeat(n)
+        );
+        assert_eq!(
+            one(&deep_string).name,
+            Err(format!("{}'n'{}", "(".repeat(n), ")".repeat(n)))
+        );
     }
 }
