@@ -22,7 +22,21 @@ impl Language for Python {
 
     fn is_server(&self, text: &str) -> bool {
         let mut types = false;
+        // The triple quote a string spanning lines was opened with: an import written in a
+        // docstring is prose.
+        let mut open: Option<&str> = None;
         for line in text.lines() {
+            let was_open = open.is_some();
+            for quote in triple_quotes(line) {
+                match open {
+                    Some(q) if q == quote => open = None,
+                    Some(_) => {}
+                    None => open = Some(quote),
+                }
+            }
+            if was_open {
+                continue;
+            }
             match import_of(line.trim_start()) {
                 Some(Import::Server) => return true,
                 Some(Import::Types) => types = true,
@@ -44,6 +58,24 @@ impl Language for Python {
 enum Import {
     Server,
     Types,
+}
+
+/// The triple quotes of a line in order, outside a comment (a cheap scan: a triple quote
+/// inside a one-line string is rare enough for a precheck).
+fn triple_quotes(line: &str) -> impl Iterator<Item = &'static str> + '_ {
+    let mut rest = line.split('#').next().unwrap_or(line);
+    std::iter::from_fn(move || {
+        let double = rest.find("\"\"\"");
+        let single = rest.find("'''");
+        let (at, quote) = match (double, single) {
+            (Some(d), Some(s)) if s < d => (s, "'''"),
+            (Some(d), _) => (d, "\"\"\""),
+            (None, Some(s)) => (s, "'''"),
+            (None, None) => return None,
+        };
+        rest = &rest[at + 3..];
+        Some(quote)
+    })
 }
 
 /// What an import line brings in, judged on its modules alone (a comment or a string that
@@ -1694,6 +1726,8 @@ mod tests {
             "from mcp import types\n\nTOOLS = [types.Tool(name='x', inputSchema={})]\n",
             "import mcp.types as t\nt.Tool(name='x', inputSchema={})\n",
             "from mcp.types import Tool\nTool(name='x', inputSchema={})\n",
+            "\"\"\"A server.\"\"\"\n\nfrom fastmcp import FastMCP\n",
+            "'''A server\n'''\ndoc = \"\"\"x\"\"\"  # '''\nimport fastmcp\n",
         ];
         for text in yes {
             assert!(Python.is_server(text), "{text}");
@@ -1705,6 +1739,8 @@ mod tests {
             "from mcp import types\nprint(types.CallToolResult)\n",
             "import mcp_servers_helpers\nfrom fastmcpx import thing\nimport mcp.serverless\n",
             "x = 'from mcp.server import MCPServer'\n",
+            "\"\"\"Use it like this:\n\nfrom mcp.server import MCPServer\n\"\"\"\nimport json\n",
+            "def f():\n    '''Or so.\n    import fastmcp\n    '''\n",
         ];
         for text in no {
             assert!(!Python.is_server(text), "{text}");
