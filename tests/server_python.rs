@@ -255,7 +255,7 @@ fn a_spliced_slot_changes_only_its_bytes_reads_back_and_runs() {
 
 /// Every slot shape of a file that imports `ToolAnnotations`: new keyword arguments in
 /// each call style, hints added inside `ToolAnnotations(...)` and dict literals, the
-/// low-level `types.Tool`.
+/// decorator applied by hand, the low-level `types.Tool`.
 const SHAPES: &str = r#"from mcp import types
 from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
@@ -295,6 +295,7 @@ def added() -> str:
 
 
 server.add_tool(added)
+server.tool(name="by_hand")(added)
 
 LOW_LEVEL = [
     types.Tool(name="low", input_schema={"type": "object", "properties": {"q": {}}}),
@@ -305,7 +306,7 @@ LOW_LEVEL = [
 fn every_slot_shape_reads_back_and_runs() {
     let found = Python.read(SHAPES, "shapes.py").unwrap();
     assert!(found.problems.is_empty(), "{:?}", found.problems);
-    let values = [(true, false); 6];
+    let values = [(true, false); 7];
     let (edited, _) = splice(SHAPES, &found.tools, &values);
     assert!(
         edited.contains(
@@ -329,7 +330,7 @@ fn every_slot_shape_reads_back_and_runs() {
         assert_eq!(after.inputs, before.inputs);
         assert_eq!(after.annotations, Annotations::Literal(expected));
     }
-    assert_eq!(again.tools.len(), 6);
+    assert_eq!(again.tools.len(), 7);
 
     let Some(python) = sdk_python() else { return };
     let dir = tempfile::tempdir().unwrap();
@@ -362,6 +363,7 @@ fn every_slot_shape_reads_back_and_runs() {
             "in_keywords": with("openWorldHint"),
             "in_dict": with("idempotentHint"),
             "added": both,
+            "by_hand": both,
             "low": both,
         })
     );

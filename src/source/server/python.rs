@@ -261,6 +261,10 @@ enum Registration<'t> {
     Decorator(Node<'t>, Node<'t>),
     /// `X.add_tool(fn, ...)`.
     AddTool(Node<'t>),
+    /// `X.tool(...)(fn)`: the outer call and the inner one.
+    Wrapped(Node<'t>, Node<'t>),
+    /// `X.tool(fn, ...)`.
+    Direct(Node<'t>),
     /// `types.Tool(...)` / `Tool(...)` of the low-level server.
     LowLevel(Node<'t>),
 }
@@ -656,10 +660,34 @@ impl<'t> File<'t> {
             self.count_keywords(call);
             return;
         }
-        if is_method(self.text, callee, "add_tool") {
+        if is_method(self.text, callee, "tool") {
+            self.tool_call(call);
+        } else if callee.kind() == "call"
+            && callee
+                .child_by_field_name("function")
+                .is_some_and(|inner| is_method(self.text, inner, "tool"))
+        {
+            self.registrations.push(Registration::Wrapped(call, callee));
+        } else if is_method(self.text, callee, "add_tool") {
             self.registrations.push(Registration::AddTool(call));
         } else if self.is_tool_type(callee) {
             self.registrations.push(Registration::LowLevel(call));
+        }
+    }
+
+    /// A `X.tool(...)` call outside a decorator: registered when its first argument is the
+    /// function (`X.tool(fn)`); applied by hand (`X.tool()(fn)`) it is read with the outer
+    /// call, and with a name first (`X.tool("n")`) it only makes a decorator.
+    fn tool_call(&mut self, call: Node<'t>) {
+        let Some(parent) = call.parent() else { return };
+        if parent.kind() == "decorator" || parent.child_by_field_name("function") == Some(call) {
+            return;
+        }
+        let first = call
+            .child_by_field_name("arguments")
+            .and_then(|a| a.named_child(0));
+        if first.is_some_and(|f| matches!(f.kind(), "identifier" | "attribute" | "lambda")) {
+            self.registrations.push(Registration::Direct(call));
         }
     }
 
@@ -718,6 +746,8 @@ impl<'t> File<'t> {
             let read = match *registration {
                 Registration::Decorator(decorator, def) => self.decorated(decorator, def),
                 Registration::AddTool(call) => self.add_tool(call),
+                Registration::Wrapped(outer, inner) => self.wrapped(outer, inner),
+                Registration::Direct(call) => self.direct(call),
                 Registration::LowLevel(call) => self.low_level(call),
             };
             match read {
@@ -800,24 +830,7 @@ impl<'t> File<'t> {
                 ),
             ));
         };
-        let def = match function.kind() {
-            "identifier" => self
-                .functions
-                .get(self.text_of(function))
-                .copied()
-                .flatten(),
-            _ => None,
-        };
-        let Some(def) = def else {
-            return Err(self.problem(
-                call,
-                format!(
-                    "`add_tool({})`: no single `def {}` in this file to read the tool from",
-                    self.text_of(function),
-                    self.text_of(function)
-                ),
-            ));
-        };
+        let def = self.function(call, function)?;
         let name = self.name_or(a.get("name", Some(1)), self.text_of(function));
         Ok(self.tool(
             call,
@@ -827,6 +840,72 @@ impl<'t> File<'t> {
             Place::List(list),
             [Some(2), Some(3), Some(4)],
         ))
+    }
+
+    /// The `def` a registration call names, a problem at `call` when it is not one `def`
+    /// of this file.
+    fn function(&self, call: Node<'t>, function: Node<'t>) -> Result<Node<'t>, Error> {
+        let def = match function.kind() {
+            "identifier" => self
+                .functions
+                .get(self.text_of(function))
+                .copied()
+                .flatten(),
+            _ => None,
+        };
+        def.ok_or_else(|| {
+            self.problem(
+                call,
+                format!(
+                    "`{}` registers `{}`, which is no single `def` of this file to read the tool from",
+                    self.text_of(call.child_by_field_name("function").unwrap_or(call)),
+                    self.text_of(function),
+                ),
+            )
+        })
+    }
+
+    /// `X.tool(...)(fn)`: the decorator applied by hand, its arguments those of the inner
+    /// call.
+    fn wrapped(&self, outer: Node<'t>, inner: Node<'t>) -> Result<Tool, Error> {
+        let (Some(outer_list), Some(list)) = (
+            outer.child_by_field_name("arguments"),
+            inner
+                .child_by_field_name("arguments")
+                .filter(|a| a.kind() == "argument_list"),
+        ) else {
+            return Err(self.problem(outer, "a `tool(...)(...)` call without arguments".into()));
+        };
+        let Some(function) = outer_list.named_child(0) else {
+            return Err(self.problem(outer, "`tool(...)()` applied to nothing".into()));
+        };
+        let def = self.function(inner, function)?;
+        let a = Args::new(self, list);
+        let name = self.name_or(a.get("name", Some(0)), self.text_of(function));
+        Ok(self.tool(
+            outer,
+            name,
+            &a,
+            Some(def),
+            Place::List(list),
+            [Some(1), Some(2), Some(3)],
+        ))
+    }
+
+    /// `X.tool(fn, name=...)`: the standalone `fastmcp`'s call form, its first argument the
+    /// function and the rest keywords.
+    fn direct(&self, call: Node<'t>) -> Result<Tool, Error> {
+        let Some(list) = call
+            .child_by_field_name("arguments")
+            .filter(|a| a.kind() == "argument_list")
+        else {
+            return Err(self.problem(call, "`tool` without an argument list".into()));
+        };
+        let a = Args::new(self, list);
+        let function = a.positional[0];
+        let def = self.function(call, function)?;
+        let name = self.name_or(a.get("name", None), self.text_of(function));
+        Ok(self.tool(call, name, &a, Some(def), Place::List(list), [None; 3]))
     }
 
     fn low_level(&self, call: Node<'t>) -> Result<Tool, Error> {
@@ -2090,6 +2169,43 @@ mod tests {
         assert!(out.contains(
             "mcp.add_tool(\n    search,\n    \"lookup\",\n    annotations={\"readOnlyHint\": True, \"destructiveHint\": False},\n)"
         ));
+    }
+
+    #[test]
+    fn the_decorator_applied_by_hand_and_fastmcps_call_form_register_too() {
+        let text = format!(
+            "{HEAD}def search(query: str) -> list:\n    \"\"\"Searches.\"\"\"\n\n\
+             mcp.tool()(search)\n\
+             mcp.tool(\"find\", description=\"Finds.\")(search)\n\
+             mcp.tool(search, name=\"lookup\")\n\
+             named = mcp.tool(\"made_only\")\n"
+        );
+        let tools = tools(&text);
+        let names: Vec<&str> = tools.iter().map(|t| t.name.as_deref().unwrap()).collect();
+        assert_eq!(names, ["search", "find", "lookup"]);
+        assert_eq!(tools[1].description.as_deref(), Some("Finds."));
+        for t in &tools {
+            assert_eq!(t.inputs, ["query"]);
+            assert_eq!(&text[t.start..t.start + 9], "mcp.tool(");
+        }
+        let out = fill(&text);
+        let dict = "{\"readOnlyHint\": True, \"destructiveHint\": False}";
+        assert!(
+            out.contains(&format!("mcp.tool(annotations={dict})(search)")),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!(
+                "mcp.tool(\"find\", description=\"Finds.\", annotations={dict})(search)"
+            )),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!(
+                "mcp.tool(search, name=\"lookup\", annotations={dict})"
+            )),
+            "{out}"
+        );
     }
 
     #[test]
