@@ -105,6 +105,52 @@ fn the_git_servers_twelve_tools_are_read_with_names_from_its_enum() {
     );
 }
 
+/// What the reader reads from the source is what the same version of the server lists
+/// (tests/data/servers/mcp-server-git.json, its `tools/list` through the SDK): names,
+/// descriptions, input names, and every annotation the reader could read.
+#[test]
+fn the_git_servers_source_reads_as_it_lists() {
+    let found = Python.read(&git_server(), "server.py").unwrap();
+    let path = common::manifest_dir().join("tests/data/servers/mcp-server-git.json");
+    let listed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let listed = listed["tools"].as_array().unwrap();
+    assert_eq!(found.tools.len(), listed.len());
+    for (tool, listed) in found.tools.iter().zip(listed) {
+        let name = tool.name.as_deref().unwrap();
+        assert_eq!(name, listed["name"], "{name}");
+        assert_eq!(
+            tool.description.as_deref(),
+            listed["description"].as_str(),
+            "{name}"
+        );
+        // serde_json's map here is sorted, so the names are compared as sets.
+        let properties: Vec<&str> = listed["inputSchema"]["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut inputs = tool.inputs.clone();
+        inputs.sort();
+        assert_eq!(inputs, properties, "{name}");
+        if let Annotations::Literal(entries) = &tool.annotations {
+            let read: serde_json::Map<String, serde_json::Value> = entries
+                .iter()
+                .map(|(k, v)| match v {
+                    Value::Bool(b) => (k.clone(), (*b).into()),
+                    Value::Unread(t) => panic!("{name}: {k} unread: {t}"),
+                })
+                .collect();
+            assert_eq!(
+                serde_json::Value::Object(read),
+                listed["annotations"],
+                "{name}"
+            );
+        }
+    }
+}
+
 /// A small server on the 2.x SDK with one tool of each registration shape the SDK runs
 /// (`@server.tool()`, a multi-line call, `add_tool`), none with annotations.
 const SMALL: &str = r#"from mcp.server.mcpserver import Context, MCPServer

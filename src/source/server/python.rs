@@ -81,8 +81,7 @@ fn triple_quotes(line: &str) -> impl Iterator<Item = &'static str> + '_ {
 /// What an import line brings in, judged on its modules alone (a comment or a string that
 /// mentions `mcp` is not an import statement).
 fn import_of(line: &str) -> Option<Import> {
-    let is_server =
-        |m: &str| under(m, "mcp.server") || under(m, "fastmcp") || under(m, "mcp.server.fastmcp");
+    let is_server = |m: &str| under(m, "mcp.server") || under(m, "fastmcp");
     if let Some(rest) = line.strip_prefix("from ") {
         let (module, names) = rest.split_once(" import ")?;
         let module = module.trim();
