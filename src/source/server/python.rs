@@ -190,7 +190,16 @@ fn parse(text: &str) -> Result<Tree, Error> {
     let tree = parser
         .parse(text, None)
         .ok_or_else(|| Error::new("the Python parser gave up"))?;
-    if let Some(bad) = first_error(tree.root_node()) {
+    if let Some((outer, bad)) = first_error(tree.root_node()) {
+        // Python's own message where it applies: a bracket left open swallows the rest.
+        if let Some(open) = unclosed(outer) {
+            let (line, column) = position(text, open);
+            return Err(Error::new(format!(
+                "not valid Python: `{}` is never closed",
+                open.kind()
+            ))
+            .at(line, column));
+        }
         let (line, column) = position(text, bad);
         let what = if bad.is_missing() {
             format!("missing `{}`", bad.kind())
@@ -209,24 +218,56 @@ fn parse(text: &str) -> Result<Tree, Error> {
     Ok(tree)
 }
 
+/// The first bracket opened in an error node and not closed in it.
+fn unclosed(error: Node) -> Option<Node> {
+    let mut open: Vec<Node> = Vec::new();
+    let mut cursor = error.walk();
+    'outer: loop {
+        let node = cursor.node();
+        if !node.is_named() && !node.is_missing() {
+            match node.kind() {
+                "(" | "[" | "{" => open.push(node),
+                ")" | "]" | "}" => {
+                    open.pop();
+                }
+                _ => {}
+            }
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                continue 'outer;
+            }
+            if !cursor.goto_parent() || cursor.node() == error {
+                break 'outer;
+            }
+        }
+    }
+    open.first().copied()
+}
+
 fn end_point(text: &str) -> tree_sitter::Point {
     let row = text.bytes().filter(|&b| b == b'\n').count();
     let column = text.len() - text.rfind('\n').map_or(0, |i| i + 1);
     tree_sitter::Point { row, column }
 }
 
-/// Where the parser gave up: the innermost of the first nodes it marked as an error or as
-/// missing (an outer error node starts at the statement it could not finish, the inner one
-/// at the token that broke it).
-fn first_error(root: Node) -> Option<Node> {
+/// Where the parser gave up: the first node it marked as an error or as missing, and the
+/// innermost such node under it (an outer error node starts at the statement it could not
+/// finish, the inner one at the token that broke it).
+fn first_error(root: Node) -> Option<(Node, Node)> {
     if !root.has_error() {
         return None;
     }
     let mut node = root;
-    let mut found = None;
+    let mut outer = None;
+    let mut inner = None;
     'down: loop {
         if node.is_error() || node.is_missing() {
-            found = Some(node);
+            outer = outer.or(Some(node));
+            inner = Some(node);
         }
         let mut cursor = node.walk();
         for child in node.children(&mut cursor) {
@@ -235,7 +276,7 @@ fn first_error(root: Node) -> Option<Node> {
                 continue 'down;
             }
         }
-        return found.or(Some(node));
+        return Some((outer.unwrap_or(node), inner.unwrap_or(node)));
     }
 }
 
@@ -2268,15 +2309,22 @@ mod tests {
                 "s.py",
             )
             .unwrap_err();
-        // The token the unclosed parameter list cannot take.
-        assert_eq!((err.line, err.column), (Some(7), Some(5)), "{err:?}");
-        assert_eq!(err.message, "not valid Python: unexpected `return`");
+        assert_eq!((err.line, err.column), (Some(6), Some(11)), "{err:?}");
+        assert_eq!(err.message, "not valid Python: `(` is never closed");
+        let err = Python
+            .read(&format!("{HEAD}x = 1 +\n"), "s.py")
+            .unwrap_err();
+        assert_eq!((err.line, err.column), (Some(5), Some(1)), "{err:?}");
+        assert_eq!(err.message, "not valid Python: unexpected `x = 1 +`");
         let err = Python.read("x = (1,\n", "s.py").unwrap_err();
-        assert!(
-            err.message.contains("missing `)`") || err.message.contains("unexpected"),
-            "{err:?}"
-        );
-        assert_eq!(err.line, Some(1));
+        assert_eq!(err.message, "not valid Python: `(` is never closed");
+        assert_eq!((err.line, err.column), (Some(1), Some(5)));
+        let err = Python.read("x = [1, 2\ny = {3: (4)\n", "s.py").unwrap_err();
+        assert_eq!(err.message, "not valid Python: `[` is never closed");
+        assert_eq!((err.line, err.column), (Some(1), Some(5)));
+        let err = Python.read("def f(:\n    pass\n", "s.py").unwrap_err();
+        assert_eq!(err.message, "not valid Python: missing `)`");
+        assert_eq!((err.line, err.column), (Some(1), Some(7)));
     }
 
     #[test]
