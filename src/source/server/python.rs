@@ -384,8 +384,8 @@ impl<'t> File<'t> {
         annotations_alias: &mut Option<String>,
     ) {
         // A list of blocks still to read, not recursion: nesting is as deep as the file.
-        let mut blocks = vec![(root, true)];
-        while let Some((block, top)) = blocks.pop() {
+        let mut blocks = vec![(root, true, true)];
+        while let Some((block, top, runtime)) = blocks.pop() {
             let mut cursor = block.walk();
             for stmt in block.named_children(&mut cursor) {
                 match stmt.kind() {
@@ -433,16 +433,19 @@ impl<'t> File<'t> {
                             self.bind_definition(def, top, bound);
                         }
                     }
+                    // An import for type checkers binds nothing when the server runs: an
+                    // inserted `ToolAnnotations(...)` must not rely on it.
+                    "import_statement" | "import_from_statement" if !runtime => {}
                     "import_statement" => self.import(stmt, bound),
                     "import_from_statement" => self.import_from(stmt, bound, annotations_alias),
                     "for_statement" => {
                         if let Some(left) = stmt.child_by_field_name("left") {
                             self.bind_pattern(left, bound);
                         }
-                        self.nested_blocks(stmt, bound, &mut blocks);
+                        self.nested_blocks(stmt, runtime, bound, &mut blocks);
                     }
                     "if_statement" | "try_statement" | "with_statement" | "while_statement" => {
-                        self.nested_blocks(stmt, bound, &mut blocks);
+                        self.nested_blocks(stmt, runtime, bound, &mut blocks);
                     }
                     _ => {}
                 }
@@ -455,15 +458,23 @@ impl<'t> File<'t> {
     fn nested_blocks(
         &self,
         stmt: Node<'t>,
+        runtime: bool,
         bound: &mut HashMap<&'t str, usize>,
-        blocks: &mut Vec<(Node<'t>, bool)>,
+        blocks: &mut Vec<(Node<'t>, bool, bool)>,
     ) {
+        let typing_only = stmt.kind() == "if_statement"
+            && stmt
+                .child_by_field_name("condition")
+                .is_some_and(|c| last_name(self.text_of(c)) == "TYPE_CHECKING");
         let mut stack = vec![stmt];
         while let Some(node) = stack.pop() {
             let mut cursor = node.walk();
             for child in node.named_children(&mut cursor) {
                 match child.kind() {
-                    "block" => blocks.push((child, false)),
+                    "block" => {
+                        let only = typing_only && child.id() == consequence_id(stmt);
+                        blocks.push((child, false, runtime && !only));
+                    }
                     "as_pattern" | "with_clause" | "with_item" => {
                         if let Some(alias) = child.child_by_field_name("alias") {
                             self.bind_pattern(alias, bound);
@@ -1568,6 +1579,11 @@ impl<'t> Args<'t> {
     }
 }
 
+fn consequence_id(stmt: Node) -> usize {
+    stmt.child_by_field_name("consequence")
+        .map_or(usize::MAX, |c| c.id())
+}
+
 /// Whether `callee` is `X.method` for some expression `X`.
 fn is_method(text: &str, callee: Node, method: &str) -> bool {
     callee.kind() == "attribute"
@@ -2164,6 +2180,22 @@ mod tests {
                 "{out}"
             );
         }
+    }
+
+    #[test]
+    fn an_import_for_type_checkers_only_is_not_relied_on() {
+        let text = format!(
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from mcp.types import ToolAnnotations\nelse:\n    pass\n{HEAD}@mcp.tool()\ndef a(): ...\n"
+        );
+        let out = fill(&text);
+        assert!(
+            out.contains(
+                "@mcp.tool(annotations={\"readOnlyHint\": True, \"destructiveHint\": False})"
+            ),
+            "{out}"
+        );
+        let runtime = text.replace("TYPE_CHECKING:", "True:");
+        assert!(fill(&runtime).contains("@mcp.tool(annotations=ToolAnnotations("));
     }
 
     #[test]
