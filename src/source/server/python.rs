@@ -5,7 +5,7 @@
 //! what the file itself binds is followed (a module constant bound once, an enum member of a
 //! class in the file); anything imported or computed is reported as unread, never guessed.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use tree_sitter::{Node, Parser, Tree};
 
@@ -331,6 +331,9 @@ struct File<'t> {
     single: usize,
     double: usize,
     registrations: Vec<Registration<'t>>,
+    /// The calls of `@X.tool(...)` decorators and of `X.tool(...)(fn)`, read with their
+    /// registration (the walk meets each before its calls).
+    read_calls: HashSet<usize>,
 }
 
 impl<'t> File<'t> {
@@ -349,6 +352,7 @@ impl<'t> File<'t> {
             single: 0,
             double: 0,
             registrations: Vec::new(),
+            read_calls: HashSet::new(),
         };
         let root = tree.root_node();
         let mut bound: HashMap<&'t str, usize> = HashMap::new();
@@ -624,13 +628,43 @@ impl<'t> File<'t> {
     /// One pass over the whole tree, in document order: registrations, definitions, the
     /// file's style, and how often each constant is named.
     fn walk(&mut self, root: Node<'t>) {
+        // Node kinds by number: the walk visits every node, and a number is compared
+        // where a name would be looked up and compared by its bytes.
+        let language = root.language();
+        let id = |kind: &str| language.id_for_node_kind(kind, true);
+        let [
+            decorated,
+            call,
+            function,
+            string_start,
+            identifier,
+            global,
+            nonlocal,
+        ] = [
+            "decorated_definition",
+            "call",
+            "function_definition",
+            "string_start",
+            "identifier",
+            "global_statement",
+            "nonlocal_statement",
+        ]
+        .map(id);
         let mut cursor = root.walk();
         'outer: loop {
             let node = cursor.node();
-            match node.kind() {
-                "decorator" => self.decorator(node),
-                "call" => self.call(node),
-                "function_definition" => {
+            match node.kind_id() {
+                k if k == identifier && !self.constants.is_empty() => {
+                    let name = self.text_of(node);
+                    if let Some(n) = self.uses.get_mut(name) {
+                        *n += 1;
+                    } else if self.constants.contains_key(name) {
+                        self.uses.insert(name, 1);
+                    }
+                }
+                k if k == call => self.call(node),
+                k if k == decorated => self.decorated_definition(node),
+                k if k == function => {
                     if let Some(name) = node.child_by_field_name("name") {
                         let name = self.text_of(name);
                         self.functions
@@ -639,7 +673,7 @@ impl<'t> File<'t> {
                             .or_insert(Some(node));
                     }
                 }
-                "string_start" => {
+                k if k == string_start => {
                     let quote = self.text_of(node).trim_start_matches(char::is_alphabetic);
                     match quote {
                         "'" => self.single += 1,
@@ -647,14 +681,7 @@ impl<'t> File<'t> {
                         _ => {}
                     }
                 }
-                "identifier" => {
-                    if let Some(n) = self.uses.get_mut(&self.text[node.byte_range()]) {
-                        *n += 1;
-                    } else if self.constants.contains_key(&self.text[node.byte_range()]) {
-                        self.uses.insert(self.text_of(node), 1);
-                    }
-                }
-                "global_statement" | "nonlocal_statement" => {
+                k if k == global || k == nonlocal => {
                     // A function that rebinds a module name makes it no constant.
                     let mut c = node.walk();
                     let names: Vec<&str> = node
@@ -682,24 +709,30 @@ impl<'t> File<'t> {
         }
     }
 
-    fn decorator(&mut self, decorator: Node<'t>) {
-        let Some(expr) = decorator.named_child(0) else {
+    /// The `@X.tool` decorators of a definition; the call each one makes is not read
+    /// again as a call of its own.
+    fn decorated_definition(&mut self, decorated: Node<'t>) {
+        let Some(def) = decorated.child_by_field_name("definition") else {
             return;
         };
-        let callee = if expr.kind() == "call" {
-            expr.child_by_field_name("function")
-        } else {
-            Some(expr)
-        };
-        if !callee.is_some_and(|c| is_method(self.text, c, "tool")) {
-            return;
-        }
-        if let Some(def) = decorator
-            .parent()
-            .and_then(|d| d.child_by_field_name("definition"))
-        {
-            self.registrations
-                .push(Registration::Decorator(decorator, def));
+        let mut cursor = decorated.walk();
+        for decorator in decorated.named_children(&mut cursor) {
+            let Some(expr) = decorator
+                .named_child(0)
+                .filter(|_| decorator.kind() == "decorator")
+            else {
+                continue;
+            };
+            let callee = if expr.kind() == "call" {
+                self.read_calls.insert(expr.id());
+                expr.child_by_field_name("function")
+            } else {
+                Some(expr)
+            };
+            if callee.is_some_and(|c| is_method(self.text, c, "tool")) {
+                self.registrations
+                    .push(Registration::Decorator(decorator, def));
+            }
         }
     }
 
@@ -718,6 +751,7 @@ impl<'t> File<'t> {
                 .child_by_field_name("function")
                 .is_some_and(|inner| is_method(self.text, inner, "tool"))
         {
+            self.read_calls.insert(callee.id());
             self.registrations.push(Registration::Wrapped(call, callee));
         } else if is_method(self.text, callee, "add_tool") {
             self.registrations.push(Registration::AddTool(call));
@@ -730,8 +764,7 @@ impl<'t> File<'t> {
     /// function (`X.tool(fn)`); applied by hand (`X.tool()(fn)`) it is read with the outer
     /// call, and with a name first (`X.tool("n")`) it only makes a decorator.
     fn tool_call(&mut self, call: Node<'t>) {
-        let Some(parent) = call.parent() else { return };
-        if parent.kind() == "decorator" || parent.child_by_field_name("function") == Some(call) {
+        if self.read_calls.contains(&call.id()) {
             return;
         }
         let first = call
