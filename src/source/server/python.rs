@@ -1041,7 +1041,23 @@ impl<'t> File<'t> {
             },
             _ => def.and_then(|d| self.docstring(d)),
         };
-        let inputs = def.map_or_else(Vec::new, |d| self.parameters(d));
+        let mut inputs = def.map_or_else(Vec::new, |d| self.parameters(d));
+        // The standalone `fastmcp` leaves the parameters named in `exclude_args` out of the
+        // tool's schema; a list it cannot read leaves them all in.
+        if let Some(excluded) = a
+            .get("exclude_args", None)
+            .filter(|l| matches!(l.kind(), "list" | "tuple"))
+        {
+            let mut cursor = excluded.walk();
+            let names: Option<Vec<String>> = excluded
+                .named_children(&mut cursor)
+                .filter(|n| n.kind() != "comment")
+                .map(|n| self.string(n))
+                .collect();
+            if let Some(names) = names {
+                inputs.retain(|i| !names.contains(i));
+            }
+        }
         let (annotations, slot) = match a.get("annotations", positions[2]) {
             Some(value) => self.annotations(value),
             None => (Annotations::Absent, Ok(self.new_argument(place))),
@@ -2039,6 +2055,13 @@ mod tests {
         // The SDK fills only the first `Context` parameter; a second is an input.
         assert_eq!(tools[4].inputs, ["b"]);
         assert_eq!(tools[5].inputs, ["a", "c"]);
+        let excluded = format!(
+            "{HEAD}@mcp.tool(exclude_args=[\"state\", 'token'])\ndef a(q, state=None, token=None): ...\n\
+             @mcp.tool(exclude_args=EXCLUDED)\ndef b(q, state=None): ...\n"
+        );
+        let tools = self::tools(&excluded);
+        assert_eq!(tools[0].inputs, ["q"]);
+        assert_eq!(tools[1].inputs, ["q", "state"]);
     }
 
     #[test]
