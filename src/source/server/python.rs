@@ -314,6 +314,9 @@ struct File<'t> {
     /// Module-level names bound exactly once, with the value of that one binding.
     constants: HashMap<&'t str, Node<'t>>,
     enums: HashMap<&'t str, Enum<'t>>,
+    /// Module-level classes bound once, for the pydantic models whose schema a low-level
+    /// tool lists.
+    classes: HashMap<&'t str, Node<'t>>,
     /// How `ToolAnnotations` is spelled where the file binds it (`ToolAnnotations`,
     /// `types.ToolAnnotations`).
     annotations_callee: Option<String>,
@@ -342,6 +345,7 @@ impl<'t> File<'t> {
             text,
             constants: HashMap::new(),
             enums: HashMap::new(),
+            classes: HashMap::new(),
             annotations_callee: None,
             tool_names: Vec::new(),
             types_modules: Vec::new(),
@@ -364,6 +368,7 @@ impl<'t> File<'t> {
             .filter(|(name, _)| bound.get(name) == Some(&1))
             .collect();
         file.enums.retain(|name, _| bound.get(name) == Some(&1));
+        file.classes.retain(|name, _| bound.get(name) == Some(&1));
         file.annotations_callee = annotations_alias.or_else(|| {
             file.types_modules
                 .first()
@@ -503,6 +508,7 @@ impl<'t> File<'t> {
         let name = self.text_of(name);
         *bound.entry(name).or_default() += 1;
         if top && def.kind() == "class_definition" {
+            self.classes.insert(name, def);
             self.read_enum(def, name);
         }
     }
@@ -1248,6 +1254,9 @@ impl<'t> File<'t> {
 
     /// `properties` keys of a JSON Schema written as a dict literal (or a constant of one).
     fn schema_inputs(&self, schema: Node<'t>) -> Vec<String> {
+        if let Some(model) = self.model_of(schema) {
+            return self.model_fields(model, 0);
+        }
         let Some(schema) = self.dict_of(schema) else {
             return Vec::new();
         };
@@ -1273,6 +1282,82 @@ impl<'t> File<'t> {
                 .collect();
         }
         Vec::new()
+    }
+
+    /// The class of `Model.model_json_schema()`, a pydantic model of this file.
+    fn model_of(&self, schema: Node<'t>) -> Option<Node<'t>> {
+        let callee = schema
+            .child_by_field_name("function")
+            .filter(|_| schema.kind() == "call")?;
+        if !is_method(self.text, callee, "model_json_schema") {
+            return None;
+        }
+        let class = callee.child_by_field_name("object")?;
+        self.classes.get(self.text_of(class).trim()).copied()
+    }
+
+    /// The properties pydantic lists for a model of this file: the annotated fields of its
+    /// bases of this file, then its own, each under its `Field(alias=...)` where it has a
+    /// literal one (`model_json_schema` writes aliases), private and `ClassVar` ones left out.
+    fn model_fields(&self, class: Node<'t>, depth: usize) -> Vec<String> {
+        let mut fields: Vec<String> = Vec::new();
+        if depth > 8 {
+            return fields;
+        }
+        if let Some(bases) = class.child_by_field_name("superclasses") {
+            let mut cursor = bases.walk();
+            for base in bases.named_children(&mut cursor) {
+                if let Some(&base) = self.classes.get(self.text_of(base)) {
+                    for field in self.model_fields(base, depth + 1) {
+                        if !fields.contains(&field) {
+                            fields.push(field);
+                        }
+                    }
+                }
+            }
+        }
+        let Some(body) = class.child_by_field_name("body") else {
+            return fields;
+        };
+        let mut cursor = body.walk();
+        for stmt in body.named_children(&mut cursor) {
+            let Some(a) = stmt
+                .named_child(0)
+                .filter(|a| stmt.kind() == "expression_statement" && a.kind() == "assignment")
+            else {
+                continue;
+            };
+            let (Some(left), Some(annotation)) =
+                (a.child_by_field_name("left"), a.child_by_field_name("type"))
+            else {
+                continue;
+            };
+            let name = self.text_of(left);
+            if left.kind() != "identifier"
+                || name.starts_with('_')
+                || name == "model_config"
+                || self
+                    .text_of(annotation)
+                    .trim_start()
+                    .starts_with("ClassVar")
+            {
+                continue;
+            }
+            let alias = a
+                .child_by_field_name("right")
+                .filter(|r| r.kind() == "call")
+                .filter(|r| {
+                    r.child_by_field_name("function")
+                        .is_some_and(|f| last_name(self.text_of(f)) == "Field")
+                })
+                .and_then(|r| r.child_by_field_name("arguments"))
+                .and_then(|args| Args::new(self, args).get("alias", None))
+                .and_then(|alias| self.string(alias));
+            let field = alias.unwrap_or_else(|| name.to_owned());
+            fields.retain(|f| *f != field);
+            fields.push(field);
+        }
+        fields
     }
 
     fn dict_of(&self, node: Node<'t>) -> Option<Node<'t>> {
@@ -2377,6 +2462,14 @@ mod tests {
         assert_eq!(delete.annotations, Annotations::Absent);
         assert_eq!(found.problems.len(), 1);
         assert_eq!(found.problems[0].line, Some(16));
+        let models = "from mcp import types\nfrom pydantic import BaseModel, Field\n\n\
+             class Base(BaseModel):\n    repo: str\n    _cache: dict = {}\n\n\
+             class Fetch(Base):\n    url: str = Field(description=\"u\")\n    max_len: int = Field(5, alias=\"maxLength\")\n    kind: ClassVar[str] = \"x\"\n    model_config = {}\n\n\
+             TOOLS = [types.Tool(name=\"fetch\", inputSchema=Fetch.model_json_schema())]\n\
+             OTHER = [types.Tool(name=\"other\", inputSchema=Imported.model_json_schema())]\n";
+        let tools = tools(models);
+        assert_eq!(tools[0].inputs, ["repo", "url", "maxLength"]);
+        assert!(tools[1].inputs.is_empty());
         let out = fill(text);
         assert!(
             out.contains(
