@@ -105,6 +105,42 @@ fn the_git_servers_twelve_tools_are_read_with_names_from_its_enum() {
     );
 }
 
+/// Every cut of a real server, and every one with a line of it removed, is read or refused
+/// with a position, never a panic: error recovery hands the reader trees of every shape.
+#[test]
+fn a_server_cut_anywhere_is_read_or_refused_without_a_panic() {
+    let text = git_server();
+    let cuts = (0..text.len())
+        .step_by(397)
+        .filter(|&at| text.is_char_boundary(at));
+    for at in cuts {
+        let cut = &text[..at];
+        match Python.read(cut, "server.py") {
+            Ok(found) => {
+                for tool in &found.tools {
+                    assert!(tool.start < cut.len());
+                    if let Ok(slot) = &tool.slot {
+                        assert!(slot.at <= cut.len() && cut.is_char_boundary(slot.at));
+                    }
+                }
+            }
+            Err(e) => assert!(e.line.is_some() && e.column.is_some(), "{e:?}"),
+        }
+    }
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    for skip in (0..lines.len()).step_by(7) {
+        let edited: String = lines
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != skip)
+            .map(|(_, l)| *l)
+            .collect();
+        if let Err(e) = Python.read(&edited, "server.py") {
+            assert!(e.line.is_some(), "{e:?}");
+        }
+    }
+}
+
 /// What the reader reads from the source is what the same version of the server lists
 /// (tests/data/servers/mcp-server-git.json, its `tools/list` through the SDK): names,
 /// descriptions, input names, and every annotation the reader could read.
