@@ -8,7 +8,8 @@
 //! (a multi-line `@mcp.tool(...)` with an enum name and `ToolAnnotations`, `@mcp.tool()` on
 //! an `async def` with a docstring and a `Context`, a dict literal, a helper call). The files
 //! are made in memory first, so the figure is the reader alone: parse, read, slots. It is
-//! printed for one thread and for all threads (rayon, one file per task), best of `--runs`.
+//! printed for one thread and for all threads (rayon, one file per task), best of `--runs`,
+//! beside tree-sitter's parse alone on one thread.
 
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
@@ -97,6 +98,16 @@ fn main() {
         assert!(found.problems.is_empty(), "{:?}", found.problems);
         found.tools.len()
     };
+    // The parser alone, for what the reader adds to it.
+    let parse = |text: &String| {
+        let mut parser = tree_sitter::Parser::new();
+        parser
+            .set_language(&tree_sitter_python::LANGUAGE.into())
+            .unwrap();
+        let tree = parser.parse(text, None).unwrap();
+        usize::from(!tree.root_node().has_error())
+    };
+    let (parsed, _) = best(runs, || texts.iter().map(parse).sum());
     let (one, n1) = best(runs, || texts.iter().map(read).sum());
     let (all, n2) = best(runs, || texts.par_iter().map(read).sum());
     assert_eq!(n1, files * tools);
@@ -106,6 +117,7 @@ fn main() {
         bytes as f64 / 1e6
     );
     for (label, took) in [
+        ("parse only".to_owned(), parsed),
         ("1 thread".to_owned(), one),
         (format!("{} threads", rayon::current_num_threads()), all),
     ] {

@@ -105,6 +105,88 @@ fn the_git_servers_twelve_tools_are_read_with_names_from_its_enum() {
     );
 }
 
+/// Every cut of a real server, and every one with a line of it removed, is read or refused
+/// with a position, never a panic: error recovery hands the reader trees of every shape.
+#[test]
+fn a_server_cut_anywhere_is_read_or_refused_without_a_panic() {
+    let text = git_server();
+    let cuts = (0..text.len())
+        .step_by(397)
+        .filter(|&at| text.is_char_boundary(at));
+    for at in cuts {
+        let cut = &text[..at];
+        match Python.read(cut, "server.py") {
+            Ok(found) => {
+                for tool in &found.tools {
+                    assert!(tool.start < cut.len());
+                    if let Ok(slot) = &tool.slot {
+                        assert!(slot.at <= cut.len() && cut.is_char_boundary(slot.at));
+                    }
+                }
+            }
+            Err(e) => assert!(e.line.is_some() && e.column.is_some(), "{e:?}"),
+        }
+    }
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    for skip in (0..lines.len()).step_by(7) {
+        let edited: String = lines
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != skip)
+            .map(|(_, l)| *l)
+            .collect();
+        if let Err(e) = Python.read(&edited, "server.py") {
+            assert!(e.line.is_some(), "{e:?}");
+        }
+    }
+}
+
+/// What the reader reads from the source is what the same version of the server lists
+/// (tests/data/servers/mcp-server-git.json, its `tools/list` through the SDK): names,
+/// descriptions, input names, and every annotation the reader could read.
+#[test]
+fn the_git_servers_source_reads_as_it_lists() {
+    let found = Python.read(&git_server(), "server.py").unwrap();
+    let path = common::manifest_dir().join("tests/data/servers/mcp-server-git.json");
+    let listed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let listed = listed["tools"].as_array().unwrap();
+    assert_eq!(found.tools.len(), listed.len());
+    for (tool, listed) in found.tools.iter().zip(listed) {
+        let name = tool.name.as_deref().unwrap();
+        assert_eq!(name, listed["name"], "{name}");
+        assert_eq!(
+            tool.description.as_deref(),
+            listed["description"].as_str(),
+            "{name}"
+        );
+        // serde_json's map here is sorted, so the names are compared as sets.
+        let properties: Vec<&str> = listed["inputSchema"]["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut inputs = tool.inputs.clone();
+        inputs.sort();
+        assert_eq!(inputs, properties, "{name}");
+        if let Annotations::Literal(entries) = &tool.annotations {
+            let read: serde_json::Map<String, serde_json::Value> = entries
+                .iter()
+                .map(|(k, v)| match v {
+                    Value::Bool(b) => (k.clone(), (*b).into()),
+                    Value::Unread(t) => panic!("{name}: {k} unread: {t}"),
+                })
+                .collect();
+            assert_eq!(
+                serde_json::Value::Object(read),
+                listed["annotations"],
+                "{name}"
+            );
+        }
+    }
+}
+
 /// A small server on the 2.x SDK with one tool of each registration shape the SDK runs
 /// (`@server.tool()`, a multi-line call, `add_tool`), none with annotations.
 const SMALL: &str = r#"from mcp.server.mcpserver import Context, MCPServer
@@ -255,7 +337,7 @@ fn a_spliced_slot_changes_only_its_bytes_reads_back_and_runs() {
 
 /// Every slot shape of a file that imports `ToolAnnotations`: new keyword arguments in
 /// each call style, hints added inside `ToolAnnotations(...)` and dict literals, the
-/// low-level `types.Tool`.
+/// decorator applied by hand, the low-level `types.Tool`.
 const SHAPES: &str = r#"from mcp import types
 from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
@@ -295,6 +377,7 @@ def added() -> str:
 
 
 server.add_tool(added)
+server.tool(name="by_hand")(added)
 
 LOW_LEVEL = [
     types.Tool(name="low", input_schema={"type": "object", "properties": {"q": {}}}),
@@ -305,7 +388,7 @@ LOW_LEVEL = [
 fn every_slot_shape_reads_back_and_runs() {
     let found = Python.read(SHAPES, "shapes.py").unwrap();
     assert!(found.problems.is_empty(), "{:?}", found.problems);
-    let values = [(true, false); 6];
+    let values = [(true, false); 7];
     let (edited, _) = splice(SHAPES, &found.tools, &values);
     assert!(
         edited.contains(
@@ -329,7 +412,7 @@ fn every_slot_shape_reads_back_and_runs() {
         assert_eq!(after.inputs, before.inputs);
         assert_eq!(after.annotations, Annotations::Literal(expected));
     }
-    assert_eq!(again.tools.len(), 6);
+    assert_eq!(again.tools.len(), 7);
 
     let Some(python) = sdk_python() else { return };
     let dir = tempfile::tempdir().unwrap();
@@ -362,6 +445,7 @@ fn every_slot_shape_reads_back_and_runs() {
             "in_keywords": with("openWorldHint"),
             "in_dict": with("idempotentHint"),
             "added": both,
+            "by_hand": both,
             "low": both,
         })
     );

@@ -5,7 +5,7 @@
 //! what the file itself binds is followed (a module constant bound once, an enum member of a
 //! class in the file); anything imported or computed is reported as unread, never guessed.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use tree_sitter::{Node, Parser, Tree};
 
@@ -22,7 +22,21 @@ impl Language for Python {
 
     fn is_server(&self, text: &str) -> bool {
         let mut types = false;
+        // The triple quote a string spanning lines was opened with: an import written in a
+        // docstring is prose.
+        let mut open: Option<&str> = None;
         for line in text.lines() {
+            let was_open = open.is_some();
+            for quote in triple_quotes(line) {
+                match open {
+                    Some(q) if q == quote => open = None,
+                    Some(_) => {}
+                    None => open = Some(quote),
+                }
+            }
+            if was_open {
+                continue;
+            }
             match import_of(line.trim_start()) {
                 Some(Import::Server) => return true,
                 Some(Import::Types) => types = true,
@@ -46,11 +60,28 @@ enum Import {
     Types,
 }
 
+/// The triple quotes of a line in order, outside a comment (a cheap scan: a triple quote
+/// inside a one-line string is rare enough for a precheck).
+fn triple_quotes(line: &str) -> impl Iterator<Item = &'static str> + '_ {
+    let mut rest = line.split('#').next().unwrap_or(line);
+    std::iter::from_fn(move || {
+        let double = rest.find("\"\"\"");
+        let single = rest.find("'''");
+        let (at, quote) = match (double, single) {
+            (Some(d), Some(s)) if s < d => (s, "'''"),
+            (Some(d), _) => (d, "\"\"\""),
+            (None, Some(s)) => (s, "'''"),
+            (None, None) => return None,
+        };
+        rest = &rest[at + 3..];
+        Some(quote)
+    })
+}
+
 /// What an import line brings in, judged on its modules alone (a comment or a string that
 /// mentions `mcp` is not an import statement).
 fn import_of(line: &str) -> Option<Import> {
-    let is_server =
-        |m: &str| under(m, "mcp.server") || under(m, "fastmcp") || under(m, "mcp.server.fastmcp");
+    let is_server = |m: &str| under(m, "mcp.server") || under(m, "fastmcp");
     if let Some(rest) = line.strip_prefix("from ") {
         let (module, names) = rest.split_once(" import ")?;
         let module = module.trim();
@@ -94,7 +125,51 @@ fn under(m: &str, base: &str) -> bool {
         .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
 }
 
+/// Indentation, in the grammar's columns (a tab is 8), beyond which a file is not parsed.
+/// The grammar's scanner saves its stack of indentation levels in a buffer of 1,024 bytes,
+/// 2 bytes a level, and overruns it (an assertion that aborts the process) past about 383
+/// levels; each level is at least one column deeper than the last, so a file indented less
+/// than this is safe. Python itself stops at 100 levels.
+const DEEPEST_INDENT: usize = 300;
+
+/// The first line indented `DEEPEST_INDENT` columns or more, counted as the grammar's
+/// scanner counts: a tab is 8 columns, a form feed starts again, and a line of blanks ended
+/// by `\` continues onto the next.
+fn too_deep(text: &str) -> Option<(usize, usize)> {
+    let mut carried = 0;
+    for (i, line) in text.split('\n').enumerate() {
+        let mut width = carried;
+        carried = 0;
+        let mut rest = line;
+        for (at, c) in line.char_indices() {
+            match c {
+                ' ' => width += 1,
+                '\t' => width += 8,
+                '\x0c' | '\r' => width = 0,
+                _ => {
+                    rest = &line[at..];
+                    break;
+                }
+            }
+            rest = &line[at + c.len_utf8()..];
+        }
+        if width >= DEEPEST_INDENT {
+            return Some((i + 1, width));
+        }
+        if rest == "\\" || rest == "\\\r" {
+            carried = width;
+        }
+    }
+    None
+}
+
 fn parse(text: &str) -> Result<Tree, Error> {
+    if let Some((line, width)) = too_deep(text) {
+        return Err(Error::new(format!(
+            "indented {width} columns: deeper than the Python parser is run on (under {DEEPEST_INDENT})"
+        ))
+        .at(line, 1));
+    }
     let mut parser = Parser::new();
     parser
         .set_language(&tree_sitter_python::LANGUAGE.into())
@@ -115,7 +190,16 @@ fn parse(text: &str) -> Result<Tree, Error> {
     let tree = parser
         .parse(text, None)
         .ok_or_else(|| Error::new("the Python parser gave up"))?;
-    if let Some(bad) = first_error(tree.root_node()) {
+    if let Some((outer, bad)) = first_error(tree.root_node()) {
+        // Python's own message where it applies: a bracket left open swallows the rest.
+        if let Some(open) = unclosed(outer) {
+            let (line, column) = position(text, open);
+            return Err(Error::new(format!(
+                "not valid Python: `{}` is never closed",
+                open.kind()
+            ))
+            .at(line, column));
+        }
         let (line, column) = position(text, bad);
         let what = if bad.is_missing() {
             format!("missing `{}`", bad.kind())
@@ -134,24 +218,56 @@ fn parse(text: &str) -> Result<Tree, Error> {
     Ok(tree)
 }
 
+/// The first bracket opened in an error node and not closed in it.
+fn unclosed(error: Node) -> Option<Node> {
+    let mut open: Vec<Node> = Vec::new();
+    let mut cursor = error.walk();
+    'outer: loop {
+        let node = cursor.node();
+        if !node.is_named() && !node.is_missing() {
+            match node.kind() {
+                "(" | "[" | "{" => open.push(node),
+                ")" | "]" | "}" => {
+                    open.pop();
+                }
+                _ => {}
+            }
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                continue 'outer;
+            }
+            if !cursor.goto_parent() || cursor.node() == error {
+                break 'outer;
+            }
+        }
+    }
+    open.first().copied()
+}
+
 fn end_point(text: &str) -> tree_sitter::Point {
     let row = text.bytes().filter(|&b| b == b'\n').count();
     let column = text.len() - text.rfind('\n').map_or(0, |i| i + 1);
     tree_sitter::Point { row, column }
 }
 
-/// Where the parser gave up: the innermost of the first nodes it marked as an error or as
-/// missing (an outer error node starts at the statement it could not finish, the inner one
-/// at the token that broke it).
-fn first_error(root: Node) -> Option<Node> {
+/// Where the parser gave up: the first node it marked as an error or as missing, and the
+/// innermost such node under it (an outer error node starts at the statement it could not
+/// finish, the inner one at the token that broke it).
+fn first_error(root: Node) -> Option<(Node, Node)> {
     if !root.has_error() {
         return None;
     }
     let mut node = root;
-    let mut found = None;
+    let mut outer = None;
+    let mut inner = None;
     'down: loop {
         if node.is_error() || node.is_missing() {
-            found = Some(node);
+            outer = outer.or(Some(node));
+            inner = Some(node);
         }
         let mut cursor = node.walk();
         for child in node.children(&mut cursor) {
@@ -160,7 +276,7 @@ fn first_error(root: Node) -> Option<Node> {
                 continue 'down;
             }
         }
-        return found.or(Some(node));
+        return Some((outer.unwrap_or(node), inner.unwrap_or(node)));
     }
 }
 
@@ -185,6 +301,10 @@ enum Registration<'t> {
     Decorator(Node<'t>, Node<'t>),
     /// `X.add_tool(fn, ...)`.
     AddTool(Node<'t>),
+    /// `X.tool(...)(fn)`: the outer call and the inner one.
+    Wrapped(Node<'t>, Node<'t>),
+    /// `X.tool(fn, ...)`.
+    Direct(Node<'t>),
     /// `types.Tool(...)` / `Tool(...)` of the low-level server.
     LowLevel(Node<'t>),
 }
@@ -194,6 +314,9 @@ struct File<'t> {
     /// Module-level names bound exactly once, with the value of that one binding.
     constants: HashMap<&'t str, Node<'t>>,
     enums: HashMap<&'t str, Enum<'t>>,
+    /// Module-level classes bound once, for the pydantic models whose schema a low-level
+    /// tool lists.
+    classes: HashMap<&'t str, Node<'t>>,
     /// How `ToolAnnotations` is spelled where the file binds it (`ToolAnnotations`,
     /// `types.ToolAnnotations`).
     annotations_callee: Option<String>,
@@ -211,6 +334,9 @@ struct File<'t> {
     single: usize,
     double: usize,
     registrations: Vec<Registration<'t>>,
+    /// The calls of `@X.tool(...)` decorators and of `X.tool(...)(fn)`, read with their
+    /// registration (the walk meets each before its calls).
+    read_calls: HashSet<usize>,
 }
 
 impl<'t> File<'t> {
@@ -219,6 +345,7 @@ impl<'t> File<'t> {
             text,
             constants: HashMap::new(),
             enums: HashMap::new(),
+            classes: HashMap::new(),
             annotations_callee: None,
             tool_names: Vec::new(),
             types_modules: Vec::new(),
@@ -229,17 +356,19 @@ impl<'t> File<'t> {
             single: 0,
             double: 0,
             registrations: Vec::new(),
+            read_calls: HashSet::new(),
         };
         let root = tree.root_node();
         let mut bound: HashMap<&'t str, usize> = HashMap::new();
         let mut values: HashMap<&'t str, Node<'t>> = HashMap::new();
         let mut annotations_alias = None;
-        file.module_level(root, true, &mut bound, &mut values, &mut annotations_alias);
+        file.module_level(root, &mut bound, &mut values, &mut annotations_alias);
         file.constants = values
             .into_iter()
             .filter(|(name, _)| bound.get(name) == Some(&1))
             .collect();
         file.enums.retain(|name, _| bound.get(name) == Some(&1));
+        file.classes.retain(|name, _| bound.get(name) == Some(&1));
         file.annotations_callee = annotations_alias.or_else(|| {
             file.types_modules
                 .first()
@@ -258,71 +387,77 @@ impl<'t> File<'t> {
     /// `NAME = value` at the top is kept, to be a constant if nothing else binds the name.
     fn module_level(
         &mut self,
-        block: Node<'t>,
-        top: bool,
+        root: Node<'t>,
         bound: &mut HashMap<&'t str, usize>,
         values: &mut HashMap<&'t str, Node<'t>>,
         annotations_alias: &mut Option<String>,
     ) {
-        let mut cursor = block.walk();
-        for stmt in block.named_children(&mut cursor) {
-            match stmt.kind() {
-                "expression_statement" => {
-                    let Some(inner) = stmt.named_child(0) else {
-                        continue;
-                    };
-                    match inner.kind() {
-                        "assignment" => {
-                            let mut a = inner;
-                            loop {
-                                if let Some(left) = a.child_by_field_name("left") {
+        // A list of blocks still to read, not recursion: nesting is as deep as the file.
+        let mut blocks = vec![(root, true, true)];
+        while let Some((block, top, runtime)) = blocks.pop() {
+            let mut cursor = block.walk();
+            for stmt in block.named_children(&mut cursor) {
+                match stmt.kind() {
+                    "expression_statement" => {
+                        let Some(inner) = stmt.named_child(0) else {
+                            continue;
+                        };
+                        match inner.kind() {
+                            "assignment" => {
+                                let mut a = inner;
+                                loop {
+                                    if let Some(left) = a.child_by_field_name("left") {
+                                        self.bind_pattern(left, bound);
+                                    }
+                                    match a.child_by_field_name("right") {
+                                        Some(r) if r.kind() == "assignment" => a = r,
+                                        Some(r) => {
+                                            let left = inner.child_by_field_name("left");
+                                            if top
+                                                && a == inner
+                                                && let Some(left) = left
+                                                && left.kind() == "identifier"
+                                            {
+                                                values.insert(self.text_of(left), r);
+                                            }
+                                            break;
+                                        }
+                                        None => break,
+                                    }
+                                }
+                            }
+                            "augmented_assignment" => {
+                                if let Some(left) = inner.child_by_field_name("left") {
                                     self.bind_pattern(left, bound);
                                 }
-                                match a.child_by_field_name("right") {
-                                    Some(r) if r.kind() == "assignment" => a = r,
-                                    Some(r) => {
-                                        let left = inner.child_by_field_name("left");
-                                        if top
-                                            && a == inner
-                                            && let Some(left) = left
-                                            && left.kind() == "identifier"
-                                        {
-                                            values.insert(self.text_of(left), r);
-                                        }
-                                        break;
-                                    }
-                                    None => break,
-                                }
                             }
+                            _ => {}
                         }
-                        "augmented_assignment" => {
-                            if let Some(left) = inner.child_by_field_name("left") {
-                                self.bind_pattern(left, bound);
-                            }
+                    }
+                    "function_definition" | "class_definition" => {
+                        self.bind_definition(stmt, top, bound);
+                    }
+                    "decorated_definition" => {
+                        if let Some(def) = stmt.child_by_field_name("definition") {
+                            self.bind_definition(def, top, bound);
                         }
-                        _ => {}
                     }
-                }
-                "function_definition" | "class_definition" => {
-                    self.bind_definition(stmt, top, bound);
-                }
-                "decorated_definition" => {
-                    if let Some(def) = stmt.child_by_field_name("definition") {
-                        self.bind_definition(def, top, bound);
+                    // An import for type checkers binds nothing when the server runs: an
+                    // inserted `ToolAnnotations(...)` must not rely on it.
+                    "import_statement" | "import_from_statement" if !runtime => {}
+                    "import_statement" => self.import(stmt, bound),
+                    "import_from_statement" => self.import_from(stmt, bound, annotations_alias),
+                    "for_statement" => {
+                        if let Some(left) = stmt.child_by_field_name("left") {
+                            self.bind_pattern(left, bound);
+                        }
+                        self.nested_blocks(stmt, runtime, bound, &mut blocks);
                     }
-                }
-                "import_statement" => self.import(stmt, bound),
-                "import_from_statement" => self.import_from(stmt, bound, annotations_alias),
-                "for_statement" => {
-                    if let Some(left) = stmt.child_by_field_name("left") {
-                        self.bind_pattern(left, bound);
+                    "if_statement" | "try_statement" | "with_statement" | "while_statement" => {
+                        self.nested_blocks(stmt, runtime, bound, &mut blocks);
                     }
-                    self.nested_blocks(stmt, bound, values, annotations_alias);
+                    _ => {}
                 }
-                "if_statement" | "try_statement" | "with_statement" | "while_statement" => {
-                    self.nested_blocks(stmt, bound, values, annotations_alias);
-                }
-                _ => {}
             }
         }
     }
@@ -330,18 +465,25 @@ impl<'t> File<'t> {
     /// The blocks of a compound statement at module level: their bindings count, but bind
     /// only when the branch runs, so none is a constant.
     fn nested_blocks(
-        &mut self,
+        &self,
         stmt: Node<'t>,
+        runtime: bool,
         bound: &mut HashMap<&'t str, usize>,
-        values: &mut HashMap<&'t str, Node<'t>>,
-        annotations_alias: &mut Option<String>,
+        blocks: &mut Vec<(Node<'t>, bool, bool)>,
     ) {
+        let typing_only = stmt.kind() == "if_statement"
+            && stmt
+                .child_by_field_name("condition")
+                .is_some_and(|c| last_name(self.text_of(c)) == "TYPE_CHECKING");
         let mut stack = vec![stmt];
         while let Some(node) = stack.pop() {
             let mut cursor = node.walk();
             for child in node.named_children(&mut cursor) {
                 match child.kind() {
-                    "block" => self.module_level(child, false, bound, values, annotations_alias),
+                    "block" => {
+                        let only = typing_only && child.id() == consequence_id(stmt);
+                        blocks.push((child, false, runtime && !only));
+                    }
                     "as_pattern" | "with_clause" | "with_item" => {
                         if let Some(alias) = child.child_by_field_name("alias") {
                             self.bind_pattern(alias, bound);
@@ -366,22 +508,23 @@ impl<'t> File<'t> {
         let name = self.text_of(name);
         *bound.entry(name).or_default() += 1;
         if top && def.kind() == "class_definition" {
+            self.classes.insert(name, def);
             self.read_enum(def, name);
         }
     }
 
     fn bind_pattern(&self, pattern: Node<'t>, bound: &mut HashMap<&'t str, usize>) {
-        if pattern.kind() == "identifier" {
-            *bound.entry(self.text_of(pattern)).or_default() += 1;
-            return;
-        }
-        // Attributes and subscripts (`x.y = 1`, `x[0] = 1`) bind no name.
-        if matches!(pattern.kind(), "attribute" | "subscript") {
-            return;
-        }
-        let mut cursor = pattern.walk();
-        for child in pattern.named_children(&mut cursor) {
-            self.bind_pattern(child, bound);
+        let mut patterns = vec![pattern];
+        while let Some(pattern) = patterns.pop() {
+            match pattern.kind() {
+                "identifier" => *bound.entry(self.text_of(pattern)).or_default() += 1,
+                // Attributes and subscripts (`x.y = 1`, `x[0] = 1`) bind no name.
+                "attribute" | "subscript" => {}
+                _ => {
+                    let mut cursor = pattern.walk();
+                    patterns.extend(pattern.named_children(&mut cursor));
+                }
+            }
         }
     }
 
@@ -491,13 +634,43 @@ impl<'t> File<'t> {
     /// One pass over the whole tree, in document order: registrations, definitions, the
     /// file's style, and how often each constant is named.
     fn walk(&mut self, root: Node<'t>) {
+        // Node kinds by number: the walk visits every node, and a number is compared
+        // where a name would be looked up and compared by its bytes.
+        let language = root.language();
+        let id = |kind: &str| language.id_for_node_kind(kind, true);
+        let [
+            decorated,
+            call,
+            function,
+            string_start,
+            identifier,
+            global,
+            nonlocal,
+        ] = [
+            "decorated_definition",
+            "call",
+            "function_definition",
+            "string_start",
+            "identifier",
+            "global_statement",
+            "nonlocal_statement",
+        ]
+        .map(id);
         let mut cursor = root.walk();
         'outer: loop {
             let node = cursor.node();
-            match node.kind() {
-                "decorator" => self.decorator(node),
-                "call" => self.call(node),
-                "function_definition" => {
+            match node.kind_id() {
+                k if k == identifier && !self.constants.is_empty() => {
+                    let name = self.text_of(node);
+                    if let Some(n) = self.uses.get_mut(name) {
+                        *n += 1;
+                    } else if self.constants.contains_key(name) {
+                        self.uses.insert(name, 1);
+                    }
+                }
+                k if k == call => self.call(node),
+                k if k == decorated => self.decorated_definition(node),
+                k if k == function => {
                     if let Some(name) = node.child_by_field_name("name") {
                         let name = self.text_of(name);
                         self.functions
@@ -506,7 +679,7 @@ impl<'t> File<'t> {
                             .or_insert(Some(node));
                     }
                 }
-                "string_start" => {
+                k if k == string_start => {
                     let quote = self.text_of(node).trim_start_matches(char::is_alphabetic);
                     match quote {
                         "'" => self.single += 1,
@@ -514,14 +687,7 @@ impl<'t> File<'t> {
                         _ => {}
                     }
                 }
-                "identifier" => {
-                    if let Some(n) = self.uses.get_mut(&self.text[node.byte_range()]) {
-                        *n += 1;
-                    } else if self.constants.contains_key(&self.text[node.byte_range()]) {
-                        self.uses.insert(self.text_of(node), 1);
-                    }
-                }
-                "global_statement" | "nonlocal_statement" => {
+                k if k == global || k == nonlocal => {
                     // A function that rebinds a module name makes it no constant.
                     let mut c = node.walk();
                     let names: Vec<&str> = node
@@ -549,24 +715,30 @@ impl<'t> File<'t> {
         }
     }
 
-    fn decorator(&mut self, decorator: Node<'t>) {
-        let Some(expr) = decorator.named_child(0) else {
+    /// The `@X.tool` decorators of a definition; the call each one makes is not read
+    /// again as a call of its own.
+    fn decorated_definition(&mut self, decorated: Node<'t>) {
+        let Some(def) = decorated.child_by_field_name("definition") else {
             return;
         };
-        let callee = if expr.kind() == "call" {
-            expr.child_by_field_name("function")
-        } else {
-            Some(expr)
-        };
-        if !callee.is_some_and(|c| is_method(self.text, c, "tool")) {
-            return;
-        }
-        if let Some(def) = decorator
-            .parent()
-            .and_then(|d| d.child_by_field_name("definition"))
-        {
-            self.registrations
-                .push(Registration::Decorator(decorator, def));
+        let mut cursor = decorated.walk();
+        for decorator in decorated.named_children(&mut cursor) {
+            let Some(expr) = decorator
+                .named_child(0)
+                .filter(|_| decorator.kind() == "decorator")
+            else {
+                continue;
+            };
+            let callee = if expr.kind() == "call" {
+                self.read_calls.insert(expr.id());
+                expr.child_by_field_name("function")
+            } else {
+                Some(expr)
+            };
+            if callee.is_some_and(|c| is_method(self.text, c, "tool")) {
+                self.registrations
+                    .push(Registration::Decorator(decorator, def));
+            }
         }
     }
 
@@ -578,10 +750,34 @@ impl<'t> File<'t> {
             self.count_keywords(call);
             return;
         }
-        if is_method(self.text, callee, "add_tool") {
+        if is_method(self.text, callee, "tool") {
+            self.tool_call(call);
+        } else if callee.kind() == "call"
+            && callee
+                .child_by_field_name("function")
+                .is_some_and(|inner| is_method(self.text, inner, "tool"))
+        {
+            self.read_calls.insert(callee.id());
+            self.registrations.push(Registration::Wrapped(call, callee));
+        } else if is_method(self.text, callee, "add_tool") {
             self.registrations.push(Registration::AddTool(call));
         } else if self.is_tool_type(callee) {
             self.registrations.push(Registration::LowLevel(call));
+        }
+    }
+
+    /// A `X.tool(...)` call outside a decorator: registered when its first argument is the
+    /// function (`X.tool(fn)`); applied by hand (`X.tool()(fn)`) it is read with the outer
+    /// call, and with a name first (`X.tool("n")`) it only makes a decorator.
+    fn tool_call(&mut self, call: Node<'t>) {
+        if self.read_calls.contains(&call.id()) {
+            return;
+        }
+        let first = call
+            .child_by_field_name("arguments")
+            .and_then(|a| a.named_child(0));
+        if first.is_some_and(|f| matches!(f.kind(), "identifier" | "attribute" | "lambda")) {
+            self.registrations.push(Registration::Direct(call));
         }
     }
 
@@ -640,6 +836,8 @@ impl<'t> File<'t> {
             let read = match *registration {
                 Registration::Decorator(decorator, def) => self.decorated(decorator, def),
                 Registration::AddTool(call) => self.add_tool(call),
+                Registration::Wrapped(outer, inner) => self.wrapped(outer, inner),
+                Registration::Direct(call) => self.direct(call),
                 Registration::LowLevel(call) => self.low_level(call),
             };
             match read {
@@ -722,24 +920,7 @@ impl<'t> File<'t> {
                 ),
             ));
         };
-        let def = match function.kind() {
-            "identifier" => self
-                .functions
-                .get(self.text_of(function))
-                .copied()
-                .flatten(),
-            _ => None,
-        };
-        let Some(def) = def else {
-            return Err(self.problem(
-                call,
-                format!(
-                    "`add_tool({})`: no single `def {}` in this file to read the tool from",
-                    self.text_of(function),
-                    self.text_of(function)
-                ),
-            ));
-        };
+        let def = self.function(call, function)?;
         let name = self.name_or(a.get("name", Some(1)), self.text_of(function));
         Ok(self.tool(
             call,
@@ -749,6 +930,72 @@ impl<'t> File<'t> {
             Place::List(list),
             [Some(2), Some(3), Some(4)],
         ))
+    }
+
+    /// The `def` a registration call names, a problem at `call` when it is not one `def`
+    /// of this file.
+    fn function(&self, call: Node<'t>, function: Node<'t>) -> Result<Node<'t>, Error> {
+        let def = match function.kind() {
+            "identifier" => self
+                .functions
+                .get(self.text_of(function))
+                .copied()
+                .flatten(),
+            _ => None,
+        };
+        def.ok_or_else(|| {
+            self.problem(
+                call,
+                format!(
+                    "`{}` registers `{}`, which is no single `def` of this file to read the tool from",
+                    self.text_of(call.child_by_field_name("function").unwrap_or(call)),
+                    self.text_of(function),
+                ),
+            )
+        })
+    }
+
+    /// `X.tool(...)(fn)`: the decorator applied by hand, its arguments those of the inner
+    /// call.
+    fn wrapped(&self, outer: Node<'t>, inner: Node<'t>) -> Result<Tool, Error> {
+        let (Some(outer_list), Some(list)) = (
+            outer.child_by_field_name("arguments"),
+            inner
+                .child_by_field_name("arguments")
+                .filter(|a| a.kind() == "argument_list"),
+        ) else {
+            return Err(self.problem(outer, "a `tool(...)(...)` call without arguments".into()));
+        };
+        let Some(function) = outer_list.named_child(0) else {
+            return Err(self.problem(outer, "`tool(...)()` applied to nothing".into()));
+        };
+        let def = self.function(inner, function)?;
+        let a = Args::new(self, list);
+        let name = self.name_or(a.get("name", Some(0)), self.text_of(function));
+        Ok(self.tool(
+            outer,
+            name,
+            &a,
+            Some(def),
+            Place::List(list),
+            [Some(1), Some(2), Some(3)],
+        ))
+    }
+
+    /// `X.tool(fn, name=...)`: the standalone `fastmcp`'s call form, its first argument the
+    /// function and the rest keywords.
+    fn direct(&self, call: Node<'t>) -> Result<Tool, Error> {
+        let Some(list) = call
+            .child_by_field_name("arguments")
+            .filter(|a| a.kind() == "argument_list")
+        else {
+            return Err(self.problem(call, "`tool` without an argument list".into()));
+        };
+        let a = Args::new(self, list);
+        let function = a.positional[0];
+        let def = self.function(call, function)?;
+        let name = self.name_or(a.get("name", None), self.text_of(function));
+        Ok(self.tool(call, name, &a, Some(def), Place::List(list), [None; 3]))
     }
 
     fn low_level(&self, call: Node<'t>) -> Result<Tool, Error> {
@@ -800,7 +1047,23 @@ impl<'t> File<'t> {
             },
             _ => def.and_then(|d| self.docstring(d)),
         };
-        let inputs = def.map_or_else(Vec::new, |d| self.parameters(d));
+        let mut inputs = def.map_or_else(Vec::new, |d| self.parameters(d));
+        // The standalone `fastmcp` leaves the parameters named in `exclude_args` out of the
+        // tool's schema; a list it cannot read leaves them all in.
+        if let Some(excluded) = a
+            .get("exclude_args", None)
+            .filter(|l| matches!(l.kind(), "list" | "tuple"))
+        {
+            let mut cursor = excluded.walk();
+            let names: Option<Vec<String>> = excluded
+                .named_children(&mut cursor)
+                .filter(|n| n.kind() != "comment")
+                .map(|n| self.string(n))
+                .collect();
+            if let Some(names) = names {
+                inputs.retain(|i| !names.contains(i));
+            }
+        }
         let (annotations, slot) = match a.get("annotations", positions[2]) {
             Some(value) => self.annotations(value),
             None => (Annotations::Absent, Ok(self.new_argument(place))),
@@ -954,12 +1217,21 @@ impl<'t> File<'t> {
     /// (any module path, subscripted or not), or one of the arguments of `Optional[...]`,
     /// `Union[...]` or `X | None`.
     fn is_context(&self, annotation: Node) -> bool {
+        self.is_context_at(annotation, 0)
+    }
+
+    fn is_context_at(&self, annotation: Node, depth: usize) -> bool {
+        // Deeper than any real annotation: not the SDK's `Context`, and not read further.
+        if depth > 16 {
+            return false;
+        }
+        let is_context = |n: &Node| self.is_context_at(*n, depth + 1);
         fn named(n: Node) -> Vec<Node> {
             let mut cursor = n.walk();
             n.named_children(&mut cursor).collect()
         }
         match annotation.kind() {
-            "type" | "type_parameter" => named(annotation).iter().any(|n| self.is_context(*n)),
+            "type" | "type_parameter" => named(annotation).iter().any(is_context),
             "attribute" | "identifier" => last_name(self.text_of(annotation)) == "Context",
             "generic_type" | "subscript" => {
                 let parts = named(annotation);
@@ -969,11 +1241,9 @@ impl<'t> File<'t> {
                 let base_name = last_name(self.text_of(*base));
                 base_name == "Context"
                     || matches!(base_name, "Optional" | "Union")
-                        && parts[1..].iter().any(|n| self.is_context(*n))
+                        && parts[1..].iter().any(is_context)
             }
-            "binary_operator" | "union_type" => {
-                named(annotation).iter().any(|n| self.is_context(*n))
-            }
+            "binary_operator" | "union_type" => named(annotation).iter().any(is_context),
             "string" => string_literal(self.text, annotation).is_some_and(|s| {
                 s.split(['[', '|', ']', ','])
                     .any(|part| last_name(part.trim()) == "Context")
@@ -984,6 +1254,9 @@ impl<'t> File<'t> {
 
     /// `properties` keys of a JSON Schema written as a dict literal (or a constant of one).
     fn schema_inputs(&self, schema: Node<'t>) -> Vec<String> {
+        if let Some(model) = self.model_of(schema) {
+            return self.model_fields(model, 0);
+        }
         let Some(schema) = self.dict_of(schema) else {
             return Vec::new();
         };
@@ -1009,6 +1282,82 @@ impl<'t> File<'t> {
                 .collect();
         }
         Vec::new()
+    }
+
+    /// The class of `Model.model_json_schema()`, a pydantic model of this file.
+    fn model_of(&self, schema: Node<'t>) -> Option<Node<'t>> {
+        let callee = schema
+            .child_by_field_name("function")
+            .filter(|_| schema.kind() == "call")?;
+        if !is_method(self.text, callee, "model_json_schema") {
+            return None;
+        }
+        let class = callee.child_by_field_name("object")?;
+        self.classes.get(self.text_of(class).trim()).copied()
+    }
+
+    /// The properties pydantic lists for a model of this file: the annotated fields of its
+    /// bases of this file, then its own, each under its `Field(alias=...)` where it has a
+    /// literal one (`model_json_schema` writes aliases), private and `ClassVar` ones left out.
+    fn model_fields(&self, class: Node<'t>, depth: usize) -> Vec<String> {
+        let mut fields: Vec<String> = Vec::new();
+        if depth > 8 {
+            return fields;
+        }
+        if let Some(bases) = class.child_by_field_name("superclasses") {
+            let mut cursor = bases.walk();
+            for base in bases.named_children(&mut cursor) {
+                if let Some(&base) = self.classes.get(self.text_of(base)) {
+                    for field in self.model_fields(base, depth + 1) {
+                        if !fields.contains(&field) {
+                            fields.push(field);
+                        }
+                    }
+                }
+            }
+        }
+        let Some(body) = class.child_by_field_name("body") else {
+            return fields;
+        };
+        let mut cursor = body.walk();
+        for stmt in body.named_children(&mut cursor) {
+            let Some(a) = stmt
+                .named_child(0)
+                .filter(|a| stmt.kind() == "expression_statement" && a.kind() == "assignment")
+            else {
+                continue;
+            };
+            let (Some(left), Some(annotation)) =
+                (a.child_by_field_name("left"), a.child_by_field_name("type"))
+            else {
+                continue;
+            };
+            let name = self.text_of(left);
+            if left.kind() != "identifier"
+                || name.starts_with('_')
+                || name == "model_config"
+                || self
+                    .text_of(annotation)
+                    .trim_start()
+                    .starts_with("ClassVar")
+            {
+                continue;
+            }
+            let alias = a
+                .child_by_field_name("right")
+                .filter(|r| r.kind() == "call")
+                .filter(|r| {
+                    r.child_by_field_name("function")
+                        .is_some_and(|f| last_name(self.text_of(f)) == "Field")
+                })
+                .and_then(|r| r.child_by_field_name("arguments"))
+                .and_then(|args| Args::new(self, args).get("alias", None))
+                .and_then(|alias| self.string(alias));
+            let field = alias.unwrap_or_else(|| name.to_owned());
+            fields.retain(|f| *f != field);
+            fields.push(field);
+        }
+        fields
     }
 
     fn dict_of(&self, node: Node<'t>) -> Option<Node<'t>> {
@@ -1364,6 +1713,11 @@ impl<'t> Args<'t> {
     }
 }
 
+fn consequence_id(stmt: Node) -> usize {
+    stmt.child_by_field_name("consequence")
+        .map_or(usize::MAX, |c| c.id())
+}
+
 /// Whether `callee` is `X.method` for some expression `X`.
 fn is_method(text: &str, callee: Node, method: &str) -> bool {
     callee.kind() == "attribute"
@@ -1641,6 +1995,8 @@ mod tests {
             "from mcp import types\n\nTOOLS = [types.Tool(name='x', inputSchema={})]\n",
             "import mcp.types as t\nt.Tool(name='x', inputSchema={})\n",
             "from mcp.types import Tool\nTool(name='x', inputSchema={})\n",
+            "\"\"\"A server.\"\"\"\n\nfrom fastmcp import FastMCP\n",
+            "'''A server\n'''\ndoc = \"\"\"x\"\"\"  # '''\nimport fastmcp\n",
         ];
         for text in yes {
             assert!(Python.is_server(text), "{text}");
@@ -1652,6 +2008,8 @@ mod tests {
             "from mcp import types\nprint(types.CallToolResult)\n",
             "import mcp_servers_helpers\nfrom fastmcpx import thing\nimport mcp.serverless\n",
             "x = 'from mcp.server import MCPServer'\n",
+            "\"\"\"Use it like this:\n\nfrom mcp.server import MCPServer\n\"\"\"\nimport json\n",
+            "def f():\n    '''Or so.\n    import fastmcp\n    '''\n",
         ];
         for text in no {
             assert!(!Python.is_server(text), "{text}");
@@ -1782,6 +2140,13 @@ mod tests {
         // The SDK fills only the first `Context` parameter; a second is an input.
         assert_eq!(tools[4].inputs, ["b"]);
         assert_eq!(tools[5].inputs, ["a", "c"]);
+        let excluded = format!(
+            "{HEAD}@mcp.tool(exclude_args=[\"state\", 'token'])\ndef a(q, state=None, token=None): ...\n\
+             @mcp.tool(exclude_args=EXCLUDED)\ndef b(q, state=None): ...\n"
+        );
+        let tools = self::tools(&excluded);
+        assert_eq!(tools[0].inputs, ["q"]);
+        assert_eq!(tools[1].inputs, ["q", "state"]);
     }
 
     #[test]
@@ -1959,6 +2324,22 @@ mod tests {
     }
 
     #[test]
+    fn an_import_for_type_checkers_only_is_not_relied_on() {
+        let text = format!(
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from mcp.types import ToolAnnotations\nelse:\n    pass\n{HEAD}@mcp.tool()\ndef a(): ...\n"
+        );
+        let out = fill(&text);
+        assert!(
+            out.contains(
+                "@mcp.tool(annotations={\"readOnlyHint\": True, \"destructiveHint\": False})"
+            ),
+            "{out}"
+        );
+        let runtime = text.replace("TYPE_CHECKING:", "True:");
+        assert!(fill(&runtime).contains("@mcp.tool(annotations=ToolAnnotations("));
+    }
+
+    #[test]
     fn missing_hints_go_inside_an_existing_literal() {
         let text = format!(
             "from mcp.types import ToolAnnotations\n{HEAD}\
@@ -2004,6 +2385,43 @@ mod tests {
     }
 
     #[test]
+    fn the_decorator_applied_by_hand_and_fastmcps_call_form_register_too() {
+        let text = format!(
+            "{HEAD}def search(query: str) -> list:\n    \"\"\"Searches.\"\"\"\n\n\
+             mcp.tool()(search)\n\
+             mcp.tool(\"find\", description=\"Finds.\")(search)\n\
+             mcp.tool(search, name=\"lookup\")\n\
+             named = mcp.tool(\"made_only\")\n"
+        );
+        let tools = tools(&text);
+        let names: Vec<&str> = tools.iter().map(|t| t.name.as_deref().unwrap()).collect();
+        assert_eq!(names, ["search", "find", "lookup"]);
+        assert_eq!(tools[1].description.as_deref(), Some("Finds."));
+        for t in &tools {
+            assert_eq!(t.inputs, ["query"]);
+            assert_eq!(&text[t.start..t.start + 9], "mcp.tool(");
+        }
+        let out = fill(&text);
+        let dict = "{\"readOnlyHint\": True, \"destructiveHint\": False}";
+        assert!(
+            out.contains(&format!("mcp.tool(annotations={dict})(search)")),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!(
+                "mcp.tool(\"find\", description=\"Finds.\", annotations={dict})(search)"
+            )),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!(
+                "mcp.tool(search, name=\"lookup\", annotations={dict})"
+            )),
+            "{out}"
+        );
+    }
+
+    #[test]
     fn a_registration_that_cannot_be_read_is_a_problem_and_the_rest_are_read() {
         let text = format!(
             "from helpers import imported_fn\n{HEAD}\
@@ -2044,6 +2462,14 @@ mod tests {
         assert_eq!(delete.annotations, Annotations::Absent);
         assert_eq!(found.problems.len(), 1);
         assert_eq!(found.problems[0].line, Some(16));
+        let models = "from mcp import types\nfrom pydantic import BaseModel, Field\n\n\
+             class Base(BaseModel):\n    repo: str\n    _cache: dict = {}\n\n\
+             class Fetch(Base):\n    url: str = Field(description=\"u\")\n    max_len: int = Field(5, alias=\"maxLength\")\n    kind: ClassVar[str] = \"x\"\n    model_config = {}\n\n\
+             TOOLS = [types.Tool(name=\"fetch\", inputSchema=Fetch.model_json_schema())]\n\
+             OTHER = [types.Tool(name=\"other\", inputSchema=Imported.model_json_schema())]\n";
+        let tools = tools(models);
+        assert_eq!(tools[0].inputs, ["repo", "url", "maxLength"]);
+        assert!(tools[1].inputs.is_empty());
         let out = fill(text);
         assert!(
             out.contains(
@@ -2064,15 +2490,22 @@ mod tests {
                 "s.py",
             )
             .unwrap_err();
-        // The token the unclosed parameter list cannot take.
-        assert_eq!((err.line, err.column), (Some(7), Some(5)), "{err:?}");
-        assert_eq!(err.message, "not valid Python: unexpected `return`");
+        assert_eq!((err.line, err.column), (Some(6), Some(11)), "{err:?}");
+        assert_eq!(err.message, "not valid Python: `(` is never closed");
+        let err = Python
+            .read(&format!("{HEAD}x = 1 +\n"), "s.py")
+            .unwrap_err();
+        assert_eq!((err.line, err.column), (Some(5), Some(1)), "{err:?}");
+        assert_eq!(err.message, "not valid Python: unexpected `x = 1 +`");
         let err = Python.read("x = (1,\n", "s.py").unwrap_err();
-        assert!(
-            err.message.contains("missing `)`") || err.message.contains("unexpected"),
-            "{err:?}"
-        );
-        assert_eq!(err.line, Some(1));
+        assert_eq!(err.message, "not valid Python: `(` is never closed");
+        assert_eq!((err.line, err.column), (Some(1), Some(5)));
+        let err = Python.read("x = [1, 2\ny = {3: (4)\n", "s.py").unwrap_err();
+        assert_eq!(err.message, "not valid Python: `[` is never closed");
+        assert_eq!((err.line, err.column), (Some(1), Some(5)));
+        let err = Python.read("def f(:\n    pass\n", "s.py").unwrap_err();
+        assert_eq!(err.message, "not valid Python: missing `)`");
+        assert_eq!((err.line, err.column), (Some(1), Some(7)));
     }
 
     #[test]
@@ -2083,5 +2516,43 @@ mod tests {
         // `ß = 1; é = ` is 11 characters (13 bytes).
         assert_eq!((t.line, t.column), (2, 12));
         assert_eq!(&text[t.start..t.start + 10], "types.Tool");
+    }
+
+    #[test]
+    fn deep_nesting_is_read_without_exhausting_the_stack() {
+        let n = 20_000;
+        let deep_type = format!(
+            "{HEAD}@mcp.tool()\ndef a(x: {}int{}, ctx: Context): ...\n",
+            "Optional[".repeat(n),
+            "]".repeat(n)
+        );
+        let tool = one(&deep_type);
+        assert_eq!(tool.inputs, ["x"]);
+        let deep_pattern = format!("{}a{} = 1\n{HEAD}", "(".repeat(n), ")".repeat(n));
+        let _ = Python.read(&deep_pattern, "s.py");
+        let mut deep_blocks = String::from(HEAD);
+        for i in 0..2_000 {
+            deep_blocks.push_str(&" ".repeat(i));
+            deep_blocks.push_str("if x:\n");
+        }
+        deep_blocks.push_str(&" ".repeat(2_000));
+        deep_blocks.push_str("NAME = 'n'\n");
+        let err = Python.read(&deep_blocks, "s.py").unwrap_err();
+        assert_eq!((err.line, err.column), (Some(305), Some(1)), "{err}");
+        // Blank lines continued by `\\` add up, as the grammar's scanner counts them.
+        let continued = format!("{HEAD}if x:\n{}    y = 1\n", "\t\t\\\n".repeat(19));
+        let err = Python.read(&continued, "s.py").unwrap_err();
+        assert_eq!(err.line, Some(24), "{err}");
+        let within = format!("{HEAD}if x:\n{}    y = 1\n", "\t\t\\\n".repeat(18));
+        assert!(Python.read(&within, "s.py").is_ok());
+        let deep_string = format!(
+            "{HEAD}@mcp.tool(name={}'n'{})\ndef a(): ...\n",
+            "(".repeat(n),
+            ")".repeat(n)
+        );
+        assert_eq!(
+            one(&deep_string).name,
+            Err(format!("{}'n'{}", "(".repeat(n), ")".repeat(n)))
+        );
     }
 }
