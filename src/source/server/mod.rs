@@ -55,6 +55,10 @@ pub fn left_out(rel: &str) -> Option<&'static str> {
             "built from other source (a bundle or a build folder); its hints belong in that source",
         );
     }
+    // A virtual environment's packages import the SDK too, the SDK itself among them.
+    if dirs().any(|d| d == "site-packages") {
+        return Some("an installed package (site-packages): its hints belong to its own source");
+    }
     let stem = name.split('.').next().unwrap_or(name);
     let test_name = [".test.", ".spec."].iter().any(|t| name.contains(t))
         || (name.ends_with(".py") && (stem.starts_with("test_") || stem.ends_with("_test")));
@@ -260,6 +264,7 @@ mod tests {
         assert!(generated("dist/index.js"));
         assert!(generated("packages/x/build/server.mjs"));
         assert!(generated("vendor/app.min.js"));
+        assert!(left_out("venv/lib/python3.11/site-packages/mcp/server/lowlevel.py").is_some());
         assert!(test("src/__tests__/tools.ts"));
         assert!(test("src/tools.test.ts"));
         assert!(test("src/server.spec.ts"));
