@@ -841,3 +841,32 @@ fn titles_keep_their_letters_in_the_connector_name() {
         assert!(csv.contains(&format!(",{tool},")), "{tool}: {csv}");
     }
 }
+
+#[test]
+fn a_security_scope_that_is_no_string_is_named_and_the_scopes_say_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let doc = "openapi: 3.0.0\ninfo: {title: People, version: \"1\"}\npaths:\n  /employees/records:\n    post:\n      operationId: employee_records\n      security: [{oauth: [employees:read, {employees: write}]}]\n      responses: {\"200\": {description: ok}}\n  /employees/docs:\n    post:\n      operationId: employee_docs\n      security: [{oauth: [employees:read]}]\n      responses: {\"200\": {description: ok}}\n";
+    std::fs::write(root.join("api.yaml"), doc).unwrap();
+    let run = run_in(
+        root,
+        &[
+            "backfill", "api.yaml", "--patch", "p.patch", "--report", "c.csv",
+        ],
+    );
+    assert!(
+        run.stderr
+            .contains("api.yaml:7:43: a scope of `security` is not a string"),
+        "{}",
+        run.stderr
+    );
+    let csv = std::fs::read_to_string(root.join("c.csv")).unwrap();
+    let row = |id: &str| {
+        csv.lines()
+            .find(|l| l.contains(&format!(",{id},")))
+            .unwrap()
+            .to_owned()
+    };
+    assert!(row("employee_docs").contains("scopes-read-only"), "{csv}");
+    assert!(!row("employee_records").contains("scopes"), "{csv}");
+}

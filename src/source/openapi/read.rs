@@ -308,6 +308,7 @@ fn read_with(tree: &Tree, full: bool, each: &mut dyn FnMut(Operation)) -> Result
         keys: Default::default(),
         full,
     };
+    reader.scope_problems(tree.get(root, "security"), &mut doc.problems);
     let Some(paths) = tree.get(root, "paths") else {
         return Ok(doc);
     };
@@ -679,6 +680,7 @@ impl<'a> Reader<'a, '_> {
             .filter(|s| !s.is_empty())
             .unwrap_or_else(|| snake(&format!("{method} {path}")));
         let label = string(f.summary).filter(|s| !s.is_empty());
+        self.scope_problems(f.security, problems);
         let (view, request_body, tags) = if !self.full {
             let view = ActionView {
                 id,
@@ -828,6 +830,8 @@ impl<'a> Reader<'a, '_> {
     /// document's): one entry per security requirement that names scopes, its schemes'
     /// scopes together, as a requirement's are all needed and the requirements are
     /// alternatives.
+    /// A scope that is no string makes the scopes say nothing (named by
+    /// [`Reader::scope_problems`]): the strings left are not the whole requirement.
     fn scopes(&self, security: Option<NodeId>) -> Vec<Vec<String>> {
         let tree = self.tree;
         let security = security.or_else(|| tree.get(self.root, "security"));
@@ -836,9 +840,10 @@ impl<'a> Reader<'a, '_> {
             let mut scopes: Vec<String> = Vec::new();
             for (_, list) in tree.entries(req).into_iter().flatten() {
                 for s in tree.items(list).into_iter().flatten() {
-                    if let Some(s) = tree.scalar(s)
-                        && !scopes.iter().any(|x| x == s)
-                    {
+                    let Some(s) = tree.scalar(s) else {
+                        return Vec::new();
+                    };
+                    if !scopes.iter().any(|x| x == s) {
                         scopes.push(s.to_owned());
                     }
                 }
@@ -848,6 +853,25 @@ impl<'a> Reader<'a, '_> {
             }
         }
         ways
+    }
+
+    /// Names each scope of a `security` list that is no string, where it is written (the
+    /// document's list once, an operation's with the operation).
+    fn scope_problems(&self, security: Option<NodeId>, problems: &mut Vec<Error>) {
+        let tree = self.tree;
+        for req in security.and_then(|s| tree.items(s)).into_iter().flatten() {
+            for (_, list) in tree.entries(req).into_iter().flatten() {
+                for s in tree.items(list).into_iter().flatten() {
+                    if tree.scalar(s).is_none() {
+                        problems.push(node_error(
+                            tree,
+                            s,
+                            "a scope of `security` is not a string: write each scope as a plain string; until then the operation's scopes are not read",
+                        ));
+                    }
+                }
+            }
+        }
     }
 
     fn input(&self, name: &str, typed: Option<NodeId>, param: Option<NodeId>) -> Input {
