@@ -357,3 +357,23 @@ fn write_branch_sarif_and_since_work_on_server_source() {
     let again = common::run_in(root, &["backfill", ".", "--patch", "-"]);
     assert_eq!(again.stdout, "", "a rerun proposes nothing");
 }
+
+#[test]
+fn lint_reads_a_server_s_descriptions() {
+    let repo = repository(&[("s.py", SMALL)]);
+    let run = common::run_in(repo.path(), &["lint", "."]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("s.py:9:1: error [read-only-claim-contradicted]"),
+        "{}",
+        run.stdout
+    );
+    let explain = common::run_in(repo.path(), &["explain", ".", "delete_note"]);
+    assert_eq!(explain.code, 0, "{}", explain.stderr);
+    assert!(
+        explain.stdout.starts_with("delete_note (s.py:9)"),
+        "{}",
+        explain.stdout
+    );
+}
