@@ -377,3 +377,33 @@ fn lint_reads_a_server_s_descriptions() {
         explain.stdout
     );
 }
+
+/// The command lines of README's code block that follows `<!-- recipe: NAME -->`, the
+/// comment after each command left out.
+fn recipe(name: &str) -> Vec<String> {
+    let readme = include_str!("../README.md");
+    let marker = format!("<!-- recipe: {name} -->\n```");
+    let at = readme.find(&marker).expect("README's recipe") + marker.len();
+    let body = &readme[at..];
+    let body = &body[body.find('\n').unwrap() + 1..];
+    body[..body.find("```").unwrap()]
+        .lines()
+        .map(|l| l.split(" #").next().unwrap().trim().to_owned())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+#[test]
+fn readme_server_recipe_runs_word_for_word() {
+    let repo = repository(&[("server.py", PY_SERVER)]);
+    let root = repo.path();
+    let lines = recipe("server");
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    for line in &lines {
+        let r = common::run_on_path(root, "sh", &["-c", line], &[]);
+        assert_eq!(r.code, 0, "{line}\n{}{}", r.stdout, r.stderr);
+    }
+    // Applied, every tool declares its hints: the check in CI passes.
+    let server = std::fs::read_to_string(root.join("server.py")).unwrap();
+    assert!(server.contains("@server.tool(annotations=ToolAnnotations(readOnlyHint=True, destructiveHint=False))\ndef list_notes"), "{server}");
+}
