@@ -136,10 +136,17 @@ server.registerTool("delete_user", {
   description: "Deletes a user",
   inputSchema: z.object({ id: z.string() }).strict(),
 }, async (args) => ({ content: [] }));
+
+const MoveSchema = z.object({ from: z.string(), to: z.string() });
+server.registerTool("move_user", { inputSchema: MoveSchema.shape }, async (args) => ({ content: [] }));
 "#;
     let found = read(ts, "server.ts");
     assert!(found.problems.is_empty(), "{:?}", found.problems);
-    assert_eq!(names(&found), [ok("get_user"), ok("delete_user")]);
+    assert_eq!(
+        names(&found),
+        [ok("get_user"), ok("delete_user"), ok("move_user")]
+    );
+    assert_eq!(found.tools[2].inputs, strings(&["from", "to"]));
     let get = &found.tools[0];
     assert_eq!(get.title.as_deref(), Some("Get user"));
     assert_eq!(get.description.as_deref(), Some("Reads a user"));
@@ -273,6 +280,8 @@ server.addTool({
 });
 "#;
     assert!(Script.is_server(ts));
+    // Nothing in it is TypeScript's own: it reads the same as JavaScript.
+    assert_eq!(read(ts, "index.js"), read(ts, "index.ts"));
     let found = read(ts, "index.ts");
     assert!(found.problems.is_empty(), "{:?}", found.problems);
     assert_eq!(names(&found), [ok("add"), ok("wipe")]);
@@ -294,6 +303,7 @@ fn low_level_tool_objects() {
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 const server = new Server({ name: "x", version: "1" }, { capabilities: { tools: {} } });
 const ECHO = "echo";
+const MoveSchema = z.object({ source: z.string(), destination: z.string() });
 server.setRequestHandler(ListToolsRequestSchema, async () => ({
   tools: [
     {
@@ -306,22 +316,30 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({
       name: "remove_file",
       inputSchema: zodToJsonSchema(RemoveSchema) as ToolInput,
     },
+    {
+      name: "move_file",
+      inputSchema: z.toJSONSchema(MoveSchema),
+    },
   ],
 }));
 "#;
     let found = read(ts, "index.ts");
     assert!(found.problems.is_empty(), "{:?}", found.problems);
-    assert_eq!(names(&found), [ok("echo"), ok("remove_file")]);
+    assert_eq!(
+        names(&found),
+        [ok("echo"), ok("remove_file"), ok("move_file")]
+    );
     assert_eq!(found.tools[0].inputs, strings(&["message"]));
     assert_eq!(found.tools[0].description.as_deref(), Some("Echoes"));
     assert_eq!(found.tools[0].annotations, hints(&[("readOnlyHint", true)]));
     assert_eq!(found.tools[1].inputs, Vec::<String>::new());
     assert_eq!(found.tools[1].annotations, Annotations::Absent);
-    assert_eq!((found.tools[1].line, found.tools[1].column), (13, 5));
+    assert_eq!((found.tools[1].line, found.tools[1].column), (14, 5));
+    assert_eq!(found.tools[2].inputs, strings(&["source", "destination"]));
 
     // The new property goes into the tool object itself, in the list's indentation.
     let one = ts.replace(
-        "    {\n      name: \"remove_file\",\n      inputSchema: zodToJsonSchema(RemoveSchema) as ToolInput,\n    },\n",
+        "    {\n      name: \"remove_file\",\n      inputSchema: zodToJsonSchema(RemoveSchema) as ToolInput,\n    },\n    {\n      name: \"move_file\",\n      inputSchema: z.toJSONSchema(MoveSchema),\n    },\n",
         "",
     );
     let one = one.replace("      annotations: { readOnlyHint: true },\n", "");
@@ -353,6 +371,12 @@ export default {
 };
 "#;
     assert!(Script.is_server(js), "an action module is a server file");
+    let typed = js.replace("async run({ $ })", "async run({ $ }: { $: unknown })");
+    assert!(Script.is_server(&typed));
+    assert_eq!(
+        only(&typed, "delete-record.ts").inputs,
+        strings(&["app", "recordId"])
+    );
     let tool = only(js, "delete-record.mjs");
     assert_eq!(tool.name, ok("acme-delete-record"));
     assert_eq!(tool.title.as_deref(), Some("Delete Record"));
@@ -417,6 +441,17 @@ function two(server) { const name = "b"; server.registerTool(name, {}, async () 
 "#;
     let found = read(js, "two.js");
     assert_eq!(names(&found), [Err("name".into()), Err("name".into())]);
+
+    // A loop's `const` shadows a constant of the same name.
+    let js = r#"import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+const tool = { name: "not_this" };
+for (const tool of definitions) {
+  server.registerTool(tool.name, { description: tool.description }, tool.handler);
+}
+"#;
+    let found = read(js, "loop.js");
+    assert_eq!(names(&found), [Err("tool.name".into())]);
+    assert_eq!(found.tools[0].description, None);
 }
 
 #[test]

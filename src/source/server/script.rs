@@ -343,13 +343,16 @@ impl<'a> Visit<'a> for Collect<'_> {
     fn visit_variable_declaration(&mut self, it: &VariableDeclaration<'a>) {
         if it.kind == VariableDeclarationKind::Const {
             for d in &it.declarations {
-                if let (Some(id), Some(init)) = (d.id.get_binding_identifier(), &d.init) {
-                    let val = copy(init, 0);
-                    self.consts
-                        .entry(id.name.to_string())
-                        .and_modify(|v| *v = None)
-                        .or_insert(Some(val));
-                }
+                let Some(id) = d.id.get_binding_identifier() else {
+                    continue;
+                };
+                // A `const` without an initializer is a loop's (`for (const tool of tools)`):
+                // its name means no one value, and it shadows any other binding of it.
+                let val = d.init.as_ref().map(|init| copy(init, 0));
+                self.consts
+                    .entry(id.name.to_string())
+                    .and_modify(|v| *v = None)
+                    .or_insert(val);
             }
         }
         walk::walk_variable_declaration(self, it);
@@ -712,18 +715,37 @@ impl File<'_> {
             ValKind::Ident(name) => self
                 .constant(name)
                 .map_or_else(Vec::new, |c| self.inputs_in(c, hops + 1)),
-            ValKind::Call(callee, args) => match &callee.kind {
-                ValKind::Member(_, method)
-                    if matches!(method.as_str(), "object" | "strictObject" | "looseObject")
-                        && args.first().is_some_and(|a| self.object(a).is_some()) =>
-                {
-                    self.inputs_in(&args[0], hops + 1)
+            // `schema.shape`: the shape `schema` was made from.
+            ValKind::Member(inner, property) if property == "shape" => {
+                self.inputs_in(inner, hops + 1)
+            }
+            ValKind::Call(callee, args) => {
+                let function = match &callee.kind {
+                    ValKind::Ident(name) => Some(name.as_str()),
+                    ValKind::Member(_, method) => Some(method.as_str()),
+                    _ => None,
+                };
+                match (function, &callee.kind, args.first()) {
+                    (
+                        Some("object" | "strictObject" | "looseObject"),
+                        ValKind::Member(..),
+                        Some(shape),
+                    ) if self.object(shape).is_some() => self.inputs_in(shape, hops + 1),
+                    // A zod schema converted to JSON Schema has the zod schema's keys.
+                    (
+                        Some("zodToJsonSchema" | "toJSONSchema" | "toJsonSchema"),
+                        _,
+                        Some(schema),
+                    ) => self.inputs_in(schema, hops + 1),
+                    // A method chained on a schema (`.strict()`, `.describe(…)`) keeps its keys.
+                    (_, ValKind::Member(inner, _), _)
+                        if matches!(inner.kind, ValKind::Call(..)) =>
+                    {
+                        self.inputs_in(inner, hops + 1)
+                    }
+                    _ => Vec::new(),
                 }
-                ValKind::Member(inner, _) if matches!(inner.kind, ValKind::Call(..)) => {
-                    self.inputs_in(inner, hops + 1)
-                }
-                _ => Vec::new(),
-            },
+            }
             _ => Vec::new(),
         }
     }
