@@ -6,8 +6,9 @@
 //! example servers (tests/data/servers/src, see tests/data/README.md); and a server on the
 //! real SDK patched through its slots and run with `node`, whose `tools/list` must show
 //! the inserted hints. That last part needs `node` and `CATALOG_EFFECTS_NODE_MODULES` (a
-//! `node_modules` holding `@modelcontextprotocol/sdk` and `zod`); without them it skips
-//! with the reason printed, unless `CATALOG_EFFECTS_REQUIRE` names `node`.
+//! `node_modules` holding `@modelcontextprotocol/sdk` and `zod`, which `.ci/run` installs
+//! with npm); without them it skips with the reason printed, unless
+//! `CATALOG_EFFECTS_REQUIRE` names `node`.
 
 mod common;
 
