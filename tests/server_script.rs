@@ -726,7 +726,13 @@ server.registerTool(\"last\", {}, async () => ({}));\n";
     assert_eq!(names(&found), [ok("first"), ok("last")]);
     let at: Vec<_> = found.problems.iter().map(|p| (p.line, p.column)).collect();
     assert_eq!(at, [(Some(3), Some(3)), (Some(4), Some(1))]);
-    assert!(found.problems[0].message.contains("server.registerTool"));
+    assert!(
+        found.problems[0]
+            .message
+            .starts_with("`server.registerTool(…)`: arguments spread"),
+        "{}",
+        found.problems[0]
+    );
     assert!(
         found.problems[1].message.contains("toolFromElsewhere"),
         "{}",

@@ -316,8 +316,9 @@ enum Kind {
 struct Candidate {
     kind: Kind,
     start: u32,
-    /// The callee's text, to name the registration in a problem.
-    callee: String,
+    /// What names the registration in a problem: the call (`` `server.registerTool(…)` ``)
+    /// or the kind of object.
+    label: String,
     args: Vec<Val>,
     /// A spread argument: the arguments' positions are unknown.
     spread: bool,
@@ -407,7 +408,10 @@ impl<'a> Visit<'a> for Collect<'_> {
                 self.found.push(Candidate {
                     kind,
                     start: it.span.start,
-                    callee: self.src[callee.start as usize..callee.end as usize].to_owned(),
+                    label: format!(
+                        "`{}(…)`",
+                        &self.src[callee.start as usize..callee.end as usize]
+                    ),
                     args,
                     spread,
                 });
@@ -429,7 +433,7 @@ impl<'a> Visit<'a> for Collect<'_> {
                 self.found.push(Candidate {
                     kind: Kind::Action,
                     start: obj.start,
-                    callee: "export default".to_owned(),
+                    label: "the default-exported action".to_owned(),
                     args: vec![Val {
                         start: obj.start,
                         end: obj.end,
@@ -464,7 +468,7 @@ impl<'a> Visit<'a> for Collect<'_> {
             self.found.push(Candidate {
                 kind: Kind::Object,
                 start: obj.start,
-                callee: "tool object".to_owned(),
+                label: "the tool object".to_owned(),
                 args: vec![Val {
                     start: obj.start,
                     end: obj.end,
@@ -538,7 +542,7 @@ fn read_as(text: &str, source_type: SourceType) -> Result<Found, Error> {
                 let (line, column) = file.lines.at(text, candidate.start as usize);
                 found
                     .problems
-                    .push(Error::new(format!("`{}(…)`: {why}", candidate.callee)).at(line, column));
+                    .push(Error::new(format!("{}: {why}", candidate.label)).at(line, column));
             }
         }
     }
