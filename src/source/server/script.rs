@@ -4,7 +4,7 @@
 //! `{ key, type: "action", run() }`.
 //!
 //! The file is read in two passes. The first walks the syntax tree once and copies what the
-//! second needs into owned values ([`Val`]): every `const` of the file, every string `enum`,
+//! second needs into owned values (`Val`): every `const` of the file, every string `enum`,
 //! and every registration's arguments, with their byte spans. The second resolves names
 //! through those constants and builds the tools. Copying rather than borrowing lets the
 //! second pass follow a constant declared after its use, as JavaScript allows inside
@@ -349,11 +349,15 @@ impl<'a> Visit<'a> for Collect<'_> {
                 };
                 // A `const` without an initializer is a loop's (`for (const tool of tools)`):
                 // its name means no one value, and it shadows any other binding of it.
-                let val = d.init.as_ref().map(|init| copy(init, 0));
-                self.consts
-                    .entry(id.name.to_string())
-                    .and_modify(|v| *v = None)
-                    .or_insert(val);
+                // A name bound twice is not copied again: it resolves to nothing either way,
+                // and handlers bind the same local names (`response`, `data`) over and over.
+                match self.consts.get_mut(id.name.as_str()) {
+                    Some(bound) => *bound = None,
+                    None => {
+                        let val = d.init.as_ref().map(|init| copy(init, 0));
+                        self.consts.insert(id.name.to_string(), val);
+                    }
+                }
             }
         }
         walk::walk_variable_declaration(self, it);
@@ -1127,7 +1131,7 @@ impl File<'_> {
     }
 }
 
-/// See [`File::layout`]: insert at `at`, `lead` before the first entry, `sep` between
+/// See `File::layout`: insert at `at`, `lead` before the first entry, `sep` between
 /// entries, `tail` after the last.
 struct Layout {
     at: usize,
