@@ -1116,3 +1116,40 @@ fn a_patched_server_runs_and_lists_the_inserted_hints() {
             .all(|t| t["annotations"]["readOnlyHint"].is_null())
     );
 }
+
+/// Every prefix of real and written servers, and each with a byte of noise put in, reads
+/// to tools or an error without a panic, and every slot it gives is inside the text, at a
+/// character's start.
+#[test]
+fn cut_and_damaged_files_never_panic() {
+    let texts = [
+        NODE_SERVER.to_owned(),
+        data("server-everything/tools/simulate-research-query.js"),
+        format!("const ü = 'é';\n{NODE_SERVER}"),
+    ];
+    for text in &texts {
+        let bounds: Vec<usize> = (0..=text.len())
+            .filter(|&i| text.is_char_boundary(i))
+            .step_by((text.len() / 400).max(3))
+            .collect();
+        for &cut in &bounds {
+            for candidate in [
+                text[..cut].to_owned(),
+                format!("{}}}{}", &text[..cut], &text[cut..]),
+            ] {
+                let _ = Script.is_server(&candidate);
+                for name in ["s.ts", "s.js"] {
+                    let Ok(found) = Script.read(&candidate, name) else {
+                        continue;
+                    };
+                    for tool in &found.tools {
+                        assert!(tool.start < candidate.len());
+                        if let Ok(slot) = &tool.slot {
+                            assert!(candidate.is_char_boundary(slot.at), "{candidate}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
