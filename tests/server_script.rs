@@ -140,14 +140,26 @@ server.registerTool("delete_user", {
 
 const MoveSchema = z.object({ from: z.string(), to: z.string() });
 server.registerTool("move_user", { inputSchema: MoveSchema.shape }, async (args) => ({ content: [] }));
+server.registerTool("copy_user", {
+  inputSchema: MoveSchema.extend({ overwrite: z.boolean() }).omit({ from: true }).describe("copy"),
+}, async (args) => ({ content: [] }));
+server.registerTool("peek_user", { inputSchema: MoveSchema.pick({ to: true }) }, async () => ({ content: [] }));
 "#;
     let found = read(ts, "server.ts");
     assert!(found.problems.is_empty(), "{:?}", found.problems);
     assert_eq!(
         names(&found),
-        [ok("get_user"), ok("delete_user"), ok("move_user")]
+        [
+            ok("get_user"),
+            ok("delete_user"),
+            ok("move_user"),
+            ok("copy_user"),
+            ok("peek_user")
+        ]
     );
     assert_eq!(found.tools[2].inputs, strings(&["from", "to"]));
+    assert_eq!(found.tools[3].inputs, strings(&["to", "overwrite"]));
+    assert_eq!(found.tools[4].inputs, strings(&["to"]));
     let get = &found.tools[0];
     assert_eq!(get.title.as_deref(), Some("Get user"));
     assert_eq!(get.description.as_deref(), Some("Reads a user"));

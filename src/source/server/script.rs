@@ -745,6 +745,27 @@ impl File<'_> {
                         _,
                         Some(schema),
                     ) => self.inputs_in(schema, hops + 1),
+                    // zod's methods that change an object schema's keys.
+                    (
+                        Some(method @ ("extend" | "merge" | "pick" | "omit")),
+                        ValKind::Member(inner, _),
+                        Some(arg),
+                    ) if matches!(inner.kind, ValKind::Call(..) | ValKind::Ident(_)) => {
+                        let mut keys = self.inputs_in(inner, hops + 1);
+                        let named = self.inputs_in(arg, hops + 1);
+                        match method {
+                            "pick" => keys.retain(|k| named.contains(k)),
+                            "omit" => keys.retain(|k| !named.contains(k)),
+                            _ => {
+                                for key in named {
+                                    if !keys.contains(&key) {
+                                        keys.push(key);
+                                    }
+                                }
+                            }
+                        }
+                        keys
+                    }
                     // A method chained on a schema (`.strict()`, `.describe(…)`) keeps its keys.
                     (_, ValKind::Member(inner, _), _)
                         if matches!(inner.kind, ValKind::Call(..)) =>
