@@ -6,8 +6,9 @@
 //! example servers (tests/data/servers/src, see tests/data/README.md); and a server on the
 //! real SDK patched through its slots and run with `node`, whose `tools/list` must show
 //! the inserted hints. That last part needs `node` and `CATALOG_EFFECTS_NODE_MODULES` (a
-//! `node_modules` holding `@modelcontextprotocol/sdk` and `zod`); without them it skips
-//! with the reason printed, unless `CATALOG_EFFECTS_REQUIRE` names `node`.
+//! `node_modules` holding `@modelcontextprotocol/sdk` and `zod`, which `.ci/run` installs
+//! with npm); without them it skips with the reason printed, unless
+//! `CATALOG_EFFECTS_REQUIRE` names `node`.
 
 mod common;
 
@@ -136,10 +137,29 @@ server.registerTool("delete_user", {
   description: "Deletes a user",
   inputSchema: z.object({ id: z.string() }).strict(),
 }, async (args) => ({ content: [] }));
+
+const MoveSchema = z.object({ from: z.string(), to: z.string() });
+server.registerTool("move_user", { inputSchema: MoveSchema.shape }, async (args) => ({ content: [] }));
+server.registerTool("copy_user", {
+  inputSchema: MoveSchema.extend({ overwrite: z.boolean() }).omit({ from: true }).describe("copy"),
+}, async (args) => ({ content: [] }));
+server.registerTool("peek_user", { inputSchema: MoveSchema.pick({ to: true }) }, async () => ({ content: [] }));
 "#;
     let found = read(ts, "server.ts");
     assert!(found.problems.is_empty(), "{:?}", found.problems);
-    assert_eq!(names(&found), [ok("get_user"), ok("delete_user")]);
+    assert_eq!(
+        names(&found),
+        [
+            ok("get_user"),
+            ok("delete_user"),
+            ok("move_user"),
+            ok("copy_user"),
+            ok("peek_user")
+        ]
+    );
+    assert_eq!(found.tools[2].inputs, strings(&["from", "to"]));
+    assert_eq!(found.tools[3].inputs, strings(&["to", "overwrite"]));
+    assert_eq!(found.tools[4].inputs, strings(&["to"]));
     let get = &found.tools[0];
     assert_eq!(get.title.as_deref(), Some("Get user"));
     assert_eq!(get.description.as_deref(), Some("Reads a user"));
@@ -273,6 +293,8 @@ server.addTool({
 });
 "#;
     assert!(Script.is_server(ts));
+    // Nothing in it is TypeScript's own: it reads the same as JavaScript.
+    assert_eq!(read(ts, "index.js"), read(ts, "index.ts"));
     let found = read(ts, "index.ts");
     assert!(found.problems.is_empty(), "{:?}", found.problems);
     assert_eq!(names(&found), [ok("add"), ok("wipe")]);
@@ -294,6 +316,7 @@ fn low_level_tool_objects() {
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 const server = new Server({ name: "x", version: "1" }, { capabilities: { tools: {} } });
 const ECHO = "echo";
+const MoveSchema = z.object({ source: z.string(), destination: z.string() });
 server.setRequestHandler(ListToolsRequestSchema, async () => ({
   tools: [
     {
@@ -306,22 +329,30 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({
       name: "remove_file",
       inputSchema: zodToJsonSchema(RemoveSchema) as ToolInput,
     },
+    {
+      name: "move_file",
+      inputSchema: z.toJSONSchema(MoveSchema),
+    },
   ],
 }));
 "#;
     let found = read(ts, "index.ts");
     assert!(found.problems.is_empty(), "{:?}", found.problems);
-    assert_eq!(names(&found), [ok("echo"), ok("remove_file")]);
+    assert_eq!(
+        names(&found),
+        [ok("echo"), ok("remove_file"), ok("move_file")]
+    );
     assert_eq!(found.tools[0].inputs, strings(&["message"]));
     assert_eq!(found.tools[0].description.as_deref(), Some("Echoes"));
     assert_eq!(found.tools[0].annotations, hints(&[("readOnlyHint", true)]));
     assert_eq!(found.tools[1].inputs, Vec::<String>::new());
     assert_eq!(found.tools[1].annotations, Annotations::Absent);
-    assert_eq!((found.tools[1].line, found.tools[1].column), (13, 5));
+    assert_eq!((found.tools[1].line, found.tools[1].column), (14, 5));
+    assert_eq!(found.tools[2].inputs, strings(&["source", "destination"]));
 
     // The new property goes into the tool object itself, in the list's indentation.
     let one = ts.replace(
-        "    {\n      name: \"remove_file\",\n      inputSchema: zodToJsonSchema(RemoveSchema) as ToolInput,\n    },\n",
+        "    {\n      name: \"remove_file\",\n      inputSchema: zodToJsonSchema(RemoveSchema) as ToolInput,\n    },\n    {\n      name: \"move_file\",\n      inputSchema: z.toJSONSchema(MoveSchema),\n    },\n",
         "",
     );
     let one = one.replace("      annotations: { readOnlyHint: true },\n", "");
@@ -353,6 +384,12 @@ export default {
 };
 "#;
     assert!(Script.is_server(js), "an action module is a server file");
+    let typed = js.replace("async run({ $ })", "async run({ $ }: { $: unknown })");
+    assert!(Script.is_server(&typed));
+    assert_eq!(
+        only(&typed, "delete-record.ts").inputs,
+        strings(&["app", "recordId"])
+    );
     let tool = only(js, "delete-record.mjs");
     assert_eq!(tool.name, ok("acme-delete-record"));
     assert_eq!(tool.title.as_deref(), Some("Delete Record"));
@@ -417,6 +454,17 @@ function two(server) { const name = "b"; server.registerTool(name, {}, async () 
 "#;
     let found = read(js, "two.js");
     assert_eq!(names(&found), [Err("name".into()), Err("name".into())]);
+
+    // A loop's `const` shadows a constant of the same name.
+    let js = r#"import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+const tool = { name: "not_this" };
+for (const tool of definitions) {
+  server.registerTool(tool.name, { description: tool.description }, tool.handler);
+}
+"#;
+    let found = read(js, "loop.js");
+    assert_eq!(names(&found), [Err("tool.name".into())]);
+    assert_eq!(found.tools[0].description, None);
 }
 
 #[test]
@@ -690,7 +738,13 @@ server.registerTool(\"last\", {}, async () => ({}));\n";
     assert_eq!(names(&found), [ok("first"), ok("last")]);
     let at: Vec<_> = found.problems.iter().map(|p| (p.line, p.column)).collect();
     assert_eq!(at, [(Some(3), Some(3)), (Some(4), Some(1))]);
-    assert!(found.problems[0].message.contains("server.registerTool"));
+    assert!(
+        found.problems[0]
+            .message
+            .starts_with("`server.registerTool(…)`: arguments spread"),
+        "{}",
+        found.problems[0]
+    );
     assert!(
         found.problems[1].message.contains("toolFromElsewhere"),
         "{}",
@@ -1073,4 +1127,41 @@ fn a_patched_server_runs_and_lists_the_inserted_hints() {
             .iter()
             .all(|t| t["annotations"]["readOnlyHint"].is_null())
     );
+}
+
+/// Every prefix of real and written servers, and each with a byte of noise put in, reads
+/// to tools or an error without a panic, and every slot it gives is inside the text, at a
+/// character's start.
+#[test]
+fn cut_and_damaged_files_never_panic() {
+    let texts = [
+        NODE_SERVER.to_owned(),
+        data("server-everything/tools/simulate-research-query.js"),
+        format!("const ü = 'é';\n{NODE_SERVER}"),
+    ];
+    for text in &texts {
+        let bounds: Vec<usize> = (0..=text.len())
+            .filter(|&i| text.is_char_boundary(i))
+            .step_by((text.len() / 400).max(3))
+            .collect();
+        for &cut in &bounds {
+            for candidate in [
+                text[..cut].to_owned(),
+                format!("{}}}{}", &text[..cut], &text[cut..]),
+            ] {
+                let _ = Script.is_server(&candidate);
+                for name in ["s.ts", "s.js"] {
+                    let Ok(found) = Script.read(&candidate, name) else {
+                        continue;
+                    };
+                    for tool in &found.tools {
+                        assert!(tool.start < candidate.len());
+                        if let Ok(slot) = &tool.slot {
+                            assert!(candidate.is_char_boundary(slot.at), "{candidate}");
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

@@ -4,7 +4,7 @@
 //! `{ key, type: "action", run() }`.
 //!
 //! The file is read in two passes. The first walks the syntax tree once and copies what the
-//! second needs into owned values ([`Val`]): every `const` of the file, every string `enum`,
+//! second needs into owned values (`Val`): every `const` of the file, every string `enum`,
 //! and every registration's arguments, with their byte spans. The second resolves names
 //! through those constants and builds the tools. Copying rather than borrowing lets the
 //! second pass follow a constant declared after its use, as JavaScript allows inside
@@ -316,8 +316,9 @@ enum Kind {
 struct Candidate {
     kind: Kind,
     start: u32,
-    /// The callee's text, to name the registration in a problem.
-    callee: String,
+    /// What names the registration in a problem: the call (`` `server.registerTool(…)` ``)
+    /// or the kind of object.
+    label: String,
     args: Vec<Val>,
     /// A spread argument: the arguments' positions are unknown.
     spread: bool,
@@ -343,12 +344,19 @@ impl<'a> Visit<'a> for Collect<'_> {
     fn visit_variable_declaration(&mut self, it: &VariableDeclaration<'a>) {
         if it.kind == VariableDeclarationKind::Const {
             for d in &it.declarations {
-                if let (Some(id), Some(init)) = (d.id.get_binding_identifier(), &d.init) {
-                    let val = copy(init, 0);
-                    self.consts
-                        .entry(id.name.to_string())
-                        .and_modify(|v| *v = None)
-                        .or_insert(Some(val));
+                let Some(id) = d.id.get_binding_identifier() else {
+                    continue;
+                };
+                // A `const` without an initializer is a loop's (`for (const tool of tools)`):
+                // its name means no one value, and it shadows any other binding of it.
+                // A name bound twice is not copied again: it resolves to nothing either way,
+                // and handlers bind the same local names (`response`, `data`) over and over.
+                match self.consts.get_mut(id.name.as_str()) {
+                    Some(bound) => *bound = None,
+                    None => {
+                        let val = d.init.as_ref().map(|init| copy(init, 0));
+                        self.consts.insert(id.name.to_string(), val);
+                    }
                 }
             }
         }
@@ -404,7 +412,10 @@ impl<'a> Visit<'a> for Collect<'_> {
                 self.found.push(Candidate {
                     kind,
                     start: it.span.start,
-                    callee: self.src[callee.start as usize..callee.end as usize].to_owned(),
+                    label: format!(
+                        "`{}(…)`",
+                        &self.src[callee.start as usize..callee.end as usize]
+                    ),
                     args,
                     spread,
                 });
@@ -426,7 +437,7 @@ impl<'a> Visit<'a> for Collect<'_> {
                 self.found.push(Candidate {
                     kind: Kind::Action,
                     start: obj.start,
-                    callee: "export default".to_owned(),
+                    label: "the default-exported action".to_owned(),
                     args: vec![Val {
                         start: obj.start,
                         end: obj.end,
@@ -461,7 +472,7 @@ impl<'a> Visit<'a> for Collect<'_> {
             self.found.push(Candidate {
                 kind: Kind::Object,
                 start: obj.start,
-                callee: "tool object".to_owned(),
+                label: "the tool object".to_owned(),
                 args: vec![Val {
                     start: obj.start,
                     end: obj.end,
@@ -535,7 +546,7 @@ fn read_as(text: &str, source_type: SourceType) -> Result<Found, Error> {
                 let (line, column) = file.lines.at(text, candidate.start as usize);
                 found
                     .problems
-                    .push(Error::new(format!("`{}(…)`: {why}", candidate.callee)).at(line, column));
+                    .push(Error::new(format!("{}: {why}", candidate.label)).at(line, column));
             }
         }
     }
@@ -712,18 +723,58 @@ impl File<'_> {
             ValKind::Ident(name) => self
                 .constant(name)
                 .map_or_else(Vec::new, |c| self.inputs_in(c, hops + 1)),
-            ValKind::Call(callee, args) => match &callee.kind {
-                ValKind::Member(_, method)
-                    if matches!(method.as_str(), "object" | "strictObject" | "looseObject")
-                        && args.first().is_some_and(|a| self.object(a).is_some()) =>
-                {
-                    self.inputs_in(&args[0], hops + 1)
+            // `schema.shape`: the shape `schema` was made from.
+            ValKind::Member(inner, property) if property == "shape" => {
+                self.inputs_in(inner, hops + 1)
+            }
+            ValKind::Call(callee, args) => {
+                let function = match &callee.kind {
+                    ValKind::Ident(name) => Some(name.as_str()),
+                    ValKind::Member(_, method) => Some(method.as_str()),
+                    _ => None,
+                };
+                match (function, &callee.kind, args.first()) {
+                    (
+                        Some("object" | "strictObject" | "looseObject"),
+                        ValKind::Member(..),
+                        Some(shape),
+                    ) if self.object(shape).is_some() => self.inputs_in(shape, hops + 1),
+                    // A zod schema converted to JSON Schema has the zod schema's keys.
+                    (
+                        Some("zodToJsonSchema" | "toJSONSchema" | "toJsonSchema"),
+                        _,
+                        Some(schema),
+                    ) => self.inputs_in(schema, hops + 1),
+                    // zod's methods that change an object schema's keys.
+                    (
+                        Some(method @ ("extend" | "merge" | "pick" | "omit")),
+                        ValKind::Member(inner, _),
+                        Some(arg),
+                    ) if matches!(inner.kind, ValKind::Call(..) | ValKind::Ident(_)) => {
+                        let mut keys = self.inputs_in(inner, hops + 1);
+                        let named = self.inputs_in(arg, hops + 1);
+                        match method {
+                            "pick" => keys.retain(|k| named.contains(k)),
+                            "omit" => keys.retain(|k| !named.contains(k)),
+                            _ => {
+                                for key in named {
+                                    if !keys.contains(&key) {
+                                        keys.push(key);
+                                    }
+                                }
+                            }
+                        }
+                        keys
+                    }
+                    // A method chained on a schema (`.strict()`, `.describe(…)`) keeps its keys.
+                    (_, ValKind::Member(inner, _), _)
+                        if matches!(inner.kind, ValKind::Call(..)) =>
+                    {
+                        self.inputs_in(inner, hops + 1)
+                    }
+                    _ => Vec::new(),
                 }
-                ValKind::Member(inner, _) if matches!(inner.kind, ValKind::Call(..)) => {
-                    self.inputs_in(inner, hops + 1)
-                }
-                _ => Vec::new(),
-            },
+            }
             _ => Vec::new(),
         }
     }
@@ -1101,7 +1152,7 @@ impl File<'_> {
     }
 }
 
-/// See [`File::layout`]: insert at `at`, `lead` before the first entry, `sep` between
+/// See `File::layout`: insert at `at`, `lead` before the first entry, `sep` between
 /// entries, `tail` after the last.
 struct Layout {
     at: usize,
