@@ -60,6 +60,61 @@ if __name__ == "__main__":
     server.run()
 "#;
 
+/// A JavaScript server on the official SDK over stdio: a tool with no annotations, one
+/// whose literal lacks a key, and one declared in full.
+const JS_SERVER: &str = r#"import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { z } from "zod";
+
+const server = new McpServer({ name: "notes", version: "1.0.0" });
+
+server.registerTool(
+  "list_notes",
+  {
+    title: "List notes",
+    description: "List the notes in a folder.",
+    inputSchema: { folder: z.string() },
+  },
+  async ({ folder }) => ({ content: [{ type: "text", text: folder }] }),
+);
+
+server.registerTool(
+  "delete_note",
+  {
+    description: "Delete a note permanently.",
+    inputSchema: { noteId: z.string() },
+    annotations: { destructiveHint: true },
+  },
+  async ({ noteId }) => ({ content: [{ type: "text", text: noteId }] }),
+);
+
+server.tool("create_note", "Create a note.", { title: z.string() }, { readOnlyHint: false, destructiveHint: false }, async ({ title }) => ({
+  content: [{ type: "text", text: title }],
+}));
+
+await server.connect(new StdioServerTransport());
+"#;
+
+/// A `node_modules` with the official TypeScript SDK and zod (`.ci/run` installs one and
+/// names it in `CATALOG_EFFECTS_NODE_MODULES`), and `node`.
+fn node_modules() -> Option<std::path::PathBuf> {
+    let dir = std::env::var_os("CATALOG_EFFECTS_NODE_MODULES").map(std::path::PathBuf::from);
+    let node = Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    match dir {
+        Some(d) if node && d.join("@modelcontextprotocol/sdk").is_dir() => Some(d),
+        _ => {
+            common::skip_without(
+                "node",
+                "`node` or CATALOG_EFFECTS_NODE_MODULES (a node_modules with @modelcontextprotocol/sdk and zod) is missing",
+            );
+            None
+        }
+    }
+}
+
 fn sdk_python() -> Option<String> {
     let python =
         std::env::var("CATALOG_EFFECTS_MCP_PYTHON").unwrap_or_else(|_| "python3".to_owned());
@@ -406,4 +461,73 @@ fn readme_server_recipe_runs_word_for_word() {
     // Applied, every tool declares its hints: the check in CI passes.
     let server = std::fs::read_to_string(root.join("server.py")).unwrap();
     assert!(server.contains("@server.tool(annotations=ToolAnnotations(readOnlyHint=True, destructiveHint=False))\ndef list_notes"), "{server}");
+}
+
+#[test]
+fn a_javascript_server_gets_its_missing_hints_and_advertises_them() {
+    let repo = repository(&[("server.mjs", JS_SERVER)]);
+    let root = repo.path();
+    let run = common::run_in(root, &["backfill", ".", "--patch", "effects.patch"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let patch = std::fs::read_to_string(root.join("effects.patch")).unwrap();
+    assert!(
+        patch.contains("+    annotations: { readOnlyHint: true, destructiveHint: false },\n"),
+        "{patch}"
+    );
+    assert!(
+        patch.contains("+    annotations: { destructiveHint: true, readOnlyHint: false },\n"),
+        "{patch}"
+    );
+    let added = patch
+        .lines()
+        .filter(|l| l.starts_with('+') && !l.starts_with("+++"));
+    assert_eq!(added.count(), 2, "create_note is declared: {patch}");
+    git(root, &["apply", "effects.patch"]);
+    let again = common::run_in(
+        root,
+        &["backfill", ".", "--patch", "-", "--report", "/dev/null"],
+    );
+    assert_eq!(again.stdout, "", "a rerun proposes nothing");
+    let Some(modules) = node_modules() else {
+        return;
+    };
+    std::os::unix::fs::symlink(&modules, root.join("node_modules")).unwrap();
+    let run = common::run_in(
+        root,
+        &["audit", "--format", "json", "--", "node", "server.mjs"],
+    );
+    let report: Value = serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", run.stdout, run.stderr));
+    let tools: Vec<(String, Value, Value)> = report["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["tool_name"].as_str().unwrap().to_owned(),
+                t["declared_read_only"].clone(),
+                t["declared_destructive"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        tools,
+        [
+            (
+                "list_notes".to_owned(),
+                Value::Bool(true),
+                Value::Bool(false)
+            ),
+            (
+                "delete_note".to_owned(),
+                Value::Bool(false),
+                Value::Bool(true)
+            ),
+            (
+                "create_note".to_owned(),
+                Value::Bool(false),
+                Value::Bool(false)
+            ),
+        ]
+    );
 }

@@ -986,7 +986,7 @@ impl File<'_> {
 
     /// `X.tool(name, [description], [params], [annotations], cb)`: the SDK tells a string
     /// argument for the description, and an object for the annotations when its every key is
-    /// a hint's (or `title`), else for the params.
+    /// a hint's (or `title`) and no value is a schema, else for the params.
     fn tool_call(&self, tool: &mut Tool, args: &[Val]) -> Result<(), String> {
         tool.name = self.name(&args[0]);
         let (callback, middle) = args[1..].split_last().expect("two arguments at least");
@@ -1003,13 +1003,15 @@ impl File<'_> {
             Annotations,
             Unknown,
         }
+        // The SDK tells them by value, not by key: an object holding a schema (a call or a
+        // member of `z`) is a params shape, `{ title: z.string() }` among them.
+        let schema = |v: &Val| matches!(v.kind, ValKind::Call(..) | ValKind::Member(..));
         let class = |v: &Val| match (&v.kind, self.object(v)) {
             (_, Some((obj, _))) => {
                 let all_hints = !obj.props.is_empty()
-                    && obj
-                        .props
-                        .iter()
-                        .all(|p| p.key.as_deref().and_then(hint_key).is_some());
+                    && obj.props.iter().all(|p| {
+                        p.key.as_deref().and_then(hint_key).is_some() && !schema(&p.value)
+                    });
                 if all_hints {
                     Arg::Annotations
                 } else {
