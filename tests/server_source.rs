@@ -531,3 +531,33 @@ fn a_javascript_server_gets_its_missing_hints_and_advertises_them() {
         ]
     );
 }
+
+#[test]
+fn a_typescript_server_of_the_same_shape_gets_the_same_hints() {
+    let ts = JS_SERVER
+        .replace(
+            "async ({ folder })",
+            "async ({ folder }: { folder: string })",
+        )
+        .replace(
+            "const server = new McpServer",
+            "type Notes = { folder: string };\nconst server: McpServer = new McpServer",
+        );
+    let repo = repository(&[("src/server.ts", &ts), ("server.mjs", JS_SERVER)]);
+    let run = common::run_in(repo.path(), &["backfill", ".", "--patch", "p.patch"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let patch = std::fs::read_to_string(repo.path().join("p.patch")).unwrap();
+    let added = |file: &str| -> Vec<String> {
+        let section = patch
+            .split("diff --git ")
+            .find(|s| s.starts_with(&format!("a/{file} ")))
+            .unwrap_or_default();
+        section
+            .lines()
+            .filter(|l| l.starts_with('+') && !l.starts_with("+++"))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(added("src/server.ts").len(), 2, "{patch}");
+    assert_eq!(added("src/server.ts"), added("server.mjs"), "{patch}");
+}
