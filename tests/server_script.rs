@@ -800,8 +800,16 @@ fn data(path: &str) -> String {
 #[test]
 fn the_sdks_example_server() {
     let text = data("sdk-examples/simpleStreamableHttp.js");
-    // Inside the SDK's package the example imports it by relative paths, not as a package.
-    assert!(!Script.is_server(&text));
+    // Inside the SDK's package the example imports it by relative paths, not as a package;
+    // it is still claimed, for the annotations with hints it writes.
+    assert!(Script.is_server(&text));
+    assert!(
+        !Script.is_server(
+            &text
+                .replace("readOnlyHint", "x")
+                .replace("destructiveHint", "y")
+        )
+    );
     assert!(
         Script.is_server(&text.replace("'../../server/", "'@modelcontextprotocol/sdk/server/"))
     );
@@ -1164,4 +1172,82 @@ fn cut_and_damaged_files_never_panic() {
             }
         }
     }
+}
+
+/// A project's own helpers, in a file that imports no SDK: recognised by a config that
+/// carries an `annotations` literal with a hint, whatever the helper is called.
+const HELPERS: &str = r#"import { defineTool } from "./definition.js";
+
+export const installPwa = defineTool({
+  name: "install_pwa",
+  description: "Installs a web app.",
+  annotations: {
+    category: "pwa",
+    readOnlyHint: false,
+  },
+  schema: { manifestId: zod.string() },
+  handler: async () => {},
+});
+
+export function registerD1(context) {
+  context.accountTool("d1_databases_list", {
+    description: "List all of the D1 databases",
+    inputSchema: z.object({ name: z.string() }),
+    annotations: { title: "List D1 databases", readOnlyHint: true },
+  }, async () => {});
+}
+
+export const storageTools = {
+  list_buckets: tool({
+    description: "Lists the storage buckets.",
+    annotations: { readOnlyHint: true, destructiveHint: false },
+    parameters: z.object({ projectId: z.string() }),
+    execute: async () => [],
+  }),
+};
+
+export const display = () => ({
+  name: "Retrieve Balance",
+  description: "Retrieves the balance.",
+  inputSchema: {},
+  annotations: { readOnlyHint: true },
+});
+
+const notATool = configure({ annotations: { note: "x" }, name: "plain" });
+"#;
+
+#[test]
+fn tools_a_projects_own_helper_defines() {
+    assert!(Script.is_server(HELPERS));
+    let found = read(HELPERS, "tools.ts");
+    assert_eq!(
+        names(&found),
+        [
+            ok("install_pwa"),
+            ok("d1_databases_list"),
+            ok("list_buckets"),
+            // A display name is not taken for the tool's: the server lists another.
+            Err("\"Retrieve Balance\"".to_owned()),
+        ]
+    );
+    let [pwa, d1, buckets, _] = &found.tools[..] else {
+        panic!()
+    };
+    assert_eq!(pwa.annotations, hints(&[("readOnlyHint", false)]));
+    assert_eq!(pwa.inputs, strings(&["manifestId"]));
+    assert_eq!(d1.inputs, strings(&["name"]));
+    assert_eq!(d1.title.as_deref(), Some("List D1 databases"));
+    assert_eq!(buckets.inputs, strings(&["projectId"]));
+    // The missing key goes inside the helper's own literal, in its style.
+    let slot = pwa.slot.as_ref().unwrap();
+    let patched = splice(HELPERS, slot, &[("destructiveHint", false)]);
+    assert!(
+        patched.contains("    readOnlyHint: false,\n    destructiveHint: false,\n  },"),
+        "{patched}"
+    );
+    let again = read(&patched, "tools.ts");
+    assert_eq!(
+        again.tools[0].annotations,
+        hints(&[("readOnlyHint", false), ("destructiveHint", false)])
+    );
 }

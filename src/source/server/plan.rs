@@ -71,7 +71,7 @@ pub fn view(tool: &Tool) -> ActionView {
 
 /// Whether a confident inference contradicts what the tool declares, on evidence whose own
 /// record may overrule a person (as `audit` judges a server's hints): a read-only claim on a
-/// change, a change claimed for a read, a delete declared not destructive.
+/// change, a delete declared not destructive.
 fn contradicted(tool: &Tool, inference: &Inference, opts: &Options) -> bool {
     if !inference.confident(opts.min_confidence) || inference.effects.is_empty() {
         return false;
@@ -82,9 +82,10 @@ fn contradicted(tool: &Tool, inference: &Inference, opts: &Options) -> bool {
         .is_some_and(|d| opts.rules.measured.overruling(d).is_some());
     let read_only = inference.effects.is_read_only();
     let claims = |key, value| declared_bool(tool, key) == Some(value);
+    // Only the claims that let a client run a change unattended: a read declared not
+    // read-only is an author's caution (a tool that may save a file), never overruled.
     overrules
         && ((claims("readOnlyHint", true) && !read_only)
-            || (claims("readOnlyHint", false) && read_only)
             || (claims("destructiveHint", false) && inference.effects.contains(Effect::Delete)))
 }
 
@@ -254,7 +255,7 @@ pub fn plan(
             // server says (`audit -- COMMAND`).
             notes.push(
                 Error::new(format!(
-                    "registers tools under a computed name (`{expr}`): not read here; `audit` the running server for them"
+                    "registers tools under a name not read here (`{expr}`: computed, or not one the MCP specification allows); `audit` the running server for them"
                 ))
                 .at(tool.line, tool.column),
             );
@@ -541,7 +542,7 @@ mod tests {
         assert!(
             plan.notes[0]
                 .message
-                .contains("computed name (`$tool.name`)")
+                .contains("a name not read here (`$tool.name`")
         );
         assert_eq!(
             new,

@@ -43,7 +43,7 @@ impl Language for Script {
     }
 
     fn is_server(&self, text: &str) -> bool {
-        imports_sdk(text) || action_module(text)
+        imports_sdk(text) || action_module(text) || defines_annotated(text)
     }
 
     fn read(&self, text: &str, name: &str) -> Result<Found, Error> {
@@ -55,6 +55,14 @@ impl Language for Script {
         })?;
         read_as(text, source_type)
     }
+}
+
+/// Whether the text may define tools through a project's own helper ([`Kind::Defined`]): it
+/// writes an `annotations` key and a hint the clients act on. Which calls are tools the
+/// parse decides.
+fn defines_annotated(text: &str) -> bool {
+    text.contains("annotations")
+        && (text.contains("readOnlyHint") || text.contains("destructiveHint"))
 }
 
 /// Whether the text imports or requires a server SDK: `@modelcontextprotocol/sdk/server/…`,
@@ -310,6 +318,10 @@ enum Kind {
     Object,
     /// A default-exported action module.
     Action,
+    /// A tool a project's own helper defines, its config carrying an `annotations` literal
+    /// with a hint: `defineTool({ name, annotations, … })`, `ctx.accountTool(name, { … })`,
+    /// or `name: tool({ … })` named by its key (`name` in `args[0]` when it is the key).
+    Defined,
 }
 
 /// A registration as the first pass saw it.
@@ -399,6 +411,27 @@ impl<'a> Visit<'a> for Collect<'_> {
             Some("addTool") => Some(Kind::AddTool),
             _ => None,
         };
+        if kind.is_none()
+            && !self.taken.contains(&it.span.start)
+            && let Some(args) = defined_args(it)
+        {
+            for arg in &args {
+                if let ValKind::Object(o) = &arg.kind {
+                    self.taken.insert(o.start);
+                }
+            }
+            let callee = it.callee.span();
+            self.found.push(Candidate {
+                kind: Kind::Defined,
+                start: it.span.start,
+                label: format!(
+                    "`{}(…)`",
+                    &self.src[callee.start as usize..callee.end as usize]
+                ),
+                args,
+                spread: false,
+            });
+        }
         if let Some(kind) = kind {
             let args: Vec<Val> = it.arguments.iter().map(|a| copy_argument(a, 0)).collect();
             let spread = it.arguments.iter().any(Argument::is_spread);
@@ -461,6 +494,50 @@ impl<'a> Visit<'a> for Collect<'_> {
                 }
             }
         }
+        for p in it
+            .properties
+            .iter()
+            .filter_map(ObjectPropertyKind::as_property)
+        {
+            let Expression::CallExpression(call) = p.value.get_inner_expression() else {
+                continue;
+            };
+            let (Some(key), false) = (p.key.static_name(), p.computed) else {
+                continue;
+            };
+            if let [Argument::ObjectExpression(o)] = call.arguments.as_slice()
+                && annotated(o)
+                && !o.properties.iter().any(|q| {
+                    q.as_property()
+                        .is_some_and(|q| q.key.is_specific_static_name("name"))
+                })
+            {
+                let obj = copy_object(o, 0);
+                self.taken.insert(obj.start);
+                self.taken.insert(call.span.start);
+                let name = Val {
+                    start: p.key.span().start,
+                    end: p.key.span().end,
+                    kind: ValKind::Str(key.to_string()),
+                };
+                let config = Val {
+                    start: obj.start,
+                    end: obj.end,
+                    kind: ValKind::Object(obj),
+                };
+                let callee = call.callee.span();
+                self.found.push(Candidate {
+                    kind: Kind::Defined,
+                    start: call.span.start,
+                    label: format!(
+                        "`{}(…)`",
+                        &self.src[callee.start as usize..callee.end as usize]
+                    ),
+                    args: vec![name, config],
+                    spread: false,
+                });
+            }
+        }
         let has = |key: &str| {
             it.properties.iter().any(|p| {
                 p.as_property()
@@ -495,6 +572,56 @@ fn is_tool_call(args: &[Val]) -> bool {
             args[args.len() - 1].kind,
             ValKind::Function | ValKind::Ident(_) | ValKind::Member(..) | ValKind::Call(..)
         )
+}
+
+/// Whether an object literal carries an `annotations` object literal with at least one
+/// hint key: what makes a project's own tool helper's config recognisable as a tool's,
+/// whatever the helper is called, and what says its type admits the hints.
+fn annotated(o: &ObjectExpression) -> bool {
+    o.properties
+        .iter()
+        .filter_map(ObjectPropertyKind::as_property)
+        .any(|p| {
+            !p.computed
+                && p.key.is_specific_static_name("annotations")
+                && matches!(p.value.get_inner_expression(), Expression::ObjectExpression(a)
+                if a.properties.iter().filter_map(ObjectPropertyKind::as_property).any(|h| {
+                    h.key.static_name().is_some_and(|k| {
+                        matches!(hint_key(&k), Some(k) if k != "title")
+                    })
+                }))
+        })
+}
+
+/// A call of a project's own helper that defines a tool: `(config)` with a string `name`,
+/// or `(name, config)`, the config annotated ([`annotated`]). Its arguments, copied.
+fn defined_args(call: &CallExpression) -> Option<Vec<Val>> {
+    let objects = |arg: &Argument| match arg {
+        Argument::ObjectExpression(o) if annotated(o) => Some(copy_object(o, 0)),
+        _ => None,
+    };
+    let as_val = |obj: Obj| Val {
+        start: obj.start,
+        end: obj.end,
+        kind: ValKind::Object(obj),
+    };
+    match call.arguments.as_slice() {
+        [config] => {
+            let obj = objects(config)?;
+            let name = obj.get("name")?.clone();
+            Some(vec![name, as_val(obj)])
+        }
+        [name, config, ..] if !name.is_spread() => {
+            let obj = objects(config)?;
+            let name = copy_argument(name, 0);
+            matches!(
+                name.kind,
+                ValKind::Str(_) | ValKind::Ident(_) | ValKind::Member(..)
+            )
+            .then(|| vec![name, as_val(obj)])
+        }
+        _ => None,
+    }
 }
 
 /// After a list item ending at `end`: the byte of the comma that follows it, if one does
@@ -825,8 +952,22 @@ impl File<'_> {
                 let ValKind::Object(obj) = &obj_val.kind else {
                     return Ok(None);
                 };
-                tool.name = self.name(obj.get("name").expect("the first pass saw `name`"));
+                tool.name = self.spec_name(obj.get("name").expect("the first pass saw `name`"));
                 self.config(&mut tool, obj_val, "inputSchema");
+            }
+            Kind::Defined => {
+                let [name, config] = c.args.as_slice() else {
+                    return Ok(None);
+                };
+                tool.name = self.spec_name(name);
+                let ValKind::Object(obj) = &config.kind else {
+                    return Ok(None);
+                };
+                let schema_key = ["inputSchema", "schema", "parameters"]
+                    .into_iter()
+                    .find(|k| obj.has(k))
+                    .unwrap_or("inputSchema");
+                self.config(&mut tool, config, schema_key);
             }
             Kind::Action => {
                 let obj_val = &c.args[0];
@@ -849,6 +990,18 @@ impl File<'_> {
 
     fn name(&self, v: &Val) -> Result<String, String> {
         self.string(v).ok_or_else(|| self.text(v))
+    }
+
+    /// The name of a tool found by its shape alone (a tool object, a project's helper),
+    /// which may keep the MCP name elsewhere and a display name in `name` (`Retrieve
+    /// Balance`): a name the specification would refuse is not taken for the tool's.
+    fn spec_name(&self, v: &Val) -> Result<String, String> {
+        self.name(v).and_then(|n| {
+            let valid = !n.is_empty()
+                && n.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c));
+            if valid { Ok(n) } else { Err(self.text(v)) }
+        })
     }
 
     /// A tool given as one object (`registerTool`'s config, fastmcp's tool, a low-level
