@@ -1204,6 +1204,11 @@ export const storageTools = {
     parameters: z.object({ projectId: z.string() }),
     execute: async () => [],
   }),
+  get_config: {
+    description: "Get the storage config.",
+    parameters: z.object({ projectId: z.string() }),
+    annotations: { title: "Get storage config", readOnlyHint: true },
+  },
 };
 
 export const display = () => ({
@@ -1226,11 +1231,12 @@ fn tools_a_projects_own_helper_defines() {
             ok("install_pwa"),
             ok("d1_databases_list"),
             ok("list_buckets"),
+            ok("get_config"),
             // A display name is not taken for the tool's: the server lists another.
             Err("\"Retrieve Balance\"".to_owned()),
         ]
     );
-    let [pwa, d1, buckets, _] = &found.tools[..] else {
+    let [pwa, d1, buckets, _, _] = &found.tools[..] else {
         panic!()
     };
     assert_eq!(pwa.annotations, hints(&[("readOnlyHint", false)]));

@@ -499,44 +499,47 @@ impl<'a> Visit<'a> for Collect<'_> {
             .iter()
             .filter_map(ObjectPropertyKind::as_property)
         {
-            let Expression::CallExpression(call) = p.value.get_inner_expression() else {
-                continue;
-            };
             let (Some(key), false) = (p.key.static_name(), p.computed) else {
                 continue;
             };
-            if let [Argument::ObjectExpression(o)] = call.arguments.as_slice()
-                && annotated(o)
-                && !o.properties.iter().any(|q| {
-                    q.as_property()
-                        .is_some_and(|q| q.key.is_specific_static_name("name"))
-                })
-            {
-                let obj = copy_object(o, 0);
-                self.taken.insert(obj.start);
-                self.taken.insert(call.span.start);
-                let name = Val {
-                    start: p.key.span().start,
-                    end: p.key.span().end,
-                    kind: ValKind::Str(key.to_string()),
-                };
-                let config = Val {
-                    start: obj.start,
-                    end: obj.end,
-                    kind: ValKind::Object(obj),
-                };
-                let callee = call.callee.span();
-                self.found.push(Candidate {
-                    kind: Kind::Defined,
-                    start: call.span.start,
-                    label: format!(
-                        "`{}(…)`",
-                        &self.src[callee.start as usize..callee.end as usize]
-                    ),
-                    args: vec![name, config],
-                    spread: false,
-                });
+            // `key: tool({ … })`, or `key: { description, …, annotations }` in a map of
+            // definitions: the key names the tool.
+            let (o, start, callee) = match p.value.get_inner_expression() {
+                Expression::CallExpression(call) => match call.arguments.as_slice() {
+                    [Argument::ObjectExpression(o)] => (&**o, call.span.start, call.callee.span()),
+                    _ => continue,
+                },
+                Expression::ObjectExpression(o) if has_key(o, "description") => {
+                    (&**o, o.span.start, p.key.span())
+                }
+                _ => continue,
+            };
+            if !annotated(o) || has_key(o, "name") || self.taken.contains(&o.span.start) {
+                continue;
             }
+            let obj = copy_object(o, 0);
+            self.taken.insert(obj.start);
+            self.taken.insert(start);
+            let name = Val {
+                start: p.key.span().start,
+                end: p.key.span().end,
+                kind: ValKind::Str(key.to_string()),
+            };
+            let config = Val {
+                start: obj.start,
+                end: obj.end,
+                kind: ValKind::Object(obj),
+            };
+            self.found.push(Candidate {
+                kind: Kind::Defined,
+                start,
+                label: format!(
+                    "`{}`",
+                    &self.src[callee.start as usize..callee.end as usize]
+                ),
+                args: vec![name, config],
+                spread: false,
+            });
         }
         let has = |key: &str| {
             it.properties.iter().any(|p| {
@@ -572,6 +575,14 @@ fn is_tool_call(args: &[Val]) -> bool {
             args[args.len() - 1].kind,
             ValKind::Function | ValKind::Ident(_) | ValKind::Member(..) | ValKind::Call(..)
         )
+}
+
+/// Whether an object literal has the static key `key`.
+fn has_key(o: &ObjectExpression, key: &str) -> bool {
+    o.properties
+        .iter()
+        .filter_map(ObjectPropertyKind::as_property)
+        .any(|p| !p.computed && p.key.is_specific_static_name(key))
 }
 
 /// Whether an object literal carries an `annotations` object literal with at least one
