@@ -561,3 +561,72 @@ fn a_typescript_server_of_the_same_shape_gets_the_same_hints() {
     assert_eq!(added("src/server.ts").len(), 2, "{patch}");
     assert_eq!(added("src/server.ts"), added("server.mjs"), "{patch}");
 }
+
+/// Real servers of the `mcp-dev` labelled set (tests/data/README.md): every tool found,
+/// through the SDK and through each project's own helper; a tool that declares both hints
+/// is never patched; one that declares only one gets the other, in its literal.
+#[test]
+fn real_servers_of_the_labelled_set_are_read_and_completed() {
+    let src = common::manifest_dir().join("tests/data/servers/src/mcp-dev");
+    let files: Vec<(String, String)> = std::fs::read_dir(&src)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".ts"))
+        .map(|n| (n.clone(), std::fs::read_to_string(src.join(&n)).unwrap()))
+        .collect();
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    let repo = repository(&refs);
+    let root = repo.path();
+    let run = common::run_in(
+        root,
+        &["backfill", ".", "--patch", "p.patch", "--report", "c.csv"],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let csv = std::fs::read_to_string(root.join("c.csv")).unwrap();
+    let mut counts = std::collections::BTreeMap::new();
+    for line in csv.lines().skip(1) {
+        let cells: Vec<&str> = line.split(',').collect();
+        *counts
+            .entry((cells[1].to_owned(), cells[10].to_owned()))
+            .or_insert(0) += 1;
+    }
+    let want = [
+        ("d1.tools.ts", "added", 2),
+        ("d1.tools.ts", "agrees", 3),
+        ("filesystem-index.ts", "added", 10),
+        ("filesystem-index.ts", "agrees", 4),
+        ("memory-index.ts", "agrees", 9),
+        ("pwa.ts", "added", 4),
+        ("storage-tools.ts", "agrees", 3),
+    ];
+    let want: std::collections::BTreeMap<_, _> = want
+        .iter()
+        .map(|(f, s, n)| ((f.to_string(), s.to_string()), *n))
+        .collect();
+    assert_eq!(counts, want, "{csv}");
+    // Each edit completes a literal with the key it lacks: never both keys where one was
+    // declared, never a key a tool already has.
+    let patch = std::fs::read_to_string(root.join("p.patch")).unwrap();
+    for line in patch
+        .lines()
+        .filter(|l| l.starts_with('+') && !l.starts_with("+++"))
+    {
+        assert_eq!(line.matches("destructiveHint").count(), 1, "{line}");
+        assert!(
+            !line
+                .trim_start_matches('+')
+                .trim_start()
+                .starts_with("readOnlyHint"),
+            "{line}"
+        );
+    }
+    git(root, &["apply", "p.patch"]);
+    let again = common::run_in(
+        root,
+        &["backfill", ".", "--patch", "-", "--report", "/dev/null"],
+    );
+    assert_eq!(again.stdout, "", "a rerun proposes nothing");
+}
