@@ -58,27 +58,6 @@ fn python3() -> Option<String> {
     Some("python3".to_owned())
 }
 
-/// The interpreter that has the Python SDK, `mcp` 2.x (with `MCPServer`) and uvicorn.
-fn sdk_python() -> Option<String> {
-    let python =
-        std::env::var("CATALOG_EFFECTS_MCP_PYTHON").unwrap_or_else(|_| "python3".to_owned());
-    let ok = Command::new(&python)
-        .args(["-c", "import mcp.server.mcpserver, uvicorn"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        common::skip_without(
-            "mcp",
-            &format!(
-                "`{python}` cannot import the MCP Python SDK 2.x (pip install 'mcp>=2,<3'; or set \
-                 CATALOG_EFFECTS_MCP_PYTHON to an interpreter that can)"
-            ),
-        );
-        return None;
-    }
-    Some(python)
-}
-
 /// The verdict of each tool, from `--format json`.
 fn verdicts(report: &Value) -> Vec<(String, String)> {
     report["tools"]
@@ -110,7 +89,9 @@ const SDK_VERDICTS: [(&str, &str); 4] = [
 
 #[test]
 fn a_stdio_server_written_with_the_python_sdk_is_audited() {
-    let Some(python) = sdk_python() else { return };
+    let Some(python) = common::sdk_python("uvicorn") else {
+        return;
+    };
     let server = script("sdk_server.py");
     let run = audit(&["--format", "json", "--", &python, &server, "stdio"], &[]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
@@ -175,7 +156,9 @@ fn serve(python: &str, args: &[&str], env: &[(&str, &str)]) -> (Serving, String)
 
 #[test]
 fn a_streamable_http_server_is_audited_with_its_header_and_the_header_is_never_shown() {
-    let Some(python) = sdk_python() else { return };
+    let Some(python) = common::sdk_python("uvicorn") else {
+        return;
+    };
     let token = "tok-7f3a9c1e5b";
     let (_server, url) = http_server(&python, token);
     let bearer = format!("Authorization: Bearer {token}");
@@ -480,7 +463,9 @@ fn a_configuration_audits_every_server_and_names_the_broken_ones() {
 
 #[test]
 fn a_configuration_with_an_sdk_server_and_a_secret_it_prints_on_stderr() {
-    let Some(python) = sdk_python() else { return };
+    let Some(python) = common::sdk_python("uvicorn") else {
+        return;
+    };
     let secret = "sk-sdk-5e8b0c4f11";
     let dir = tempfile::tempdir().unwrap();
     let config = write_config(

@@ -313,7 +313,9 @@ fn a_spliced_slot_changes_only_its_bytes_reads_back_and_runs() {
     assert_eq!(found.tools[2].inputs, ["key", "ttl"]);
 
     // (c) The edited file still runs, and the SDK lists the inserted hints.
-    let Some(python) = sdk_python() else { return };
+    let Some(python) = common::sdk_python("") else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("small_server.py"), &edited).unwrap();
     let script = "import asyncio, json, small_server\n\
@@ -414,7 +416,9 @@ fn every_slot_shape_reads_back_and_runs() {
     }
     assert_eq!(again.tools.len(), 7);
 
-    let Some(python) = sdk_python() else { return };
+    let Some(python) = common::sdk_python("") else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("shapes.py"), &edited).unwrap();
     let script = "import asyncio, json, shapes\n\
@@ -449,24 +453,4 @@ fn every_slot_shape_reads_back_and_runs() {
             "low": both,
         })
     );
-}
-
-/// The interpreter that has the Python SDK 2.x (`MCPServer`), or `None` (skipped).
-fn sdk_python() -> Option<String> {
-    let Ok(python) = std::env::var("CATALOG_EFFECTS_MCP_PYTHON") else {
-        common::skip_without(
-            "mcp",
-            "CATALOG_EFFECTS_MCP_PYTHON is unset: no interpreter with the MCP Python SDK 2.x to run the edited server",
-        );
-        return None;
-    };
-    let ok = Command::new(&python)
-        .args(["-c", "import mcp.server.mcpserver"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        ok,
-        "CATALOG_EFFECTS_MCP_PYTHON=`{python}` cannot import mcp.server.mcpserver (the MCP Python SDK 2.x)"
-    );
-    Some(python)
 }

@@ -115,23 +115,6 @@ fn node_modules() -> Option<std::path::PathBuf> {
     }
 }
 
-fn sdk_python() -> Option<String> {
-    let python =
-        std::env::var("CATALOG_EFFECTS_MCP_PYTHON").unwrap_or_else(|_| "python3".to_owned());
-    let ok = Command::new(&python)
-        .args(["-c", "import mcp.server.mcpserver"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        common::skip_without(
-            "mcp",
-            &format!("`{python}` cannot import the MCP Python SDK 2.x (pip install 'mcp>=2,<3')"),
-        );
-        return None;
-    }
-    Some(python)
-}
-
 fn git(dir: &Path, args: &[&str]) -> String {
     let o = Command::new("git")
         .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
@@ -160,19 +143,12 @@ fn repository(files: &[(&str, &str)]) -> tempfile::TempDir {
     dir
 }
 
-/// Each tool's declared readOnlyHint and destructiveHint, as a live `audit` lists them.
-fn advertised(python: &str, server: &Path) -> Vec<(String, Value, Value)> {
-    let run = common::run_in(
-        server.parent().unwrap(),
-        &[
-            "audit",
-            "--format",
-            "json",
-            "--",
-            python,
-            server.to_str().unwrap(),
-        ],
-    );
+/// Each tool's declared readOnlyHint and destructiveHint, as a live `audit -- COMMAND`
+/// (run in `dir`) lists them.
+fn advertised(dir: &Path, command: &[&str]) -> Vec<(String, Value, Value)> {
+    let mut args = vec!["audit", "--format", "json", "--"];
+    args.extend(command);
+    let run = common::run_in(dir, &args);
     let report: Value = serde_json::from_str(&run.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}{}", run.stdout, run.stderr));
     report["tools"]
@@ -249,8 +225,11 @@ fn a_python_server_gets_its_missing_hints_and_advertises_them() {
         ""
     );
     // The running server advertises what the patch proposed.
-    let Some(python) = sdk_python() else { return };
-    let tools = advertised(&python, &root.join("src/notes/server.py"));
+    let Some(python) = common::sdk_python("") else {
+        return;
+    };
+    let server = root.join("src/notes/server.py");
+    let tools = advertised(root, &[&python, server.to_str().unwrap()]);
     let hints = |name: &str| {
         tools
             .iter()
@@ -492,24 +471,7 @@ fn a_javascript_server_gets_its_missing_hints_and_advertises_them() {
         return;
     };
     std::os::unix::fs::symlink(&modules, root.join("node_modules")).unwrap();
-    let run = common::run_in(
-        root,
-        &["audit", "--format", "json", "--", "node", "server.mjs"],
-    );
-    let report: Value = serde_json::from_str(&run.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}{}", run.stdout, run.stderr));
-    let tools: Vec<(String, Value, Value)> = report["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| {
-            (
-                t["tool_name"].as_str().unwrap().to_owned(),
-                t["declared_read_only"].clone(),
-                t["declared_destructive"].clone(),
-            )
-        })
-        .collect();
+    let tools = advertised(root, &["node", "server.mjs"]);
     assert_eq!(
         tools,
         [

@@ -901,3 +901,32 @@ pub fn skip_without(program: &str, why: &str) {
     );
     eprintln!("skipped: {why}");
 }
+
+/// The interpreter with the MCP Python SDK 2.x that can also import `more` (a comma list,
+/// or empty): `CATALOG_EFFECTS_MCP_PYTHON` (`.ci/run` installs the SDK in a virtual
+/// environment of its own), else `python3`; `None`, the reason printed, when it cannot
+/// (a failure when `CATALOG_EFFECTS_REQUIRE` names `mcp`).
+pub fn sdk_python(more: &str) -> Option<String> {
+    let python =
+        std::env::var("CATALOG_EFFECTS_MCP_PYTHON").unwrap_or_else(|_| "python3".to_owned());
+    let imports = if more.is_empty() {
+        "import mcp.server.mcpserver".to_owned()
+    } else {
+        format!("import mcp.server.mcpserver, {more}")
+    };
+    let ok = Command::new(&python)
+        .args(["-c", &imports])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        skip_without(
+            "mcp",
+            &format!(
+                "`{python}` cannot `{imports}` (pip install 'mcp>=2,<3'; or set \
+                 CATALOG_EFFECTS_MCP_PYTHON to an interpreter that can)"
+            ),
+        );
+        return None;
+    }
+    Some(python)
+}
