@@ -9,6 +9,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use catalog_effects::text::safe;
 
+/// The exit codes, here beside `finish`, which raises a code to an error when stdout failed;
+/// `--help` states their policy.
+pub const EXIT_OK: u8 = 0;
+pub const EXIT_FINDINGS: u8 = 1;
+pub const EXIT_ERROR: u8 = 2;
+
 /// The reader of stdout has gone: nothing more is written there.
 static CLOSED: AtomicBool = AtomicBool::new(false);
 /// The first error writing stdout, other than a closed pipe.
@@ -70,7 +76,7 @@ pub fn finish(code: u8) -> u8 {
     match FAILED.lock().ok().and_then(|f| f.clone()) {
         Some(e) => {
             error(&format!("cannot write to standard output: {e}"));
-            code.max(super::EXIT_ERROR)
+            code.max(EXIT_ERROR)
         }
         None => code,
     }
