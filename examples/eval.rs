@@ -271,7 +271,7 @@ fn real_main() -> Result<(), String> {
         std::fs::write(path, dump(&by_set, &rules))
             .map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    // Issue 22: the catalog's own declarations, half of every provider's rows declared.
+    // The catalog's own declarations, half of every provider's rows declared.
     print!("{}", labelled::half::measure(&rows, &rules, &lib)?.render());
     if let Some(path) = &a.dump {
         std::fs::write(path, dump(&held_out, &rules))

@@ -1,4 +1,4 @@
-//! The stages as the module tree (issue 32): each top-level module of the library imports only
+//! The stages as the module tree: each top-level module of the library imports only
 //! the modules below it in `STAGES`, read from the `crate::` paths of its source (test
 //! modules and comments left out). An import that climbs fails here unless it is one of
 //! `CLIMBS`, the ones left to undo, each with what it is; a climb that is undone must leave
@@ -16,7 +16,7 @@ const STAGES: &[&str] = &[
 ];
 
 /// The imports that still climb, to be undone, each with what it is. None is left: an
-/// import that climbs is a failure (issue 32 undid the last three).
+/// import that climbs is a failure.
 const CLIMBS: &[(&str, &str)] = &[];
 
 /// A source file's code: comments and its test module left out.

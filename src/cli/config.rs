@@ -46,7 +46,7 @@ pub struct Config {
     /// the document writes none.
     pub annotations_key: Option<String>,
     /// The file these keys came from, if any: a path it gives may not leave its repository
-    /// (issue 21: `report = "../home/.profile"` replaced a file outside it).
+    /// (`report = "../home/.profile"` replaced a file outside it).
     #[serde(skip)]
     pub file: Option<PathBuf>,
 }
@@ -176,7 +176,7 @@ fn find_upward() -> Option<(PathBuf, PathBuf)> {
 fn parse(text: &str) -> Result<Config> {
     let config: Config = parse_toml(text)?;
     // An empty path names no file: `report = ""` failed to write, then the run said the
-    // CSV was written (issue 21).
+    // CSV was written.
     let paths = [
         ("heuristics", config.heuristics.as_ref()),
         ("report", config.report.as_ref()),

@@ -435,8 +435,8 @@ fn evidence_section(s: &mut String, v: &ActionView, f: &FileResult, set: &RuleSe
 
 /// The hints the action declares, and what they are to the decision: in a connector file a
 /// person's claim, which is evidence; in an OpenAPI document what an MCP generator reads,
-/// which the engine never weighs, and which `--hints` itself writes from the effects (issue
-/// 33: after its own patch was applied, `explain` called those "a person's claim").
+/// which the engine never weighs, and which `--hints` itself writes from the effects
+/// (after its own patch was applied, `explain` called those "a person's claim").
 fn hints_section(s: &mut String, v: &ActionView, f: &FileResult, a: &ActionResult, opts: &Options) {
     let Some(h) = &v.annotations else {
         return;

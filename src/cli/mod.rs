@@ -374,7 +374,7 @@ pub enum Output {
 pub fn open_output(path: &Path) -> Result<Output> {
     if path.as_os_str() == "-" {
         // Refused before the run: the runtime put `/dev/null` where stdout was, and a
-        // patch streamed there was lost with exit 0 (issue 33).
+        // patch streamed there was lost with exit 0.
         if out::no_stdout() {
             return Err(Error::new(
                 "cannot write to standard output: it is closed (no file descriptor 1); name a file instead of `-`",

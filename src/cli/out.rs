@@ -1,7 +1,7 @@
 //! Printing: stdout for results, stderr for diagnostics. A reader that went away (`| head`)
 //! stops the output quietly and the run goes on, so its exit code still says whether there
 //! were findings; any other failure to write stdout (a full disk) is an error, reported
-//! once at the end with exit code 2 (issue 13: both were swallowed).
+//! once at the end with exit code 2 (both used to be swallowed).
 
 use std::io::{self, IsTerminal, Write};
 use std::sync::Mutex;
@@ -37,7 +37,7 @@ pub fn print(text: &str) {
 
 /// Whether the process was started without a standard output (`check >&-`): the Rust
 /// runtime then opens `/dev/null` in its place, read-write, and every result vanished with
-/// exit 0 (issue 21). A shell's `>/dev/null` opens it write-only, and is left alone.
+/// exit 0. A shell's `>/dev/null` opens it write-only, and is left alone.
 pub fn no_stdout() -> bool {
     #[cfg(target_os = "linux")]
     {
