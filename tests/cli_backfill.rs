@@ -1,6 +1,9 @@
 //! The `backfill` command end to end: snapshots per fixture scenario, patches that `git apply`
 //! and `patch -p1` accept, silent reruns, `--write`, `--fix-conflicts`, errors, paths, jobs.
 
+// A test may say on the terminal what it skipped and why.
+#![allow(clippy::print_stderr)]
+
 mod common;
 
 use common::{

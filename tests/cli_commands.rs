@@ -4,6 +4,9 @@
 //! temporary directories outside any git repository, so paths are relative to the catalog;
 //! anything machine-dependent (temporary paths, dates) is normalised before comparing.
 
+// The size rule is the library's: a test reads as one scenario, top to bottom.
+#![allow(clippy::too_many_lines)]
+
 mod common;
 
 use std::path::{Path, PathBuf};

@@ -4,6 +4,9 @@
 //! whole, skip-worktree and assume-unchanged files carried their hidden local edits onto the
 //! branch, and `--write` edited them all.
 
+// The size rule is the library's: a test reads as one scenario, top to bottom.
+#![allow(clippy::too_many_lines)]
+
 mod common;
 
 use std::path::Path;

@@ -299,6 +299,9 @@ fn catalog_section(s: &mut String, a: &ActionResult, opts: &Options) {
 }
 
 /// What was read from the action, as `decide.rs` weighs it.
+// Long because it writes every kind of evidence's English itself; it goes once one module
+// renders the explanation for every output.
+#[allow(clippy::too_many_lines)]
 fn evidence_section(s: &mut String, v: &ActionView, f: &FileResult, set: &RuleSet) {
     let lex = &set.lexicon;
     let ev = evidence::gather(v, &f.group, set);
