@@ -11,6 +11,9 @@
 //! printed for one thread and for all threads (rayon, one file per task), best of `--runs`,
 //! beside tree-sitter's parse alone on one thread.
 
+// A program run by hand: it prints what it finds.
+#![allow(clippy::print_stdout)]
+
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 

@@ -114,7 +114,7 @@ impl Repo {
     /// ignores (a private connector kept out of the repository, secrets included), one it
     /// does not track, and one its index marks skip-worktree or assume-unchanged (its
     /// work-tree copy may hold local edits git hides). The patch, `--write` and `--branch`
-    /// all leave these alone, so the three routes touch the same files (issue 21: `--branch`
+    /// all leave these alone, so the three routes touch the same files (`--branch`
     /// committed an ignored file whole, and hidden local edits with it).
     pub fn untouchable(&self, paths: &[PathBuf]) -> Result<BTreeMap<String, &'static str>> {
         let prefixes: Vec<String> = paths.iter().filter_map(|p| self.relative(p)).collect();
@@ -149,7 +149,7 @@ impl Repo {
             // A folder reported whole, not file by file, is one git does not go into: a
             // repository of its own that is not a submodule. Its files are that
             // repository's, whose changes this one cannot see: `--write` edited a dirty one
-            // and `--branch` committed one into this repository (issue 33).
+            // and `--branch` committed one into this repository.
             if path.ends_with('/')
                 && (status.contains(Status::IGNORED) || status.contains(Status::WT_NEW))
                 && self.root.join(&path).join(".git").exists()
@@ -190,7 +190,7 @@ impl Repo {
     ///
     /// Writing over such a file would mix the tool's edits with the user's, so deletions,
     /// conflicts and type changes count as dirty too; ignored files do not. Files inside a
-    /// submodule are asked of the submodule's own repository (issue 13: the parent only
+    /// submodule are asked of the submodule's own repository (the parent only
     /// sees the submodule as one changed entry, and a dirty file in it was written without
     /// `--allow-dirty`). Paths outside the work tree contribute nothing.
     pub fn dirty_files(&self, paths: &[PathBuf]) -> Result<BTreeSet<String>> {
@@ -251,7 +251,7 @@ impl Repo {
             .statuses(Some(&mut options))
             .map_err(|e| self.error("cannot read the status of the work tree", &e))?;
         // Files a sparse checkout leaves out are marked skip-worktree and absent: git does
-        // not call them changed, libgit2 calls them deleted (issue 21: a sparse checkout was
+        // not call them changed, libgit2 calls them deleted (a sparse checkout was
         // refused as uncommitted changes). No route edits them (`untouchable`).
         let hidden = skip_worktree(repo);
         for entry in statuses.iter() {
@@ -369,7 +369,7 @@ impl Repo {
     /// and can be named by (not `@`, git's shorthand for HEAD), a repository with a
     /// commit, a branch that does not exist yet (unless `force`) and, even with `force`,
     /// one that no work tree has checked out: moving it would leave that work tree with a
-    /// staged revert of the commit (issue 13).
+    /// staged revert of the commit.
     pub fn check_branch(&self, branch: &str, force: bool) -> Result<()> {
         if branch == "@" || !git2::Branch::name_is_valid(branch).unwrap_or(false) {
             let why = if branch == "@" {
@@ -440,8 +440,8 @@ impl Repo {
 
     /// Stores the new contents of work-tree-relative `path` as `git add` would: through
     /// the repository's filters and attributes (`core.autocrlf`, `text`, `eol`, `ident`),
-    /// so a commit of a CRLF work tree differs from HEAD by the inserted lines only (issue
-    /// 13). A path whose `filter` driver is configured (LFS and the like) is refused: that
+    /// so a commit of a CRLF work tree differs from HEAD by the inserted lines only.
+    /// A path whose `filter` driver is configured (LFS and the like) is refused: that
     /// is an external program, which libgit2 does not run, and skipping it would commit the
     /// wrong bytes. So is a path that HEAD holds as something other than a file, or inside
     /// a submodule.
@@ -624,7 +624,7 @@ impl Repo {
     /// executable script stays executable.
     fn mode_in(&self, base: &git2::Tree<'_>, path: &str) -> Result<FileMode> {
         // A folder on the way that HEAD holds as a submodule (or a file) cannot take the
-        // path: libgit2 only says "D/F conflict", naming nothing (issue 13).
+        // path: libgit2 only says "D/F conflict", naming nothing.
         let mut prefix = String::new();
         for part in path.split('/').take(path.matches('/').count()) {
             if !prefix.is_empty() {
@@ -693,7 +693,7 @@ const SKIP_WORKTREE: u16 = 0x4000;
 
 /// The repository of `path`, as git finds it: `GIT_DIR` (with `GIT_WORK_TREE`) when set,
 /// else the first one from `path` upward. A repository given by the environment was not
-/// honoured (issue 21): no dirty-file guard, and patch paths `git apply` rejects.
+/// honoured: no dirty-file guard, and patch paths `git apply` rejects.
 fn open(path: &Path) -> std::result::Result<Repository, git2::Error> {
     if std::env::var_os("GIT_DIR").is_none() {
         return Repository::discover(path);
@@ -710,7 +710,7 @@ fn open(path: &Path) -> std::result::Result<Repository, git2::Error> {
 /// else, unless `core.worktree` names one or the repository is bare, the current folder
 /// itself, as git documents. libgit2 took the folder above `GIT_DIR` instead, or none at
 /// all: `--branch` found no work tree, the patch's paths did not apply at its root, and
-/// `--write` edited a file with uncommitted changes (issue 33).
+/// `--write` edited a file with uncommitted changes.
 fn env_work_tree(repo: &Repository) -> Option<PathBuf> {
     let cwd = std::env::current_dir().ok()?;
     if let Some(given) = std::env::var_os("GIT_WORK_TREE") {
@@ -735,8 +735,8 @@ fn skip_worktree(repo: &Repository) -> BTreeSet<Vec<u8>> {
         .unwrap_or_default()
 }
 
-/// What failed, when libgit2 says only "no error" (it lost the system's reason: issue 21,
-/// on a full disk): a full file system under `git_dir` is named as such, else the system's
+/// What failed, when libgit2 says only "no error" (it loses the system's reason,
+/// on a full disk for one): a full file system under `git_dir` is named as such, else the system's
 /// last error.
 fn cause(message: &str, git_dir: &Path) -> String {
     let said = message.trim();
@@ -778,7 +778,7 @@ fn full(path: &Path) -> bool {
 /// Why git refuses the repository that holds `path`, if it does: one another user owns,
 /// which git trusts only once `safe.directory` names it (usual in CI containers). Taken for
 /// "no repository", it made `--branch` say the catalog is in no work tree and the patch
-/// take paths `git apply` rejects (issue 21).
+/// take paths `git apply` rejects.
 ///
 /// So is a `.git` file (a submodule's or a linked work tree's) whose `gitdir:` names no
 /// repository: git stops there ("not a git repository"), but libgit2 found no repository,

@@ -396,7 +396,7 @@ impl FileResult {
             .collect();
         let new_text = plan.new_text;
         // Mapped in place: the results take the plan's buffer (shrunk where it lies), which on
-        // one large file is the biggest allocation after the text and the tree (issue 13).
+        // one large file is the biggest allocation after the text and the tree.
         out.actions = plan
             .actions
             .into_iter()

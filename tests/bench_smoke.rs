@@ -1,7 +1,7 @@
 //! A CI-sized benchmark: the full backfill must keep at least 40% of the throughput of the
 //! YAML event parse alone run twice over each file, measured side by side in one run (a
 //! ratio, not a time, so a busy machine slows both sides alike). Twice, because every
-//! edited text is parsed again before it is used (issue 13), and nearly every generated
+//! edited text is parsed again before it is used, and nearly every generated
 //! file is edited. The full benchmark is `examples/bench.rs`.
 
 #[path = "../examples/gen_catalog.rs"]

@@ -1,4 +1,4 @@
-//! Issue 22, item 4: the catalog votes for itself. What the catalog declares for a verb,
+//! The catalog votes for itself. What the catalog declares for a verb,
 //! beyond what the engine would have proposed itself, is evidence for the actions that
 //! declare none, on every command that proposes for catalog actions; `--no-catalog-evidence`
 //! (or `catalog-evidence = false`) turns it off, and `--catalog-evidence` on again.

@@ -1,4 +1,4 @@
-//! Errors that name the cause (issue 21, item 13). Each case named another cause before,
+//! Errors that name the cause. Each case named another cause before,
 //! or none.
 
 mod common;

@@ -1,5 +1,5 @@
-//! Issue 14, "catalog-effects in CI": one regression test per numbered problem, each failing
-//! on the code before the issue and passing after. Catalogs are built here from actions whose
+//! catalog-effects in CI: one regression test per problem a team met running it there, each
+//! failing on the code before its fix and passing after. Catalogs are built here from actions whose
 //! effects nobody could doubt (a GET that lists, a DELETE that deletes), so the verdicts do
 //! not hang on borderline inference.
 

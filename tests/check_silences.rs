@@ -1,4 +1,4 @@
-//! `check` and what the catalog already says (issue 22, items 2 and 3): hand-written hints
+//! `check` and what the catalog already says: hand-written hints
 //! (`redundant-hint`, `read-only-override`), a reviewer's `# catalog-effects: ignore[code]`
 //! comments on an action or a file, the unused ones, the silenced count, and how a
 //! baseline and `--since` treat them.

@@ -1,10 +1,13 @@
-//! The files a team copies to run catalog-effects in CI (issue 14): the GitHub Actions
+//! The files a team copies to run catalog-effects in CI: the GitHub Actions
 //! workflow validates against the published schema for workflows, and says what README
 //! says it does.
 //!
 //! `tests/data/github-workflow-schema.json` is SchemaStore's `github-workflow.json` (draft-07),
 //! vendored from the PyPI package check-jsonschema 0.39.0 (provenance and licence in
 //! `tests/data/README.md`). It is read from disk and compiled by `boon`; nothing is fetched.
+
+// The size rule is the library's: a test reads as one scenario, top to bottom.
+#![allow(clippy::too_many_lines)]
 
 mod common;
 
@@ -370,7 +373,7 @@ fn readme_backfill_recipe_patches_the_sample_reviewed_and_a_rerun_is_empty() {
     assert!(review.contains("catalog-effects explain "), "{review}");
 }
 
-// ---- What a new user meets first (issue 21) ---------------------------------------------------
+// ---- What a new user meets first --------------------------------------------------------------
 
 /// The commands of a recipe, without their comments.
 fn recipe_commands(name: &str) -> Vec<&'static str> {
@@ -454,7 +457,7 @@ fn ci_runs_the_readme_test_command_on_a_fresh_clone_with_nothing_beside_it() {
     }
 }
 
-/// Issue 21, item 4: the workflow builds the tool once per version (cached by its commit),
+/// The workflow builds the tool once per version (cached by its commit),
 /// and its nightly job is README's workflow 2, word for word.
 #[test]
 fn the_workflow_caches_the_tool_and_runs_workflow_2_nightly() {
@@ -513,7 +516,7 @@ fn the_workflow_caches_the_tool_and_runs_workflow_2_nightly() {
     assert!(history["with"]["restore-keys"].is_string(), "{history}");
 }
 
-/// Issue 21, item 5: README holds the commands and the workflows; the reference is its own
+/// README holds the commands and the workflows; the reference is its own
 /// page, linked from README.
 #[test]
 fn the_reference_lives_in_its_own_page() {
@@ -549,7 +552,7 @@ fn the_reference_lives_in_its_own_page() {
     }
 }
 
-/// The install line builds what the tests built: the versions of Cargo.lock (issue 33).
+/// The install line builds what the tests built: the versions of Cargo.lock.
 #[test]
 fn readme_installs_with_the_lock_file() {
     let install: Vec<&str> = README

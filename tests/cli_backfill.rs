@@ -1,6 +1,9 @@
 //! The `backfill` command end to end: snapshots per fixture scenario, patches that `git apply`
 //! and `patch -p1` accept, silent reruns, `--write`, `--fix-conflicts`, errors, paths, jobs.
 
+// A test may say on the terminal what it skipped and why.
+#![allow(clippy::print_stderr)]
+
 mod common;
 
 use common::{
@@ -134,8 +137,8 @@ scenario!(malformed, "malformed");
 scenario!(aliases, "aliases");
 scenario!(mixed_sequence_indent, "mixed-sequence-indent");
 
-/// A partial without a main file: its actions go under the folder name (issue 2) and the
-/// missing main file is reported as an error, exit 2 (issue 7: "a partial whose main file
+/// A partial without a main file: its actions go under the folder name and the
+/// missing main file is reported as an error, exit 2 ("a partial whose main file
 /// is missing" is bad input). The patch and CSV are still written.
 mod partial_without_main {
     use super::Part;

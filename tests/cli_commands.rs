@@ -1,8 +1,11 @@
-//! Every command end to end (issues 3, 4 and 5): `check`, `annotations`, `explain`,
+//! Every command end to end: `check`, `annotations`, `explain`,
 //! `explain-code`, `audit` and `lint`, with snapshots of stdout and the exit code under
 //! `tests/snapshots/commands/` (`UPDATE_SNAPSHOTS=1` rewrites them). Catalogs are copies in
 //! temporary directories outside any git repository, so paths are relative to the catalog;
 //! anything machine-dependent (temporary paths, dates) is normalised before comparing.
+
+// The size rule is the library's: a test reads as one scenario, top to bottom.
+#![allow(clippy::too_many_lines)]
 
 mod common;
 
@@ -331,7 +334,7 @@ fn check_baseline_new_and_disappeared() {
     assert_eq!(run(root, &args).code, 1);
 }
 
-/// Issue 14: `--report` once defaulted to the file the recipes passed as `--baseline`, so a
+/// `--report` once defaulted to the file the recipes passed as `--baseline`, so a
 /// run overwrote its own baseline and the next one found nothing new. A baseline is only read.
 #[test]
 fn check_refuses_a_report_over_its_baseline_and_leaves_it_whole() {
@@ -826,7 +829,7 @@ fn explain_conflict_and_unclassified() {
 }
 
 /// A hold is a departure too: `explain` names the one that held an action, with its record
-/// and its reason (issue 31).
+/// and its reason.
 #[test]
 fn explain_names_the_hold_that_held_an_action() {
     let dir = tempfile::tempdir().unwrap();
@@ -1192,7 +1195,7 @@ fn audit_verdicts(tools: &str) -> (i32, Vec<String>) {
     (r.code, verdicts)
 }
 
-/// Issue 15: a delete tool declaring `destructiveHint: false` passed with exit 0 as
+/// A delete tool declaring `destructiveHint: false` passed with exit 0 as
 /// "differs", though clients use that hint to decide whether to ask first.
 #[test]
 fn audit_a_delete_declaring_destructive_false_fails_like_unsafe() {
@@ -1202,7 +1205,7 @@ fn audit_a_delete_declaring_destructive_false_fails_like_unsafe() {
     assert_eq!(got, (1, vec!["understated".to_owned()]));
 }
 
-/// Issue 34, item 3: `drop`, `truncate` and `erase` are delete verbs whose own records come
+/// `drop`, `truncate` and `erase` are delete verbs whose own records come
 /// from too few providers, so the proposal is a delete at low confidence; below the default
 /// `--min-confidence medium` it counted as unclassified, and a `readOnlyHint: true` on it was
 /// `agrees`, exit 0: a client would run the delete without asking.
@@ -1607,7 +1610,7 @@ fn lint_tools_json() {
     assert_eq!(both.code, 2);
 }
 
-/// Issue 15: each finding's hint is written for its own action by its own rule (no canned
+/// Each finding's hint is written for its own action by its own rule (no canned
 /// example from another action), messages read as a person would write them, and a read-only
 /// claim is caught when the description's own words or its method and path contradict it.
 #[test]
@@ -1728,7 +1731,7 @@ const COMMANDS: [&str; 7] = [
     "audit",
 ];
 
-/// Issue 15: every option of every command has a description written for that command, and
+/// Every option of every command has a description written for that command, and
 /// every command shows an example.
 #[test]
 fn help_describes_every_option_and_shows_an_example() {

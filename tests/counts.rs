@@ -1,4 +1,4 @@
-//! Counts that tell the truth (issue 33, item 4): what a run reports of files, coverage,
+//! Counts that tell the truth: what a run reports of files, coverage,
 //! hints and findings is what it did, in every case a user met.
 
 mod common;

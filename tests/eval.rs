@@ -2,7 +2,7 @@
 //! the library (no binary needed), on the five labelled sets of `heuristics/labelled` and
 //! both routes, each provider scored with counts measured without it.
 //!
-//! Thresholds are the issue's targets where reached, otherwise the figures reached so far:
+//! Thresholds are the targets where reached, otherwise the figures reached so far:
 //! tighten them as inference improves, never loosen them. `cargo test --test eval --
 //! --nocapture` prints the tables; `cargo run --release --example eval -- --misses` lists
 //! every miss.
@@ -65,7 +65,7 @@ fn the_measured_counts_are_what_the_labelled_sets_give() {
 /// level, leave-one-provider-out, as counts: the figures reached (tighten them as inference
 /// improves, never loosen them but for a measured reason written here).
 ///
-/// Loosened on unsafe by issue 31 (3 December), for the plain reading first: a departure
+/// Loosened on unsafe on 3 December, for the plain reading first: a departure
 /// stands only where its record pays for it against the plain reading, and a read the
 /// plain reading makes is never held where its record says it is right more often than not
 /// (held, such reads lost 39 to 0 on openapi-scopes-dev's audit route). Every unsafe row
@@ -77,7 +77,7 @@ const HOLD: [(Set, Route, usize, usize, f64); 5] = [
     // Unsafe 0 -> 3: Reverb's `get_listings_slug_edit` (GET, "/edit"), Slack's
     // `workflows.stepFailed` (an RPC API's GET), Twitter's `list_user_pin`: reads by the
     // plain reading whose departures toward a change were too weak to stand. Friction
-    // 30 -> 37 on 4 December (issue 31, item 3): a read whose record is below the floor is
+    // 30 -> 37 on 4 December: a read whose record is below the floor is
     // held, no longer patched because it is right more often than not (Jira's `get_*` over
     // POST: 6 of 8 elsewhere).
     (Set::Openapi, Route::Backfill, 3, 37, 0.97),
@@ -98,17 +98,18 @@ const HOLD: [(Set, Route, usize, usize, f64); 5] = [
 /// counts have never seen): the figures reached, as counts.
 const HOLD_SETS: [(Set, Route, usize, usize, f64); 5] = [
     // Friction 37 -> 41 and coverage 99.9% -> 99.76% on 4 December: reads below the floor
-    // held (issue 31, item 3).
+    // held.
     (Set::Openapi, Route::Backfill, 2, 41, 0.997),
     // Unsafe 25 -> 28 on 4 December, all IAM reads Google puts behind a write scope and
     // every other set labels read-only (`…_get_iam_policy`, `…_test_iam_permissions`).
     (Set::Google, Route::Backfill, 28, 32, 0.998),
-    // Friction 197 -> 126 since the plain reading starts (issue 31); 128 on 4 December.
+    // Friction 197 -> 126 since the plain reading starts; 128 on 4 December.
     (Set::Graph, Route::Backfill, 1, 128, 0.999),
     // Azure's run-like verbs are actions; elsewhere they are read-only. Unsafe 47 -> 34.
     // Coverage 99.5% -> 99.45% (azure-dev) and 99.77% -> 98.14% (mcp-dev) on 5 December:
     // `hold-unsure-read` holds a plain change where no method speaks and the read the engine
-    // read is surely likelier (`git_status`, `db-stats`), as issue 31's item 3 asks.
+    // read is surely likelier (`git_status`, `db-stats`), as a read-only claim in the patch
+    // must be right 95% of the time at medium.
     (Set::Azure, Route::Audit, 34, 9, 0.994),
     (Set::Mcp, Route::Audit, 1, 43, 0.98),
 ];
@@ -165,7 +166,7 @@ fn the_figures_hold_on_providers_the_counts_have_not_seen() {
     );
     // google-dev's and mcp-dev's friction rows rest on evidence labelled the other way
     // elsewhere (IAM reads over POST, `stop` of a watch channel; `verify`, `close`), or
-    // labelled read-only too thinly for the issue's floors to patch a read (IAM again:
+    // labelled read-only too thinly for the floors to patch a read (IAM again:
     // read-only in 22 of 40 rows, 4 providers, not in 3; run-like verbs, 51 of 73): with
     // those floors kept, no rule that follows this evidence meets 6% and 12%.
     for (s, route, target) in [
@@ -209,7 +210,7 @@ fn the_figures_hold_on_providers_the_counts_have_not_seen() {
     }
 }
 
-/// Issue 22, item 5: half of every provider's rows declared, the other half scored with and
+/// Half of every provider's rows declared, the other half scored with and
 /// without the catalog's own evidence (`examples/labelled/half.rs`). The catalog's evidence
 /// never raises the unsafe count of any set and route; with it, each holds at least what was
 /// measured when it was built: (set, route, unsafe at most, friction at most, rows covered at
@@ -219,9 +220,9 @@ fn the_figures_hold_on_providers_the_counts_have_not_seen() {
 /// friction at most per set, graph-dev's one unsafe row fewer among them; docs/evaluation.md.
 /// And on coverage on 5 December, below: a hold is no proposal.)
 const HALF: [(Set, Route, usize, usize, usize); 9] = [
-    // Issue 31 (3 December): the plain reading first moved these as it moved the figures
+    // On 3 December the plain reading first moved these as it moved the figures
     // above: unsafe +1 on openapi-scopes-dev's backfill (0 -> 1), friction and coverage
-    // better nearly everywhere. On 4 December reads below the floor are held (item 3):
+    // better nearly everywhere. On 4 December reads below the floor are held:
     // friction +2 and coverage -2 on openapi-scopes-dev's backfill, +5 friction on
     // azure-dev, +1 friction and -1 coverage on graph-dev's audit route; unsafe -1 on
     // openapi-scopes-dev's audit route. On 5 December `hold-unsure-read` holds, on the audit
@@ -279,12 +280,12 @@ fn the_departures_records_are_what_the_labelled_sets_give() {
     );
 }
 
-/// Issue 31's targets at the default patch level, leave-one-provider-out: departures win at
-/// least as often as they lose on every set and route; coverage at least 95% on every set;
-/// patch errors at most the plain reading's everywhere and at most verb anywhere's where
-/// reached; unsafe at most every simple rule's that covers the set where reached. The ones
-/// not met are the labels' (docs/evaluation.md shows the rows): held as they are, so that a
-/// change that meets one more must say so here.
+/// The plain reading's targets at the default patch level, leave-one-provider-out:
+/// departures win at least as often as they lose on every set and route; coverage at least
+/// 95% on every set; patch errors at most the plain reading's everywhere and at most verb
+/// anywhere's where reached; unsafe at most every simple rule's that covers the set where
+/// reached. The ones not met are the labels' (docs/evaluation.md shows the rows): held as
+/// they are, so that a change that meets one more must say so here.
 #[test]
 fn departures_from_the_plain_reading_pay_for_themselves() {
     use labelled::departures::{Table, targets, unpaid};
@@ -345,7 +346,7 @@ fn departures_from_the_plain_reading_pay_for_themselves() {
     assert!(unpaid.is_empty(), "{unpaid:#?}");
 }
 
-/// Issue 31, item 5: the same actions written otherwise (split into partials, reordered,
+/// The same actions written otherwise (split into partials, reordered,
 /// in another case style, prefixed with their connector's key, every method POST) keep
 /// their proposals: zero flips under every transformation (`examples/eval` lists any).
 #[test]
@@ -354,8 +355,8 @@ fn proposals_do_not_depend_on_how_a_catalog_is_written() {
     let (rows, set, _) = run();
     let tmp = tempfile::tempdir().unwrap();
     let table = measure(rows, set, tmp.path()).expect("every rendering classifies");
-    // Every method POST counts the reads that become changes: 3,353 before issue 31, 125
-    // before 4 December, 17 before the morning of 5 December, 3 (APIs of one call, now
+    // Every method POST counts the reads that become changes: 3,353 before the plain
+    // reading, 125 before 4 December, 17 before the morning of 5 December, 3 (APIs of one call, now
     // `hold-lone-post`) before its afternoon. A connector key as prefix flipped Graph's
     // `oauth2_permission_grants_delta` until the words of the names' prefix were read as
     // their resource wherever they recur.

@@ -1,4 +1,4 @@
-//! Memory of one-line flow files (issue 21, item 15): the YAML scanner queued every token of
+//! Memory of one-line flow files: the YAML scanner queued every token of
 //! a file whose root is a flow collection (a 3 MB one-line file took 429 MB). The same
 //! actions written as a one-line flow list and as a block list now cost about the same; they
 //! cost five times as much before.

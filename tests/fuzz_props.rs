@@ -173,7 +173,7 @@ fn assert_holds(name: &str, text: &str, opts: &Options) -> invariants::Outcome {
     }
 }
 
-/// Fuzzer crash c498ff32 (minimised by hand, then rewritten for issue 31's plain reading):
+/// Fuzzer crash c498ff32 (minimised by hand, then rewritten for the plain reading):
 /// `list_leads` is anchored and gets `effects: [read]`; `widget_config` merges it (`<<:
 /// *base`), declares no effects of its own and is not classified (no verb, no call), so it
 /// gets no edit. After the patch it inherited `[read]` through the merge: a declaration
@@ -312,7 +312,7 @@ fn mutated_seed_files_hold() {
         }
     }
     // The mutations must keep many inputs parseable, or the edit path goes untested. A
-    // duplicated line often duplicates a key, which is refused since issue 13, so about a
+    // duplicated line often duplicates a key, which is refused, so about a
     // quarter of the mutants get edits (736 of 3,000; 924 before).
     assert!(parsed * 3 > total, "only {parsed} of {total} mutants parse");
     assert!(

@@ -1,4 +1,4 @@
-//! Git-based features on temporary repositories made by the tests (issue 3):
+//! Git-based features on temporary repositories made by the tests:
 //! `backfill --branch` (one commit on a new branch whose tree is the work tree with the patch
 //! applied; work tree, index, HEAD and current branch untouched) and `check --since REV`
 //! (exactly the changed files, plus the main file of each changed partial's folder and the
@@ -250,7 +250,7 @@ fn backfill_branch_outside_a_repository_is_an_error() {
     );
 }
 
-/// The branch must be "the work tree with the patch applied" (issue 3) and is based on
+/// The branch must be "the work tree with the patch applied" and is based on
 /// HEAD: both hold only when the catalog has no uncommitted changes, so a dirty catalog is
 /// refused with a clear message and no branch is created.
 #[test]

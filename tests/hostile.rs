@@ -1,5 +1,5 @@
-//! Issue 13: the defects a hostile trial found, each as a regression test that fails on the
-//! code before the issue and passes after. Every route (the patch, `--write`, `--branch`)
+//! The defects a hostile trial found, each as a regression test that fails on the code
+//! before its fix and passes after. Every route (the patch, `--write`, `--branch`)
 //! must give the same file, or leave it alone with a message naming the action.
 //! `docs/robustness.md` lists every case with its outcome.
 
@@ -98,7 +98,7 @@ fn fix_conflicts_keeps_anchors_and_refuses_a_list_other_actions_alias() {
 
 #[test]
 fn fix_conflicts_rewrites_an_indentless_or_anchored_block_list_from_its_dash() {
-    // Also written up above; here the minimal forms of the issue, one per file.
+    // Also written up above; here the minimal forms of the defect, one per file.
     let files = [
         (
             "a/a.s1.yaml",
@@ -316,7 +316,7 @@ fn force_never_moves_a_branch_checked_out_in_another_work_tree() {
     let head = |b: &str| git_ok(&repo, &["rev-parse", b]);
     let (other_before, main_before) = (head("other"), head(main_branch.trim()));
     // From the main work tree, the branch of the linked one; from the linked one, the
-    // main one's (the issue's case).
+    // main one's (the case the trial met).
     for (from, branch, place) in [
         (&repo, "other", &linked),
         (&linked, main_branch.trim(), &repo),
@@ -518,7 +518,7 @@ fn while_writing<T>(
 }
 
 /// Actions in the files the race and mode trials write: 9,000 (2 MB) by default, so a debug
-/// build takes seconds; `RACE_ACTIONS=40000` gives the issue's 9 MB file.
+/// build takes seconds; `RACE_ACTIONS=40000` gives the trial's 9 MB file.
 fn race_actions() -> usize {
     std::env::var("RACE_ACTIONS")
         .ok()

@@ -1,5 +1,5 @@
-//! Keys inserted into a JSON document are written as the document writes its own (issue
-//! 33, item 8): its `" : "` between a key and its value, and its tab indentation.
+//! Keys inserted into a JSON document are written as the document writes its own:
+//! its `" : "` between a key and its value, and its tab indentation.
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! Issue 7: killing a `backfill --write` at any moment leaves every file either exactly as
+//! Killing a `backfill --write` at any moment leaves every file either exactly as
 //! it was or exactly as the patch says, never partial.
 //!
 //! A catalog (the demo catalog plus generated connectors, so the write phase lasts long
@@ -109,7 +109,7 @@ fn killing_a_write_run_leaves_every_file_old_or_new() {
     let catalog = dir.path().join("catalog");
     make_catalog(&reference, 60);
     // Owner-only files: a temporary file a kill leaves must be no more readable than the
-    // file it was to replace (issue 13: it was created 0644).
+    // file it was to replace (it was created 0644).
     #[cfg(unix)]
     for rel in files(&reference).keys() {
         use std::os::unix::fs::PermissionsExt;

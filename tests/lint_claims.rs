@@ -1,4 +1,4 @@
-//! `lint` (issue 21, item 14): a read-only claim the description contradicts is found when
+//! `lint`: a read-only claim the description contradicts is found when
 //! the name's verb is another word, and `--fail-on` offers only what a lint can honour.
 
 mod common;

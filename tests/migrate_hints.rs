@@ -1,4 +1,4 @@
-//! `backfill --migrate-hints` (issue 22, item 2): every form a redundant hint is written in
+//! `backfill --migrate-hints`: every form a redundant hint is written in
 //! is either removed (the patch passes `git apply --check`, the file reads as expected
 //! byte for byte, and a rerun proposes nothing) or refused with why (the action keeps its
 //! hints and still gets its effects).

@@ -1,4 +1,4 @@
-//! Generated catalogs through `--migrate-hints` (issue 22), against an oracle that shares
+//! Generated catalogs through `--migrate-hints`, against an oracle that shares
 //! no code with the planner: the original and the edited text are loaded with `yaml_serde`,
 //! and the edited document must equal the original with each planned `effects` added and
 //! exactly the planned hint keys (or `annotations` mappings) taken out. Then a second plan of

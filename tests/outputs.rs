@@ -1,4 +1,4 @@
-//! One rule for every output path (issue 21, items 8 and 9): never a connector file, never
+//! One rule for every output path: never a connector file, never
 //! the baseline unless the command exists to write it, never through a symlink the
 //! repository commits or the user did not type, never outside the repository when a
 //! configuration names it. Each case below exited 0 and replaced the file before.

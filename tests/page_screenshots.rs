@@ -1,4 +1,4 @@
-//! The coverage page as a browser draws it (issue 15): the demo's `backfill` and `check`
+//! The coverage page as a browser draws it: the demo's `backfill` and `check`
 //! pages rendered by a real headless Chromium, with checks that fail when the page misleads:
 //! the page loads nothing from outside; it renders (not blank); the main coverage card has
 //! the colour of its grade and names which coverage it shows (projected or current); the

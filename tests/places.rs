@@ -1,4 +1,4 @@
-//! Where a run reads and writes (issue 33, item 5): default outputs go beside the
+//! Where a run reads and writes: default outputs go beside the
 //! configuration (else at the work tree's root), never into the catalog a user stands in;
 //! `exclude` and `--exclude` leave paths out of the walk; and this repository carries the
 //! configuration it recommends, so a run at its root reads its catalog, not its fixtures.

@@ -1,8 +1,8 @@
-//! `.pre-commit-hooks.yaml` with the real `pre-commit` (issue 14): `pre-commit try-repo` runs
+//! `.pre-commit-hooks.yaml` with the real `pre-commit`: `pre-commit try-repo` runs
 //! this repository's hook in a temporary catalog repository. A staged action without effects
 //! fails the commit; once it declares them, the hook passes.
 //!
-//! The hook builds the tool itself (`language: rust`, issue 21): pre-commit runs with a PATH
+//! The hook builds the tool itself (`language: rust`): pre-commit runs with a PATH
 //! that holds no `catalog-effects`, only cargo. The build goes to a target folder kept
 //! between runs (`target/pre-commit-hook`), unoptimised, so a rerun rebuilds this crate only;
 //! what is built and run is what a user's pre-commit builds.

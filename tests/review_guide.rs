@@ -1,4 +1,4 @@
-//! The review guide (issue 15): `backfill --review FILE.md`, the page a reviewer reads
+//! The review guide: `backfill --review FILE.md`, the page a reviewer reads
 //! beside the diff, and its short form in the `--branch` commit message. A small catalog
 //! whose verdicts are obvious (a GET list, a DELETE, a search over POST, a conflict, an
 //! unclassified POST, an invalid declaration) is snapshotted whole; a generated catalog of
@@ -175,7 +175,7 @@ fn small_catalog_guide() {
         "{rest}"
     );
     // An empty method is still a call that is no GET: the plain reading's change, which
-    // holding would not make safer (issue 31), is patched.
+    // holding would not make safer, is patched.
     let (proposal, status, confidence) = row(&csv, "widget_config");
     assert_eq!(
         (proposal.as_str(), status.as_str()),

@@ -1,4 +1,4 @@
-//! Issue 7: whatever the tool meets, every file ends up exactly as it was or exactly as the
+//! Whatever the tool meets, every file ends up exactly as it was or exactly as the
 //! patch says, each problem is reported with its file (and line:column where there is one),
 //! and the rest of the catalog is still processed.
 //!
@@ -626,7 +626,7 @@ fn partial_without_main_file() {
 
 // --- catalog-level problems -------------------------------------------------------------
 
-/// Issue 14 made this fail closed: a catalog that is not there is bad input, so the run
+/// This fails closed: a catalog that is not there is bad input, so the run
 /// stops before anything is read or written (a renamed folder must not check as clean).
 #[test]
 fn catalog_path_that_does_not_exist() {

@@ -1,4 +1,4 @@
-//! Safe text where a person or a program reads it (issue 21, item 12): escape sequences and
+//! Safe text where a person or a program reads it: escape sequences and
 //! line breaks in ids, tool names and keys are shown escaped on the terminal, in GitHub
 //! annotations and in Markdown; CSV cells a spreadsheet would run as a formula are
 //! neutralised (and read back as written); HTML in a connector key shows as text.

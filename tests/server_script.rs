@@ -10,6 +10,9 @@
 //! with npm); without them it skips with the reason printed, unless
 //! `CATALOG_EFFECTS_REQUIRE` names `node`.
 
+// The size rule is the library's: a test reads as one scenario, top to bottom.
+#![allow(clippy::too_many_lines)]
+
 mod common;
 
 use std::path::Path;

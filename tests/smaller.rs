@@ -1,4 +1,4 @@
-//! The smaller items of issue 21 (item 16), each of which passed silently before.
+//! Smaller failures, each of which passed silently before.
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! A check that fails closed on structure (issue 21, item 10): a connector file that holds
+//! A check that fails closed on structure: a connector file that holds
 //! no readable action list, a `$ref` to a file that is gone, a partial beside two main files.
 //! Each passed before: `check` exited 0, named no file, and the connector left the counts.
 
@@ -124,7 +124,7 @@ fn a_partial_beside_two_main_files_fails_the_check() {
     );
 }
 
-/// `audit` (item 11): a key written twice is refused where it is written again; a BOM is
+/// `audit`: a key written twice is refused where it is written again; a BOM is
 /// read past.
 #[test]
 fn audit_refuses_duplicate_json_keys_and_reads_past_a_bom() {

@@ -3,7 +3,7 @@
 //! is looked up in every other provider, with their labels: where most of them label it the
 //! other way, any rule that follows the evidence is wrong here, and the rows count toward
 //! the floor the labels set; where they label it the same way, the miss is the engine's,
-//! unless the issue's floors forbid the read it needed: evidence seen in fewer than three
+//! unless the floors forbid the read it needed: evidence seen in fewer than three
 //! other providers, or surely right less than 98% of the time, patches no read on its own.
 //! This judges the evidence the engine read, by the floors the engine keeps: it says what
 //! no rule that follows that evidence can do, not what other evidence might.
@@ -203,7 +203,7 @@ pub fn misses<'a>(
 
 /// For every target figure not met (unsafe, friction), its misses split by verdict, the
 /// floor the labels set (the misses on evidence labelled the other way elsewhere, over the
-/// figure's denominator), the floor the labels and the issue's floors set together (those
+/// figure's denominator), the floor the labels and the confidence floors set together (those
 /// and the thin ones), and the evidence that most misses rest on.
 pub fn render(held_out: &[Outcome<'_>], lib: &[Outcome<'_>], rules: &RuleSet) -> String {
     let ix = Index::of(lib);
@@ -272,7 +272,7 @@ pub fn render(held_out: &[Outcome<'_>], lib: &[Outcome<'_>], rules: &RuleSet) ->
     s
 }
 
-/// Issue 31's targets not met on a set and route, each with its wrong rows split by whose
+/// The plain reading's targets not met on a set and route, each with its wrong rows split by whose
 /// miss each is: unsafe at most every simple rule's that covers the set (the rows labelled a
 /// change and proposed read-only), and patch errors at most the plain reading's and verb
 /// anywhere's (those and the read-only rows proposed as a change). Out of reach where the
@@ -329,7 +329,8 @@ pub fn render_issue31(
     s
 }
 
-/// One of issue 31's figures not met: its wrong rows by verdict, and the evidence they rest on.
+/// One of the figures the labelled sets must meet, not met: its wrong rows by verdict, and
+/// the evidence they rest on.
 #[allow(clippy::too_many_arguments)]
 fn issue31_figure(
     s: &mut String,

@@ -1,4 +1,4 @@
-//! The engine against the plain reading (issue 31): where it says something other than what
+//! The engine against the plain reading: where it says something other than what
 //! the name's leading verb and the method plainly say, is it right? Per set and route, at
 //! the default patch level: the departures' wins and losses, and the patch errors (wrong
 //! proposals over patched) beside the plain reading's and the peers'; then every departure
@@ -288,7 +288,7 @@ fn held_by(inf: &catalog_effects::classify::Inference, rules: &RuleSet) -> Strin
     }
 }
 
-/// One target of issue 31 on one set and route, and whether it is met.
+/// One target of the plain reading on one set and route, and whether it is met.
 #[derive(Debug, Clone)]
 pub struct Target {
     pub set: Set,
@@ -362,7 +362,7 @@ pub fn targets(table: &Table, report: &super::Report) -> Vec<Target> {
 /// time where it fires. One toward caution (a change where the plain reading said read):
 /// winning at least as often as it loses on every set and route where it fires five times or
 /// more, and over all of them, so that one firing a few times on each set cannot lose
-/// everywhere. A hold is item 3's, not a guess of its own: it stands where the claim it holds
+/// everywhere. A hold is the floor's, not a guess of its own: it stands where the claim it holds
 /// is too unsure to patch, so it does not pay where, on a set and route it fires five times or
 /// more on, the held claim was right at least 95% of the time (the floor for medium).
 /// `(id, direction, why it fails)` for each that does not pay.
@@ -407,7 +407,7 @@ pub fn unpaid(table: &Table) -> Vec<(String, Toward, String)> {
                     ));
                 }
             }
-            // A loss of a hold is a row whose held claim was right. A hold is item 3's: a
+            // A loss of a hold is a row whose held claim was right. A hold is the floor's: a
             // claim too unsure to patch (its record below 95%) is held. So it is judged as
             // that record is, over every set together: unpaid where the claims it held were
             // right at least 95% of the time. (Per set, six reads of one API can all be

@@ -1,4 +1,4 @@
-//! Half-declared (issue 22, item 5): what the catalog's own declarations are worth. In each
+//! Half-declared: what the catalog's own declarations are worth. In each
 //! set, every provider's rows are split in two by a fixed hash of each row; one half is
 //! declared (`[read]` where the row is read-only, else `[write]`: the sets only say which)
 //! in a catalog of the set's servers, one connector each, and the other half is scored at the

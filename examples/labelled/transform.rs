@@ -1,4 +1,4 @@
-//! Proposals that do not depend on how a catalog is written (issue 31, item 5): every
+//! Proposals that do not depend on how a catalog is written: every
 //! labelled set rendered again under transformations that keep each action what it is
 //! (split across files, reordered, another case style, the connector's key as a prefix,
 //! every method POST, every call a POST to one path), run through the real pipeline (`backfill`'s) and through `audit`'s

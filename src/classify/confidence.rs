@@ -206,8 +206,8 @@ pub struct Floor {
 /// Seen this often (without its largest provider), a piece can promote.
 const JUDGES_HIGH: u32 = 10;
 /// Seen in this many providers, a piece speaks for itself; below it, it reaches `medium` only
-/// with other evidence that agrees (the issue's floor: one or two providers are a habit, not
-/// a measurement).
+/// with other evidence that agrees (the floor: one or two providers are a habit, not a
+/// measurement).
 pub const PROVIDERS: u32 = 3;
 
 /// `(share, lower, upper)`: the observed share of `held` in `of` and its one-sided 95%
@@ -233,7 +233,7 @@ const EXACT_UP_TO: u32 = 100;
 /// surely below 98% (bound 84%), where a rule right 98% of the time errs once or more in
 /// four rows 7.8% of the time. Up to [`EXACT_UP_TO`] rows the exact tail is summed
 /// (a hundred terms at most); above, Wilson's bound is as good and costs nothing. Measured
-/// (issue 31): a read verb of the plain reading's list seen in a few rows with one
+/// on the labelled sets: a read verb of the plain reading's list seen in a few rows with one
 /// contrary label (`retrieve` outside Square: 3 of 4) is no longer held for it.
 fn surely_below(held: u32, of: u32, share: f64) -> bool {
     if of > EXACT_UP_TO {
@@ -555,7 +555,7 @@ impl Measured {
         })
     }
 
-    /// What a claim's evidence must clear to be patched. For a read, the issue's 98%, and
+    /// What a claim's evidence must clear to be patched. For a read, 98% surely right, and
     /// a single error in a record too thin to be sure of that demotes it: a wrong read runs
     /// unattended. For a change, two errors at least and the base rate of change among all
     /// labelled operations: a wrong change only asks a person to approve a read, so the
@@ -1136,7 +1136,7 @@ impl Tally {
 
     /// Every key counts every row it covers. A sense's pooled record keeps its unreliable
     /// words: a verb seen too rarely to speak for itself is judged by what its sense is
-    /// worth, all of it (the issue: run-like verbs pooled without their failures looked
+    /// worth, all of it (run-like verbs pooled without their failures looked
     /// measured).
     pub fn finish(&self) -> Measured {
         self.by_provider().without(None)

@@ -231,8 +231,9 @@ pub fn strong_change(d: &Decision, set: &RuleSet) -> bool {
     d.claim == Claim::Change
         && match d.basis {
             Basis::Rule(i) => set.rules[i].weight == Weight::Strong,
-            // Issue 20's bound: a change verb in the name, operation, a POST's action segment
-            // or the label stands against any read, a person's included.
+            // A change verb in the name, operation, a POST's action segment or the label stands
+            // against any read, a person's included: no read is proposed at medium or high
+            // over it.
             Basis::Verb(_) => true,
             Basis::Veto(_) => true,
             Basis::Declared => false,

@@ -346,12 +346,12 @@ pub fn settle(
 /// too poor to patch, a weak rule, or a change from a word whose record changes something no
 /// more often than any operation does (`export` first in a name: 4 of 8 labelled rows a
 /// change, against 53% of all). A read is held as the read: never as the opposite claim.
-/// Measured (issue 31): the word no better than the base rate kept 4 reads of the sets
+/// Measured: the word no better than the base rate kept 4 reads of the sets
 /// rendered with every method POST from turning into changes
 /// (`export_submissions_reviews_as_csv`).
 ///
 /// `hold-lone-post`: the same, for the POST of an API of one call, since nothing shows that
-/// the API keeps POST for its changes. Measured (issue 31): as written no labelled row
+/// the API keeps POST for its changes. Measured: as written no labelled row
 /// moved; rendered with every method POST, three reads of one-call APIs (`zone_details`,
 /// `…_list_assigned_roles`) were no longer proposed as changes; with each set judged by
 /// the counts of the other four, one wrong change was held (`activity_query`).
@@ -403,8 +403,8 @@ fn plain_alone(w: &Weighing) -> Option<Pick> {
 /// verb or a strong rule (a change word beside the read, a path's verb): the method that
 /// would have arbitrated says nothing. A leading verb as often a noun (`exchange`, `export`)
 /// is no surer than the read, nor is one where the read sits where the file's names put
-/// their verb (`send_as_list` among names that end in it). Measured on the labelled sets
-/// (issue 31): as written it changes nothing, and rendered with every method POST it keeps
+/// their verb (`send_as_list` among names that end in it). Measured on the labelled sets:
+/// as written it changes nothing, and rendered with every method POST it keeps
 /// 31 reads from turning into changes (21 before the noun and the style's place counted).
 fn quiet_conflict(w: &Weighing) -> Option<Pick> {
     let (e, j) = w.engine?;
@@ -469,7 +469,7 @@ fn departure_stands(w: &Weighing) -> Option<Pick> {
 /// `hold-unsure-read`: no method speaks (a tool, an action with no HTTP call), so the plain
 /// reading's change rests on its last line alone ("otherwise, a change"), and the engine read
 /// a read too weak to patch whose record is surely right more often than that line's: held as
-/// the read, never patched as the opposite claim (issue 31, item 3). Measured leave-one-
+/// the read, never patched as the opposite claim. Measured leave-one-
 /// provider-out: on the audit routes it held 80 plain changes, 58 of them wrong; google-dev's
 /// patch errors 7.60% -> 5.49% (below verb anywhere's 6.82%), graph-dev's 3.65% -> 3.45%,
 /// mcp-dev's 10.30% -> 9.16%, coverage at least 96.3% on every set. By the point shares alone
@@ -503,7 +503,7 @@ fn doubt(w: &Weighing) -> Option<Pick> {
 
 /// A plain change at the level the patch takes where its record is too poor: holding it
 /// would win nothing, since a person approves a change either way. A read too poor is held
-/// (issue 31, item 3: a read-only claim in the patch must be right at least 95% of the time
+/// (a read-only claim in the patch must be right at least 95% of the time
 /// at medium). Until 4 December such a read was patched where its record said it was right
 /// more often than not; held, unsafe fell on azure-dev from 30 to 21 rows and on
 /// openapi-scopes-dev's audit route from 3 to 2 (docs/evaluation.md).

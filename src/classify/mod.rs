@@ -1080,7 +1080,7 @@ mod tests {
             assert_eq!(inf.effects.joined("|"), "read", "{}", view.id);
         }
         // Nor does a label that acts on something the name does not hold: a label's
-        // change verb is no departure the engine makes (issue 31).
+        // change verb is no departure the engine makes.
         let acts = get("get_brand", "/brands/{id}", "Follow a brand");
         assert_eq!(infer(&acts, &set).effects.joined("|"), "read");
     }
@@ -1128,7 +1128,7 @@ mod tests {
     fn a_read_verb_beside_a_post_is_never_proposed_as_the_change() {
         // Nothing measured: the read verb over POST stands alone; the plain reading (the
         // name opens with `fetch`) reads, and is held for a human where its record is too
-        // poor to patch, never turned into the POST's change (issue 31: proposed as the
+        // poor to patch, never turned into the POST's change (proposed as the
         // change, such reads were right 56.5% of the time).
         let mut set = set();
         set.measured = Measured::default();
@@ -1136,7 +1136,7 @@ mod tests {
         assert_eq!(inf.effects.joined("|"), "read", "{inf:?}");
         assert!(inf.overruled.is_none(), "{inf:?}");
         // With the counts: a read verb over a POST that disagrees is right 10 times of 12
-        // elsewhere, below what a patched read must reach (item 3): held as the read it is.
+        // elsewhere, below the 95% a patched read must reach: held as the read it is.
         let inf = infer(
             &post("fetch_boundaries", "/v4/boundaries/query2"),
             &self::set(),
@@ -1240,7 +1240,7 @@ mod tests {
         assert_ne!(inf.deciding_ids(&set), ["declared-hint"]);
     }
 
-    /// Issue 20's bound: no read at medium or high while a change verb is in the label, the
+    /// No read at medium or high while a change verb is in the label, the
     /// operation or a POST's action segment, a person's hint included.
     #[test]
     fn no_read_stands_beside_a_change_in_the_label_the_operation_or_an_action_segment() {
@@ -1251,7 +1251,7 @@ mod tests {
             ..ActionView::default()
         };
         // A label's change verb does not overrule a read the name opens with: as a
-        // departure from the plain reading it lost 8 to 0 on openapi-scopes-dev (issue 31).
+        // departure from the plain reading it lost 8 to 0 on openapi-scopes-dev.
         for label in ["Deletes the document", "Creates a page"] {
             let inf = infer(&labelled(label), &set);
             assert_eq!(inf.effects.joined("|"), "read", "{label}: {inf:?}");

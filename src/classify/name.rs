@@ -37,7 +37,7 @@ pub struct Group {
 }
 
 /// What a POST of an API can be shown to say, as its [`Group`] measures how the API uses
-/// its methods (issue 31, item 4).
+/// its methods.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
 #[serde(
     rename_all = "kebab-case",
@@ -506,7 +506,7 @@ pub(crate) fn sentence_verb_in(
 /// an API that posts every call.
 pub const POSTED_READS: f64 = 0.5;
 /// How many read-named actions (or calls, where every call is a POST) must be seen before
-/// the share says anything. Two, measured (issue 31): with three, the labelled sets rendered
+/// the share says anything. Two, measured: with three, the labelled sets rendered
 /// with every method POST flipped 13 more reads of two-action APIs (a Graph area's `list_`
 /// and `get_`) into changes, and as written the sets moved by two rows of one Google API,
 /// both held instead of proposed.
@@ -583,8 +583,8 @@ impl Group {
     /// share no prefix of their own, the key's leading words that open a name are skipped as
     /// one: the tool a client sees is `<key>_<actionId>`, so an id that repeats the key
     /// (`cowin_get_certificate_pdf` of `cowin_gov`) says it twice, and a connector of one or
-    /// two actions has too few names to vote a prefix (issue 31's rendering with the key as
-    /// a prefix flipped such an action).
+    /// two actions has too few names to vote a prefix (the labelled sets rendered with the key
+    /// as a prefix flipped such an action).
     pub fn of_connector<'a, M: AsRef<str>>(
         calls: impl IntoIterator<Item = (&'a str, Option<M>)>,
         key: Option<&str>,
@@ -619,7 +619,7 @@ impl Group {
 /// each word no verb, or (a service named by a verb, `print_`, `compute_`) shared by 90% of
 /// at least five names whose rest holds a verb of its own. Two names share a word as a
 /// prefix where a verb follows it in both (`ebay_get_product`, `ebay_search`): measured on
-/// the labelled sets (issue 31), nothing moved as written, and with every name given its
+/// the labelled sets, nothing moved as written, and with every name given its
 /// connector's key three tools of two-tool servers no longer flipped to held.
 fn shared_prefix(names: &[&str], lex: &Lexicon, words: &mut Words) -> Vec<String> {
     // Each name's words, hashed: the prefix is found without keeping them.

@@ -10,14 +10,14 @@ use catalog_effects::run::walk;
 use super::out;
 
 /// With no catalog named (on the command line or in catalog-effects.toml), the current
-/// folder: an installed binary looked for this repository's `catalogs/demo` wherever it ran
-/// (issue 21). A folder without connector files is refused with what to do.
+/// folder: an installed binary looked for this repository's `catalogs/demo` wherever it ran.
+/// A folder without connector files is refused with what to do.
 const DEFAULT_CATALOG: &str = ".";
 
 /// The catalogs to run on: those given (or the current folder), each walked once. A catalog
 /// inside another one given (`backfill . x`) is dropped with a warning: its files would be
-/// read, reported and patched twice, and a patch that changes a file twice does not apply
-/// (issue 13). A path that does not exist is kept, for the run to report.
+/// read, reported and patched twice, and a patch that changes a file twice does not apply.
+/// A path that does not exist is kept, for the run to report.
 pub fn catalogs(given: &[PathBuf]) -> Vec<PathBuf> {
     if given.is_empty() {
         return vec![PathBuf::from(DEFAULT_CATALOG)];
@@ -139,7 +139,7 @@ impl<'a> Guard<'a> {
     }
 }
 
-/// The one rule for every output path of every command (issues 13 and 21), checked before
+/// The one rule for every output path of every command, checked before
 /// anything is read or written. An output is refused when it would replace:
 /// - a connector file (`--report cat/x/x.s1.yaml`, `annotations -o x.s1.yaml`);
 /// - the baseline, unless writing it is the command's purpose: a report written over it
@@ -329,8 +329,8 @@ fn resolve(path: &Path) -> Option<PathBuf> {
 }
 
 /// Worker threads: at most one per core. Threads beyond the cores add nothing to work that
-/// is all computation, and tens of thousands of them abort the process (issue 13:
-/// `--jobs 20000` exited 134).
+/// is all computation, and tens of thousands of them abort the process
+/// (`--jobs 20000` exited 134).
 pub fn jobs(asked: Option<usize>) -> Result<Option<usize>> {
     match asked {
         Some(0) => Err(Error::new("--jobs must be at least 1")),
@@ -343,9 +343,9 @@ pub fn jobs(asked: Option<usize>) -> Result<Option<usize>> {
 }
 
 /// Refuses a `--heuristics` folder holding a rule file that is not a regular file: reading
-/// a FIFO named `x.yaml` waits for a writer forever (issue 13: the run hung). Refuses too an
+/// a FIFO named `x.yaml` waits for a writer forever (a run hung on one). Refuses too an
 /// id given twice in the folder (two rules, or two senses, of one id): the loader kept the
-/// last one silently (issue 21). A built-in id is meant to be replaced, once.
+/// last one silently. A built-in id is meant to be replaced, once.
 pub fn heuristics_dir(dir: &Path) -> Result<()> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Ok(()); // the loader reports it, with its own message

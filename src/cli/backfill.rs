@@ -222,7 +222,7 @@ fn outputs(args: &mut BackfillArgs, catalogs: &[PathBuf], config: &Config) -> Re
 /// The folder the default outputs (`reports/effects.patch`, `reports/coverage.csv`) go in:
 /// the configuration's, whose paths are relative to it too; else the root of the git work
 /// tree the current folder is in; else the current folder. Run from inside a connector
-/// folder, `backfill` wrote `reports/` into the catalog (issue 33). Relative to the current
+/// folder, `backfill` wrote `reports/` into the catalog. Relative to the current
 /// folder where it can be (`../..`), so the summary prints it short.
 fn output_base(config: &Config) -> PathBuf {
     if let Some(file) = &config.file {
@@ -318,7 +318,7 @@ impl<'a> Console<'a> {
     ) -> u8 {
         let args = self.args;
         let errors = errors + self.errors;
-        // A file that could not be read or parsed is no file read (issue 33).
+        // A file that could not be read or parsed is no file read.
         let unreadable = match summary.files_unreadable {
             0 => String::new(),
             n => format!(", {n} unreadable"),

@@ -239,7 +239,7 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
     let mut summary = emit::Summary::default();
     let mut checker = Checker::default();
     // Outputs that could not be written fail the run (exit 2), but the findings are still
-    // printed, as backfill still prints its summary (issue 13).
+    // printed, as backfill still prints its summary.
     let mut failed_outputs = 0;
     let meta = walked.run(&opts, |f| {
         super::report_file_errors(f, args.engine.quiet);

@@ -3,11 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
+use clap::ValueEnum;
 use serde::Deserialize;
 
 use catalog_effects::error::{Error, Result};
-
-use super::{ConfidenceArg, FailOn, HintsArg, PolicyArg};
+use catalog_effects::model::finding::Level;
 
 pub const FILE_NAME: &str = "catalog-effects.toml";
 
@@ -46,9 +46,78 @@ pub struct Config {
     /// the document writes none.
     pub annotations_key: Option<String>,
     /// The file these keys came from, if any: a path it gives may not leave its repository
-    /// (issue 21: `report = "../home/.profile"` replaced a file outside it).
+    /// (`report = "../home/.profile"` replaced a file outside it).
     #[serde(skip)]
     pub file: Option<PathBuf>,
+}
+
+#[derive(ValueEnum, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum ConfidenceArg {
+    High,
+    Medium,
+    Low,
+}
+
+/// What fails a run (exit 1), by severity or against the baseline.
+#[derive(ValueEnum, Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum FailOn {
+    /// Error-level findings only.
+    Error,
+    /// Any finding but a note (`any` is the same).
+    #[default]
+    #[value(alias = "any")]
+    #[serde(alias = "any")]
+    Warning,
+    /// Only findings not in the baseline (needs --baseline).
+    New,
+    /// Nothing: exit 1 never happens (2 still does).
+    Never,
+}
+
+impl FailOn {
+    pub fn name(self) -> &'static str {
+        match self {
+            FailOn::Error => "error",
+            FailOn::Warning => "warning",
+            FailOn::New => "new",
+            FailOn::Never => "never",
+        }
+    }
+
+    /// Whether a finding of `level`, new or not, fails the run.
+    pub fn fails(self, level: Level, new: bool) -> bool {
+        match self {
+            FailOn::Error => level == Level::Error,
+            FailOn::Warning => level != Level::Note,
+            FailOn::New => new && level != Level::Note,
+            FailOn::Never => false,
+        }
+    }
+}
+
+/// Where an OpenAPI operation's derived hints also go: the MCP generator that reads them.
+#[derive(ValueEnum, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum HintsArg {
+    /// `x-speakeasy-mcp` (the hints directly in that map).
+    Speakeasy,
+    /// `x-zuplo-route.mcp.annotations`.
+    Zuplo,
+    /// `x-zilla-mcp.annotations`.
+    Zilla,
+    /// `x-mcp.annotations`.
+    Mcp,
+}
+
+#[derive(ValueEnum, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum PolicyArg {
+    /// Destructive when any effect is delete (the published rule).
+    Delete,
+    /// Also destructive when a write replaces or modifies existing data.
+    Overwrite,
 }
 
 impl Config {
@@ -107,7 +176,7 @@ fn find_upward() -> Option<(PathBuf, PathBuf)> {
 fn parse(text: &str) -> Result<Config> {
     let config: Config = parse_toml(text)?;
     // An empty path names no file: `report = ""` failed to write, then the run said the
-    // CSV was written (issue 21).
+    // CSV was written.
     let paths = [
         ("heuristics", config.heuristics.as_ref()),
         ("report", config.report.as_ref()),

@@ -299,6 +299,9 @@ fn catalog_section(s: &mut String, a: &ActionResult, opts: &Options) {
 }
 
 /// What was read from the action, as `decide.rs` weighs it.
+// Long because it writes every kind of evidence's English itself; it goes once one module
+// renders the explanation for every output.
+#[allow(clippy::too_many_lines)]
 fn evidence_section(s: &mut String, v: &ActionView, f: &FileResult, set: &RuleSet) {
     let lex = &set.lexicon;
     let ev = evidence::gather(v, &f.group, set);
@@ -435,8 +438,8 @@ fn evidence_section(s: &mut String, v: &ActionView, f: &FileResult, set: &RuleSe
 
 /// The hints the action declares, and what they are to the decision: in a connector file a
 /// person's claim, which is evidence; in an OpenAPI document what an MCP generator reads,
-/// which the engine never weighs, and which `--hints` itself writes from the effects (issue
-/// 33: after its own patch was applied, `explain` called those "a person's claim").
+/// which the engine never weighs, and which `--hints` itself writes from the effects
+/// (after its own patch was applied, `explain` called those "a person's claim").
 fn hints_section(s: &mut String, v: &ActionView, f: &FileResult, a: &ActionResult, opts: &Options) {
     let Some(h) = &v.annotations else {
         return;

@@ -49,7 +49,7 @@ pub struct LintArgs {
 }
 
 /// What fails a lint: `check`'s choices but `new`, which needs a baseline a lint does not
-/// have (issue 21: it was offered, then refused).
+/// have (it was offered, then refused at run time).
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LintFailOn {
     /// Error-level findings only.

@@ -27,10 +27,9 @@ use catalog_effects::fix::options::{Options, Progress};
 use catalog_effects::model::finding::Level;
 use catalog_effects::run::Walked;
 use config::Config;
+pub use config::{ConfidenceArg, FailOn, HintsArg, PolicyArg};
 
-pub const EXIT_OK: u8 = 0;
-pub const EXIT_FINDINGS: u8 = 1;
-pub const EXIT_ERROR: u8 = 2;
+pub use out::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};
 
 /// The exit-code policy, the same for every command (docs/reference.md, "Exit codes").
 const EXIT_CODES: &str = "Exit codes: 0 clean (or, for backfill, annotations and explain: done); \
@@ -97,66 +96,6 @@ pub fn dispatch(cli: Cli) -> Result<u8> {
     }
 }
 
-#[derive(ValueEnum, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
-#[serde(rename_all = "kebab-case")]
-pub enum ConfidenceArg {
-    High,
-    Medium,
-    Low,
-}
-
-/// What fails a run (exit 1), by severity or against the baseline.
-#[derive(ValueEnum, serde::Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[serde(rename_all = "kebab-case")]
-pub enum FailOn {
-    /// Error-level findings only.
-    Error,
-    /// Any finding but a note (`any` is the same).
-    #[default]
-    #[value(alias = "any")]
-    #[serde(alias = "any")]
-    Warning,
-    /// Only findings not in the baseline (needs --baseline).
-    New,
-    /// Nothing: exit 1 never happens (2 still does).
-    Never,
-}
-
-impl FailOn {
-    pub fn name(self) -> &'static str {
-        match self {
-            FailOn::Error => "error",
-            FailOn::Warning => "warning",
-            FailOn::New => "new",
-            FailOn::Never => "never",
-        }
-    }
-
-    /// Whether a finding of `level`, new or not, fails the run.
-    pub fn fails(self, level: Level, new: bool) -> bool {
-        match self {
-            FailOn::Error => level == Level::Error,
-            FailOn::Warning => level != Level::Note,
-            FailOn::New => new && level != Level::Note,
-            FailOn::Never => false,
-        }
-    }
-}
-
-/// Where an OpenAPI operation's derived hints also go: the MCP generator that reads them.
-#[derive(ValueEnum, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
-#[serde(rename_all = "kebab-case")]
-pub enum HintsArg {
-    /// `x-speakeasy-mcp` (the hints directly in that map).
-    Speakeasy,
-    /// `x-zuplo-route.mcp.annotations`.
-    Zuplo,
-    /// `x-zilla-mcp.annotations`.
-    Zilla,
-    /// `x-mcp.annotations`.
-    Mcp,
-}
-
 /// The formats asked for, without repeats, in the order given.
 pub fn hint_formats(asked: &[HintsArg]) -> Vec<catalog_effects::model::openapi::HintFormat> {
     use catalog_effects::model::openapi::HintFormat;
@@ -173,15 +112,6 @@ pub fn hint_formats(asked: &[HintsArg]) -> Vec<catalog_effects::model::openapi::
         }
     }
     out
-}
-
-#[derive(ValueEnum, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
-#[serde(rename_all = "kebab-case")]
-pub enum PolicyArg {
-    /// Destructive when any effect is delete (the published rule).
-    Delete,
-    /// Also destructive when a write replaces or modifies existing data.
-    Overwrite,
 }
 
 /// The reports `backfill` and `check` both write besides the CSV.
@@ -444,7 +374,7 @@ pub enum Output {
 pub fn open_output(path: &Path) -> Result<Output> {
     if path.as_os_str() == "-" {
         // Refused before the run: the runtime put `/dev/null` where stdout was, and a
-        // patch streamed there was lost with exit 0 (issue 33).
+        // patch streamed there was lost with exit 0.
         if out::no_stdout() {
             return Err(Error::new(
                 "cannot write to standard output: it is closed (no file descriptor 1); name a file instead of `-`",

@@ -1,13 +1,19 @@
 //! Printing: stdout for results, stderr for diagnostics. A reader that went away (`| head`)
 //! stops the output quietly and the run goes on, so its exit code still says whether there
 //! were findings; any other failure to write stdout (a full disk) is an error, reported
-//! once at the end with exit code 2 (issue 13: both were swallowed).
+//! once at the end with exit code 2 (both used to be swallowed).
 
 use std::io::{self, IsTerminal, Write};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use catalog_effects::text::safe;
+
+/// The exit codes, here beside `finish`, which raises a code to an error when stdout failed;
+/// `--help` states their policy.
+pub const EXIT_OK: u8 = 0;
+pub const EXIT_FINDINGS: u8 = 1;
+pub const EXIT_ERROR: u8 = 2;
 
 /// The reader of stdout has gone: nothing more is written there.
 static CLOSED: AtomicBool = AtomicBool::new(false);
@@ -31,7 +37,7 @@ pub fn print(text: &str) {
 
 /// Whether the process was started without a standard output (`check >&-`): the Rust
 /// runtime then opens `/dev/null` in its place, read-write, and every result vanished with
-/// exit 0 (issue 21). A shell's `>/dev/null` opens it write-only, and is left alone.
+/// exit 0. A shell's `>/dev/null` opens it write-only, and is left alone.
 pub fn no_stdout() -> bool {
     #[cfg(target_os = "linux")]
     {
@@ -70,7 +76,7 @@ pub fn finish(code: u8) -> u8 {
     match FAILED.lock().ok().and_then(|f| f.clone()) {
         Some(e) => {
             error(&format!("cannot write to standard output: {e}"));
-            code.max(super::EXIT_ERROR)
+            code.max(EXIT_ERROR)
         }
         None => code,
     }

@@ -31,7 +31,7 @@ pub struct Judged {
 }
 
 impl Judged {
-    /// New as the totals count it: a note is never new (issue 33: one was printed `[new]`
+    /// New as the totals count it: a note is never new (one was printed `[new]`
     /// while the totals left it out).
     fn counted_new(&self, f: &Finding) -> Option<bool> {
         self.new.map(|n| n && f.level != Level::Note)
@@ -136,7 +136,7 @@ impl Emitter for Github {
     }
 
     /// Each finding that fails the run is an error of its own; the totals are a notice, or
-    /// a pull request shows two errors for one (issue 33).
+    /// a pull request shows two errors for one.
     fn end(&mut self, end: Ending) -> String {
         if !self.style.ci_run {
             return String::new();

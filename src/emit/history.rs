@@ -102,7 +102,7 @@ pub fn append(path: &Path, row: &HistoryRow) -> Result<()> {
         out.push(b'\n');
     } else {
         // Every row is read first: a row appended after a truncated one (a run killed while
-        // it wrote) made the file unreadable, and every `--html` after it failed (issue 21).
+        // it wrote) made the file unreadable, and every `--html` after it failed.
         parse(&existing).map_err(|e| {
             let message = format!("{}; not appended: mend or remove that row", e.message);
             Error { message, ..e }.in_file(path)

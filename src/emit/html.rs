@@ -338,7 +338,7 @@ fn cards(h: &mut String, t: &Counts, lead: Coverage, history: &[HistoryRow]) {
         let _ = write!(detail, "; {trend}");
     }
     // A run that read no tool has no coverage to grade: a 100.0% card said all was well
-    // beside a file that could not be parsed (issue 33).
+    // beside a file that could not be parsed.
     let none = tools(t) == 0;
     let shown = |c: f64| {
         if none {

@@ -207,7 +207,7 @@ impl Counts {
 
     /// Share of tools (skipped ones excluded) that declare valid effects once the patch is
     /// applied, in percent; none when there is no tool to cover. A run that could read no
-    /// action read 100.0% (issue 33): nothing is not everything.
+    /// action read 100.0%: nothing is not everything.
     pub fn coverage(&self) -> Option<f64> {
         let tools = self.actions - self.skipped;
         (tools > 0).then(|| 100.0 * self.with_effects as f64 / tools as f64)

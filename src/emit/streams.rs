@@ -1,6 +1,6 @@
 //! The patch and the CSV reports: streamed file by file, so memory does not grow with the
 //! catalog, and put in place together or not at all, so a patch never sits beside the
-//! report of another run (issue 7).
+//! report of another run.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -68,7 +68,7 @@ impl<W: Streamed> Streams<W> {
 
 impl<W: Streamed> Sink for Streams<W> {
     /// A failed write is not this file's error but the run's, said once at the end, after
-    /// every file was still edited and counted (issue 13: `--write --patch /dev/full`
+    /// every file was still edited and counted (`--write --patch /dev/full`
     /// reported the patch only).
     fn file(&mut self, f: &FileResult) -> Result<(), Error> {
         self.write(|c| c == Content::Patch, &f.patch);

@@ -44,7 +44,7 @@ fn replace_checked(
         }
     }
     // A file nobody may write (0444) is its owner's word that it stays as it is: root may
-    // write anything, so asking the system below let root edit it (issue 21).
+    // write anything, so asking the system below let root edit it.
     if meta.permissions().readonly() {
         return Err(err(
             "is read-only (no write permission for anyone): not written; make it writable, or apply the patch".to_owned(),
@@ -52,7 +52,7 @@ fn replace_checked(
     }
     // A rename needs only the directory to be writable, so a file its owner made read-only
     // would be replaced anyway. Opening it for writing (no truncation, nothing written)
-    // asks the system whether this user may write it (issue 7: an unwritable file fails).
+    // asks the system whether this user may write it (an unwritable file fails).
     fs::OpenOptions::new()
         .write(true)
         .open(path)
@@ -68,7 +68,7 @@ fn replace_checked(
     }
     tmp.fill(new.as_bytes(), true)?;
     // Checked once the new text is on disk, right before the rename, and only then: a
-    // change made while it was written is kept (issue 13: on a 9 MB file a check before
+    // change made while it was written is kept (on a 9 MB file a check before
     // writing ran 25 ms too early, and a line appended then was lost). A changed file
     // costs a temporary file, removed when `tmp` drops.
     let read = unchanged(path, expected)?;
@@ -78,7 +78,7 @@ fn replace_checked(
 
 /// Gives `to` the extended attributes of the file at `from`: its ACLs
 /// (`system.posix_acl_access`), security labels and `user.*` attributes. The replacement is a
-/// new file, which had none of them, so `--write` dropped them (issue 21).
+/// new file, which had none of them, so `--write` dropped them.
 #[cfg(target_os = "linux")]
 fn copy_xattrs(from: &Path, to: &fs::File) -> std::io::Result<()> {
     use std::ffi::CString;
@@ -198,8 +198,8 @@ struct Temp {
 
 impl Temp {
     /// Creates the temporary file for `target` with `like`'s permissions, owner and group
-    /// from the start, so its content is never more visible than the target's was (issue
-    /// 13: it was created 0644 and chmodded only once written). Unless `strict`, an owner
+    /// from the start, so its content is never more visible than the target's was
+    /// (it was created 0644 and chmodded only once written). Unless `strict`, an owner
     /// that cannot be kept is let go (a report, not a catalog file).
     fn create(target: &Path, like: Option<&fs::Metadata>, strict: bool) -> Result<Temp> {
         let err = |what: &str, e: std::io::Error| {
@@ -277,7 +277,7 @@ impl Temp {
 impl Temp {
     /// Puts the temporary file in place of the target if the target is still the file
     /// `read` names. An editor saves by renaming its own temporary file over the original:
-    /// one that lands after the read-back would otherwise be replaced unseen (issue 21: 2 to
+    /// one that lands after the read-back would otherwise be replaced unseen (2 to
     /// 4 saves of 8 lost on a 5.8 MB file). On Linux the two are exchanged atomically and
     /// the file taken out is checked: if it is not the one read, the exchange is undone and
     /// the other program's file stays. Elsewhere the target is checked right before the
@@ -388,7 +388,7 @@ pub fn is_temporary(name: &str) -> bool {
 }
 
 /// A new file in `dir` under a short name of its own: `.catalog-effects.<pid>.<n>.tmp`,
-/// whatever the length of the target's name (issue 13: a name of 205 bytes or more could
+/// whatever the length of the target's name (a name of 205 bytes or more could
 /// not be written, the temporary name adding ~50 bytes past the 255 a name may have).
 /// Dot-files that do not end in `.s1.yaml`, so no walk ever reads one left by a kill.
 fn create_unique(dir: &Path, mode: u32) -> std::io::Result<(PathBuf, fs::File)> {
@@ -412,7 +412,7 @@ fn create_unique(dir: &Path, mode: u32) -> std::io::Result<(PathBuf, fs::File)> 
 
 /// Gives `file` the owner and group of `like` where they differ: as root, the owner; as
 /// anyone, a group they belong to. A replacement that could not keep them would hand the
-/// file to whoever ran the tool (issue 13: as root, the owner could then not read it).
+/// file to whoever ran the tool (as root, the owner could then not read it).
 fn keep_owner(file: &fs::File, like: &fs::Metadata) -> std::io::Result<()> {
     #[cfg(unix)]
     {

@@ -102,7 +102,7 @@ fn changes<'e>(text: &str, edits: &'e [Edit]) -> Vec<Change<'e>> {
         let unterminated_end = |to: usize| to == text.len() && !text.ends_with('\n');
         while j < edits.len() && (edits[j].start < to || unterminated_end(to)) {
             // Only an edit that reaches past `to` can move it: looking for the line end of
-            // every edit on a long line made a one-line file quadratic (issue 13).
+            // every edit on a long line made a one-line file quadratic.
             if last_byte(&edits[j]) >= to {
                 to = line_end(bytes, last_byte(&edits[j]));
             }
@@ -235,7 +235,7 @@ fn hunk_counts(text: &str, changes: &[Change], h: &Hunk) -> (usize, usize) {
 }
 
 /// An upper bound on the bytes of the hunks: on one large file, a patch grown by doubling
-/// left its outgrown buffers resident beside it (issue 13). Each line gains a prefix and
+/// left its outgrown buffers resident beside it. Each line gains a prefix and
 /// may gain a line end; a hunk header holds four numbers and at most two `\ No newline`
 /// markers. A text holds at most as many line ends as lines.
 fn room(changes: &[Change], hunks: &[Hunk], counts: &[(usize, usize)]) -> usize {
@@ -293,7 +293,7 @@ pub fn render_patch(path: &str, text: &str, edits: &[Edit], out: &mut String) {
     let _ = write!(out, "diff --git {a} {b}\n--- {a}{tab}\n+++ {b}{tab}\n");
     let mut delta: isize = 0;
     // Each header is written with its counts, then the hunk straight after it: a hunk built
-    // aside and copied in held a one-line file's line twice more, by doubling (issue 21).
+    // aside and copied in held a one-line file's line twice more, by doubling.
     for (h, (old_count, new_count)) in hunks.iter().zip(counts) {
         let h_start = changes[h.first].old_start - h.before;
         out.push_str("@@ -");

@@ -1,4 +1,4 @@
-//! Hand-written hints beside effects (issue 22): which keys of an action's `annotations:`
+//! Hand-written hints beside effects: which keys of an action's `annotations:`
 //! restate what its effects derive (redundant: noise that drifts once the effects change),
 //! which differ from it (overrides: a person's decision, kept). The removals
 //! `backfill --migrate-hints` plans are the connector source's (`source::connector`).

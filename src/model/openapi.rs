@@ -8,7 +8,7 @@ use serde_json::Value;
 /// any key it does not define.
 pub const EFFECTS_KEY: &str = "x-effects";
 
-/// Where an MCP generator reads the hints of an operation (issue 23's table).
+/// Where an MCP generator reads the hints of an operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum HintFormat {
     /// `x-speakeasy-mcp`, the hints directly in that map.

@@ -765,7 +765,7 @@ mod tests {
         assert!(r[5].inferred_effects.is_empty() && r[5].confidence.is_none());
     }
 
-    /// The verdicts of issue 15: a delete declaring destructiveHint false fails like unsafe;
+    /// The verdicts: a delete declaring destructiveHint false fails like unsafe;
     /// misspelled, misplaced or non-boolean hint keys are malformed and fail too; an
     /// additive write that leaves destructiveHint unset is told so, without failing.
     #[test]

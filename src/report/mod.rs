@@ -163,7 +163,7 @@ impl Checker {
             }
         }
         // An alias item lists its action a second time: edited once, at its anchor, but a
-        // server would register the tool twice (issue 21: counted once, silently).
+        // server would register the tool twice (counted once, silently).
         for (id, line, column) in &f.repeats {
             let Some(a) = f.actions.iter().find(|a| &a.id == id && !a.nested) else {
                 continue;

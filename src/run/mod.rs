@@ -172,7 +172,7 @@ impl Walked {
                 Some(e) => Some(e.clone()),
                 None if *found == 0 => {
                     // Said in the command's own words: a `backfill` user was told to run
-                    // `check`, and not that a document counts (issue 33).
+                    // `check`, and not that a document counts.
                     let left_out = match excluded {
                         0 => String::new(),
                         n => format!(
@@ -225,7 +225,7 @@ impl Walked {
             })
             .collect();
         // The folders whose partials are processed need their main file's `info.key`, found
-        // by content as a full run finds it, whatever the main file is named (issue 13).
+        // by content as a full run finds it, whatever the main file is named.
         let partial_folders: std::collections::BTreeSet<(usize, &str)> = work
             .iter()
             .zip(&wanted)
@@ -261,7 +261,7 @@ impl Walked {
 }
 
 /// Parses, classifies and plans one file's text, then checks the edited text before any
-/// route may use it (issue 13): it must parse, hold the original's data plus exactly the
+/// route may use it: it must parse, hold the original's data plus exactly the
 /// planned `effects`, and plan nothing more. An edit that fails is dropped and its action
 /// reported with why; the file's other edits go on. Pure: the same text and options always
 /// give the same plan, which is what makes a rerun after applying the patch empty.

@@ -76,7 +76,7 @@ type Call = (String, Option<String>);
 
 /// The group of each connector split into a main file and partials: the names of all its
 /// files, read before the run, so its actions are read alike however they are split
-/// (issue 31: a partial whose names all open with `get_` took it for a service prefix).
+/// (a partial whose names all open with `get_` took it for a service prefix).
 /// A folder with two main files is left to each file's own names.
 fn connector_groups(
     work: &[Work],

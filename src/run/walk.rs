@@ -56,7 +56,7 @@ pub struct Walk {
 ///
 /// A repository holds more than its catalogs: test fixtures (broken on purpose), examples,
 /// vendored documents. Run at this repository's root, `backfill` walked its fixtures and
-/// failed on them (issue 33).
+/// failed on them.
 #[derive(Debug, Clone, Default)]
 pub struct Exclude {
     patterns: Vec<Vec<String>>,
@@ -352,7 +352,7 @@ fn scan(dir: &Path, rel_dir: &str, exclude: &Below, claims: Claims) -> Scan {
         // A name that is not UTF-8 cannot be written into a patch as git would (the
         // lossy `rel` names another file, and `git apply` then rejects the whole
         // patch): such a connector file, or a folder that may hold some, is reported
-        // and skipped, never guessed (issue 7).
+        // and skipped, never guessed.
         let walked_dir = kind.is_dir() && !name.starts_with('.');
         if entry.file_name().to_str().is_none()
             && !kind.is_symlink()

@@ -151,7 +151,7 @@ fn key_start(json: &str, line: usize, column: usize) -> usize {
 /// A JSON value read with every object's keys told apart: a key written twice is an error
 /// where it is written again. serde_json keeps the last, other readers the first, so
 /// `"readOnlyHint": true, "readOnlyHint": false` meant what the reader chose, and a second
-/// `tools` array hid the first (issue 21).
+/// `tools` array hid the first.
 struct Strict(Value);
 
 impl<'de> serde::Deserialize<'de> for Strict {

@@ -1,5 +1,5 @@
-//! Text from a catalog or a tool list, made safe where a person or a program reads it
-//! (issue 21): a terminal runs escape sequences (`ESC[8m` hid an `unsafe` verdict), a line
+//! Text from a catalog or a tool list, made safe where a person or a program reads it:
+//! a terminal runs escape sequences (`ESC[8m` hid an `unsafe` verdict), a line
 //! break forges a row or an annotation, a spreadsheet runs a cell that starts with `=`, and
 //! a Markdown viewer renders raw HTML. Only the text of others goes through here; what the
 //! tool writes itself is left as it is.

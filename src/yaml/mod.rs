@@ -84,7 +84,7 @@ fn parse_checked(
     keys: bool,
 ) -> Result<(Tree<'_>, bool), Error> {
     // An empty connector file is valid YAML (a null document) but never intended: it is
-    // what a truncated copy or a failed generator leaves, so it is an error (issue 7). A
+    // what a truncated copy or a failed generator leaves, so it is an error. A
     // file of comments only is deliberate (every action commented out) and stays valid.
     if text.trim_start_matches('\u{feff}').trim().is_empty() {
         return Err(Error::new(
@@ -93,8 +93,8 @@ fn parse_checked(
     }
     // A carriage return not followed by a line feed is a line break to YAML but not to the
     // edit planning (columns, line ends and diff lines count `\n` only): an insertion after
-    // it would be indented wrongly and break the file. Refused, never guessed (issue 7,
-    // fuzzer crash 645f82ee: `- a\n\r- actionId: x`).
+    // it would be indented wrongly and break the file. Refused, never guessed (the
+    // fuzzer's crash 645f82ee: `- a\n\r- actionId: x`).
     let lone_cr = || {
         let bytes = text.as_bytes();
         // Most files hold no carriage return at all, and `contains` finds that out a word
@@ -132,7 +132,7 @@ fn parse_checked(
         (tree::parse_in(text, storage)?, false)
     };
     // Later documents would be read by nothing: their actions would silently go without
-    // effects (issue 13), so a second document is refused where it starts.
+    // effects, so a second document is refused where it starts.
     if let Some(&second) = tree.roots.iter().filter(|&&r| !is_null(&tree, r)).nth(1) {
         return Err(node_error(
             &tree,
@@ -170,8 +170,8 @@ pub(crate) fn node_error(tree: &Tree, node: NodeId, message: String) -> Error {
 }
 
 /// A mapping key written twice is an error: loaders disagree on which one wins (this tool
-/// took the first, most others take the last), so what the file declares is unclear (issue
-/// 13). Shape C is the exception the format defines: its `actions:` mapping repeats `$ref:`.
+/// took the first, most others take the last), so what the file declares is unclear.
+/// Shape C is the exception the format defines: its `actions:` mapping repeats `$ref:`.
 pub fn check_duplicate_keys(tree: &Tree) -> Result<(), Error> {
     let shape_c_refs = tree
         .roots

@@ -3,7 +3,7 @@
 //! Only what locating and editing actions needs: mappings, sequences, scalars and aliases
 //! with byte offsets into the original text. Nodes are 16 bytes, stored in document order
 //! (a preorder), each collection followed by its descendants: one large file costs about
-//! its own size again, not a dozen times it (issue 13). Built iteratively, so nesting depth
+//! its own size again, not a dozen times it. Built iteratively, so nesting depth
 //! cannot overflow the stack.
 
 use saphyr_parser::input::SkipTabs;
@@ -156,7 +156,7 @@ fn style_from(code: u8) -> ScalarStyle {
 /// near, as it is on any line written by hand; on a long line, and for line numbers, a
 /// cursor walks from the previous answer (readers ask in text order, so the file is walked
 /// about once). Counting from the line start made every lookup on a one-line file of 20,000
-/// flow actions as long as the file (issue 13: 56 s instead of 0.3 s); an index of every
+/// flow actions as long as the file (56 s instead of 0.3 s); an index of every
 /// line costs a pass and four bytes a line up front.
 #[derive(Debug)]
 pub struct Lines<'a> {
@@ -466,7 +466,7 @@ impl Storage {
 /// Parses `text` into a [`Tree`]. Errors carry 1-based line and column.
 /// Where the first tab at or after character `from` is, as (line, column), both 1-based.
 /// The scanner reports a tab it trips on where the token it was reading began, often the
-/// line above (issue 21); a reader looks for the tab.
+/// line above; a reader looks for the tab.
 fn tab_after(text: &str, from: usize) -> Option<(usize, usize)> {
     let (at, _) = text.char_indices().skip(from).find(|&(_, c)| c == '\t')?;
     let before = &text[..at];
@@ -521,7 +521,7 @@ pub fn parse_in(text: &str, storage: Storage) -> Result<Tree<'_>, Error> {
     // saphyr-parser never lets a possible simple key go stale inside a flow collection, so
     // the key it saves at a root `[` or `{` (`[a, b]: c` is YAML) stays possible until the
     // collection closes, and the scanner queues every token of the file meanwhile: a 3 MB
-    // one-line flow file took 429 MB (issue 21). No implicit key may follow a `---` on its
+    // one-line flow file took 429 MB. No implicit key may follow a `---` on its
     // line, so such a file is parsed with one before its opener, and every position is
     // taken back past it. The marked text is a copy, dropped once the tree is built: fed
     // as a chain of `chars` instead, the parser went through its buffered input, which
@@ -1369,7 +1369,7 @@ const JSON_DEPTH: usize = 100;
 /// read here, and the caller parses it as YAML (and checks it with `serde_json`) as before.
 ///
 /// A JSON document's two parses (the original and the edited text) were most of its
-/// backfill (issue 23): the YAML scanner reads a character at a time through a token queue,
+/// backfill: the YAML scanner reads a character at a time through a token queue,
 /// where JSON needs a byte at a time. The subset: an object at the root, preceded and
 /// followed by spaces and line breaks only; no tab and no byte order mark anywhere; no
 /// whitespace between a key and its colon; numbers without an exponent and of at most 300
@@ -2055,7 +2055,7 @@ mod tests {
     }
 
     /// `json.dumps` escapes every character outside ASCII by default, and one outside the
-    /// Basic Multilingual Plane as a surrogate pair, which the YAML parser refuses (issue 34).
+    /// Basic Multilingual Plane as a surrogate pair, which the YAML parser refuses.
     #[test]
     fn an_escaped_surrogate_pair_is_the_character_it_escapes() {
         let text = "{\"a\":\"dog \\ud83d\\udc36!\",\"\\uD83D\\uDE00\":1}";

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests: fixture sandboxes, running the binary, snapshots,
 //! git repositories, and the "the edit only inserts lines" check.
 #![allow(dead_code)]
+// A test may say on the terminal what it skipped and why.
+#![allow(clippy::print_stderr)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,4 +1,4 @@
-"""A real MCP generator consuming a backfilled OpenAPI document (issue 23, item 5).
+"""A real MCP generator consuming a backfilled OpenAPI document.
 
 Builds a server with FastMCP's `from_openapi`, whose component function (the few lines a
 user writes) copies the hints `catalog-effects backfill --hints speakeasy` wrote into

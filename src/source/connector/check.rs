@@ -1,4 +1,4 @@
-//! The check of a connector file's edits (issue 13): the edited text must parse, hold the
+//! The check of a connector file's edits: the edited text must parse, hold the
 //! original's data plus exactly the planned `effects` and hint removals (by digest), and
 //! planning it again must find the same actions and problems, each edited action declaring
 //! what was planned, and propose nothing but the edits left out.

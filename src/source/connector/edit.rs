@@ -29,7 +29,7 @@ pub fn plan_insert(
     match site.insert {
         Insert::Unsafe(why) => Err(why),
         // A mapping written as JSON (its `actionId` key in double quotes) gets JSON: a
-        // pretty-printed JSON connector stayed YAML but was no longer JSON (issue 21).
+        // pretty-printed JSON connector stayed YAML but was no longer JSON.
         Insert::Flow { at } if text[site.map_start..at].contains("\"actionId\"") => {
             let items: Vec<String> = effects.iter().map(|e| format!("\"{e}\"")).collect();
             Ok(edit(at, format!(", \"effects\": [{}]", items.join(", "))))

@@ -120,7 +120,7 @@ pub fn read_actions(
             }
             Ok(None) => out.repeats.extend(repeat(tree, item)),
             // Only a merge-only item (its `actionId` comes through `<<`) is a note: an
-            // item whose own `actionId` is a number, null or a mapping is an error (issue 7).
+            // item whose own `actionId` is a number, null or a mapping is an error.
             Err(e)
                 if own_entry(tree, item, "actionId").is_none()
                     && tree.get(item, "actionId").is_some() =>
@@ -193,7 +193,7 @@ fn inheritance(tree: &Tree, site_nodes: &[NodeId]) -> Vec<(usize, usize)> {
 /// The items of a file that may be actions, with its root; sets the file's shape and
 /// `info`. Shape A/B only when items really are actions. A file found by its name that holds
 /// no readable action list is a problem, named with its line: passed over silently, its
-/// connector vanished from the counts while `check` passed (issue 21: a misspelled
+/// connector vanished from the counts while `check` passed (a misspelled
 /// `actions:`, a number, a string, null, only items that are not actions, an LFS pointer).
 fn action_items(tree: &Tree, file: &mut ParsedFile) -> Option<(NodeId, Vec<NodeId>)> {
     let no_list = |at: Option<NodeId>, why: String| match at {
@@ -495,7 +495,7 @@ impl Ctx<'_, '_> {
         let Some(&bad) = items.iter().find(|&&i| !self.action_id_located(i)) else {
             return Ok(());
         };
-        // A key that reads `actionId` only once its escapes are decoded (issue 21: it was
+        // A key that reads `actionId` only once its escapes are decoded (it was
         // blamed on a `%` directive).
         let escaped = own_entry(tree, bad, "actionId")
             .map(|(key, _)| {
@@ -833,7 +833,7 @@ impl Ctx<'_, '_> {
 
     /// The column new keys of a block mapping take: that of the `actionId` key, or of the
     /// `?` that introduces it as an explicit key (`? actionId\n: x`), whose content sits two
-    /// columns further right than the mapping's keys (issue 13).
+    /// columns further right than the mapping's keys.
     fn key_indent(&self, key_start: usize) -> usize {
         let bytes = self.text.as_bytes();
         let mut i = key_start;
@@ -969,7 +969,7 @@ impl Ctx<'_, '_> {
         let item_aliased = items.clone().any(|i| tree.node(i).aliased());
         // What a rewrite replaces: the list itself, past its anchor or tag (they stay), and
         // for a block list from its first `-`, wherever the parser starts it (an anchor on
-        // the line before, or the first item of an indentless list; issue 13).
+        // the line before, or the first item of an indentless list).
         let (start, end) = if node.flow() {
             let open = opener(self.text, node.start()).map_or(node.start(), |(at, _)| at);
             (open, node.end())
@@ -1164,7 +1164,7 @@ mod tests {
     use super::*;
 
     /// Held for every action of a file while it is checked: a list of one step that kept
-    /// room for four was a quarter of one large file's plan (issue 13's memory target).
+    /// room for four was a quarter of one large file's plan.
     #[test]
     fn an_actions_steps_take_no_more_room_than_they_need() {
         let step = "{stepId: s, stepFunction: {functionName: request, parameters: {url: /u, method: get}}}";

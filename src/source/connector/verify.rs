@@ -1,5 +1,5 @@
 //! The digests the connector check compares, so the edited document is known to hold the
-//! original's nodes, in the same places, plus exactly the planned `effects` (issue 13). Each
+//! original's nodes, in the same places, plus exactly the planned `effects`. Each
 //! tree is reduced to a digest of its nodes (depth, kind, style, anchors, tags, positions
 //! mapped back into the original, values), so the original's tree
 //! can be dropped before the edited one is built: one large file never has both in memory.

@@ -52,8 +52,7 @@ impl Style {
             // A key's span may end past the blanks after it: from its closing quote.
             let key = &text[tree.node(k).start()..tree.node(v).start()];
             let between = closing_quote(key).map_or(between, |end| &key[end + 1..]);
-            // Kept as written, where it is on one line: `"a" : 1` took `"b": 2` beside it
-            // (issue 33).
+            // Kept as written, where it is on one line: `"a" : 1` took `"b": 2` beside it.
             style.colon = COLONS
                 .into_iter()
                 .find(|c| *c == between)
