@@ -11,6 +11,9 @@
 //! annotations. Prints the bytes, the tools found, the fastest and median run, and the same
 //! for oxc's parse alone (the floor: no tree walk, no tools), interleaved round by round.
 
+// A program run by hand: it prints what it measures, and its usage errors.
+#![allow(clippy::print_stderr, clippy::print_stdout)]
+
 use std::time::{Duration, Instant};
 
 use catalog_effects::source::server::script::Script;
