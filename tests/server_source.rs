@@ -592,3 +592,18 @@ fn real_servers_of_the_labelled_set_are_read_and_completed() {
     );
     assert_eq!(again.stdout, "", "a rerun proposes nothing");
 }
+
+#[test]
+fn annotations_leaves_a_servers_source_to_the_server() {
+    let repo = repository(&[("s.py", SMALL)]);
+    let run = common::run_in(repo.path(), &["annotations", "."]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("s.py: not exported: an MCP server's source lists its own tools"),
+        "{}",
+        run.stderr
+    );
+    let export: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(export["tools"], serde_json::json!([]));
+}

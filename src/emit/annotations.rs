@@ -493,6 +493,17 @@ impl<'r> Export<'r> {
 impl Sink for Export<'_> {
     /// Nested refresh actions are not tools.
     fn file(&mut self, f: &FileResult) -> Result<(), Error> {
+        // A server's source is the server: the tools it lists are its own, under its own
+        // names, and a client reads them from it, not from an export made beside it.
+        if f.shape == Some(Shape::Server) && !f.actions.is_empty() {
+            self.warnings.push(
+                Error::new(
+                    "not exported: an MCP server's source lists its own tools; `catalog-effects audit -- COMMAND` reads them from the running server",
+                )
+                .in_file(&f.shown),
+            );
+            return Ok(());
+        }
         for a in f.actions.iter().filter(|a| !a.nested) {
             let key = self.keys.of(f, a);
             let t = tool(&f.shown, key, a, self.rules, self.policy);
