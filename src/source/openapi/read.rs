@@ -1010,8 +1010,7 @@ fn method_comment(tree: &Tree, key: NodeId, op: NodeId) -> Option<String> {
     // A flow operation on the line: its closing bracket is found by scanning, as the
     // parser's end of a flow collection can lie past a comment after it.
     if bytes.get(i) == Some(&b'{') && tree.node(op).flow() && tree.node(op).start() == i {
-        let eol = tree.lines.line_end(i);
-        i = flow_end(&bytes[..eol], i)?;
+        i = flow_end(bytes, i)?;
         while i < bytes.len() && matches!(bytes[i], b' ' | b'\t') {
             i += 1;
         }
@@ -1023,13 +1022,16 @@ fn method_comment(tree: &Tree, key: NodeId, op: NodeId) -> Option<String> {
     Some(text[i + 1..end].trim().to_owned())
 }
 
-/// Where the flow collection opening at `at` closes (past its bracket), within `bytes`;
-/// `None` when it does not close there (it goes on to later lines).
+/// Where the flow collection opening at `at` closes (past its bracket) on its own line;
+/// `None` when it does not close there (it goes on to later lines). The scan stops at the
+/// line's end rather than looking it up first: every operation of a minified document is
+/// on its one line, and finding that line's end for each was quadratic.
 fn flow_end(bytes: &[u8], at: usize) -> Option<usize> {
     let mut depth = 0usize;
     let mut i = at;
     while i < bytes.len() {
         match bytes[i] {
+            b'\n' => return None,
             b'{' | b'[' => depth += 1,
             b'}' | b']' => {
                 depth = depth.checked_sub(1)?;
@@ -1039,17 +1041,20 @@ fn flow_end(bytes: &[u8], at: usize) -> Option<usize> {
             }
             b'"' => {
                 i += 1;
-                while i < bytes.len() && bytes[i] != b'"' {
+                while i < bytes.len() && !matches!(bytes[i], b'"' | b'\n') {
                     i += if bytes[i] == b'\\' { 2 } else { 1 };
                 }
             }
             b'\'' => {
                 i += 1;
-                while i < bytes.len() && bytes[i] != b'\'' {
+                while i < bytes.len() && !matches!(bytes[i], b'\'' | b'\n') {
                     i += 1;
                 }
             }
             _ => {}
+        }
+        if bytes.get(i) == Some(&b'\n') {
+            return None;
         }
         i += 1;
     }

@@ -289,7 +289,7 @@ pub fn plan(
     if !crate::fix::checks(&plan, opts) {
         return crate::fix::finish(Cow::Owned(text), plan, opts, None, render);
     }
-    let mut checker = Checker {
+    let mut checker = ReadBack {
         lang,
         name,
         tools: &tools,
@@ -302,7 +302,7 @@ pub fn plan(
 /// holds the same tools in the same order, each the same in everything but its
 /// annotations, and the edited tools' annotations are what they declared plus exactly the
 /// inserted hints.
-struct Checker<'a> {
+struct ReadBack<'a> {
     lang: &'a dyn Language,
     name: &'a str,
     tools: &'a [Tool],
@@ -310,7 +310,7 @@ struct Checker<'a> {
     inserted: &'a HashMap<usize, Vec<(&'static str, bool)>>,
 }
 
-impl Checker<'_> {
+impl ReadBack<'_> {
     fn verify(&self, new: &str, edits: &[Edit]) -> Result<(), String> {
         let found = self
             .lang
@@ -374,7 +374,7 @@ fn same_annotations(a: &Annotations, b: &Annotations) -> bool {
     }
 }
 
-impl crate::fix::Check for Checker<'_> {
+impl crate::fix::Check for ReadBack<'_> {
     fn all<'t>(
         &mut self,
         text: Cow<'t, str>,
