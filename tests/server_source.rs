@@ -361,6 +361,21 @@ fn write_branch_sarif_and_since_work_on_server_source() {
             ("conflicting-effects".to_owned(), 9)
         ]
     );
+    // A baseline accepts today's findings: only new ones fail.
+    let base = root.join(".git/base.csv");
+    let base = base.to_str().unwrap();
+    let run = common::run_in(root, &["check", ".", "--write-baseline", base]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = common::run_in(
+        root,
+        &["check", ".", "--baseline", base, "--fail-on", "new"],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("0 new, 2 in the baseline"),
+        "{}",
+        run.stdout
+    );
     // --since: a change elsewhere reads no server file; a change to it reads it.
     common::write_file(root, "README.md", "notes, again\n");
     git(root, &["commit", "-qam", "readme"]);
