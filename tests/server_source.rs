@@ -178,10 +178,24 @@ fn a_python_server_gets_its_missing_hints_and_advertises_them() {
             "effects.patch",
             "--report",
             "coverage.csv",
+            "--review",
+            "review.md",
         ],
     );
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     let patch = std::fs::read_to_string(root.join("effects.patch")).unwrap();
+    // The guide speaks of hints: a server declares those, not effects.
+    let guide = std::fs::read_to_string(root.join("review.md")).unwrap();
+    assert!(
+        guide.starts_with("## Hints backfill: 3 tools given hints\n"),
+        "{guide}"
+    );
+    assert!(
+        guide.contains(
+            "tools that declare readOnlyHint and destructiveHint: **25.0% now, 100.0% once"
+        ),
+        "{guide}"
+    );
     // Every tool found, named as the server lists it; only the undeclared get hints.
     let csv = std::fs::read_to_string(root.join("coverage.csv")).unwrap();
     for (tool, status) in [

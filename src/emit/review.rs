@@ -204,6 +204,10 @@ pub struct Review {
     hints_removed: usize,
     /// Files whose actions share lines: (file, actions, bytes of its patch section).
     one_line: Vec<(String, usize, usize)>,
+    /// Files with actions that are MCP servers' source, and the others: a run of servers
+    /// alone gives hints, not effects, and its guide says so.
+    server_files: usize,
+    other_files: usize,
 }
 
 impl Default for Review {
@@ -220,6 +224,8 @@ impl Default for Review {
             hints_total: 0,
             hints_removed: 0,
             one_line: Vec::new(),
+            server_files: 0,
+            other_files: 0,
         }
     }
 }
@@ -227,6 +233,13 @@ impl Default for Review {
 impl Review {
     /// Takes one file's results.
     pub fn add_file(&mut self, f: &FileResult, rules: &RuleSet) {
+        if !f.actions.is_empty() {
+            if f.shape == Some(crate::model::site::Shape::Server) {
+                self.server_files += 1;
+            } else {
+                self.other_files += 1;
+            }
+        }
         let one_line = f.shape == Some(crate::model::site::Shape::OpenApi) && f.shares_lines();
         if one_line && !f.patch.is_empty() {
             self.one_line
@@ -280,17 +293,27 @@ impl Review {
         let t = &summary.total;
         let tools = t.actions - t.skipped;
         let mut head = String::new();
-        let _ = writeln!(
-            head,
-            "## Effects backfill: {} actions given effects\n",
-            t.added
-        );
+        // A run of servers' source alone: what the patch gives, and what coverage counts,
+        // is the hints a tool declares.
+        let servers = self.server_files > 0 && self.other_files == 0;
+        let (given, declare) = if servers {
+            (
+                "Hints backfill: {} tools given hints",
+                "declare readOnlyHint and destructiveHint",
+            )
+        } else {
+            (
+                "Effects backfill: {} actions given effects",
+                "declare effects",
+            )
+        };
+        let _ = writeln!(head, "## {}\n", given.replace("{}", &t.added.to_string()));
         match (current_coverage(summary), t.coverage()) {
             (Some(now), Some(after)) => {
                 let _ = writeln!(
                     head,
                     "Read this beside the patch (`{}`). Coverage, the share of the {tools} tools that \
-                     declare effects: **{now:.1}% now, {after:.1}% once the patch is applied**.\n",
+                     {declare}: **{now:.1}% now, {after:.1}% once the patch is applied**.\n",
                     ctx.patch,
                 );
             }
