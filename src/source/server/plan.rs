@@ -117,8 +117,8 @@ fn missing(
         }),
         _ => None,
     };
-    let hints = implied.or_else(|| {
-        (inference.confident(opts.min_confidence) && !inference.effects.is_empty()).then(|| {
+    let inferred = (inference.confident(opts.min_confidence) && !inference.effects.is_empty())
+        .then(|| {
             derive_hints(
                 inference.effects,
                 None,
@@ -126,8 +126,16 @@ fn missing(
                 opts.policy,
                 inference.overwrites,
             )
-        })
-    })?;
+        });
+    // A declared hint the confident evidence doubts (too weakly to overrule it) is the
+    // author's claim: completed, it would say more than the author did, on evidence that
+    // disagrees. It is left as written, and `audit` calls it unconfirmed.
+    if let (Some(i), Some(d)) = (&implied, &inferred)
+        && i.read_only != d.read_only
+    {
+        return None;
+    }
+    let hints = implied.or(inferred)?;
     let value = |key| match key {
         "readOnlyHint" => hints.read_only,
         _ => hints.destructive,
@@ -181,7 +189,9 @@ fn plan_tool(
                 keys = Some(k);
                 Status::Added
             }
-            None if WRITTEN.iter().all(|k| declared(tool, k).is_some()) => Status::Agrees,
+            // Declared in full, or in part where the evidence doubts the part: the
+            // author's, as written.
+            None if WRITTEN.iter().any(|k| declared(tool, k).is_some()) => Status::Agrees,
             None => Status::Unclassified,
         },
     };
@@ -401,7 +411,7 @@ impl crate::fix::Check for ReadBack<'_> {
 mod tests {
     use super::super::{Entry, Slot};
     use super::*;
-    use crate::classify::RuleSet;
+    use crate::classify::{Confidence, RuleSet};
 
     /// A language of one tool a line, `NAME` then its annotations: nothing, `{k=v, ...}`
     /// (`true`/`false`, else unread) or `=EXPR` (unread as a whole). Enough to plan with
@@ -533,6 +543,16 @@ mod tests {
         let (again, same) = run(&new);
         assert!(again.edits.is_empty(), "{:?}", again.edits);
         assert_eq!(same, new);
+    }
+
+    #[test]
+    fn a_declared_hint_the_evidence_doubts_is_left_as_written() {
+        // `log` reads as a write here, at medium, on a record too thin to overrule a
+        // person: the author's read-only claim is neither called a conflict nor completed.
+        let (plan, new) = run("git_log {readOnlyHint=true}\n");
+        assert_eq!(statuses(&plan), [("git_log", Status::Agrees)]);
+        assert_eq!(new, "git_log {readOnlyHint=true}\n");
+        assert!(plan.actions[0].inference.confident(Confidence::Medium));
     }
 
     #[test]
