@@ -15,7 +15,6 @@
 
 mod common;
 
-use std::path::Path;
 use std::process::Command;
 
 use catalog_effects::source::server::script::Script;
@@ -1072,42 +1071,28 @@ fn a_patched_server_runs_and_lists_the_inserted_hints() {
         "  annotations: {\n    openWorldHint: false,\n    readOnlyHint: true,\n    destructiveHint: false,\n  },"
     ));
 
-    let Some(node_modules) = std::env::var_os("CATALOG_EFFECTS_NODE_MODULES") else {
-        common::skip_without(
-            "node",
-            "CATALOG_EFFECTS_NODE_MODULES is unset (a node_modules with @modelcontextprotocol/sdk and zod)",
-        );
+    let Some(node_modules) = common::node_sdk() else {
         return;
     };
-    let has_node = Command::new("node")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_node {
-        common::skip_without("node", "`node` is not on PATH");
-        return;
-    }
-    let node_modules = Path::new(&node_modules);
-    assert!(
-        node_modules.join("@modelcontextprotocol/sdk").is_dir(),
-        "CATALOG_EFFECTS_NODE_MODULES ({}) has no @modelcontextprotocol/sdk",
-        node_modules.display()
-    );
     let dir = tempfile::tempdir().unwrap();
     std::os::unix::fs::symlink(node_modules, dir.path().join("node_modules")).unwrap();
-    std::fs::write(dir.path().join("server.mjs"), &patched).unwrap();
     std::fs::write(dir.path().join("list.mjs"), NODE_LIST).unwrap();
-    let out = Command::new("node")
-        .arg("list.mjs")
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "node failed on the patched server:\n{}\n{patched}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let listed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // The tools a server's text lists when node runs it.
+    let list = |server: &str| -> serde_json::Value {
+        std::fs::write(dir.path().join("server.mjs"), server).unwrap();
+        let out = Command::new("node")
+            .arg("list.mjs")
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "node failed on the server:\n{}\n{server}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let listed = list(&patched);
     let listed = listed.as_array().unwrap();
     assert_eq!(listed.len(), 5, "{listed:?}");
     for tool in listed {
@@ -1119,18 +1104,7 @@ fn a_patched_server_runs_and_lists_the_inserted_hints() {
     assert_eq!(partial["annotations"]["openWorldHint"], false);
 
     // The unpatched server lists no hints: the run above shows the insertions, not a default.
-    std::fs::write(dir.path().join("server.mjs"), NODE_SERVER).unwrap();
-    let out = Command::new("node")
-        .arg("list.mjs")
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let listed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let listed = list(NODE_SERVER);
     assert!(
         listed
             .as_array()

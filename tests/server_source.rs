@@ -95,26 +95,6 @@ server.tool("create_note", "Create a note.", { title: z.string() }, { readOnlyHi
 await server.connect(new StdioServerTransport());
 "#;
 
-/// A `node_modules` with the official TypeScript SDK and zod (`.ci/run` installs one and
-/// names it in `CATALOG_EFFECTS_NODE_MODULES`), and `node`.
-fn node_modules() -> Option<std::path::PathBuf> {
-    let dir = std::env::var_os("CATALOG_EFFECTS_NODE_MODULES").map(std::path::PathBuf::from);
-    let node = Command::new("node")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    match dir {
-        Some(d) if node && d.join("@modelcontextprotocol/sdk").is_dir() => Some(d),
-        _ => {
-            common::skip_without(
-                "node",
-                "`node` or CATALOG_EFFECTS_NODE_MODULES (a node_modules with @modelcontextprotocol/sdk and zod) is missing",
-            );
-            None
-        }
-    }
-}
-
 fn git(dir: &Path, args: &[&str]) -> String {
     let o = Command::new("git")
         .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
@@ -496,7 +476,7 @@ fn a_javascript_server_gets_its_missing_hints_and_advertises_them() {
         &["backfill", ".", "--patch", "-", "--report", "/dev/null"],
     );
     assert_eq!(again.stdout, "", "a rerun proposes nothing");
-    let Some(modules) = node_modules() else {
+    let Some(modules) = common::node_sdk() else {
         return;
     };
     std::os::unix::fs::symlink(&modules, root.join("node_modules")).unwrap();

@@ -932,3 +932,30 @@ pub fn sdk_python(more: &str) -> Option<String> {
     }
     Some(python)
 }
+
+/// A `node_modules` holding the official TypeScript SDK and zod (`CATALOG_EFFECTS_NODE_MODULES`,
+/// which `.ci/run` installs), with `node` on PATH; `None`, the reason printed, without them
+/// (a failure when `CATALOG_EFFECTS_REQUIRE` names `node`).
+pub fn node_sdk() -> Option<PathBuf> {
+    let Some(dir) = std::env::var_os("CATALOG_EFFECTS_NODE_MODULES").map(PathBuf::from) else {
+        skip_without(
+            "node",
+            "CATALOG_EFFECTS_NODE_MODULES is unset (a node_modules with @modelcontextprotocol/sdk and zod)",
+        );
+        return None;
+    };
+    let has_node = Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_node {
+        skip_without("node", "`node` is not on PATH");
+        return None;
+    }
+    assert!(
+        dir.join("@modelcontextprotocol/sdk").is_dir(),
+        "CATALOG_EFFECTS_NODE_MODULES ({}) has no @modelcontextprotocol/sdk",
+        dir.display()
+    );
+    Some(dir)
+}
