@@ -89,7 +89,7 @@ fn real_main() -> Result<(), String> {
     let lib = labelled::classify_all(&rows, &rules)?;
     if a.measure {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("heuristics/measured.tsv");
-        let tsv = labelled::measure(&lib).to_tsv(&rules);
+        let tsv = labelled::measure(&lib).to_tsv(&rules.lexicon, &rules.rules);
         std::fs::write(&path, &tsv).map_err(|e| format!("{}: {e}", path.display()))?;
         println!(
             "wrote {} ({} keys)",
@@ -343,7 +343,8 @@ fn dump(outcomes: &[Outcome<'_>], rules: &RuleSet) -> String {
                 &inf.effects.joined("|"),
                 inf.confidence.map_or("-", Confidence::name),
                 &inf.deciding_ids(rules).join(","),
-                &inf.judgement.map_or(String::new(), |j| j.key.text(rules)),
+                &inf.judgement
+                    .map_or(String::new(), |j| j.key.text(&rules.lexicon, &rules.rules)),
                 &inf.judgement.map_or(String::new(), |j| {
                     format!("{}/{}", j.count.held, j.count.of)
                 }),

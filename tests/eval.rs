@@ -42,7 +42,7 @@ fn run() -> (
 #[test]
 fn the_measured_counts_are_what_the_labelled_sets_give() {
     let (_rows, set, outcomes) = run();
-    let fresh = labelled::measure(outcomes).to_tsv(set);
+    let fresh = labelled::measure(outcomes).to_tsv(&set.lexicon, &set.rules);
     let committed = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/heuristics/measured.tsv"

@@ -184,17 +184,6 @@ fn a_planted_upward_import_is_found() {
 const CIRCLES: &[(&[&str], &str)] = &[
     (
         &[
-            "classify",
-            "classify::catalog",
-            "classify::confidence",
-            "classify::decide",
-            "classify::departure",
-            "classify::evidence",
-        ],
-        "mod.rs declares RuleSet, Confidence and Inference, which the stages take, and calls the stages",
-    ),
-    (
-        &[
             "cli",
             "cli::annotations",
             "cli::audit",

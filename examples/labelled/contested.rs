@@ -11,7 +11,8 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
-use catalog_effects::classify::confidence::{self, Chain, Key, MEDIUM, PROVIDERS, wilson};
+use catalog_effects::classify::confidence::{self, Chain};
+use catalog_effects::classify::record::{Key, MEDIUM, PROVIDERS, wilson};
 use catalog_effects::classify::{Confidence, RuleSet};
 
 use super::departures::Table;
@@ -381,7 +382,10 @@ fn top_keys(
     let mut by_key: BTreeMap<String, Vec<&Miss<'_>>> = BTreeMap::new();
     for m in ms.iter().filter(|m| m.verdict == verdict) {
         if let Some(k) = m.key {
-            by_key.entry(k.text(rules)).or_default().push(m);
+            by_key
+                .entry(k.text(&rules.lexicon, &rules.rules))
+                .or_default()
+                .push(m);
         }
     }
     let mut keys: Vec<_> = by_key.into_iter().collect();

@@ -272,15 +272,15 @@ fn short(set: Set) -> &'static str {
 fn held_by(inf: &catalog_effects::classify::Inference, rules: &RuleSet) -> String {
     match (&inf.decision, &inf.judgement) {
         (Some(d), Some(_)) => match d.basis {
-            catalog_effects::classify::decide::Basis::Verb(s) => {
+            catalog_effects::classify::Basis::Verb(s) => {
                 format!("{} verb, {}", s.name(), d.claim.name())
             }
-            catalog_effects::classify::decide::Basis::Veto(v) => format!("veto {}", v.name()),
-            catalog_effects::classify::decide::Basis::Rule(i) => {
+            catalog_effects::classify::Basis::Veto(v) => format!("veto {}", v.name()),
+            catalog_effects::classify::Basis::Rule(i) => {
                 format!("rule {}", rules.rules[i].id)
             }
-            catalog_effects::classify::decide::Basis::Declared => "declared".into(),
-            catalog_effects::classify::decide::Basis::Plain(line, _) => {
+            catalog_effects::classify::Basis::Declared => "declared".into(),
+            catalog_effects::classify::Basis::Plain(line, _) => {
                 format!("plain reading, {}", line.id())
             }
         },
@@ -452,7 +452,7 @@ pub fn render_targets(table: &Table, report: &super::Report) -> String {
 
 /// The departures' records as `heuristics/departures.tsv`.
 pub fn records_tsv(table: &Table) -> String {
-    use catalog_effects::classify::departure::{Record as Row, records_tsv};
+    use catalog_effects::classify::record::{Record as Row, records_tsv};
     let mut by: BTreeMap<String, Vec<Row>> = BTreeMap::new();
     for ((id, toward), sets) in &table.records {
         for ((set, route), r) in sets {

@@ -4,14 +4,15 @@
 //! in a catalog of the set's servers, one connector each, and the other half is scored at the
 //! default patch level, each provider with the counts measured without it, as
 //! [`super::cross_validated`] does, without and with the catalog's evidence. Both go through
-//! the function the commands use for catalog actions, `classify::catalog::infer_in`.
+//! the function the commands use for catalog actions, `classify::classify`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use catalog_effects::classify::catalog::{self, Counter, Did, Origin, Thresholds};
+use catalog_effects::classify::catalog::{Counter, Origin, Thresholds};
 use catalog_effects::classify::confidence::Tally;
-use catalog_effects::classify::{Confidence, Group, Inference, RuleSet};
+use catalog_effects::classify::vote::Did;
+use catalog_effects::classify::{self, Confidence, Group, Inference, RuleSet};
 use catalog_effects::effects::{Effect, Effects};
 use catalog_effects::source::connector::read::parse_file;
 use catalog_effects::source::mcp::parse_tools;
@@ -173,7 +174,7 @@ pub fn measure(rows: &[Row], set: &RuleSet, outcomes: &[Outcome<'_>]) -> Result<
                 let base: Vec<Inference> = srv
                     .views
                     .iter()
-                    .map(|v| catalog::infer_in(v, &srv.group, &held_out, None))
+                    .map(|v| classify::classify(v, &srv.group, &held_out, None))
                     .collect();
                 read.entry(route).or_default().push((srv, base, Vec::new()));
             }
@@ -207,7 +208,7 @@ pub fn measure(rows: &[Row], set: &RuleSet, outcomes: &[Outcome<'_>]) -> Result<
                         *with = srv
                             .views
                             .iter()
-                            .map(|v| catalog::infer_in(v, &srv.group, &held_out, Some(&votes)))
+                            .map(|v| classify::classify(v, &srv.group, &held_out, Some(&votes)))
                             .collect();
                     } else {
                         *with = srv

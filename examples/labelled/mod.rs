@@ -477,7 +477,7 @@ fn add(tally: &mut Tally, o: &Outcome<'_>) {
         .decision
         .iter()
         .chain(o.inference.overruled.as_deref())
-        .filter(|d| !matches!(d.basis, catalog_effects::classify::decide::Basis::Plain(..)))
+        .filter(|d| !matches!(d.basis, catalog_effects::classify::Basis::Plain(..)))
     {
         tally.add(d, truth, &o.row.provider());
     }

@@ -31,12 +31,12 @@
 
 use std::collections::HashMap;
 
-use super::decide::{Basis, Decision};
-use super::evidence::Source;
-use super::index::Sym;
+use super::known::RuleSet;
 use super::name::Position;
-use super::plain::{Agreement, Claim};
-use super::{Confidence, Group, Inference, RuleSet};
+use super::plain::Claim;
+use super::reading::{Basis, Decision, Inference};
+use super::terms::{Confidence, Field};
+use super::vote::{Did, Method, Side, Vote, Word};
 use crate::effects::Effects;
 use crate::view::{ActionView, Declared};
 
@@ -92,118 +92,6 @@ impl Thresholds {
     }
 }
 
-/// How the HTTP method of an action sits, whatever its claim: what the counts tell apart
-/// (a read verb over GET and over POST are different evidence).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Method {
-    Get,
-    /// POST, PUT, PATCH or DELETE.
-    Other,
-    /// No HTTP call, or POST on an RPC-style API.
-    Neutral,
-    /// A POST whose URL ends in the operation's name.
-    Named,
-}
-
-impl Method {
-    fn of(claim: Claim, agreement: Agreement) -> Method {
-        match (claim, agreement) {
-            (_, Agreement::Neutral) => Method::Neutral,
-            (_, Agreement::Named) => Method::Named,
-            (Claim::Read, Agreement::Agrees) | (Claim::Change, Agreement::Disagrees) => Method::Get,
-            _ => Method::Other,
-        }
-    }
-
-    fn agreement(self, claim: Claim) -> Agreement {
-        match (self, claim) {
-            (Method::Neutral, _) => Agreement::Neutral,
-            (Method::Named, _) => Agreement::Named,
-            (Method::Get, Claim::Read) | (Method::Other, Claim::Change) => Agreement::Agrees,
-            _ => Agreement::Disagrees,
-        }
-    }
-
-    pub fn describe(self) -> &'static str {
-        match self {
-            Method::Get => "over GET",
-            Method::Other => "over POST, PUT, PATCH or DELETE",
-            Method::Neutral => "with no method that says anything",
-            Method::Named => "over a POST whose URL ends in the operation's name",
-        }
-    }
-}
-
-/// What the catalog's declarations are counted by: the verb the engine read, where, and the
-/// method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Word {
-    pub word: Sym,
-    /// Read from a label or description.
-    pub prose: bool,
-    /// The first word of its text.
-    pub first: bool,
-    pub method: Method,
-    /// The object beside the verb, if any (`list` + `policies`): it changes what the verb
-    /// is worth, as the labelled counts tell it apart.
-    pub object: Option<usize>,
-}
-
-impl Word {
-    /// The key of the verb a decision rests on, if it rests on one.
-    pub fn of(d: &Decision) -> Option<Word> {
-        let (source, v) = d.verb?;
-        Some(Word {
-            word: v.sym,
-            prose: matches!(source, Source::Label | Source::Description),
-            first: v.position == Position::First,
-            method: Method::of(d.claim, d.agreement),
-            object: d.object.map(|o| o.object),
-        })
-    }
-
-    /// `` `sync` as the first word of a name, over GET ``.
-    pub fn describe(&self, set: &RuleSet) -> String {
-        format!(
-            "`{}`{} {} of a {}, {}",
-            set.lexicon.word(self.word),
-            self.object.map_or(String::new(), |o| format!(
-                " (beside an object of `{}`)",
-                set.lexicon.objects[o].id
-            )),
-            if self.first {
-                "as the first word"
-            } else {
-                "after the first word"
-            },
-            if self.prose {
-                "label or description"
-            } else {
-                "name, URL or SOAP operation"
-            },
-            self.method.describe()
-        )
-    }
-}
-
-/// The declarations of one claim for one key.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Side {
-    pub rows: u32,
-    pub connectors: u32,
-    /// The rows of the connector that has the most.
-    pub top: u32,
-}
-
-impl Side {
-    /// One connector's rows.
-    fn add(&mut self, rows: u32) {
-        self.rows += rows;
-        self.connectors += 1;
-        self.top = self.top.max(rows);
-    }
-}
-
 /// Everything the catalog declares for one key.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct Summary {
@@ -240,58 +128,16 @@ impl Summary {
     }
 }
 
-/// What the catalog said of one action, and what it did: kept on the inference for
-/// `explain` and the review guide.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Vote {
-    pub key: Word,
-    /// The claim most of the key's declarations make, and the effects list declared most
-    /// among them, with its rows and connectors.
-    pub claim: Claim,
-    pub effects: Effects,
-    pub effects_rows: u32,
-    pub effects_connectors: u32,
-    /// Of `effects_rows`, those this run's patch adds.
-    pub effects_proposed: u32,
-    /// The declarations of that claim, and of the key.
-    pub side: Side,
-    pub of: u32,
-    /// Of `side`, those the engine would not have patched itself: they set the level.
-    pub taught: Side,
-    /// The level the declarations reach on their own; `None`: too few, or they disagree.
-    pub level: Option<Confidence>,
-    pub did: Did,
-    /// The engine's proposal before the vote.
-    pub before: Effects,
-    pub before_confidence: Option<Confidence>,
-}
-
-/// What a vote did to the engine's proposal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Did {
-    /// Nothing: it agrees and the proposal is as sure already, or it is too weak.
-    Nothing,
-    /// It agrees: the confidence rose.
-    Raised,
-    /// It agrees on the claim; its effects were taken (and the confidence may have risen).
-    Adopted,
-    /// It says change where the engine read: the change is proposed.
-    Overruled,
-    /// It disagrees and cannot overrule (a read against evidence of change, or declarations
-    /// that disagree among themselves): the confidence went down.
-    Lowered,
-}
-
-impl Did {
-    pub fn name(self) -> &'static str {
-        match self {
-            Did::Nothing => "nothing",
-            Did::Raised => "raised",
-            Did::Adopted => "adopted",
-            Did::Overruled => "overruled",
-            Did::Lowered => "lowered",
-        }
-    }
+/// The key of the verb a decision rests on, if it rests on one.
+pub fn key_of(d: &Decision) -> Option<Word> {
+    let (source, v) = d.verb?;
+    Some(Word {
+        word: v.sym,
+        prose: matches!(source, Field::Label | Field::Description),
+        first: v.position == Position::First,
+        method: Method::of(d.claim, d.agreement),
+        object: d.object.map(|o| o.object),
+    })
 }
 
 /// Where a counted declaration comes from.
@@ -330,7 +176,7 @@ impl Counter {
     /// is applied), with the engine's inference for it (which says what its verb is). An
     /// action with no verb teaches nothing.
     pub fn add(&mut self, inf: &Inference, declared: Effects, connector: &str, origin: Origin) {
-        if let Some(key) = inf.reading().and_then(Word::of) {
+        if let Some(key) = inf.reading().and_then(key_of) {
             self.add_key(key, declared, connector, origin);
         }
     }
@@ -443,7 +289,7 @@ impl Votes {
     pub fn speaks_to(&self, inf: &Inference) -> bool {
         inf.reading()
             .filter(|d| d.basis != Basis::Declared)
-            .and_then(Word::of)
+            .and_then(key_of)
             .and_then(|k| self.by.get(&k))
             .is_some_and(Summary::teaches)
     }
@@ -463,7 +309,7 @@ impl Votes {
             .reading()
             // A person's hint on the action itself outranks what its neighbours declare.
             .filter(|d| d.basis != Basis::Declared)
-            .and_then(Word::of)
+            .and_then(key_of)
             .and_then(|k| Some((k, self.by.get(&k)?)))
             .filter(|(_, s)| s.teaches())
         else {
@@ -555,50 +401,6 @@ impl Votes {
     }
 }
 
-impl Vote {
-    /// "in this catalog, `sync` is declared [execute] on 12 of 12 actions in 5 connectors".
-    pub fn sentence(&self, set: &RuleSet) -> String {
-        let connectors = format!(
-            "{} connector{}",
-            self.effects_connectors,
-            if self.effects_connectors == 1 {
-                ""
-            } else {
-                "s"
-            }
-        );
-        let how = match self.effects_proposed {
-            0 => "declared ".to_owned(),
-            n if n == self.effects_rows => "proposed by this run ".to_owned(),
-            n => format!("declared (or proposed by this run: {n}) "),
-        };
-        format!(
-            "in this catalog, `{}` ({}) is {how}[{}] on {} of {} actions in {connectors}",
-            set.lexicon.word(self.key.word),
-            self.key.method.describe(),
-            self.effects.joined(", "),
-            self.effects_rows,
-            self.of,
-        )
-    }
-}
-
-/// The inference for a catalog action (the hints it declares are evidence, as in
-/// [`super::infer_declared_in`]), with what the rest of the catalog declares: the function
-/// every command uses for catalog actions. `votes` is `None` with `--no-catalog-evidence`.
-pub fn infer_in(
-    view: &ActionView,
-    group: &Group,
-    set: &RuleSet,
-    votes: Option<&Votes>,
-) -> Inference {
-    let inf = super::infer_declared_in(view, group, set);
-    match votes {
-        Some(v) if !v.is_empty() => v.apply(view, inf),
-        _ => inf,
-    }
-}
-
 /// The decision's sentence, with what the catalog's vote did to it, if anything.
 pub fn reason(engine: String, inf: &Inference, set: &RuleSet) -> String {
     let Some(v) = inf.catalog.as_deref().filter(|v| v.did != Did::Nothing) else {
@@ -666,7 +468,7 @@ mod tests {
     }
 
     fn vote(set: &RuleSet, v: &Votes, view: &ActionView) -> Inference {
-        infer_in(view, &Group::single(), set, Some(v))
+        super::super::classify(view, &super::super::Group::single(), set, Some(v))
     }
 
     #[test]

@@ -24,338 +24,15 @@
 //! made a third fewer claims high for no gain; held out, high read-only claims are right
 //! 99.3-100% of the time on all five sets (docs/evaluation.md).
 
-use std::collections::{BTreeMap, HashMap};
-use std::fmt::Write as _;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
-use super::decide::{Basis, Decision, Veto};
-use super::evidence::{ObjectHit, Source};
-use super::index::Sym;
+use super::known::RuleSet;
 use super::name::Position;
-use super::plain::Line;
 use super::plain::{Agreement, Claim};
-use super::{Confidence, RuleSet};
-
-/// Where a verb was read, as the counts tell places apart.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Place {
-    At(Source),
-    /// In the name, found only through an inflection (`step_completed`).
-    Inflected,
-}
-
-impl Place {
-    fn name(self) -> &'static str {
-        match self {
-            Place::At(s) => s.name(),
-            Place::Inflected => "inflected",
-        }
-    }
-
-    fn parse(s: &str) -> Option<Place> {
-        if s == "inflected" {
-            return Some(Place::Inflected);
-        }
-        Source::parse(s).map(Place::At)
-    }
-}
-
-/// One piece of evidence a proposal can rest on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Key {
-    /// A verb word: in prose (label, description) or not, first word of its text or not
-    /// (`None`: either), and how the method sits with the claim.
-    Word {
-        prose: bool,
-        word: Sym,
-        first: Option<bool>,
-        agreement: Agreement,
-    },
-    /// Any verb of a claim; `None` fields: any sense, any place, any position.
-    Context {
-        claim: Claim,
-        sense: Option<u8>,
-        place: Option<Place>,
-        first: Option<bool>,
-        agreement: Agreement,
-    },
-    /// An object beside the verb (one word of it, or `None`: any), and whether it overruled
-    /// the verb.
-    Object {
-        object: usize,
-        word: Option<Sym>,
-        overruled: bool,
-    },
-    /// A claim a rule decided.
-    Rule {
-        claim: Claim,
-        rule: usize,
-        agreement: Agreement,
-    },
-    /// A read verb overruled by a change beside it.
-    Veto {
-        claim: Claim,
-        veto: Veto,
-        agreement: Agreement,
-    },
-    /// How often any labelled operation changed something: what a change claim is
-    /// compared with.
-    Base,
-    /// A hint a person declared in the catalog: never counted, taken at their word.
-    Declared,
-    /// The plain reading: its line, the read verb the name opens with (`None`: any), and
-    /// how the method sits with its claim.
-    Plain {
-        claim: Claim,
-        line: Line,
-        word: Option<Sym>,
-        agreement: Agreement,
-    },
-    /// Any claim with this much agreeing evidence: how the method sits, and how many other
-    /// independent pieces (verbs read elsewhere, rules) say the same (2: two or more). What a
-    /// piece seen in too few providers to speak for itself is worth beside them.
-    Support {
-        claim: Claim,
-        agreement: Agreement,
-        others: u8,
-    },
-}
-
-/// How often a piece of evidence held: in rows, and in providers (the servers, APIs or
-/// areas of the labelled sets), since a word one provider uses a thousand times is still one
-/// provider's habit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Count {
-    pub held: u32,
-    pub of: u32,
-    /// Providers in which it was seen, and those in which it held on most of their rows.
-    pub providers: u32,
-    pub providers_held: u32,
-    /// The rows of the provider that has the most: the record is judged without them, so no
-    /// one provider can make a piece of evidence high or low.
-    pub top_held: u32,
-    pub top_of: u32,
-}
-
-impl Count {
-    fn errors(self) -> u32 {
-        self.of - self.held
-    }
-
-    /// The rows without the provider that has the most.
-    fn broad(self) -> Count {
-        Count {
-            held: self.held - self.top_held,
-            of: self.of - self.top_of,
-            ..Count::default()
-        }
-    }
-
-    /// Seen in enough providers to speak for itself.
-    pub fn speaks(self) -> bool {
-        self.providers >= PROVIDERS
-    }
-
-    /// Wrong often enough, and surely enough (below the floor's share with 95% confidence),
-    /// to make what it is part of `low`. All its rows count: one provider that contradicts
-    /// it is reason enough for a person to look.
-    fn demotes(self, floor: Floor) -> bool {
-        self.errors() >= floor.errors && surely_below(self.held, self.of, floor.share)
-    }
-
-    /// Right often enough, and surely enough, to make a proposal `high`, without its largest
-    /// provider too.
-    fn promotes(self) -> bool {
-        let broad = self.broad();
-        self.speaks() && broad.of >= JUDGES_HIGH && broad.bounds().1 >= HIGH
-    }
-
-    /// The share that held, with its one-sided 95% Wilson bounds.
-    pub fn bounds(self) -> (f64, f64, f64) {
-        wilson(self.held, self.of)
-    }
-
-    /// Good enough to overrule a claim a person made (an MCP server's explicit hint): seen
-    /// in enough providers to speak, and right at least [`OVERRULES`] of the time with 95%
-    /// confidence. No record of a handful of rows can: even 51 right of 51 stays below.
-    /// Measured against the same bar on the record without its largest provider (as `high`
-    /// reads it), which caught 0.4-8 points fewer lies on every labelled set and spared no
-    /// truthful claim on mcp-dev (docs/evaluation.md, "An author's read-only claim").
-    pub fn overrules(self) -> bool {
-        self.speaks() && self.bounds().1 >= OVERRULES
-    }
-}
-
-const Z: f64 = 1.645;
-/// The floor a record must clear with 95% confidence to call a person's explicit claim
-/// wrong (`audit`'s `unsafe` and `understated`). Measured leave-one-provider-out in
-/// `examples/eval` ("an author's read-only claim"): it keeps truthful read-only claims
-/// called unsafe at most 2% on every labelled set.
-pub const OVERRULES: f64 = 0.95;
-/// The issue's floor for `medium`.
-pub const MEDIUM: f64 = 0.98;
-/// The floor a `high` piece must clear with 95% confidence.
-pub const HIGH: f64 = 0.985;
-/// What a claim's record must clear to be patched.
-#[derive(Debug, Clone, Copy)]
-pub struct Floor {
-    pub share: f64,
-    /// Fewer errors than this never demote.
-    pub errors: u32,
-}
-/// Seen this often (without its largest provider), a piece can promote.
-const JUDGES_HIGH: u32 = 10;
-/// Seen in this many providers, a piece speaks for itself; below it, it reaches `medium` only
-/// with other evidence that agrees (the floor: one or two providers are a habit, not a
-/// measurement).
-pub const PROVIDERS: u32 = 3;
-
-/// `(share, lower, upper)`: the observed share of `held` in `of` and its one-sided 95%
-/// Wilson score bounds (both 0..1; an empty count is `(0, 0, 1)`).
-pub fn wilson(held: u32, of: u32) -> (f64, f64, f64) {
-    if of == 0 {
-        return (0.0, 0.0, 1.0);
-    }
-    let (k, n) = (f64::from(held), f64::from(of));
-    let p = k / n;
-    let z2 = Z * Z;
-    let d = 1.0 + z2 / n;
-    let c = p + z2 / (2.0 * n);
-    let r = Z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    (p, ((c - r) / d).max(0.0), ((c + r) / d).min(1.0))
-}
-
-/// Rows up to which "surely below" is the exact binomial test rather than Wilson's bound.
-const EXACT_UP_TO: u32 = 100;
-
-/// Whether `held` of `of` is surely (95%, one-sided) below `share`. Over a handful of rows
-/// the normal approximation behind Wilson's bound is too eager near 1: it calls 3 of 4
-/// surely below 98% (bound 84%), where a rule right 98% of the time errs once or more in
-/// four rows 7.8% of the time. Up to [`EXACT_UP_TO`] rows the exact tail is summed
-/// (a hundred terms at most); above, Wilson's bound is as good and costs nothing. Measured
-/// on the labelled sets: a read verb of the plain reading's list seen in a few rows with one
-/// contrary label (`retrieve` outside Square: 3 of 4) is no longer held for it.
-fn surely_below(held: u32, of: u32, share: f64) -> bool {
-    if of > EXACT_UP_TO {
-        return wilson(held, of).2 < share;
-    }
-    if of == 0 || share <= 0.0 {
-        return false;
-    }
-    if share >= 1.0 {
-        return held < of;
-    }
-    // P(at least `of - held` errors) where each row errs with probability `1 - share`.
-    let (n, errors, q) = (of, of - held, 1.0 - share);
-    let mut term = share.powi(n as i32); // P(0 errors)
-    let mut below = 0.0;
-    for k in 0..errors {
-        below += term;
-        term *= f64::from(n - k) / f64::from(k + 1) * q / share;
-    }
-    1.0 - below < 0.05
-}
-
-/// FxHash: keys are a few small integers; SipHash would cost more than the lookup.
-#[derive(Default)]
-struct Fx(u64);
-
-impl Hasher for Fx {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u8(&mut self, i: u8) {
-        self.write_u64(u64::from(i));
-    }
-    fn write_u32(&mut self, i: u32) {
-        self.write_u64(u64::from(i));
-    }
-    fn write_usize(&mut self, i: usize) {
-        self.write_u64(i as u64);
-    }
-    fn write_u64(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-/// The counts in force.
-#[derive(Debug, Clone, Default)]
-pub struct Measured {
-    counts: HashMap<Key, Count, BuildHasherDefault<Fx>>,
-}
-
-/// What the counts say of one proposal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Judgement {
-    pub confidence: Confidence,
-    /// The piece of evidence that set the confidence, and its count.
-    pub key: Key,
-    pub count: Count,
-    /// The level was raised to what the patch takes, not earned by the record: a change the
-    /// plain reading makes too, where holding it would win nothing (`classify::settle`).
-    /// What holds a declared hint to account (`audit`'s `unsafe`) reads the record's own.
-    pub raised: bool,
-    /// Held for a person whatever the record says, and why (`classify::settle`).
-    pub held: Option<Held>,
-}
-
-/// Why a proposal is held for a person although a record would have let it be patched.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Held {
-    /// The API sends its reads as POST, so the POST says nothing, and the plain reading's
-    /// last line ("otherwise, a change") rests on nothing else.
-    SilentPost,
-    /// The API sends its reads as POST, and the name holds a read verb beside what says
-    /// change: the method that would have arbitrated says nothing.
-    QuietConflict,
-    /// The API sends its reads as POST, and the word that says change changed something no
-    /// more often than any operation does.
-    BaseRate,
-    /// No method speaks, and the engine read a read likelier than the plain reading's change
-    /// but too weak to patch.
-    UnsureRead,
-    /// The API makes one call, so nothing shows that its POST says change, and no more than
-    /// the POST says what the call does.
-    LoneCall,
-}
-
-impl Held {
-    /// The hold's id, as `heuristics/departures.yaml` and the records name it.
-    pub fn id(self) -> &'static str {
-        match self {
-            Held::SilentPost | Held::BaseRate => "hold-silent-post",
-            Held::LoneCall => "hold-lone-post",
-            Held::QuietConflict => "hold-quiet-conflict",
-            Held::UnsureRead => "hold-unsure-read",
-        }
-    }
-
-    /// Why, in a phrase.
-    pub fn why(self) -> &'static str {
-        match self {
-            Held::SilentPost => {
-                "the API sends its reads as POST, so the POST says nothing and no verb says what the call does"
-            }
-            Held::QuietConflict => {
-                "the API sends its reads as POST, so the POST says nothing, and the name holds a read verb beside what says change"
-            }
-            Held::BaseRate => {
-                "the API sends its reads as POST, so the POST says nothing, and the word that says change was a change no more often than any operation is"
-            }
-            Held::UnsureRead => {
-                "no method says which, and the read the name says is surely likelier than the change the plain reading falls back to, but too weak to patch"
-            }
-            Held::LoneCall => {
-                "the API makes no other call, so nothing shows that its POST means a change, and nothing else surely says what the call does"
-            }
-        }
-    }
-}
+use super::reading::{Basis, Decision, Judgement};
+use super::record::{Count, Floor, Fx, Key, MEDIUM, Measured, Place};
+use super::terms::{Confidence, Field, ObjectHit, Veto};
 
 /// The pieces a decision rests on: the evidence's own records, most specific first; then
 /// the records it is pooled into (its sense, its claim), which may lower it but never raise
@@ -477,7 +154,7 @@ pub fn chain(d: &Decision) -> Chain {
 }
 
 /// A verb's pieces: its own record (the word), then its sense's by place and position, widening.
-fn verb_keys(d: &Decision, source: Source, any: Key, support: Key) -> Chain {
+fn verb_keys(d: &Decision, source: Field, any: Key, support: Key) -> Chain {
     let (claim, agreement) = (d.claim, d.agreement);
     let Some((_, v)) = d.verb else {
         return Chain::of(&[], &[any], support);
@@ -485,8 +162,8 @@ fn verb_keys(d: &Decision, source: Source, any: Key, support: Key) -> Chain {
     if let Some(o) = d.object {
         return object_keys(o, false, support);
     }
-    let prose = matches!(source, Source::Label | Source::Description);
-    let place = if v.inflected && source == Source::Name {
+    let prose = matches!(source, Field::Label | Field::Description);
+    let place = if v.inflected && source == Field::Name {
         Place::Inflected
     } else {
         Place::At(source)
@@ -538,23 +215,6 @@ fn object_keys(o: ObjectHit, overruled: bool, support: Key) -> Chain {
 }
 
 impl Measured {
-    pub fn get(&self, k: &Key) -> Count {
-        self.counts.get(k).copied().unwrap_or_default()
-    }
-
-    /// Whether rule `rule` ever decided a labelled operation's change, however its method
-    /// stood: a rule never seen there has a declaration behind it, not a record.
-    pub fn rule_seen(&self, rule: usize) -> bool {
-        Agreement::ALL.into_iter().any(|agreement| {
-            self.get(&Key::Rule {
-                claim: Claim::Change,
-                rule,
-                agreement,
-            })
-            .of > 0
-        })
-    }
-
     /// What a claim's evidence must clear to be patched. For a read, 98% surely right, and
     /// a single error in a record too thin to be sure of that demotes it: a wrong read runs
     /// unattended. For a change, two errors at least and the base rate of change among all
@@ -715,233 +375,9 @@ impl Measured {
         };
         self.at(support, confidence)
     }
-
-    /// Reads `heuristics/measured.tsv`; rows naming words, senses or rules not in `set` are
-    /// skipped (a user file may have removed them).
-    pub fn parse(text: &str, set: &RuleSet) -> Measured {
-        let mut m = Measured::default();
-        for line in text.lines() {
-            if line.starts_with('#') || line.trim().is_empty() {
-                continue;
-            }
-            let mut cols = line.split('\t');
-            let Some(key) = cols.next() else { continue };
-            let n: Vec<u32> = cols.filter_map(|c| c.parse().ok()).collect();
-            let &[held, of, providers_held, providers, top_held, top_of] = n.as_slice() else {
-                continue;
-            };
-            if let Some(k) = Key::parse(key, set) {
-                m.counts.insert(
-                    k,
-                    Count {
-                        held,
-                        of,
-                        providers,
-                        providers_held,
-                        top_held,
-                        top_of,
-                    },
-                );
-            }
-        }
-        m
-    }
-
-    /// The counts as `heuristics/measured.tsv`, sorted so the file diffs well.
-    pub fn to_tsv(&self, set: &RuleSet) -> String {
-        let mut rows: BTreeMap<String, Count> = BTreeMap::new();
-        for (k, c) in &self.counts {
-            rows.insert(k.text(set), *c);
-        }
-        let mut out = String::from(HEADER);
-        for (k, c) in rows {
-            let _ = writeln!(
-                out,
-                "{k}\t{}\t{}\t{}\t{}\t{}\t{}",
-                c.held, c.of, c.providers_held, c.providers, c.top_held, c.top_of
-            );
-        }
-        out
-    }
-}
-
-const HEADER: &str = "# How often each piece of evidence held on the labelled operations of heuristics/labelled.\n\
-# Generated by `cargo run --release --example eval -- --measure`; do not edit (a test compares).\n\
-# key: the piece of evidence; held/of: rows where the claim resting on it was right, of the rows\n\
-# where it decided; providers_held/providers: providers where it held on most of their rows, of\n\
-# those where it decided; top_held/top_of: the rows of the provider with the most.\n\
-# key\theld\tof\tproviders_held\tproviders\ttop_held\ttop_of\n";
-
-fn agreement(s: &str) -> Option<Agreement> {
-    Agreement::ALL.into_iter().find(|a| a.name() == s)
-}
-
-fn claim(s: &str) -> Option<Claim> {
-    [Claim::Read, Claim::Change]
-        .into_iter()
-        .find(|c| c.name() == s)
-}
-
-fn first(s: &str) -> Option<Option<bool>> {
-    match s {
-        "first" => Some(Some(true)),
-        "later" => Some(Some(false)),
-        "*" => Some(None),
-        _ => None,
-    }
-}
-
-fn first_text(f: Option<bool>) -> &'static str {
-    match f {
-        Some(true) => "first",
-        Some(false) => "later",
-        None => "*",
-    }
 }
 
 impl Key {
-    /// The key as a `measured.tsv` key.
-    pub fn text(&self, set: &RuleSet) -> String {
-        let lex = &set.lexicon;
-        match *self {
-            Key::Word {
-                prose,
-                word,
-                first,
-                agreement,
-            } => format!(
-                "word {} {} {} {}",
-                if prose { "prose" } else { "name" },
-                lex.word(word),
-                first_text(first),
-                agreement.name()
-            ),
-            Key::Context {
-                claim,
-                sense,
-                place,
-                first,
-                agreement,
-            } => format!(
-                "context {} {} {} {} {}",
-                claim.name(),
-                sense.map_or("*", |s| lex.sense(s).id.as_str()),
-                place.map_or("*", Place::name),
-                first_text(first),
-                agreement.name()
-            ),
-            Key::Object {
-                object,
-                word,
-                overruled,
-            } => format!(
-                "object {} {} {}",
-                lex.objects[object].id,
-                word.map_or("*", |w| lex.word(w)),
-                if overruled { "overruled" } else { "kept" }
-            ),
-            Key::Rule {
-                claim,
-                rule,
-                agreement,
-            } => format!(
-                "rule {} {} {}",
-                claim.name(),
-                set.rules[rule].id,
-                agreement.name()
-            ),
-            Key::Veto {
-                claim,
-                veto,
-                agreement,
-            } => format!("veto {} {} {}", claim.name(), veto.name(), agreement.name()),
-            Key::Support {
-                claim,
-                agreement,
-                others,
-            } => format!("support {} {} {others}", claim.name(), agreement.name()),
-            Key::Base => "base change".to_owned(),
-            Key::Declared => "declared".to_owned(),
-            Key::Plain {
-                claim,
-                line,
-                word,
-                agreement,
-            } => format!(
-                "plain {} {} {} {}",
-                claim.name(),
-                line.id(),
-                word.map_or("*", |w| lex.word(w)),
-                agreement.name()
-            ),
-        }
-    }
-
-    fn parse(text: &str, set: &RuleSet) -> Option<Key> {
-        let lex = &set.lexicon;
-        let f: Vec<&str> = text.split(' ').collect();
-        let sense = |s: &str| {
-            if s == "*" {
-                return Some(None);
-            }
-            lex.senses
-                .iter()
-                .position(|x| x.id == s)
-                .map(|i| Some(i as u8))
-        };
-        Some(match f.as_slice() {
-            ["word", prose, word, pos, a] => Key::Word {
-                prose: *prose == "prose",
-                word: lex.sym(word)?,
-                first: first(pos)?,
-                agreement: agreement(a)?,
-            },
-            ["context", c, s, place, pos, a] => Key::Context {
-                claim: claim(c)?,
-                sense: sense(s)?,
-                place: if *place == "*" {
-                    None
-                } else {
-                    Some(Place::parse(place)?)
-                },
-                first: first(pos)?,
-                agreement: agreement(a)?,
-            },
-            ["object", id, word, how] => Key::Object {
-                object: lex.objects.iter().position(|o| o.id == *id)?,
-                word: if *word == "*" {
-                    None
-                } else {
-                    Some(lex.sym(word)?)
-                },
-                overruled: *how == "overruled",
-            },
-            ["rule", c, id, a] => Key::Rule {
-                claim: claim(c)?,
-                rule: set.rules.iter().position(|r| r.id == *id)?,
-                agreement: agreement(a)?,
-            },
-            ["veto", c, v, a] => Key::Veto {
-                claim: claim(c)?,
-                veto: Veto::ALL.into_iter().find(|x| x.name() == *v)?,
-                agreement: agreement(a)?,
-            },
-            ["base", "change"] => Key::Base,
-            ["plain", c, l, w, a] => Key::Plain {
-                claim: claim(c)?,
-                line: Line::ALL.into_iter().find(|x| x.id() == *l)?,
-                word: if *w == "*" { None } else { Some(lex.sym(w)?) },
-                agreement: agreement(a)?,
-            },
-            ["support", c, a, n] => Key::Support {
-                claim: claim(c)?,
-                agreement: agreement(a)?,
-                others: n.parse().ok().filter(|n| *n <= 2)?,
-            },
-            _ => return None,
-        })
-    }
-
     /// The piece of evidence in words, for `explain`.
     pub fn describe(&self, set: &RuleSet) -> String {
         let lex = &set.lexicon;
@@ -1193,7 +629,7 @@ impl Tally {
 mod tests {
     #[test]
     fn surely_below_is_the_exact_binomial_test_over_few_rows() {
-        use super::surely_below;
+        use super::super::record::surely_below;
         // One error in four: a 98% rule does that 7.8% of the time, not surely below.
         assert!(!surely_below(3, 4, 0.98));
         // Two in four: 0.2% of the time.
@@ -1207,6 +643,7 @@ mod tests {
     }
 
     use super::*;
+    use crate::classify::index::Sym;
 
     const READ: Claim = Claim::Read;
 
@@ -1375,7 +812,10 @@ mod tests {
         assert_eq!((c.held, c.of), (12, 15));
         assert_eq!((c.providers_held, c.providers), (2, 3));
         assert_eq!((c.top_held, c.top_of), (9, 10));
-        let text = m.to_tsv(&RuleSet::builtin().unwrap());
+        let text = {
+            let set = RuleSet::builtin().unwrap();
+            m.to_tsv(&set.lexicon, &set.rules)
+        };
         assert!(text.contains("\t12\t15\t2\t3\t9\t10\n"), "{text}");
     }
 }

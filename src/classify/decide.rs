@@ -17,96 +17,14 @@
 //! A change wins over a read from evidence of the same rank. The result carries what decided
 //! it and how the HTTP method agrees with it; `confidence.rs` turns that into a confidence.
 
-use super::RuleSet;
-use super::evidence::{Evidence, ObjectHit, Source};
+use super::evidence::Evidence;
+use super::known::RuleSet;
 use super::name::Verb;
 use super::plain::{Agreement, Claim, Method};
+use super::reading::{Basis, Decision};
 use super::rules::Weight;
+use super::terms::{Field, Ref, Veto};
 use crate::effects::{Effect, Effects};
-
-/// A read verb overruled by what says change beside it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Veto {
-    Object,
-    Conjunction,
-    Operation,
-    Path,
-    /// A change verb elsewhere in the name (`mark_chat_read_for_user`).
-    Name,
-    /// A description that opens with a change verb, beside a read that is also a state
-    /// (`event_read`, "Marks a single Event as read.").
-    Prose,
-}
-
-impl Veto {
-    pub const ALL: [Veto; 6] = [
-        Veto::Object,
-        Veto::Conjunction,
-        Veto::Operation,
-        Veto::Path,
-        Veto::Name,
-        Veto::Prose,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Veto::Object => "object",
-            Veto::Conjunction => "conjunction",
-            Veto::Operation => "operation",
-            Veto::Path => "path",
-            Veto::Name => "name",
-            Veto::Prose => "prose",
-        }
-    }
-}
-
-/// What decided a proposal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Basis {
-    /// The verb read from this source.
-    Verb(Source),
-    /// A change beside a read verb.
-    Veto(Veto),
-    /// A rule (index).
-    Rule(usize),
-    /// A hint a person declared in the catalog (`annotations: {readOnlyHint: true}`).
-    Declared,
-    /// The plain reading (its line, and the read verb the name opens with): nothing departed
-    /// from it, or what did was too weak to stand.
-    Plain(super::plain::Line, Option<super::index::Sym>),
-}
-
-/// Something a report names as deciding: a sense, an object or a rule, by index.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Ref {
-    Sense(u8),
-    Object(usize),
-    Rule(usize),
-    /// A hint declared in the catalog.
-    Hint,
-    /// The plain reading.
-    Plain,
-}
-
-/// A proposal and what it rests on.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Decision {
-    pub effects: Effects,
-    /// The write replaces or modifies existing data.
-    pub overwrites: bool,
-    pub claim: Claim,
-    pub basis: Basis,
-    pub agreement: Agreement,
-    /// The verb the proposal rests on, if any, and where it was read.
-    pub verb: Option<(Source, Verb)>,
-    /// An object beside that verb (whether it overruled it or not).
-    pub object: Option<ObjectHit>,
-    /// What a report lists as deciding, most important first.
-    pub deciding: Vec<Ref>,
-    /// How many other independent pieces of evidence say the same claim: verbs read in other
-    /// places, rules that are not the method restated.
-    pub support: u8,
-}
 
 /// The proposal `ev` supports, or `None` when nothing speaks.
 pub fn decide(ev: &Evidence, set: &RuleSet) -> Option<Decision> {
@@ -119,7 +37,7 @@ pub fn decide(ev: &Evidence, set: &RuleSet) -> Option<Decision> {
             .copied()
             .filter(move |&i| rules[i].weight == w && rules[i].effect.is_read_only() == read)
     };
-    let verb = Source::ALL
+    let verb = Field::ALL
         .into_iter()
         .find_map(|s| ev.verb(s).map(|v| (s, v)));
     let change_verb = verb.filter(|(_, v)| !effect_of(v).is_read_only());
@@ -168,9 +86,9 @@ pub fn decide(ev: &Evidence, set: &RuleSet) -> Option<Decision> {
         }
     }
     let v = ev.method_word?;
-    d.verb = Some((Source::Name, v));
+    d.verb = Some((Field::Name, v));
     d.deciding.push(Ref::Sense(v.sense));
-    d.basis = Basis::Verb(Source::Name);
+    d.basis = Basis::Verb(Field::Name);
     d.effects = Effects::single(effect_of(&v));
     Some(finish(d, ev, set))
 }
@@ -182,7 +100,7 @@ fn by_strong_change(
     ev: &Evidence,
     set: &RuleSet,
     strong: &[usize],
-    change_verb: Option<(Source, Verb)>,
+    change_verb: Option<(Field, Verb)>,
 ) -> Decision {
     let (lex, rules) = (&set.lexicon, &set.rules);
     d.basis = Basis::Rule(strong[0]);
@@ -204,7 +122,7 @@ fn by_strong_change(
 
 /// The verb read from `source` decides, unless it reads and what says change beside it
 /// overrules it ([`veto`]).
-fn by_verb(mut d: Decision, ev: &Evidence, set: &RuleSet, source: Source, v: Verb) -> Decision {
+fn by_verb(mut d: Decision, ev: &Evidence, set: &RuleSet, source: Field, v: Verb) -> Decision {
     let effect = set.lexicon.sense(v.sense).effect;
     d.deciding.push(Ref::Sense(v.sense));
     if effect.is_read_only()
@@ -317,7 +235,7 @@ fn support(d: &Decision, ev: &Evidence, set: &RuleSet) -> u8 {
         Basis::Verb(s) => Some(s),
         _ => None,
     };
-    let verbs = Source::ALL
+    let verbs = Field::ALL
         .into_iter()
         .filter(|&s| Some(s) != deciding_source)
         .filter_map(|s| ev.verb(s))
@@ -335,7 +253,7 @@ fn support(d: &Decision, ev: &Evidence, set: &RuleSet) -> u8 {
 }
 
 /// What overrules a read verb read from `source`: the change it implies and what to name.
-fn veto(ev: &Evidence, set: &RuleSet, source: Source) -> Option<(Veto, Effect, Ref)> {
+fn veto(ev: &Evidence, set: &RuleSet, source: Field) -> Option<(Veto, Effect, Ref)> {
     let lex = &set.lexicon;
     if source.has_object()
         && let Some(o) = ev.object
@@ -358,14 +276,14 @@ fn veto(ev: &Evidence, set: &RuleSet, source: Source) -> Option<(Veto, Effect, R
     // (`/tickets.archive`); a path's last segment is a verb only when it is no noun, or when a
     // POST names its operation there (`POST /tickets/{id}/archive`).
     for (s, veto) in [
-        (Source::Operation, Veto::Operation),
-        (Source::Path, Veto::Path),
+        (Field::Operation, Veto::Operation),
+        (Field::Path, Veto::Path),
     ] {
         if s == source {
             continue;
         }
         if let Some(v) = ev.verb(s)
-            && (!v.noun || s == Source::Operation || ev.named)
+            && (!v.noun || s == Field::Operation || ev.named)
             && !lex.sense(v.sense).effect.is_read_only()
         {
             return Some((veto, lex.sense(v.sense).effect, Ref::Sense(v.sense)));
@@ -380,9 +298,9 @@ fn veto(ev: &Evidence, set: &RuleSet, source: Source) -> Option<(Veto, Effect, R
     // state: a description that opens with a change, even a word as often a noun ("Marks a
     // single Event as read."), names the operation. (A label may be a noun phrase: "Log
     // Definitions read".)
-    if source == Source::Name
-        && ev.verb(Source::Name).is_some_and(|v| lex.info(v.sym).state)
-        && let Some(v) = ev.verb(Source::Description)
+    if source == Field::Name
+        && ev.verb(Field::Name).is_some_and(|v| lex.info(v.sym).state)
+        && let Some(v) = ev.verb(Field::Description)
         && !lex.sense(v.sense).effect.is_read_only()
     {
         return Some((Veto::Prose, lex.sense(v.sense).effect, Ref::Sense(v.sense)));

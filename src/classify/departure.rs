@@ -6,135 +6,16 @@
 //! right (wins), and the other way round (losses) (`heuristics/departures.tsv`, written by
 //! `examples/eval.rs --measure`).
 
-use std::collections::BTreeMap;
-
-use serde::Deserialize;
-
-use super::confidence::{self, Held, Judgement};
-use super::decide::{self, Basis, Decision, Veto};
-use super::evidence::{Evidence, Source};
-use super::example::Examples;
+use super::confidence;
+use super::decide;
+use super::evidence::Evidence;
+use super::known::{BUILTIN, RuleSet};
 use super::name::PostSays;
-use super::plain::{Claim, Method};
-use super::plain::{Line, Plain};
+use super::plain::{Claim, Line, Method, Plain};
+use super::reading::{Basis, Decision, Held, Inference, Judgement};
 use super::rules::Weight;
-use super::{Confidence, Inference, RuleSet};
-use crate::error::{Error, Result};
-
-const DATA: &str = include_str!("../../heuristics/departures.yaml");
-const RECORDS: &str = include_str!("../../heuristics/departures.tsv");
-
-/// One departure as `heuristics/departures.yaml` describes it.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Entry {
-    pub id: String,
-    /// `read`, `change` or `hold`: which way it moves the plain reading.
-    pub toward: String,
-    /// Whether the engine makes it: one whose record did not pay for it is not.
-    pub kept: bool,
-    pub why: String,
-    /// What its examples' POST is read to say ([`PostSays`]): `nothing` in an API that sends
-    /// its reads as POST too, `unmeasured` as the one call of its API, where those holds show.
-    #[serde(default)]
-    pub post: PostSays,
-    pub examples: Examples,
-}
-
-/// Its record against the plain reading on one labelled set and route, leave-one-provider-
-/// out: where it fired, how often it was right where the plain reading was wrong (wins),
-/// and the other way round (losses).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Record {
-    pub toward: String,
-    pub set: String,
-    pub route: String,
-    pub fires: u32,
-    pub wins: u32,
-    pub losses: u32,
-    /// Rows where what it proposed was right.
-    pub right: u32,
-}
-
-/// Every departure and its records.
-#[derive(Debug, Clone, Default)]
-pub struct Departures {
-    pub entries: Vec<Entry>,
-    pub records: BTreeMap<String, Vec<Record>>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct File {
-    departures: Vec<Entry>,
-}
-
-impl Departures {
-    /// The built-in departures and their records.
-    pub fn builtin() -> Result<Departures> {
-        let file: File = yaml_serde::from_str(DATA)
-            .map_err(|e| Error::new(format!("heuristics/departures.yaml: {e}")))?;
-        Ok(Departures {
-            entries: file.departures,
-            records: parse_records(RECORDS),
-        })
-    }
-
-    /// The entry a departure is described by.
-    pub fn entry(&self, d: Departure, set: &RuleSet) -> Option<&Entry> {
-        let id = match d {
-            Departure::Rule(_) => "rule".to_owned(),
-            d => d.id(set),
-        };
-        self.entries.iter().find(|e| e.id == id)
-    }
-}
-
-/// `id<TAB>toward<TAB>set<TAB>route<TAB>fires<TAB>wins<TAB>losses<TAB>right` lines.
-fn parse_records(text: &str) -> BTreeMap<String, Vec<Record>> {
-    let mut out: BTreeMap<String, Vec<Record>> = BTreeMap::new();
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let c: Vec<&str> = line.split('\t').collect();
-        let [id, toward, set, route, fires, wins, losses, right] = c.as_slice() else {
-            continue;
-        };
-        let n = |s: &str| s.parse().unwrap_or(0);
-        out.entry((*id).to_owned()).or_default().push(Record {
-            toward: (*toward).to_owned(),
-            set: (*set).to_owned(),
-            route: (*route).to_owned(),
-            fires: n(fires),
-            wins: n(wins),
-            losses: n(losses),
-            right: n(right),
-        });
-    }
-    out
-}
-
-/// The records as `heuristics/departures.tsv`.
-pub fn records_tsv(records: &BTreeMap<String, Vec<Record>>) -> String {
-    let mut out = String::from(
-        "# Each departure's record against the plain reading on the labelled sets of heuristics/labelled,\n\
-         # leave-one-provider-out, at the default patch level: where it fired, wins (the plain reading\n\
-         # wrong and the departure right, or a wrong read-only claim held for a human), losses (the plain\n\
-         # reading right and the departure wrong or holding it), and rows where what it proposed was right.\n\
-         # Regenerate: cargo run --release --example eval -- --measure\n\
-         # id\ttoward\tset\troute\tfires\twins\tlosses\tright\n",
-    );
-    for (id, rs) in records {
-        for r in rs {
-            out.push_str(&format!(
-                "{id}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
-                r.toward, r.set, r.route, r.fires, r.wins, r.losses, r.right
-            ));
-        }
-    }
-    out
-}
+use super::terms::{Confidence, Field, Veto};
+use super::vote::Did;
 
 /// The departure the engine's reading of `inf` is from its plain reading, whether or not
 /// it stood: what an example of `heuristics/departures.yaml` is read as.
@@ -180,7 +61,7 @@ pub enum Departure {
     GetChanges,
     /// The verb of the operation a URL or SOAP call names, of the label, of the path's last
     /// segment, of the description.
-    Verb(Source),
+    Verb(Field),
     /// A read verb overruled by a change beside it.
     Veto(Veto),
     /// A rule of `heuristics/effects.yaml` (index).
@@ -189,6 +70,15 @@ pub enum Departure {
     Declared,
     /// The catalog's own declarations.
     Catalog,
+}
+
+/// The id of the entry of `heuristics/departures.yaml` that describes `d`: every rule's
+/// departure is described once, as `rule`.
+pub fn entry_id(d: Departure, set: &RuleSet) -> String {
+    match d {
+        Departure::Rule(_) => "rule".to_owned(),
+        d => d.id(set),
+    }
 }
 
 impl Departure {
@@ -222,7 +112,7 @@ pub fn of(inf: &Inference, min: Confidence) -> Option<Departure> {
     if inf
         .catalog
         .as_ref()
-        .is_some_and(|v| v.did == super::catalog::Did::Overruled)
+        .is_some_and(|v| v.did == Did::Overruled)
     {
         return Some(Departure::Catalog);
     }
@@ -242,7 +132,7 @@ pub fn reading(plain: Plain, d: &Decision, prefixed: bool) -> Option<Departure> 
         Basis::Declared => Departure::Declared,
         Basis::Rule(i) => Departure::Rule(i),
         Basis::Veto(v) => Departure::Veto(v),
-        Basis::Verb(Source::Name) => match d.verb {
+        Basis::Verb(Field::Name) => match d.verb {
             _ if plain.line == Line::Get && d.claim == Claim::Change => Departure::GetChanges,
             Some((_, v)) if v.index == 0 && !prefixed => Departure::Word(v.sense),
             _ => Departure::Culture,
@@ -413,7 +303,7 @@ fn quiet_conflict(w: &Weighing) -> Option<Pick> {
     }
     let leading = match e.basis {
         Basis::Rule(i) => w.set.rules[i].weight == Weight::Strong,
-        Basis::Verb(Source::Name) => {
+        Basis::Verb(Field::Name) => {
             e.verb
                 .is_some_and(|(_, v)| v.index == 0 && !v.inflected && !v.noun)
                 && !w.ev.read_at_style
@@ -534,38 +424,11 @@ fn held(mut j: Judgement, why: Held) -> Judgement {
 pub fn kept(d: Departure, set: &RuleSet) -> bool {
     if let Departure::Word(sense) = d {
         let s = set.lexicon.sense(sense);
-        if !super::BUILTIN.iter().any(|(file, _)| *file == s.file) {
+        if !BUILTIN.iter().any(|(file, _)| *file == s.file) {
             return true;
         }
     }
-    set.departures.entry(d, set).is_none_or(|e| e.kept)
-}
-
-/// Runs the examples of every departure; one message per example that does not behave.
-pub fn check_examples(set: &RuleSet) -> Vec<String> {
-    let mut failures = Vec::new();
-    for e in &set.departures.entries {
-        for (want, list) in [(true, &e.examples.matches), (false, &e.examples.no_match)] {
-            for ex in list {
-                let group = super::Group {
-                    post: e.post,
-                    ..super::Group::single()
-                };
-                let inf = super::infer_in(&ex.view(), &group, set);
-                let got = considered(&inf).map(|d| match d {
-                    Departure::Rule(_) => "rule".to_owned(),
-                    d => d.id(set),
-                });
-                if (got.as_deref() == Some(e.id.as_str())) != want {
-                    let how = if want { "should be" } else { "should not be" };
-                    failures.push(format!(
-                        "heuristics/departures.yaml: `{}`: example {how} read as it: {ex} (read as {})",
-                        e.id,
-                        got.as_deref().unwrap_or("the plain reading")
-                    ));
-                }
-            }
-        }
-    }
-    failures
+    set.departures
+        .entry(&entry_id(d, set))
+        .is_none_or(|e| e.kept)
 }

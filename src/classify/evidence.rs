@@ -5,73 +5,21 @@
 
 use std::cell::RefCell;
 
-use super::RuleSet;
 use super::index::Sym;
+use super::known::RuleSet;
 use super::lexicon::Lexicon;
 use super::name::{Group, Position, PostSays, Verb, Words, sentence_verb_in};
 use super::plain::{Agreement, Claim, Method};
 use super::rules::{self, Facts};
 use super::signals::PathSink;
+use super::terms::{Field, ObjectHit};
 use crate::text::words::each_token;
 use crate::view::ActionView;
-
-/// Where a verb was read, in the order the decision trusts them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Source {
-    /// The action id or tool name.
-    Name,
-    /// The operation a URL or SOAP call names: an RPC method (`/users.list`), a custom method
-    /// (`/files/{id}:batchGet`), an `?action=` selector, a SOAP operation.
-    Operation,
-    Label,
-    /// The last literal segment of the URL (`/tickets/{id}/archive`).
-    Path,
-    /// The first sentence of the description.
-    Description,
-}
-
-impl Source {
-    pub const ALL: [Source; 5] = [
-        Source::Name,
-        Source::Operation,
-        Source::Label,
-        Source::Path,
-        Source::Description,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Source::Name => "name",
-            Source::Operation => "operation",
-            Source::Label => "label",
-            Source::Path => "path",
-            Source::Description => "description",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Source> {
-        Source::ALL.into_iter().find(|x| x.name() == s)
-    }
-
-    /// Whether [`Evidence::object`] is read beside a verb from here: the name's, or the
-    /// label's where the name has none.
-    pub fn has_object(self) -> bool {
-        matches!(self, Source::Name | Source::Label)
-    }
-}
-
-/// An object of the name's (or the label's) verb (`token` in `get_session_token`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ObjectHit {
-    /// Index into the lexicon's objects.
-    pub object: usize,
-    pub word: Sym,
-}
 
 /// Everything read from one action.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Evidence {
-    /// By [`Source`].
+    /// By [`Field`].
     pub verbs: [Option<Verb>; 5],
     pub method: Method,
     /// The call is RPC-style: every call is POST and the URL or SOAP operation names it (one
@@ -134,7 +82,7 @@ impl Evidence {
         }
     }
 
-    pub fn verb(&self, s: Source) -> Option<Verb> {
+    pub fn verb(&self, s: Field) -> Option<Verb> {
         self.verbs[s as usize]
     }
 }
@@ -408,7 +356,7 @@ fn read_name(
         if lex.word(v.sym) == "post" && matches!(ev.method, Method::Post | Method::None) {
             ev.method_word = Some(v);
         } else {
-            ev.verbs[Source::Name as usize] = Some(v);
+            ev.verbs[Field::Name as usize] = Some(v);
         }
         ev.object = object_of(v, view, lex, s);
     }
@@ -461,7 +409,7 @@ fn read_call(ev: &mut Evidence, group: &Group, lex: &Lexicon, s: &mut Scratch, s
     .find(|o| !o.is_empty());
     if let Some(op) = operation {
         s.text.read_name(op, lex, None);
-        ev.verbs[Source::Operation as usize] = s
+        ev.verbs[Field::Operation as usize] = s
             .text
             .pick_verb(Position::First, lex, &mut s.cands)
             .filter(|v| !v.inflected);
@@ -475,12 +423,12 @@ fn read_call(ev: &mut Evidence, group: &Group, lex: &Lexicon, s: &mut Scratch, s
         // Where the API posts its reads too, a POST's segment names what it reaches, as a
         // GET's does.
         let acts = ev.method == Method::Post && group.post != PostSays::Nothing;
-        ev.verbs[Source::Path as usize] = path_verb(&s.text, lex, acts).or_else(|| {
+        ev.verbs[Field::Path as usize] = path_verb(&s.text, lex, acts).or_else(|| {
             acts.then(|| run_together_verb(&s.name, &p.last, lex))
                 .flatten()
         });
     }
-    ev.named = ev.method == Method::Post && !ev.rpc_style && ev.verb(Source::Path).is_some();
+    ev.named = ev.method == Method::Post && !ev.rpc_style && ev.verb(Field::Path).is_some();
 }
 
 /// The label's and the description's verbs: prose is read too when the name or operation
@@ -489,7 +437,7 @@ fn read_prose(ev: &mut Evidence, view: &ActionView, lex: &Lexicon, s: &mut Scrat
     if let Some(label) = &view.label {
         // A title that opens with a gerund names an activity or a thing ("Following by User
         // ID", "Networking Information List"), as a past participle qualifies one.
-        ev.verbs[Source::Label as usize] = sentence_verb_in(label, lex, &mut s.buf, &mut s.form)
+        ev.verbs[Field::Label as usize] = sentence_verb_in(label, lex, &mut s.buf, &mut s.form)
             .filter(|v| {
                 !(v.inflected
                     && crate::text::words::raw_words(label)
@@ -499,27 +447,27 @@ fn read_prose(ev: &mut Evidence, view: &ActionView, lex: &Lexicon, s: &mut Scrat
         // Where the label's verb is the action's (the name has none), so is its object:
         // "Get access token" mints one as `get_access_token` does.
         if ev.object.is_none()
-            && ev.verb(Source::Name).is_none()
-            && let Some(v) = ev.verb(Source::Label)
+            && ev.verb(Field::Name).is_none()
+            && let Some(v) = ev.verb(Field::Label)
         {
             ev.object = object_in_sentence(label, lex.objects_after(v.sym), lex, s);
         }
     }
     if let Some(d) = &view.description {
-        ev.verbs[Source::Description as usize] = sentence_verb_in(d, lex, &mut s.buf, &mut s.form);
+        ev.verbs[Field::Description as usize] = sentence_verb_in(d, lex, &mut s.buf, &mut s.form);
     }
     // A change word read from a plural past the name's first word (`browser_console_messages`,
     // `team_integration_logs`) more likely names things than acts: it yields to a label or
     // description that opens with a verb.
-    if let Some(v) = ev.verb(Source::Name)
+    if let Some(v) = ev.verb(Field::Name)
         && v.inflected
         && v.noun
         && v.index > 0
         && s.name.get(v.index).ends_with('s')
         && !lex.sense(v.sense).effect.is_read_only()
-        && (ev.verb(Source::Label).is_some() || ev.verb(Source::Description).is_some())
+        && (ev.verb(Field::Label).is_some() || ev.verb(Field::Description).is_some())
     {
-        ev.verbs[Source::Name as usize] = None;
+        ev.verbs[Field::Name as usize] = None;
         ev.object = None;
     }
 }

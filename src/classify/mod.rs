@@ -19,93 +19,45 @@
 //! [`catalog`] weighs the catalog's own declarations; [`index`] holds the word-to-number
 //! maps that make the lookups fast, and [`signals`] the tokenizer; nothing there decides.
 
+// Bottom to top; each floor imports only the floors below it (tests/layering.rs).
+// Tools: no knowledge of effects.
+pub mod example;
+pub mod index;
+pub mod signals;
+// The words a reading is told in, and the plain reading, which every later stage speaks in.
+pub mod plain;
+pub mod terms;
+// What classify knows: the lexicon, the rules, the records; loaded, running nothing.
+pub mod known;
+pub mod lexicon;
+pub mod name;
+pub mod record;
+pub mod rules;
+// The vocabulary of a reading, which the stages hand each other.
+pub mod reading;
+pub mod vote;
+// The stages, in the order the story above tells.
 pub mod catalog;
 pub mod confidence;
 pub mod decide;
 pub mod departure;
 pub mod evidence;
-pub mod example;
-pub mod index;
-pub mod lexicon;
-pub mod name;
-pub mod plain;
-pub mod rules;
-pub mod signals;
 
-use std::fmt;
 use std::path::Path;
 
-use crate::effects::Effects;
 use crate::error::{Error, Result};
 use crate::view::ActionView;
-pub use confidence::{Held, Judgement, Measured};
-pub use decide::{Decision, Ref};
 pub use evidence::Evidence;
+pub use known::{BUILTIN, RuleSet};
 pub use lexicon::Lexicon;
 pub use name::Group;
 pub use plain::Claim;
+pub use reading::{Basis, Decision, Held, Inference, Judgement};
+pub use record::Measured;
 pub use rules::{Rule, Weight};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Confidence {
-    Low,
-    Medium,
-    High,
-}
-
-impl Confidence {
-    pub fn name(self) -> &'static str {
-        match self {
-            Confidence::Low => "low",
-            Confidence::Medium => "medium",
-            Confidence::High => "high",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Confidence> {
-        [Confidence::Low, Confidence::Medium, Confidence::High]
-            .into_iter()
-            .find(|c| c.name() == s)
-    }
-}
-
-impl fmt::Display for Confidence {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// The built-in heuristics files, in load order.
-pub const BUILTIN: &[(&str, &str)] = &[
-    (
-        "heuristics/words.yaml",
-        include_str!("../../heuristics/words.yaml"),
-    ),
-    (
-        "heuristics/effects.yaml",
-        include_str!("../../heuristics/effects.yaml"),
-    ),
-];
-
-const MEASURED: &str = include_str!("../../heuristics/measured.tsv");
-
-/// All heuristics in force: the lexicon, the rules, and the measured counts.
-#[derive(Debug, Clone, Default)]
-pub struct RuleSet {
-    pub lexicon: Lexicon,
-    pub rules: Vec<Rule>,
-    pub measured: Measured,
-    /// The departures from the plain reading the engine makes, and their records.
-    pub departures: departure::Departures,
-    pub(crate) matcher: rules::Matcher,
-}
+pub use terms::{Confidence, Ref};
 
 impl RuleSet {
-    /// The built-in heuristics.
-    pub fn builtin() -> Result<RuleSet> {
-        RuleSet::load(BUILTIN.iter().map(|(f, t)| (f.to_string(), t.to_string())))
-    }
-
     /// Built-in heuristics plus every `*.yaml` file in `dir`: a rule, sense or object with a
     /// built-in id replaces it, others are added, a word listed in a user sense moves there.
     pub fn with_user_dir(dir: &Path) -> Result<RuleSet> {
@@ -131,43 +83,11 @@ impl RuleSet {
         Ok(set)
     }
 
-    fn load(files: impl IntoIterator<Item = (String, String)>) -> Result<RuleSet> {
-        let mut rules: Vec<Rule> = Vec::new();
-        let mut parts = Vec::new();
-        for (file, text) in files {
-            let (file_rules, part) = rules::parse_file(&text, &file)?;
-            for rule in file_rules {
-                example::replace_by_id(&mut rules, rule, |r| &r.id);
-            }
-            parts.push(part);
-        }
-        let mut set = RuleSet {
-            lexicon: Lexicon::from_parts(&parts)?,
-            matcher: rules::Matcher::new(&rules),
-            rules,
-            measured: Measured::default(),
-            departures: departure::Departures::builtin()?,
-        };
-        set.measured = Measured::parse(MEASURED, &set);
-        Ok(set)
-    }
-
-    /// The id a report shows for something that decided.
-    pub fn ref_id(&self, r: Ref) -> &str {
-        match r {
-            Ref::Sense(s) => &self.lexicon.sense(s).id,
-            Ref::Object(o) => &self.lexicon.objects[o].id,
-            Ref::Rule(i) => &self.rules[i].id,
-            Ref::Hint => "declared-hint",
-            Ref::Plain => "plain-reading",
-        }
-    }
-
     /// Runs the examples of every rule, sense, object and departure; one message per
     /// example that does not behave.
     pub fn check_examples(&self) -> Vec<String> {
         let mut failures = self.check_examples_of(&|_| true);
-        failures.extend(departure::check_examples(self));
+        failures.extend(check_departure_examples(self));
         failures
     }
 
@@ -219,80 +139,7 @@ impl RuleSet {
     }
 }
 
-/// What inference concluded for one action, and why.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Inference {
-    /// Empty when unclassified.
-    pub effects: Effects,
-    pub confidence: Option<Confidence>,
-    /// The write replaces or modifies existing data (for the overwrite destructive policy).
-    pub overwrites: bool,
-    /// The rules that held, by index: for the `unused-heuristic` note.
-    pub fired: Vec<usize>,
-    /// The decision and what it rests on; `None` when unclassified.
-    pub decision: Option<Decision>,
-    /// What the measured counts said of it.
-    pub judgement: Option<Judgement>,
-    /// A read proposal too poor to stand against the POST that says change, which this
-    /// inference's change overruled: kept so the counts measure the read as it was made.
-    pub overruled: Option<Box<Decision>>,
-    /// What the catalog's own declarations said of it, and did ([`catalog`]).
-    pub catalog: Option<Box<catalog::Vote>>,
-    /// What the name and method plainly say, which every departure is measured against.
-    pub plain: Option<plain::Plain>,
-    /// The name's first words were skipped as its group's shared prefix.
-    pub prefixed: bool,
-}
-
 impl Inference {
-    /// What decided, most important first (kept in the decision alone).
-    pub fn deciding(&self) -> &[Ref] {
-        self.decision.as_ref().map_or(&[], |d| &d.deciding)
-    }
-
-    /// The reading a verb was read for: the proposal, or, where the proposal is the plain
-    /// reading and the engine read a verb it did not take, the engine's (what the catalog's
-    /// declarations are counted and voted by).
-    pub fn reading(&self) -> Option<&Decision> {
-        match (&self.decision, &self.overruled) {
-            (Some(d), Some(e))
-                if d.verb.is_none() && matches!(d.basis, decide::Basis::Plain(..)) =>
-            {
-                Some(e)
-            }
-            (d, _) => d.as_ref(),
-        }
-    }
-
-    /// The engine's reading beside a plain proposal that it was too weak to depart from:
-    /// a doubt.
-    pub fn doubt(&self) -> Option<&Decision> {
-        match (&self.decision, &self.overruled) {
-            (Some(d), Some(e))
-                if matches!(d.basis, decide::Basis::Plain(..)) && e.claim != d.claim =>
-            {
-                Some(e)
-            }
-            _ => None,
-        }
-    }
-
-    /// Whether a declaration of `effects` says what the doubt says (it settles it).
-    pub fn doubted_by(&self, effects: Effects) -> bool {
-        self.doubt().is_some_and(|e| Claim::of(effects) == e.claim)
-    }
-
-    /// Whether the proposal is at least as sure as `min`: below it, a proposal is listed
-    /// for a human, not used.
-    pub fn confident(&self, min: Confidence) -> bool {
-        self.confidence.is_some_and(|c| c >= min)
-    }
-
-    /// Ids of what decided, most important first.
-    pub fn deciding_ids<'a>(&self, set: &'a RuleSet) -> Vec<&'a str> {
-        self.deciding().iter().map(|&r| set.ref_id(r)).collect()
-    }
-
     /// One sentence on what decided and how sure it is. Made when asked, from what the
     /// inference keeps anyway: held for every action of one large file, the sentences
     /// were a tenth of its plan.
@@ -305,6 +152,22 @@ impl Inference {
 }
 
 const UNCLASSIFIED: &str = "no verb in the name, operation, label, path or description, and no rule matched: left unclassified rather than guessed";
+
+/// The inference for a catalog action (the hints it declares are evidence, as in
+/// [`infer_declared_in`]), with what the rest of the catalog declares: the function
+/// every command uses for catalog actions. `votes` is `None` with `--no-catalog-evidence`.
+pub fn classify(
+    view: &ActionView,
+    group: &Group,
+    set: &RuleSet,
+    votes: Option<&catalog::Votes>,
+) -> Inference {
+    let inf = infer_declared_in(view, group, set);
+    match votes {
+        Some(v) if !v.is_empty() => v.apply(view, inf),
+        _ => inf,
+    }
+}
 
 /// The inference for an action read alone (no other names to learn the naming style from).
 pub fn infer(view: &ActionView, set: &RuleSet) -> Inference {
@@ -402,8 +265,8 @@ pub fn infer_declared_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inf
     let decision = decide::declared(inf.overruled.as_deref().or(d), &ev, read_only);
     let judgement = Judgement {
         confidence: Confidence::High,
-        key: confidence::Key::Declared,
-        count: confidence::Count::default(),
+        key: record::Key::Declared,
+        count: record::Count::default(),
         raised: false,
         held: None,
     };
@@ -422,7 +285,6 @@ pub fn infer_declared_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inf
 }
 
 fn reason(d: &Decision, j: &Judgement, set: &RuleSet) -> String {
-    use decide::Basis;
     let lex = &set.lexicon;
     let what = match (d.basis, d.verb) {
         (Basis::Declared, _) => String::from("the hint declared in the catalog, a person's claim"),
@@ -477,7 +339,7 @@ fn reason(d: &Decision, j: &Judgement, set: &RuleSet) -> String {
             "; high: such evidence held at least 98.5% of the time on the labelled sets"
         }
         (Confidence::Medium, ..) => "; medium",
-        (Confidence::Low, confidence::Key::Support { .. }, _) => {
+        (Confidence::Low, record::Key::Support { .. }, _) => {
             "; low: seen in too few providers to speak for itself, and nothing that agrees makes up for it"
         }
         (Confidence::Low, _, Claim::Change) => {
@@ -490,9 +352,36 @@ fn reason(d: &Decision, j: &Judgement, set: &RuleSet) -> String {
     [&what, how, sure].concat()
 }
 
+/// Runs the examples of every departure; one message per example that does not behave.
+fn check_departure_examples(set: &RuleSet) -> Vec<String> {
+    let mut failures = Vec::new();
+    for e in &set.departures.entries {
+        for (want, list) in [(true, &e.examples.matches), (false, &e.examples.no_match)] {
+            for ex in list {
+                let group = Group {
+                    post: e.post,
+                    ..Group::single()
+                };
+                let inf = infer_in(&ex.view(), &group, set);
+                let got = departure::considered(&inf).map(|d| departure::entry_id(d, set));
+                if (got.as_deref() == Some(e.id.as_str())) != want {
+                    let how = if want { "should be" } else { "should not be" };
+                    failures.push(format!(
+                        "heuristics/departures.yaml: `{}`: example {how} read as it: {ex} (read as {})",
+                        e.id,
+                        got.as_deref().unwrap_or("the plain reading")
+                    ));
+                }
+            }
+        }
+    }
+    failures
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::effects::Effects;
     use crate::view::Step;
 
     fn set() -> RuleSet {
@@ -880,7 +769,7 @@ mod tests {
             confidence::chain(&d)
                 .own()
                 .iter()
-                .map(|k| k.text(&set))
+                .map(|k| k.text(&set.lexicon, &set.rules))
                 .collect::<Vec<_>>()
         };
         // `read` after a change is a state (`mark_chat_read_for_user`): its record there
@@ -901,7 +790,7 @@ mod tests {
         let view = post("users_get_member_groups", "/users/{id}/getMemberGroups");
         let ev = evidence::gather(&view, &Group::single(), &set);
         assert!(ev.named);
-        let path = ev.verb(evidence::Source::Path).expect("a path verb");
+        let path = ev.verb(terms::Field::Path).expect("a path verb");
         assert_eq!(set.lexicon.word(path.sym), "get");
         let d = decide::decide(&ev, &set).unwrap();
         assert_eq!(d.agreement, plain::Agreement::Named);
@@ -1005,7 +894,7 @@ mod tests {
             &named("event_read", None, Some("Marks a single Event as read.")),
             &["event_read"],
         );
-        assert_eq!(d.basis, decide::Basis::Veto(decide::Veto::Prose));
+        assert_eq!(d.basis, Basis::Veto(terms::Veto::Prose));
         assert_eq!(d.effects.joined("|"), "write");
         let d = decided(
             &named(

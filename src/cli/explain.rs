@@ -6,10 +6,12 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use catalog_effects::classify::catalog::Did;
-use catalog_effects::classify::evidence::{self, Source};
+use catalog_effects::classify::evidence;
 use catalog_effects::classify::index::Sym;
 use catalog_effects::classify::plain::Agreement;
+use catalog_effects::classify::record;
+use catalog_effects::classify::terms::Field as Source;
+use catalog_effects::classify::vote::Did;
 use catalog_effects::classify::{Claim, RuleSet, confidence};
 use catalog_effects::error::{Error, Result, did_you_mean};
 use catalog_effects::fix::options::Options;
@@ -487,17 +489,17 @@ fn hints_section(s: &mut String, v: &ActionView, f: &FileResult, a: &ActionResul
 /// "read-only in N of M labelled operations, P of Q providers". A read word has no record of
 /// every position (its own is its position's): its two are summed.
 fn word_record(set: &RuleSet, word: Sym, prose: bool, read_only: bool) -> String {
-    let mut c = confidence::Count::default();
+    let mut c = record::Count::default();
     // A provider seen under two methods or positions counts twice here: an upper bound, said
     // so.
-    let mut add = |n: confidence::Count| {
+    let mut add = |n: record::Count| {
         c.held += n.held;
         c.of += n.of;
         c.providers += n.providers;
         c.providers_held += n.providers_held;
     };
     for agreement in Agreement::ALL {
-        let key = |first| confidence::Key::Word {
+        let key = |first| record::Key::Word {
             prose,
             word,
             first,
@@ -586,7 +588,7 @@ fn confidence_section(s: &mut String, a: &ActionResult, set: &RuleSet) {
         Claim::Read => "read-only",
         Claim::Change => "not read-only",
     };
-    if d.basis == catalog_effects::classify::decide::Basis::Declared {
+    if d.basis == catalog_effects::classify::Basis::Declared {
         let _ = writeln!(
             s,
             "\nconfidence {}: a hint declared in the catalog, taken at a person's word (no strong evidence says change)",
@@ -598,7 +600,7 @@ fn confidence_section(s: &mut String, a: &ActionResult, set: &RuleSet) {
         s,
         "\nconfidence {} from the labelled operations of heuristics/labelled (* set it; a record speaks for itself from {} providers):",
         j.confidence,
-        confidence::PROVIDERS
+        record::PROVIDERS
     );
     if let Some(r) = &a.inference.overruled {
         let _ = writeln!(
@@ -614,7 +616,7 @@ fn confidence_section(s: &mut String, a: &ActionResult, set: &RuleSet) {
     }
     // Where the plain reading's record set the level of the engine's agreeing reading, it is
     // listed with the engine's own.
-    let mut keys: Vec<confidence::Key> = confidence::chain(d).into_iter().collect();
+    let mut keys: Vec<record::Key> = confidence::chain(d).into_iter().collect();
     if !keys.contains(&j.key) {
         keys.insert(0, j.key);
     }

@@ -8,9 +8,9 @@
 
 use std::fmt::Write as _;
 
-use crate::classify::catalog::Did;
-use crate::classify::decide::Basis;
 use crate::classify::plain::Agreement;
+use crate::classify::reading::Basis;
+use crate::classify::vote::Did;
 use crate::classify::{Confidence, Ref, RuleSet, Weight};
 use crate::effects::{Effect, Effects};
 use crate::emit::Summary;

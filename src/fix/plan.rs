@@ -2,7 +2,7 @@
 //! that carry the proposal, as every source makes them and the check, the patch and the
 //! results read them.
 
-use crate::classify::{Confidence, Group, Inference, catalog, infer_in};
+use crate::classify::{Confidence, Group, Inference, classify, infer_in};
 use crate::error::Error;
 use crate::model::edit::{Edit, Status, effects_after};
 use crate::model::hints::{HintReview, review};
@@ -26,7 +26,7 @@ pub enum Hints {
 /// catalog's votes.
 pub fn decide(view: &ActionView, group: &Group, opts: &Options, hints: Hints) -> Inference {
     match hints {
-        Hints::Evidence => catalog::infer_in(view, group, &opts.rules, opts.votes.as_deref()),
+        Hints::Evidence => classify(view, group, &opts.rules, opts.votes.as_deref()),
         Hints::Advertised => {
             let inference = infer_in(view, group, &opts.rules);
             match &opts.votes {

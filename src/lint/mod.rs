@@ -1155,7 +1155,7 @@ impl<'a> Ctx<'a> {
     /// What the action's requests alone say, when a verb of their URLs names a change (the
     /// path's last segment, an RPC method): the name and the words around it left out.
     fn request_names_change(&self) -> Option<String> {
-        use crate::classify::evidence::Source;
+        use crate::classify::terms::Field as Source;
         let requests = ActionView {
             id: String::new(),
             steps: self.view.steps.clone(),

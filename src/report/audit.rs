@@ -10,7 +10,7 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use crate::classify::confidence::{Count, Key, OVERRULES, PROVIDERS};
+use crate::classify::record::{Count, Key, OVERRULES, PROVIDERS};
 use crate::classify::{Confidence, Group, Inference, RuleSet, infer_in};
 use crate::effects::{DestructivePolicy, Effect, Effects, Hints, derive_hints};
 use crate::error::{Error, Result};

@@ -379,7 +379,7 @@ fn status_message(a: &ActionResult, rules: &RuleSet) -> String {
             a.inference.deciding_ids(rules).join(", "),
             // What the catalog's declarations did is part of why (`explain` says how).
             match a.inference.catalog.as_deref().map(|v| v.did) {
-                Some(d) if d != crate::classify::catalog::Did::Nothing =>
+                Some(d) if d != crate::classify::vote::Did::Nothing =>
                     format!(" and the catalog's declarations ({})", d.name()),
                 _ => String::new(),
             }

@@ -175,7 +175,7 @@ fn take_votes(
 }
 
 /// A file's declarations by key, as the catalog's evidence counts them.
-pub(super) type Counted = Vec<(catalog::Word, Effects, catalog::Origin)>;
+pub(super) type Counted = Vec<(crate::classify::vote::Word, Effects, catalog::Origin)>;
 
 /// What each action (nested, status, the engine's inference, its valid declaration) will
 /// declare once this run's patch is applied, by the key of its verb, and where that comes
@@ -206,7 +206,7 @@ pub(super) fn counted<'a>(
                 let e = declared?;
                 (e, catalog::Origin::of(inf, e, opts.min_confidence))
             };
-            Some((catalog::Word::of(inf.reading()?)?, effects, origin))
+            Some((catalog::key_of(inf.reading()?)?, effects, origin))
         })
         .collect()
 }

@@ -1,0 +1,191 @@
+//! The catalog's vote, as data: the key its declarations are counted by ([`Word`]), what they
+//! say of one action and what that did to the engine's proposal ([`Vote`], [`Did`]). Kept on
+//! the inference for `explain` and the review guide; `catalog.rs` counts and casts it.
+
+use super::index::Sym;
+use super::known::RuleSet;
+use super::plain::{Agreement, Claim};
+use super::terms::Confidence;
+use crate::effects::Effects;
+
+/// How the HTTP method of an action sits, whatever its claim: what the counts tell apart
+/// (a read verb over GET and over POST are different evidence).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Method {
+    Get,
+    /// POST, PUT, PATCH or DELETE.
+    Other,
+    /// No HTTP call, or POST on an RPC-style API.
+    Neutral,
+    /// A POST whose URL ends in the operation's name.
+    Named,
+}
+
+impl Method {
+    pub(super) fn of(claim: Claim, agreement: Agreement) -> Method {
+        match (claim, agreement) {
+            (_, Agreement::Neutral) => Method::Neutral,
+            (_, Agreement::Named) => Method::Named,
+            (Claim::Read, Agreement::Agrees) | (Claim::Change, Agreement::Disagrees) => Method::Get,
+            _ => Method::Other,
+        }
+    }
+
+    pub(super) fn agreement(self, claim: Claim) -> Agreement {
+        match (self, claim) {
+            (Method::Neutral, _) => Agreement::Neutral,
+            (Method::Named, _) => Agreement::Named,
+            (Method::Get, Claim::Read) | (Method::Other, Claim::Change) => Agreement::Agrees,
+            _ => Agreement::Disagrees,
+        }
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            Method::Get => "over GET",
+            Method::Other => "over POST, PUT, PATCH or DELETE",
+            Method::Neutral => "with no method that says anything",
+            Method::Named => "over a POST whose URL ends in the operation's name",
+        }
+    }
+}
+
+/// What the catalog's declarations are counted by: the verb the engine read, where, and the
+/// method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Word {
+    pub word: Sym,
+    /// Read from a label or description.
+    pub prose: bool,
+    /// The first word of its text.
+    pub first: bool,
+    pub method: Method,
+    /// The object beside the verb, if any (`list` + `policies`): it changes what the verb
+    /// is worth, as the labelled counts tell it apart.
+    pub object: Option<usize>,
+}
+
+impl Word {
+    /// `` `sync` as the first word of a name, over GET ``.
+    pub fn describe(&self, set: &RuleSet) -> String {
+        format!(
+            "`{}`{} {} of a {}, {}",
+            set.lexicon.word(self.word),
+            self.object.map_or(String::new(), |o| format!(
+                " (beside an object of `{}`)",
+                set.lexicon.objects[o].id
+            )),
+            if self.first {
+                "as the first word"
+            } else {
+                "after the first word"
+            },
+            if self.prose {
+                "label or description"
+            } else {
+                "name, URL or SOAP operation"
+            },
+            self.method.describe()
+        )
+    }
+}
+
+/// The declarations of one claim for one key.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Side {
+    pub rows: u32,
+    pub connectors: u32,
+    /// The rows of the connector that has the most.
+    pub top: u32,
+}
+
+impl Side {
+    /// One connector's rows.
+    pub(super) fn add(&mut self, rows: u32) {
+        self.rows += rows;
+        self.connectors += 1;
+        self.top = self.top.max(rows);
+    }
+}
+
+/// What the catalog said of one action, and what it did: kept on the inference for
+/// `explain` and the review guide.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Vote {
+    pub key: Word,
+    /// The claim most of the key's declarations make, and the effects list declared most
+    /// among them, with its rows and connectors.
+    pub claim: Claim,
+    pub effects: Effects,
+    pub effects_rows: u32,
+    pub effects_connectors: u32,
+    /// Of `effects_rows`, those this run's patch adds.
+    pub effects_proposed: u32,
+    /// The declarations of that claim, and of the key.
+    pub side: Side,
+    pub of: u32,
+    /// Of `side`, those the engine would not have patched itself: they set the level.
+    pub taught: Side,
+    /// The level the declarations reach on their own; `None`: too few, or they disagree.
+    pub level: Option<Confidence>,
+    pub did: Did,
+    /// The engine's proposal before the vote.
+    pub before: Effects,
+    pub before_confidence: Option<Confidence>,
+}
+
+/// What a vote did to the engine's proposal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Did {
+    /// Nothing: it agrees and the proposal is as sure already, or it is too weak.
+    Nothing,
+    /// It agrees: the confidence rose.
+    Raised,
+    /// It agrees on the claim; its effects were taken (and the confidence may have risen).
+    Adopted,
+    /// It says change where the engine read: the change is proposed.
+    Overruled,
+    /// It disagrees and cannot overrule (a read against evidence of change, or declarations
+    /// that disagree among themselves): the confidence went down.
+    Lowered,
+}
+
+impl Did {
+    pub fn name(self) -> &'static str {
+        match self {
+            Did::Nothing => "nothing",
+            Did::Raised => "raised",
+            Did::Adopted => "adopted",
+            Did::Overruled => "overruled",
+            Did::Lowered => "lowered",
+        }
+    }
+}
+
+impl Vote {
+    /// "in this catalog, `sync` is declared [execute] on 12 of 12 actions in 5 connectors".
+    pub fn sentence(&self, set: &RuleSet) -> String {
+        let connectors = format!(
+            "{} connector{}",
+            self.effects_connectors,
+            if self.effects_connectors == 1 {
+                ""
+            } else {
+                "s"
+            }
+        );
+        let how = match self.effects_proposed {
+            0 => "declared ".to_owned(),
+            n if n == self.effects_rows => "proposed by this run ".to_owned(),
+            n => format!("declared (or proposed by this run: {n}) "),
+        };
+        format!(
+            "in this catalog, `{}` ({}) is {how}[{}] on {} of {} actions in {connectors}",
+            set.lexicon.word(self.key.word),
+            self.key.method.describe(),
+            self.effects.joined(", "),
+            self.effects_rows,
+            self.of,
+        )
+    }
+}
