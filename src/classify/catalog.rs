@@ -31,7 +31,6 @@
 
 use std::collections::HashMap;
 
-use super::known::RuleSet;
 use super::name::Position;
 use super::plain::Claim;
 use super::reading::{Basis, Decision, Inference};
@@ -401,28 +400,10 @@ impl Votes {
     }
 }
 
-/// The decision's sentence, with what the catalog's vote did to it, if anything.
-pub fn reason(engine: String, inf: &Inference, set: &RuleSet) -> String {
-    let Some(v) = inf.catalog.as_deref().filter(|v| v.did != Did::Nothing) else {
-        return engine;
-    };
-    let level = inf.confidence.map_or("none", Confidence::name);
-    let did = match v.did {
-        Did::Raised => format!("so the confidence is {level}"),
-        Did::Adopted => format!("so it is proposed [{}], {level}", inf.effects.joined(", ")),
-        Did::Overruled => format!(
-            "which overrules the read: proposed [{}], {level}",
-            inf.effects.joined(", ")
-        ),
-        Did::Lowered => format!("which disagrees: the confidence goes down to {level}"),
-        Did::Nothing => String::new(),
-    };
-    format!("{engine}; {}, {did}", v.sentence(set))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::classify::known::RuleSet;
     use crate::effects::Effect;
     use crate::view::Step;
 

@@ -27,7 +27,6 @@
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
-use super::known::RuleSet;
 use super::name::Position;
 use super::plain::{Agreement, Claim};
 use super::reading::{Basis, Decision, Judgement};
@@ -377,124 +376,6 @@ impl Measured {
     }
 }
 
-impl Key {
-    /// The piece of evidence in words, for `explain`.
-    pub fn describe(&self, set: &RuleSet) -> String {
-        let lex = &set.lexicon;
-        let (how, at) = (how_phrase, at_phrase);
-        match *self {
-            Key::Word {
-                prose,
-                word,
-                first,
-                agreement,
-            } => format!(
-                "verb `{}` in a {}{}, {}",
-                lex.word(word),
-                if prose {
-                    "label or description"
-                } else {
-                    "name, URL or SOAP operation"
-                },
-                at(first),
-                how(agreement)
-            ),
-            Key::Context {
-                claim,
-                sense: Some(s),
-                place,
-                first,
-                agreement,
-            } => format!(
-                "any `{}` verb{}{}, {} ({} claims)",
-                lex.sense(s).id,
-                place.map_or(String::new(), |p| format!(" read from the {}", p.name())),
-                at(first),
-                how(agreement),
-                claim.name()
-            ),
-            Key::Context {
-                claim, agreement, ..
-            } => format!("any {} claim {}", claim.name(), how(agreement)),
-            Key::Object {
-                object,
-                word,
-                overruled,
-            } => format!(
-                "{} `{}` beside the verb{}",
-                if word.is_some() {
-                    "object"
-                } else {
-                    "any object of"
-                },
-                word.map_or(lex.objects[object].id.as_str(), |w| lex.word(w)),
-                if overruled { ", overruling it" } else { "" }
-            ),
-            Key::Rule {
-                rule, agreement, ..
-            } => format!("rule `{}` {}", set.rules[rule].id, how(agreement)),
-            Key::Veto {
-                veto, agreement, ..
-            } => format!(
-                "a read verb overruled by a change in the {} {}",
-                veto.name(),
-                how(agreement)
-            ),
-            Key::Base => "any labelled operation (change claims)".to_owned(),
-            Key::Plain {
-                claim,
-                line,
-                word,
-                agreement,
-            } => format!(
-                "the plain reading's {} ({}{}), {}",
-                claim.name(),
-                line.name(),
-                word.map_or(String::new(), |w| format!(": `{}`", lex.word(w))),
-                how(agreement)
-            ),
-            Key::Declared => "a hint declared in the catalog, a person's claim".to_owned(),
-            Key::Support {
-                claim,
-                agreement,
-                others,
-            } => format!(
-                "any {} claim {} and {} other piece{} of evidence that agree{}",
-                claim.name(),
-                how(agreement),
-                match others {
-                    0 => "no",
-                    1 => "one",
-                    _ => "two or more",
-                },
-                if others == 1 { "" } else { "s" },
-                if others == 1 { "s" } else { "" },
-            ),
-        }
-    }
-}
-
-/// How the method stood beside a piece of evidence, in words.
-fn how_phrase(a: Agreement) -> &'static str {
-    match a {
-        Agreement::Agrees => "with a method that agrees",
-        Agreement::Neutral => {
-            "with no method that says anything (no HTTP call, or an RPC-style API's POST, or GET for a change, or a GET after a POST of the action's own)"
-        }
-        Agreement::Disagrees => "with a method that disagrees",
-        Agreement::Named => "over a POST whose URL ends in the operation's name",
-    }
-}
-
-/// Where a verb stood in its text, in words; nothing when its record is every position's.
-fn at_phrase(first: Option<bool>) -> &'static str {
-    match first {
-        Some(true) => " as the first word",
-        Some(false) => " after the first word",
-        None => "",
-    }
-}
-
 /// The counts of a [`Tally`] by key and provider.
 #[derive(Debug, Default)]
 pub struct ByProvider {
@@ -644,6 +525,7 @@ mod tests {
 
     use super::*;
     use crate::classify::index::Sym;
+    use crate::classify::known::RuleSet;
 
     const READ: Claim = Claim::Read;
 

@@ -148,7 +148,13 @@ pub struct Settled {
     pub decision: Decision,
     pub judgement: Judgement,
     pub other: Option<Decision>,
+    /// The label of the reader of [`READERS`] that spoke, or [`NO_READER`].
+    pub reader: &'static str,
 }
+
+/// What [`Settled::reader`] says where no reader spoke: the plain reading is proposed, at
+/// the level its record gives it.
+pub const NO_READER: &str = "none (the plain reading, on its own record)";
 
 /// The two readings being weighed, with their records.
 struct Weighing<'a> {
@@ -210,23 +216,28 @@ pub fn settle(
         post,
         set,
     };
-    let pick = READERS
+    let (reader, pick) = READERS
         .iter()
-        .find_map(|(_, read)| read(&w))
-        .unwrap_or(Pick::Plain {
-            j: patched(pj, plain.claim),
-            keep_engine: true,
-        });
+        .find_map(|(label, read)| Some((*label, read(&w)?)))
+        .unwrap_or((
+            NO_READER,
+            Pick::Plain {
+                j: patched(pj, plain.claim),
+                keep_engine: true,
+            },
+        ));
     match pick {
         Pick::Engine { j, keep_plain } => Settled {
             decision: engine.expect("a reader picks the engine's reading only where there is one"),
             judgement: j,
             other: keep_plain.then_some(plain_d),
+            reader,
         },
         Pick::Plain { j, keep_engine } => Settled {
             decision: plain_d,
             judgement: j,
             other: if keep_engine { engine } else { None },
+            reader,
         },
     }
 }

@@ -19,35 +19,44 @@
 //! [`catalog`] weighs the catalog's own declarations; [`index`] holds the word-to-number
 //! maps that make the lookups fast, and [`signals`] the tokenizer; nothing there decides.
 
-// Bottom to top; each floor imports only the floors below it (tests/layering.rs).
-// Tools: no knowledge of effects.
+// Bottom to top; each floor imports only the floors below it (tests/layering.rs). Tools,
+// which know nothing of effects:
 pub mod example;
 pub mod index;
 pub mod signals;
-// The words a reading is told in, and the plain reading, which every later stage speaks in.
+
+// The words a reading is told in, and the plain reading, which every later stage speaks in:
 pub mod plain;
 pub mod terms;
-// What classify knows: the lexicon, the rules, the records; loaded, running nothing.
+
+// What classify knows: the lexicon, the rules, the records; loaded, running nothing:
 pub mod known;
 pub mod lexicon;
 pub mod name;
 pub mod record;
 pub mod rules;
-// The vocabulary of a reading, which the stages hand each other.
+
+// The vocabulary of a reading, which the stages hand each other:
 pub mod reading;
 pub mod vote;
-// The stages, in the order the story above tells.
+
+// The stages (evidence, decide, confidence, departure, then the catalog's vote):
 pub mod catalog;
 pub mod confidence;
 pub mod decide;
 pub mod departure;
 pub mod evidence;
 
+// What the face hands a reviewer, and the English of every decision:
+pub mod explanation;
+pub mod say;
+
 use std::path::Path;
 
 use crate::error::{Error, Result};
 use crate::view::ActionView;
 pub use evidence::Evidence;
+pub use explanation::Explanation;
 pub use known::{BUILTIN, RuleSet};
 pub use lexicon::Lexicon;
 pub use name::Group;
@@ -139,20 +148,6 @@ impl RuleSet {
     }
 }
 
-impl Inference {
-    /// One sentence on what decided and how sure it is. Made when asked, from what the
-    /// inference keeps anyway: held for every action of one large file, the sentences
-    /// were a tenth of its plan.
-    pub fn reason(&self, set: &RuleSet) -> String {
-        match (&self.decision, &self.judgement) {
-            (Some(d), Some(j)) => catalog::reason(reason(d, j, set), self, set),
-            _ => UNCLASSIFIED.to_owned(),
-        }
-    }
-}
-
-const UNCLASSIFIED: &str = "no verb in the name, operation, label, path or description, and no rule matched: left unclassified rather than guessed";
-
 /// The inference for a catalog action (the hints it declares are evidence, as in
 /// [`infer_declared_in`]), with what the rest of the catalog declares: the function
 /// every command uses for catalog actions. `votes` is `None` with `--no-catalog-evidence`.
@@ -167,6 +162,13 @@ pub fn classify(
         Some(v) if !v.is_empty() => v.apply(view, inf),
         _ => inf,
     }
+}
+
+/// Why the run proposed `inf` for `view` of `group`: read again, only when asked, so the
+/// run's cost does not carry it.
+pub fn explain(view: &ActionView, group: &Group, set: &RuleSet, inf: &Inference) -> Explanation {
+    let (_, ev, reader) = infer_gathered(view, group, set);
+    explanation::build(view, set, inf, ev, reader)
 }
 
 /// The inference for an action read alone (no other names to learn the naming style from).
@@ -184,8 +186,13 @@ pub fn infer_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inference {
 }
 
 /// [`infer_in`], and the evidence it read (its rules moved into the inference), for what
-/// weighs a person's hint against it.
-fn infer_gathered(view: &ActionView, group: &Group, set: &RuleSet) -> (Inference, Evidence) {
+/// weighs a person's hint against it, and the departure reader that settled it (`None`:
+/// nothing to settle).
+fn infer_gathered(
+    view: &ActionView,
+    group: &Group,
+    set: &RuleSet,
+) -> (Inference, Evidence, Option<&'static str>) {
     let mut ev = evidence::gather(view, group, set);
     // The plain reading of the name as written, which every departure is counted against;
     // and of the name past its group's prefix, which the proposal starts from (a service
@@ -211,9 +218,10 @@ fn infer_gathered(view: &ActionView, group: &Group, set: &RuleSet) -> (Inference
             prefixed: ev.prefixed,
             ..Inference::default()
         };
-        return (inference, ev);
+        return (inference, ev, None);
     }
     let settled = departure::settle(base, engine, &ev, group.post, set);
+    let reader = settled.reader;
     let (d, judgement, other) = (settled.decision, settled.judgement, settled.other);
     let fired = std::mem::take(&mut ev.fired);
     let inference = Inference {
@@ -228,7 +236,7 @@ fn infer_gathered(view: &ActionView, group: &Group, set: &RuleSet) -> (Inference
         plain: Some(plain),
         prefixed: ev.prefixed,
     };
-    (inference, ev)
+    (inference, ev, Some(reader))
 }
 
 /// The inference for a catalog action, where a hint a person declared
@@ -237,7 +245,7 @@ fn infer_gathered(view: &ActionView, group: &Group, set: &RuleSet) -> (Inference
 /// (which then stands, and `check` names both); a destructive hint proposes a delete where
 /// nothing says change. An MCP server's own hints are not evidence: `audit` judges them.
 pub fn infer_declared_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inference {
-    let (inf, ev) = infer_gathered(view, group, set);
+    let (inf, ev, _) = infer_gathered(view, group, set);
     let Some(hints) = &view.annotations else {
         return inf;
     };
@@ -282,74 +290,6 @@ pub fn infer_declared_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inf
         plain: inf.plain,
         prefixed: inf.prefixed,
     }
-}
-
-fn reason(d: &Decision, j: &Judgement, set: &RuleSet) -> String {
-    let lex = &set.lexicon;
-    let what = match (d.basis, d.verb) {
-        (Basis::Declared, _) => String::from("the hint declared in the catalog, a person's claim"),
-        (Basis::Plain(line, _), _) => ["the plain reading (", line.name(), ")"].concat(),
-        (Basis::Rule(i), _) => ["rule `", &set.rules[i].id, "`"].concat(),
-        (Basis::Veto(v), Some((_, verb))) => [
-            "the verb `",
-            lex.word(verb.sym),
-            "` reads, but a change in the ",
-            v.name(),
-            " overrules it",
-        ]
-        .concat(),
-        (Basis::Verb(s), Some((_, verb))) => [
-            "the verb `",
-            lex.word(verb.sym),
-            "` (",
-            &lex.sense(verb.sense).id,
-            ") of the ",
-            s.name(),
-        ]
-        .concat(),
-        _ => String::from("the evidence"),
-    };
-    let how = match d.agreement {
-        plain::Agreement::Agrees => "; the HTTP method agrees",
-        plain::Agreement::Neutral => "; no HTTP method to go by",
-        plain::Agreement::Disagrees => "; the HTTP method disagrees",
-        plain::Agreement::Named => "; a POST to a URL that names the operation",
-    };
-    if let Some(h) = j.held {
-        return [&what, how, "; low: held for a person: ", h.why()].concat();
-    }
-    if d.basis == Basis::Declared {
-        return [
-            &what,
-            how,
-            "; high: taken at a person's word, unless strong evidence says change",
-        ]
-        .concat();
-    }
-    if matches!(d.basis, Basis::Plain(..)) {
-        let level = j.confidence.name();
-        return match (j.raised, j.confidence) {
-            (true, _) => [&what, how, "; ", level, ": its record is poor, but holding it would win nothing (a change a person approves either way)"].concat(),
-            (_, Confidence::Low) => [&what, how, "; low: held for a human"].concat(),
-            _ => [&what, how, "; ", level].concat(),
-        };
-    }
-    let sure = match (j.confidence, j.key, d.claim) {
-        (Confidence::High, ..) => {
-            "; high: such evidence held at least 98.5% of the time on the labelled sets"
-        }
-        (Confidence::Medium, ..) => "; medium",
-        (Confidence::Low, record::Key::Support { .. }, _) => {
-            "; low: seen in too few providers to speak for itself, and nothing that agrees makes up for it"
-        }
-        (Confidence::Low, _, Claim::Change) => {
-            "; low: such evidence pointed to reads more often than the labelled operations do"
-        }
-        (Confidence::Low, ..) => {
-            "; low: such evidence held less than 98% of the time on the labelled sets"
-        }
-    };
-    [&what, how, sure].concat()
 }
 
 /// Runs the examples of every departure; one message per example that does not behave.

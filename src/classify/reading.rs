@@ -92,27 +92,6 @@ impl Held {
             Held::UnsureRead => "hold-unsure-read",
         }
     }
-
-    /// Why, in a phrase.
-    pub fn why(self) -> &'static str {
-        match self {
-            Held::SilentPost => {
-                "the API sends its reads as POST, so the POST says nothing and no verb says what the call does"
-            }
-            Held::QuietConflict => {
-                "the API sends its reads as POST, so the POST says nothing, and the name holds a read verb beside what says change"
-            }
-            Held::BaseRate => {
-                "the API sends its reads as POST, so the POST says nothing, and the word that says change was a change no more often than any operation is"
-            }
-            Held::UnsureRead => {
-                "no method says which, and the read the name says is surely likelier than the change the plain reading falls back to, but too weak to patch"
-            }
-            Held::LoneCall => {
-                "the API makes no other call, so nothing shows that its POST means a change, and nothing else surely says what the call does"
-            }
-        }
-    }
 }
 
 /// What inference concluded for one action, and why.

@@ -3,7 +3,6 @@
 //! the inference for `explain` and the review guide; `catalog.rs` counts and casts it.
 
 use super::index::Sym;
-use super::known::RuleSet;
 use super::plain::{Agreement, Claim};
 use super::terms::Confidence;
 use crate::effects::Effects;
@@ -39,15 +38,6 @@ impl Method {
             _ => Agreement::Disagrees,
         }
     }
-
-    pub fn describe(self) -> &'static str {
-        match self {
-            Method::Get => "over GET",
-            Method::Other => "over POST, PUT, PATCH or DELETE",
-            Method::Neutral => "with no method that says anything",
-            Method::Named => "over a POST whose URL ends in the operation's name",
-        }
-    }
 }
 
 /// What the catalog's declarations are counted by: the verb the engine read, where, and the
@@ -65,30 +55,7 @@ pub struct Word {
     pub object: Option<usize>,
 }
 
-impl Word {
-    /// `` `sync` as the first word of a name, over GET ``.
-    pub fn describe(&self, set: &RuleSet) -> String {
-        format!(
-            "`{}`{} {} of a {}, {}",
-            set.lexicon.word(self.word),
-            self.object.map_or(String::new(), |o| format!(
-                " (beside an object of `{}`)",
-                set.lexicon.objects[o].id
-            )),
-            if self.first {
-                "as the first word"
-            } else {
-                "after the first word"
-            },
-            if self.prose {
-                "label or description"
-            } else {
-                "name, URL or SOAP operation"
-            },
-            self.method.describe()
-        )
-    }
-}
+impl Word {}
 
 /// The declarations of one claim for one key.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -159,33 +126,5 @@ impl Did {
             Did::Overruled => "overruled",
             Did::Lowered => "lowered",
         }
-    }
-}
-
-impl Vote {
-    /// "in this catalog, `sync` is declared [execute] on 12 of 12 actions in 5 connectors".
-    pub fn sentence(&self, set: &RuleSet) -> String {
-        let connectors = format!(
-            "{} connector{}",
-            self.effects_connectors,
-            if self.effects_connectors == 1 {
-                ""
-            } else {
-                "s"
-            }
-        );
-        let how = match self.effects_proposed {
-            0 => "declared ".to_owned(),
-            n if n == self.effects_rows => "proposed by this run ".to_owned(),
-            n => format!("declared (or proposed by this run: {n}) "),
-        };
-        format!(
-            "in this catalog, `{}` ({}) is {how}[{}] on {} of {} actions in {connectors}",
-            set.lexicon.word(self.key.word),
-            self.key.method.describe(),
-            self.effects.joined(", "),
-            self.effects_rows,
-            self.of,
-        )
     }
 }

@@ -3,6 +3,7 @@
 //! the workers render. Nothing here prints.
 
 pub mod annotations;
+pub mod explain;
 pub mod findings;
 pub mod github;
 pub mod history;
