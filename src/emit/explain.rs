@@ -458,8 +458,13 @@ fn departure_section(s: &mut String, e: &Explanation) {
         Claim::Change => "a change",
     };
     let _ = writeln!(s, "\nplain reading: {claim} ({})", plain.line.name());
+    // Which of `departure::settle`'s readers spoke: the departure's verdict below is read
+    // from the proposal, this is what chose it.
+    let settled = e.reader.map_or(String::new(), |r| {
+        format!("\n  settled by: {r} (the first of departure::settle's readers that spoke)")
+    });
     let Some(d) = &e.departure else {
-        let _ = writeln!(s, "departure: none; the engine reads it the same way");
+        let _ = writeln!(s, "departure: none; the engine reads it the same way{settled}");
         return;
     };
     let how = match d.verdict {
@@ -467,7 +472,7 @@ fn departure_section(s: &mut String, e: &Explanation) {
         Verdict::Stands => "it stands",
         Verdict::TooWeak => "too weak to stand on its record: the plain reading is proposed",
     };
-    let _ = writeln!(s, "departure: {}, {how}", d.id);
+    let _ = writeln!(s, "departure: {}, {how}{settled}", d.id);
     if d.records.is_empty() {
         let _ = writeln!(s, "  no record on the labelled sets (it never fired there)");
         return;
