@@ -363,7 +363,7 @@ fn the_guide_lists_removed_keys_and_kept_overrides() {
     assert!(guide.contains("### Hints migrated (1 removed)"), "{guide}");
     assert!(
         guide.contains(
-            "- `acme_delete_user` (`c/acme/acme.users.s1.partial.yaml:1`): removed `destructiveHint: true` (what [delete] (proposed in this patch) derives); kept `readOnlyHint: true` (makes [delete] (proposed in this patch) look read-only, so clients would run it unattended; `check` reports it as an error, read-only-override), `idempotentHint: true` (never derived from effects)"
+            "- `acme_delete_user` (`c/acme/acme.users.s1.partial.yaml:1`): removed `destructiveHint: true` (what [delete] (proposed, not yet declared) derives); kept `readOnlyHint: true` (makes [delete] (proposed, not yet declared) look read-only, so clients would run it unattended; `check` reports it as an error, read-only-override), `idempotentHint: true` (never derived from effects)"
         ),
         "{guide}"
     );

@@ -18,11 +18,17 @@
 //!
 //! [`catalog`] weighs the catalog's own declarations; [`index`] holds the word-to-number
 //! maps that make the lookups fast, and [`signals`] the tokenizer; nothing there decides.
+//!
+//! This file is the face, and the only file that calls the stages: [`classify`] (and
+//! [`infer_in`] for a server's tools) for the run, [`explain`] for a reviewer. Below the
+//! stages sit the vocabulary they hand each other ([`reading`], [`vote`]), what classify
+//! knows ([`known`], [`record`]) and the words it is told in ([`terms`], [`plain`]); the
+//! English is [`say`]'s. docs/architecture.md draws the floors.
 
 // Bottom to top; each floor imports only the floors below it (tests/layering.rs). Tools,
 // which know nothing of effects:
-pub mod example;
-pub mod index;
+mod example;
+mod index;
 pub mod signals;
 
 // The words a reading is told in, and the plain reading, which every later stage speaks in:
@@ -30,8 +36,8 @@ pub mod plain;
 pub mod terms;
 
 // What classify knows: the lexicon, the rules, the records; loaded, running nothing:
-pub mod known;
-pub mod lexicon;
+mod known;
+mod lexicon;
 pub mod name;
 pub mod record;
 pub mod rules;
@@ -43,13 +49,13 @@ pub mod vote;
 // The stages (evidence, decide, confidence, departure, then the catalog's vote):
 pub mod catalog;
 pub mod confidence;
-pub mod decide;
+mod decide;
 pub mod departure;
-pub mod evidence;
+mod evidence;
 
 // What the face hands a reviewer, and the English of every decision:
 pub mod explanation;
-pub mod say;
+mod say;
 
 use std::path::Path;
 

@@ -464,7 +464,10 @@ fn departure_section(s: &mut String, e: &Explanation) {
         format!("\n  settled by: {r} (the first of departure::settle's readers that spoke)")
     });
     let Some(d) = &e.departure else {
-        let _ = writeln!(s, "departure: none; the engine reads it the same way{settled}");
+        let _ = writeln!(
+            s,
+            "departure: none; the engine reads it the same way{settled}"
+        );
         return;
     };
     let how = match d.verdict {

@@ -801,7 +801,7 @@ fn flag_phrases(it: &Item) -> String {
         .flags
         .iter()
         .map(|f| match f {
-            Flag::Contradicted => "a read overruled by change evidence".into(),
+            Flag::Contradicted => "overrules another reading".into(),
             Flag::ReadOverPost => format!("read over {}", it.method.as_deref().unwrap_or("POST")),
             Flag::ConflictingEvidence => "conflicting evidence".into(),
             Flag::MediumConfidence => "medium confidence, no method to back it".into(),

@@ -86,7 +86,7 @@ impl EffectsFrom {
     pub fn name(self) -> &'static str {
         match self {
             EffectsFrom::Declared => "declared",
-            EffectsFrom::Proposed => "proposed in this patch",
+            EffectsFrom::Proposed => "proposed, not yet declared",
         }
     }
 }

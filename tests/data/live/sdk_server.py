@@ -58,6 +58,9 @@ def http() -> None:
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
+    # Listening before the port is printed: a client that connects before uvicorn serves
+    # waits in the backlog instead of being refused (a loaded machine showed the race).
+    sock.listen(128)
     port = sock.getsockname()[1]
     config = uvicorn.Config(guarded, log_level="warning", lifespan="on")
     userver = uvicorn.Server(config)
