@@ -146,7 +146,7 @@ fn server_of<'a>(rows: Vec<&'a Row>, mut views: Vec<ActionView>, set: &RuleSet) 
     for v in &mut views {
         v.annotations = None;
     }
-    let group = Group::of(views.iter().map(|v| v.id.as_str()), &set.lexicon);
+    let group = Group::learn(views.iter().map(|v| v.id.as_str()), &set.lexicon);
     Server { rows, views, group }
 }
 
@@ -193,7 +193,7 @@ pub fn measure(rows: &[Row], set: &RuleSet, outcomes: &[Outcome<'_>]) -> Result<
                     }
                     let Some(truth) = row.truth else { continue };
                     let e = Effects::single(if truth { Effect::Read } else { Effect::Write });
-                    let origin = Origin::of(inf, e, Confidence::Medium);
+                    let origin = Origin::from_declaration(inf, e, Confidence::Medium);
                     counter.add(inf, e, &row.server, origin);
                     n += 1;
                 }

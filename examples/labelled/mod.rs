@@ -424,7 +424,7 @@ fn classify_server<'a>(
             ));
         }
         // As the pipeline reads a file: its names with their calls' methods.
-        let group = Group::of_calls(
+        let group = Group::learn_calls(
             parsed.actions.iter().map(|a| {
                 (
                     a.view.id.as_str(),
@@ -442,7 +442,7 @@ fn classify_server<'a>(
         }
     }
     let tools = parse_tools(&tools_json(list), server).map_err(|e| e.to_string())?;
-    let group = Group::of(tools.iter().map(|t| t.id.as_str()), &set.lexicon);
+    let group = Group::learn(tools.iter().map(|t| t.id.as_str()), &set.lexicon);
     for (tool, row) in tools.iter().zip(list) {
         out.push(Outcome {
             row,

@@ -79,7 +79,7 @@ pub fn classify_server<'a>(
         return Err(format!("{server}: {p}"));
     }
     // As the OpenAPI source reads a document: its ids with their calls' methods.
-    let group = Group::of_calls(
+    let group = Group::learn_calls(
         doc.operations.iter().map(|o| {
             (
                 o.view.id.as_str(),

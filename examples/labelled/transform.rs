@@ -272,7 +272,7 @@ pub fn measure(rows: &[Row], rules: &RuleSet, work: &Path) -> Result<Table, Stri
                     let refs: Vec<&Row> = tools.iter().collect();
                     let parsed =
                         parse_tools(&tools_json(&refs), server).map_err(|e| e.to_string())?;
-                    let group = Group::of(parsed.iter().map(|t| t.id.as_str()), &rules.lexicon);
+                    let group = Group::learn(parsed.iter().map(|t| t.id.as_str()), &rules.lexicon);
                     let by = classes.entry((t, Route::Audit)).or_default();
                     for (tool, row) in parsed.iter().zip(original) {
                         let inf = infer_in(tool, &group, rules);

@@ -35,7 +35,7 @@ use super::name::Position;
 use super::plain::Claim;
 use super::reading::{Basis, Decision, Inference};
 use super::terms::{Confidence, Field};
-use super::vote::{Did, Method, Side, Vote, Word};
+use super::vote::{Did, MethodClass, Side, Vote, Word};
 use crate::effects::Effects;
 use crate::view::{ActionView, Declared};
 
@@ -93,7 +93,7 @@ impl Thresholds {
 
 /// Everything the catalog declares for one key.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-struct Summary {
+struct Declarations {
     read: Side,
     change: Side,
     /// Of those, the declarations the engine would not have patched itself (other effects,
@@ -105,7 +105,7 @@ struct Summary {
     effects: Vec<(Effects, u32, u32, u32)>,
 }
 
-impl Summary {
+impl Declarations {
     fn side(&self, claim: Claim) -> Side {
         match claim {
             Claim::Read => self.read,
@@ -134,7 +134,7 @@ pub fn key_of(d: &Decision) -> Option<Word> {
         word: v.sym,
         prose: matches!(source, Field::Label | Field::Description),
         first: v.position == Position::First,
-        method: Method::of(d.claim, d.agreement),
+        method: MethodClass::from_claim(d.claim, d.agreement),
         object: d.object.map(|o| o.object),
     })
 }
@@ -154,7 +154,7 @@ pub enum Origin {
 impl Origin {
     /// What a declaration of `declared` is, beside the engine's own `inf` for its action
     /// and the level from which a run patches (`--min-confidence`).
-    pub fn of(inf: &Inference, declared: Effects, min: Confidence) -> Origin {
+    pub fn from_declaration(inf: &Inference, declared: Effects, min: Confidence) -> Origin {
         if inf.effects == declared && inf.confidence.is_some_and(|c| c >= min) {
             Origin::Echo
         } else {
@@ -194,14 +194,14 @@ impl Counter {
         let mut claims: HashMap<(Word, Claim, u32), (u32, u32)> = HashMap::new();
         let mut effects: HashMap<(Word, Effects, u32), (u32, u32)> = HashMap::new();
         for &(key, e, c, origin) in &self.rows {
-            let n = claims.entry((key, Claim::of(e), c)).or_default();
+            let n = claims.entry((key, Claim::from_effects(e), c)).or_default();
             n.0 += 1;
             n.1 += u32::from(origin == Origin::New);
             let n = effects.entry((key, e, c)).or_default();
             n.0 += 1;
             n.1 += u32::from(origin == Origin::Proposed);
         }
-        let mut by: HashMap<Word, Summary> = HashMap::new();
+        let mut by: HashMap<Word, Declarations> = HashMap::new();
         for ((key, claim, _), (rows, new)) in claims {
             let s = by.entry(key).or_default();
             let (side, taught) = match claim {
@@ -240,7 +240,7 @@ impl Counter {
 /// The catalog's declarations, counted.
 #[derive(Debug, Clone, Default)]
 pub struct Votes {
-    by: HashMap<Word, Summary>,
+    by: HashMap<Word, Declarations>,
     thresholds: Option<Thresholds>,
 }
 
@@ -261,7 +261,7 @@ impl Votes {
     /// The level one claim's declarations reach for a key, on their own: every declaration
     /// counts toward the share that agrees, only the new ones toward the level, so the
     /// engine's own proposals, patched and read back, never vote for themselves.
-    fn level(&self, s: &Summary, claim: Claim) -> Option<Confidence> {
+    fn level(&self, s: &Declarations, claim: Claim) -> Option<Confidence> {
         let t = self.thresholds();
         let all = s.side(claim);
         let side = s.taught(claim);
@@ -290,7 +290,7 @@ impl Votes {
             .filter(|d| d.basis != Basis::Declared)
             .and_then(key_of)
             .and_then(|k| self.by.get(&k))
-            .is_some_and(Summary::teaches)
+            .is_some_and(Declarations::teaches)
     }
 
     /// The engine's inference for an action that declares nothing, with the catalog's
@@ -327,7 +327,7 @@ impl Votes {
             .effects
             .iter()
             .copied()
-            .find(|(e, ..)| Claim::of(*e) == claim)
+            .find(|(e, ..)| Claim::from_effects(*e) == claim)
             .unwrap_or_default();
         let level = self.level(s, claim);
         let before = (d.effects, inf.confidence);
@@ -474,7 +474,7 @@ mod tests {
             for (i, v) in lists.iter().enumerate() {
                 let inf = super::super::infer(v, &set);
                 assert_eq!(
-                    Origin::of(&inf, inf.effects, Confidence::Medium),
+                    Origin::from_declaration(&inf, inf.effects, Confidence::Medium),
                     Origin::Echo
                 );
                 c.add(&inf, inf.effects, &format!("c{}", i % 4), origin);
@@ -490,7 +490,7 @@ mod tests {
         // A declaration the engine doubts is new: it may vote.
         let inf = super::super::infer(&doubtful, &set);
         assert_eq!(
-            Origin::of(&inf, Effects::single(Effect::Execute), Confidence::Medium),
+            Origin::from_declaration(&inf, Effects::single(Effect::Execute), Confidence::Medium),
             Origin::New
         );
     }

@@ -52,7 +52,7 @@ impl std::ops::Deref for Chain {
 }
 
 impl Chain {
-    fn of(own: &[Key], pooled: &[Key], support: Key) -> Chain {
+    fn new(own: &[Key], pooled: &[Key], support: Key) -> Chain {
         let mut c = Chain {
             keys: [support; 8],
             len: (own.len() + pooled.len() + 1) as u8,
@@ -115,9 +115,9 @@ pub fn chain(d: &Decision) -> Chain {
         Basis::Verb(source) => verb_keys(d, source, any, support),
         Basis::Veto(Veto::Object) => match d.object {
             Some(o) => object_keys(o, true, support),
-            None => Chain::of(&[], &[any], support),
+            None => Chain::new(&[], &[any], support),
         },
-        Basis::Veto(veto) => Chain::of(
+        Basis::Veto(veto) => Chain::new(
             &[Key::Veto {
                 claim,
                 veto,
@@ -126,7 +126,7 @@ pub fn chain(d: &Decision) -> Chain {
             &[any],
             support,
         ),
-        Basis::Declared => Chain::of(&[Key::Declared], &[], support),
+        Basis::Declared => Chain::new(&[Key::Declared], &[], support),
         Basis::Plain(line, word) => {
             let key = |word| Key::Plain {
                 claim,
@@ -135,12 +135,12 @@ pub fn chain(d: &Decision) -> Chain {
                 agreement,
             };
             match word {
-                Some(_) => Chain::of(&[key(word), key(None)], &[], support),
-                None => Chain::of(&[key(None)], &[], support),
+                Some(_) => Chain::new(&[key(word), key(None)], &[], support),
+                None => Chain::new(&[key(None)], &[], support),
             }
         }
         // A rule is its own evidence: the record of verbs says nothing about it.
-        Basis::Rule(rule) => Chain::of(
+        Basis::Rule(rule) => Chain::new(
             &[Key::Rule {
                 claim,
                 rule,
@@ -156,7 +156,7 @@ pub fn chain(d: &Decision) -> Chain {
 fn verb_keys(d: &Decision, source: Field, any: Key, support: Key) -> Chain {
     let (claim, agreement) = (d.claim, d.agreement);
     let Some((_, v)) = d.verb else {
-        return Chain::of(&[], &[any], support);
+        return Chain::new(&[], &[any], support);
     };
     if let Some(o) = d.object {
         return object_keys(o, false, support);
@@ -191,7 +191,7 @@ fn verb_keys(d: &Decision, source: Field, any: Key, support: Key) -> Chain {
     } else {
         &own[..]
     };
-    Chain::of(
+    Chain::new(
         own,
         &[
             context(Some(place), first),
@@ -210,7 +210,7 @@ fn object_keys(o: ObjectHit, overruled: bool, support: Key) -> Chain {
         word,
         overruled,
     };
-    Chain::of(&[key(Some(o.word)), key(None)], &[], support)
+    Chain::new(&[key(Some(o.word)), key(None)], &[], support)
 }
 
 impl Measured {
@@ -570,7 +570,7 @@ mod tests {
     fn judge(counts: &[(Key, Count)], s: Key) -> Judgement {
         let mut m = Measured::default();
         m.counts.extend(counts.iter().copied());
-        m.judge(&Chain::of(&[word(Some(true)), word(None)], &[pooled()], s))
+        m.judge(&Chain::new(&[word(Some(true)), word(None)], &[pooled()], s))
     }
 
     #[test]

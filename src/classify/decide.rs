@@ -195,7 +195,7 @@ pub fn declared(from: Option<&Decision>, ev: &Evidence, read_only: bool) -> Deci
     } else {
         Effects::single(Effect::Delete)
     };
-    let claim = Claim::of(effects);
+    let claim = Claim::from_effects(effects);
     Decision {
         effects,
         overwrites: false,
@@ -219,7 +219,7 @@ fn by_rule(mut d: Decision, ev: &Evidence, set: &RuleSet, rule: usize) -> Decisi
 }
 
 fn finish(mut d: Decision, ev: &Evidence, set: &RuleSet) -> Decision {
-    d.claim = Claim::of(d.effects);
+    d.claim = Claim::from_effects(d.effects);
     d.agreement = ev.agreement(d.claim);
     d.support = support(&d, ev, set);
     d

@@ -101,12 +101,12 @@ impl Departure {
 
 /// The departure that moved `inf` off its plain reading at the patch level `min`, if any:
 /// a hold where the proposal is below `min`, else what decided a claim that differs.
-pub fn of(inf: &Inference, min: Confidence) -> Option<Departure> {
+pub fn standing(inf: &Inference, min: Confidence) -> Option<Departure> {
     let plain = inf.plain?;
     if !inf.confident(min) || inf.effects.is_empty() {
         return Some(Departure::Hold(held_by(inf)));
     }
-    if Claim::of(inf.effects) == plain.claim {
+    if Claim::from_effects(inf.effects) == plain.claim {
         return None;
     }
     if inf

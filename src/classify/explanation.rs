@@ -115,7 +115,7 @@ fn considered(inf: &Inference, set: &RuleSet) -> Option<Considered> {
     let id = d.id(set);
     let verdict = if !departure::kept(d, set) {
         Verdict::NotMade
-    } else if departure::of(inf, Confidence::Medium) == Some(d) {
+    } else if departure::standing(inf, Confidence::Medium) == Some(d) {
         Verdict::Stands
     } else {
         Verdict::TooWeak

@@ -106,8 +106,8 @@ impl RuleSet {
         failures
     }
 
-    /// The same, for the entries of the files `of` accepts.
-    fn check_examples_of(&self, of: &dyn Fn(&str) -> bool) -> Vec<String> {
+    /// The same, for the entries of the files `accepts` takes.
+    fn check_examples_of(&self, accepts: &dyn Fn(&str) -> bool) -> Vec<String> {
         let mut failures = Vec::new();
         let mut check =
             |file: &str,
@@ -115,7 +115,7 @@ impl RuleSet {
              id: &str,
              ex: &example::Examples,
              holds: &dyn Fn(&Evidence, Option<&Decision>) -> bool| {
-                if !of(file) {
+                if !accepts(file) {
                     return;
                 }
                 for (want, list) in [(true, &ex.matches), (false, &ex.no_match)] {
@@ -208,7 +208,7 @@ fn infer_gathered(
     if plain.line == plain::Line::LeadingRead {
         plain.word = plain::leading_read(&view.id).and_then(|w| set.lexicon.sym(w));
     }
-    let mut base = plain::of(ev.leads_with_read.is_some(), ev.method);
+    let mut base = plain::given(ev.leads_with_read.is_some(), ev.method);
     base.agreement = ev.agreement(base.claim);
     if base.line == plain::Line::LeadingRead {
         base.word = ev.leads_with_read.flatten();
@@ -584,7 +584,7 @@ mod tests {
             "members_create",
             "spaces_delete",
         ];
-        let group = Group::of(names, &set.lexicon);
+        let group = Group::learn(names, &set.lexicon);
         assert_eq!(group.style, name::Position::Last);
         let view = ActionView {
             id: "message_pins_list".into(),
@@ -753,7 +753,7 @@ mod tests {
             }],
             ..post("device_management_list_exchange_connectors", "")
         };
-        let group = Group::of(
+        let group = Group::learn(
             [
                 "device_management_list_exchange_connectors",
                 "device_management_wipe_device",
@@ -775,7 +775,7 @@ mod tests {
             "oauth2_permission_grants_oauth2_permission_grant_delete_oauth2_permission_grant",
             "oauth2_permission_grants_delta",
         ];
-        let group = Group::of(names, &set.lexicon);
+        let group = Group::learn(names, &set.lexicon);
         assert_eq!(
             group.prefix.as_deref(),
             Some("oauth2_permission_grants_oauth2")
@@ -787,7 +787,7 @@ mod tests {
         // The name that leaves the prefix early has no verb past the resource: nothing read.
         assert!(infer(names[4]).effects.is_empty(), "{:?}", infer(names[4]));
         // Where the names' prefix does not name it, `grant` is a verb.
-        let grant = Group::of(["shares_permission_grant", "shares_list"], &set.lexicon);
+        let grant = Group::learn(["shares_permission_grant", "shares_list"], &set.lexicon);
         let inf = infer_in(&named("shares_permission_grant", None, None), &grant, &set);
         assert_eq!(inf.effects.joined("|"), "write");
     }
@@ -806,7 +806,11 @@ mod tests {
     fn read_that_is_also_a_state_gives_way_to_a_change_before_it_or_in_the_description() {
         let set = set();
         let decided = |view: &ActionView, names: &[&str]| {
-            let ev = evidence::gather(view, &Group::of(names.iter().copied(), &set.lexicon), &set);
+            let ev = evidence::gather(
+                view,
+                &Group::learn(names.iter().copied(), &set.lexicon),
+                &set,
+            );
             decide::decide(&ev, &set).unwrap()
         };
         // The change before it is the verb, even one as often a noun, in any style.
@@ -990,7 +994,7 @@ mod tests {
             "identity_governance_terms_of_use_create_agreements",
         ];
         assert_eq!(
-            Group::of(graph, lex).prefix.as_deref(),
+            Group::learn(graph, lex).prefix.as_deref(),
             Some("identity_governance")
         );
         let print = [
@@ -1000,16 +1004,16 @@ mod tests {
             "print_services_list",
             "print_printers_create",
         ];
-        assert_eq!(Group::of(print, lex).prefix.as_deref(), Some("print"));
+        assert_eq!(Group::learn(print, lex).prefix.as_deref(), Some("print"));
         // Four of five open with `get`: a verb, not a service.
         let gets = ["get_user", "get_team", "get_file", "get_page", "list_files"];
-        assert_eq!(Group::of(gets, lex).prefix, None);
+        assert_eq!(Group::learn(gets, lex).prefix, None);
         // Two names: a shared word is a prefix only where a verb follows it in both.
         let two = ["ebay_get_product", "ebay_search"];
-        assert_eq!(Group::of(two, lex).prefix.as_deref(), Some("ebay"));
+        assert_eq!(Group::learn(two, lex).prefix.as_deref(), Some("ebay"));
         let nouns = ["user_list", "user_profile"];
-        assert_eq!(Group::of(nouns, lex).prefix, None);
-        assert_eq!(Group::of(["ebay_search"], lex).prefix, None);
+        assert_eq!(Group::learn(nouns, lex).prefix, None);
+        assert_eq!(Group::learn(["ebay_search"], lex).prefix, None);
     }
 
     #[test]

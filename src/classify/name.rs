@@ -564,28 +564,28 @@ impl Group {
     /// 90% of at least five names. A style: where at least three names, read without the
     /// prefix, put their first plain verb more often than anywhere else (ties go to verb
     /// first, the common style).
-    pub fn of<'a>(names: impl IntoIterator<Item = &'a str>, lex: &Lexicon) -> Group {
-        Group::of_calls(names.into_iter().map(|n| (n, None::<&str>)), lex)
+    pub fn learn<'a>(names: impl IntoIterator<Item = &'a str>, lex: &Lexicon) -> Group {
+        Group::learn_calls(names.into_iter().map(|n| (n, None::<&str>)), lex)
     }
 
-    /// [`Group::of`] for names with the HTTP methods of their calls (`None`: unknown), from
+    /// [`Group::learn`] for names with the HTTP methods of their calls (`None`: unknown), from
     /// which how the API uses its methods is read too: an API whose read-named actions are
     /// POSTs [`PostSays::Nothing`] from [`POSTED_READS`] of them and at least
     /// [`POSTED_READS_SEEN`].
-    pub fn of_calls<'a, M: AsRef<str>>(
+    pub fn learn_calls<'a, M: AsRef<str>>(
         calls: impl IntoIterator<Item = (&'a str, Option<M>)>,
         lex: &Lexicon,
     ) -> Group {
-        Group::of_connector(calls, None, lex)
+        Group::learn_connector(calls, None, lex)
     }
 
-    /// [`Group::of_calls`] for a connector whose key (`info.key`) is known. Where the names
+    /// [`Group::learn_calls`] for a connector whose key (`info.key`) is known. Where the names
     /// share no prefix of their own, the key's leading words that open a name are skipped as
     /// one: the tool a client sees is `<key>_<actionId>`, so an id that repeats the key
     /// (`cowin_get_certificate_pdf` of `cowin_gov`) says it twice, and a connector of one or
     /// two actions has too few names to vote a prefix (the labelled sets rendered with the key
     /// as a prefix flipped such an action).
-    pub fn of_connector<'a, M: AsRef<str>>(
+    pub fn learn_connector<'a, M: AsRef<str>>(
         calls: impl IntoIterator<Item = (&'a str, Option<M>)>,
         key: Option<&str>,
         lex: &Lexicon,

@@ -28,7 +28,7 @@ impl Claim {
         }
     }
 
-    pub fn of(effects: Effects) -> Claim {
+    pub fn from_effects(effects: Effects) -> Claim {
         if effects.is_read_only() {
             Claim::Read
         } else {
@@ -156,11 +156,11 @@ pub struct Plain {
 /// The plain reading of an action named `name` whose strongest HTTP method is `method`
 /// (its word and agreement are the caller's to fill).
 pub fn reading(name: &str, method: Method) -> Plain {
-    of(leading_read(name).is_some(), method)
+    given(leading_read(name).is_some(), method)
 }
 
 /// The plain reading of an action whose name opens with a read verb or not (`leads`).
-pub fn of(leads: bool, method: Method) -> Plain {
+pub fn given(leads: bool, method: Method) -> Plain {
     let line = if matches!(method, Method::Put | Method::Delete) {
         Line::Method
     } else if leads {

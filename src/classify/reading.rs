@@ -150,7 +150,8 @@ impl Inference {
 
     /// Whether a declaration of `effects` says what the doubt says (it settles it).
     pub fn doubted_by(&self, effects: Effects) -> bool {
-        self.doubt().is_some_and(|e| Claim::of(effects) == e.claim)
+        self.doubt()
+            .is_some_and(|e| Claim::from_effects(effects) == e.claim)
     }
 
     /// Whether the proposal is at least as sure as `min`: below it, a proposal is listed

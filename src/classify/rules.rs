@@ -402,7 +402,7 @@ impl When {
 struct WordSet(Box<[u64]>);
 
 impl WordSet {
-    fn of(list: &[String], map: &WordMap) -> WordSet {
+    fn from_words(list: &[String], map: &WordMap) -> WordSet {
         let mut bits = vec![0u64; map.len().div_ceil(64)];
         for w in list {
             if let Some(s) = map.get(&w.to_ascii_lowercase()) {
@@ -534,7 +534,8 @@ impl Matcher {
     }
 
     fn cond(&self, w: &When) -> Cond {
-        let set = |l: &Option<Vec<String>>| l.as_deref().map(|l| WordSet::of(l, &self.words));
+        let set =
+            |l: &Option<Vec<String>>| l.as_deref().map(|l| WordSet::from_words(l, &self.words));
         Cond {
             method: set(&w.method),
             only_methods: set(&w.only_methods),

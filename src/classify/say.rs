@@ -8,7 +8,7 @@ use super::plain::{self, Agreement, Claim};
 use super::reading::{Basis, Decision, Held, Inference, Judgement};
 use super::record::Key;
 use super::terms::Confidence;
-use super::vote::{Did, Method, Vote, Word};
+use super::vote::{Did, MethodClass, Vote, Word};
 
 impl Inference {
     /// One sentence on what decided and how sure it is. Made when asked, from what the
@@ -253,13 +253,13 @@ impl Held {
     }
 }
 
-impl Method {
+impl MethodClass {
     pub fn describe(self) -> &'static str {
         match self {
-            Method::Get => "over GET",
-            Method::Other => "over POST, PUT, PATCH or DELETE",
-            Method::Neutral => "with no method that says anything",
-            Method::Named => "over a POST whose URL ends in the operation's name",
+            MethodClass::Get => "over GET",
+            MethodClass::Other => "over POST, PUT, PATCH or DELETE",
+            MethodClass::Neutral => "with no method that says anything",
+            MethodClass::Named => "over a POST whose URL ends in the operation's name",
         }
     }
 }

@@ -10,7 +10,7 @@ use crate::effects::Effects;
 /// How the HTTP method of an action sits, whatever its claim: what the counts tell apart
 /// (a read verb over GET and over POST are different evidence).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Method {
+pub enum MethodClass {
     Get,
     /// POST, PUT, PATCH or DELETE.
     Other,
@@ -20,21 +20,25 @@ pub enum Method {
     Named,
 }
 
-impl Method {
-    pub(super) fn of(claim: Claim, agreement: Agreement) -> Method {
+impl MethodClass {
+    pub(super) fn from_claim(claim: Claim, agreement: Agreement) -> MethodClass {
         match (claim, agreement) {
-            (_, Agreement::Neutral) => Method::Neutral,
-            (_, Agreement::Named) => Method::Named,
-            (Claim::Read, Agreement::Agrees) | (Claim::Change, Agreement::Disagrees) => Method::Get,
-            _ => Method::Other,
+            (_, Agreement::Neutral) => MethodClass::Neutral,
+            (_, Agreement::Named) => MethodClass::Named,
+            (Claim::Read, Agreement::Agrees) | (Claim::Change, Agreement::Disagrees) => {
+                MethodClass::Get
+            }
+            _ => MethodClass::Other,
         }
     }
 
     pub(super) fn agreement(self, claim: Claim) -> Agreement {
         match (self, claim) {
-            (Method::Neutral, _) => Agreement::Neutral,
-            (Method::Named, _) => Agreement::Named,
-            (Method::Get, Claim::Read) | (Method::Other, Claim::Change) => Agreement::Agrees,
+            (MethodClass::Neutral, _) => Agreement::Neutral,
+            (MethodClass::Named, _) => Agreement::Named,
+            (MethodClass::Get, Claim::Read) | (MethodClass::Other, Claim::Change) => {
+                Agreement::Agrees
+            }
             _ => Agreement::Disagrees,
         }
     }
@@ -49,7 +53,7 @@ pub struct Word {
     pub prose: bool,
     /// The first word of its text.
     pub first: bool,
-    pub method: Method,
+    pub method: MethodClass,
     /// The object beside the verb, if any (`list` + `policies`): it changes what the verb
     /// is worth, as the labelled counts tell it apart.
     pub object: Option<usize>,

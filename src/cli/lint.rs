@@ -157,7 +157,7 @@ fn tool_findings(
     let list = mcp::read_list(&text, &path.display().to_string())?;
     super::audit::warn_one_page(path, &list);
     let tools: Vec<_> = list.tools.into_iter().map(|t| t.view).collect();
-    let group = Group::of(tools.iter().map(|t| t.id.as_str()), &opts.rules.lexicon);
+    let group = Group::learn(tools.iter().map(|t| t.id.as_str()), &opts.rules.lexicon);
     for t in &tools {
         // Declared hints say what the tool does; without them, the inference does.
         let declared = t

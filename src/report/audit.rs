@@ -128,7 +128,7 @@ pub fn audit(
     min_confidence: Confidence,
 ) -> Vec<AuditRow> {
     // A server names its tools in one style: read each name in the style of all of them.
-    let group = Group::of(tools.iter().map(|t| t.id.as_str()), &rules.lexicon);
+    let group = Group::learn(tools.iter().map(|t| t.id.as_str()), &rules.lexicon);
     tools
         .iter()
         .map(|tool| audit_one(tool, &group, &[], rules, policy, min_confidence))
@@ -142,7 +142,7 @@ pub fn audit_tools(
     policy: DestructivePolicy,
     min_confidence: Confidence,
 ) -> Vec<AuditRow> {
-    let group = Group::of(tools.iter().map(|t| t.view.id.as_str()), &rules.lexicon);
+    let group = Group::learn(tools.iter().map(|t| t.view.id.as_str()), &rules.lexicon);
     tools
         .iter()
         .map(|t| audit_one(&t.view, &group, &t.problems, rules, policy, min_confidence))

@@ -321,7 +321,7 @@ mod tests {
         let ids: Vec<&str> = parsed.actions.iter().map(|s| s.view.id.as_str()).collect();
         assert_eq!(ids, ["acme_contact_get", "acme_deal_list"]);
         let group = plan(text, &opts).unwrap().group;
-        assert_eq!(group, Group::of(ids, &opts.rules.lexicon));
+        assert_eq!(group, Group::learn(ids, &opts.rules.lexicon));
         assert_eq!(group.prefix, None, "two names make no prefix");
     }
 

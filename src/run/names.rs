@@ -116,7 +116,7 @@ fn connector_groups(
     by.into_iter()
         .map(|(k, calls)| {
             let key = mains.get(&k).map(|(key, _)| key.as_str());
-            let g = Group::of_connector(
+            let g = Group::learn_connector(
                 calls.iter().map(|(n, m)| (n.as_str(), m.as_deref())),
                 key,
                 lexicon,

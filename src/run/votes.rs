@@ -204,7 +204,10 @@ pub(super) fn counted<'a>(
                 (inf.effects, catalog::Origin::Proposed)
             } else {
                 let e = declared?;
-                (e, catalog::Origin::of(inf, e, opts.min_confidence))
+                (
+                    e,
+                    catalog::Origin::from_declaration(inf, e, opts.min_confidence),
+                )
             };
             Some((catalog::key_of(inf.reading()?)?, effects, origin))
         })

@@ -118,7 +118,7 @@ pub(super) fn plan_actions(
             }),
             Decide::Classify(group) => {
                 let group = group.get_or_insert_with(|| {
-                    Group::of_connector(
+                    Group::learn_connector(
                         layout
                             .names
                             .iter()

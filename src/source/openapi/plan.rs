@@ -48,7 +48,7 @@ pub(super) fn plan_ops(
     notes: &mut Vec<Error>,
 ) -> (Vec<OpPlan>, Group) {
     let style = Style::of(tree, json);
-    let group = Group::of_calls(
+    let group = Group::learn_calls(
         operations.iter().map(|o| {
             (
                 o.view.id.as_str(),

@@ -249,7 +249,7 @@ pub fn plan(
     render: &mut dyn FnMut(&str, &[Edit]),
 ) -> Result<Plan, Error> {
     let Found { tools, problems } = lang.read(&text, name)?;
-    let group = Group::of_calls(
+    let group = Group::learn_calls(
         tools
             .iter()
             .filter_map(|t| Some((t.name.as_deref().ok()?, None::<&str>))),
