@@ -205,15 +205,6 @@ const CIRCLES: &[(&[&str], &str)] = &[
         ],
         "the commands take mod.rs's shared options and helpers (EngineArgs, walk_or_refuse, feed), and mod.rs dispatches to them",
     ),
-    (
-        &[
-            "source::server",
-            "source::server::plan",
-            "source::server::python",
-            "source::server::script",
-        ],
-        "mod.rs declares what a reader finds (Tool, Found, Slot, Language) and picks the reader by language",
-    ),
 ];
 
 /// Every path a piece of code names from `crate::`, `super::`, `self::` or one of `children`

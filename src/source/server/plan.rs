@@ -15,7 +15,7 @@ use crate::model::edit::{Edit, Status};
 use crate::model::site::{ActionSite, Insert, Shape};
 use crate::view::{ActionView, Input, Source};
 
-use super::{Annotations, Found, Language, Tool, Value};
+use super::reader::{Annotations, Found, Language, Tool, Value};
 
 /// The hints the patch writes, in this order: the two clients act on. `idempotentHint` is
 /// never derived, and `openWorldHint` is left to the author: no evidence here says a tool
@@ -409,7 +409,7 @@ impl crate::fix::Check for ReadBack<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Entry, Slot};
+    use super::super::reader::{Entry, Slot};
     use super::*;
     use crate::classify::{Confidence, RuleSet};
 
