@@ -21,9 +21,11 @@ use catalog_effects::report::baseline::{self, Baseline, Comparison};
 use catalog_effects::run::walk;
 
 use super::args::{Origin, Target};
-use super::config::Config;
-use super::out::{self, Stream};
-use super::{EXIT_ERROR, EXIT_OK, EngineArgs, FailOn, FindingFormat, ReportArgs, Totals};
+use super::config::{Config, FailOn};
+use super::engine::{self, EngineArgs};
+use super::out::{self, EXIT_ERROR, EXIT_OK, Stream};
+use super::outputs::{self, FindingFormat, ReportArgs};
+use super::totals::Totals;
 
 /// A long list on the terminal shows this many items, then how many more and where they are.
 pub const LIST_LIMIT: usize = 20;
@@ -215,10 +217,10 @@ impl Plan {
 pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
     args.engine.apply(config);
     let plan = Plan::new(&args, config)?;
-    let catalogs = super::catalogs(&args.catalogs, config);
+    let catalogs = engine::catalogs(&args.catalogs, config);
     let opts = options(&args, &plan, &catalogs, config)?;
     let baseline = plan.read_baseline(args.write_baseline.is_some())?;
-    let walked = match super::walk_or_refuse("check", &catalogs, &args.engine) {
+    let walked = match engine::walk_or_refuse("check", &catalogs, &args.engine) {
         Ok(w) => w,
         Err(code) => return Ok(code),
     };
@@ -230,7 +232,7 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
         ]
         .into_iter()
         .filter_map(|(path, content)| Some((path.clone()?, content)))
-        .map(|(path, content)| Ok((path.clone(), super::open_output(&path)?, content)))
+        .map(|(path, content)| Ok((path.clone(), outputs::open_output(&path)?, content)))
         .collect::<Result<Vec<_>>>()?,
     );
     let mut page = args.reports.page(Coverage::Current, &opts.rules);
@@ -242,13 +244,13 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
     // printed, as backfill still prints its summary.
     let mut failed_outputs = 0;
     let meta = walked.run(&opts, |f| {
-        super::report_file_errors(f, args.engine.quiet);
+        outputs::report_file_errors(f, args.engine.quiet);
         summary.add_file(f);
         if let Some(c) = &mut reporter.compared {
             c.file(f);
         }
         reporter.take(checker.file(f, &opts.rules));
-        failed_outputs += super::feed(&mut [&mut streams, &mut page], f);
+        failed_outputs += outputs::feed(&mut [&mut streams, &mut page], f);
     });
     for e in &meta.errors {
         out::error(&e.to_string());
@@ -261,15 +263,15 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
         summary: &summary,
         guide: None,
         meta: &meta,
-        write: &super::write_output,
+        write: &outputs::write_output,
     };
-    failed_outputs += super::finish(&mut [&mut streams], &end);
+    failed_outputs += outputs::finish(&mut [&mut streams], &end);
     if page.partial && args.reports.history.is_some() && !args.engine.quiet {
         out::eprint(
             "note: --history is not appended on a partial (--since) run: its counts cover only the changed files\n",
         );
     }
-    failed_outputs += super::finish(&mut [&mut page], &end);
+    failed_outputs += outputs::finish(&mut [&mut page], &end);
     let written = streams.baseline.take();
     let code = match (reporter.totals.exit_code(), &written) {
         _ if failed_outputs > 0 => EXIT_ERROR,

@@ -19,7 +19,8 @@ use catalog_effects::outcome::{ActionResult, FileResult};
 use catalog_effects::view::{ActionView, Declared};
 
 use super::config::Config;
-use super::{EXIT_ERROR, EXIT_OK, EngineArgs, out};
+use super::engine::EngineArgs;
+use super::out::{self, EXIT_ERROR, EXIT_OK};
 
 #[derive(Args, Debug)]
 #[command(

@@ -14,8 +14,11 @@ use catalog_effects::lint::{CodeFilter, LintFinding, LintRules, Severity, lint_d
 use catalog_effects::model::finding::{Finding, Level};
 use catalog_effects::source::mcp;
 
-use super::config::Config;
-use super::{EngineArgs, FailOn, FindingFormat, Totals, out};
+use super::config::{Config, FailOn};
+use super::engine::EngineArgs;
+use super::out;
+use super::outputs::FindingFormat;
+use super::totals::Totals;
 
 #[derive(Args, Debug)]
 #[command(
