@@ -156,14 +156,14 @@ fn connector_files_in(catalog: &Path, folder: &str) -> Vec<String> {
 
 /// The options of one run once flags, configuration and defaults are merged and checked
 /// against each other: every refusal happens here, before anything is read or written.
-struct Plan {
+struct Settings {
     baseline: Option<PathBuf>,
     report: Option<PathBuf>,
     fail_on: FailOn,
 }
 
-impl Plan {
-    fn new(args: &CheckArgs, config: &Config) -> Result<Plan> {
+impl Settings {
+    fn new(args: &CheckArgs, config: &Config) -> Result<Settings> {
         let baseline = args.baseline.clone().or_else(|| config.baseline.clone());
         let report = args.report.clone().or_else(|| config.report.clone());
         let fail_on = args.fail_on.or(config.fail_on).unwrap_or_default();
@@ -178,7 +178,7 @@ impl Plan {
             )
             .in_file(b));
         }
-        Ok(Plan {
+        Ok(Settings {
             baseline,
             report,
             fail_on,
@@ -216,18 +216,18 @@ impl Plan {
 
 pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
     args.engine.apply(config);
-    let plan = Plan::new(&args, config)?;
+    let settings = Settings::new(&args, config)?;
     let catalogs = engine::catalogs(&args.catalogs, config);
-    let opts = options(&args, &plan, &catalogs, config)?;
-    let baseline = plan.read_baseline(args.write_baseline.is_some())?;
+    let opts = options(&args, &settings, &catalogs, config)?;
+    let baseline = settings.read_baseline(args.write_baseline.is_some())?;
     let walked = match engine::walk_or_refuse("check", &catalogs, &args.engine) {
         Ok(w) => w,
         Err(code) => return Ok(code),
     };
-    let to = Stream::beside([plan.report.as_deref(), args.write_baseline.as_deref()]);
+    let to = Stream::beside([settings.report.as_deref(), args.write_baseline.as_deref()]);
     let mut streams = Streams::new(
         [
-            (&plan.report, Content::Report),
+            (&settings.report, Content::Report),
             (&args.write_baseline, Content::Baseline),
         ]
         .into_iter()
@@ -237,7 +237,7 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
     );
     let mut page = args.reports.page(Coverage::Current, &opts.rules);
     page.partial = args.since.is_some();
-    let mut reporter = Reporter::new(&args, &plan, baseline.as_ref(), to);
+    let mut reporter = Reporter::new(&args, &settings, baseline.as_ref(), to);
     let mut summary = emit::Summary::default();
     let mut checker = Checker::default();
     // Outputs that could not be written fail the run (exit 2), but the findings are still
@@ -289,7 +289,7 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
 /// output is checked against the catalogs and the baseline before anything is read.
 fn options(
     args: &CheckArgs,
-    plan: &Plan,
+    settings: &Settings,
     catalogs: &[PathBuf],
     config: &Config,
 ) -> Result<Options> {
@@ -297,13 +297,13 @@ fn options(
     // check writes nothing into the catalog, so its proposals' edits need no check.
     opts.check_edits = false;
     opts.render_patch = false;
-    opts.render_csv = plan.report.is_some() || args.write_baseline.is_some();
+    opts.render_csv = settings.report.is_some() || args.write_baseline.is_some();
     let mut guard = super::args::Guard::new(catalogs, config);
     guard
         .baselines
         .extend(args.baseline.as_deref().map(|b| ("--baseline", b)));
     let mut own = Vec::new();
-    if let Some(report) = &plan.report {
+    if let Some(report) = &settings.report {
         let origin = match args.report {
             Some(_) => Origin::CommandLine,
             None => Origin::Config,
@@ -360,14 +360,14 @@ struct Reporter<'a> {
 impl<'a> Reporter<'a> {
     fn new(
         args: &CheckArgs,
-        plan: &Plan,
+        settings: &Settings,
         baseline: Option<&'a Baseline>,
         to: Stream,
     ) -> Reporter<'a> {
         let style = findings::Style {
             quiet: args.engine.quiet,
             ci_run: true,
-            only_new: plan.fail_on == FailOn::New,
+            only_new: settings.fail_on == FailOn::New,
         };
         Reporter {
             format: args.format,
@@ -375,7 +375,7 @@ impl<'a> Reporter<'a> {
             emitter: findings::emitter(args.format.into(), style),
             compared: baseline.map(|b| Comparison::new(b, args.since.is_some())),
             totals: Totals {
-                fail_on: plan.fail_on,
+                fail_on: settings.fail_on,
                 ..Totals::default()
             },
         }
