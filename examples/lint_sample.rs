@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use catalog_effects::effects::Hints;
 use catalog_effects::lint::{CodeFilter, LintRules, lint};
 use catalog_effects::source::mcp::effects_from_hints;
-use catalog_effects::view::{ActionView, Source, Step};
+use catalog_effects::view::{ActionView, SourceKind, Step};
 
 fn main() -> ExitCode {
     let Some(path) = std::env::args().nth(1) else {
@@ -104,7 +104,7 @@ fn run(path: &str) -> Result<(), Box<dyn std::error::Error>> {
             steps,
             connector_title: Some(provider(get(server))),
             annotations: Some(hints.clone()),
-            source: Source::McpTool,
+            source: SourceKind::McpTool,
             ..ActionView::default()
         };
         tools += 1;

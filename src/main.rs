@@ -24,7 +24,7 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(cli::out::finish(code)),
         Err(e) => {
             cli::out::error(&e.to_string());
-            ExitCode::from(cli::out::finish(cli::EXIT_ERROR))
+            ExitCode::from(cli::out::finish(cli::out::EXIT_ERROR))
         }
     }
 }

@@ -269,7 +269,7 @@ impl ActionResult {
     /// An action's result, from its plan: what it declares once the patch is applied, the
     /// hints that derives, and the view's fields moved, not copied, unless the caller keeps
     /// the view too.
-    fn of(p: Planned, opts: &Options) -> ActionResult {
+    fn from_planned(p: Planned, opts: &Options) -> ActionResult {
         let (mut site, inference, status, edit, hint_review, more) =
             (p.site, p.inference, p.status, p.edit, p.hints, p.more);
         let (effects, declared_source) =
@@ -303,7 +303,7 @@ impl ActionResult {
         let paths = view.urls().map(str::to_owned).collect();
         let written_at = view.written_at.clone();
         // The view's fields are moved, not copied, unless the caller keeps the view too.
-        let server_tool = view.source == crate::view::Source::Server;
+        let server_tool = view.source == crate::view::SourceKind::Server;
         let (id, label, declared, annotations, view) = if opts.keep_views {
             (
                 view.id.clone(),
@@ -400,7 +400,7 @@ impl FileResult {
         out.actions = plan
             .actions
             .into_iter()
-            .map(|p| ActionResult::of(p, opts))
+            .map(|p| ActionResult::from_planned(p, opts))
             .collect();
         // (line, column) tells actions apart; two results share it only when an alias reads
         // one nested action twice, and then they are the same. So the unstable sort gives the
@@ -426,7 +426,7 @@ pub struct Place {
 impl Place {
     /// The place of an OpenAPI operation's result, with the change `inserted` holds for it
     /// (see [`by_operation`]); none for an action of a connector file.
-    pub fn of(f: &FileResult, a: &ActionResult, inserted: &[&Inserted]) -> Option<Place> {
+    pub fn locate(f: &FileResult, a: &ActionResult, inserted: &[&Inserted]) -> Option<Place> {
         if f.shape != Some(Shape::OpenApi) {
             return None;
         }

@@ -50,9 +50,9 @@ impl Declared {
     }
 }
 
-/// Where the view came from, for messages.
+/// The kind of source the view was read from, for messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Source {
+pub enum SourceKind {
     #[default]
     Catalog,
     McpTool,
@@ -95,7 +95,7 @@ pub struct ActionView {
     pub id_comment: Option<String>,
     /// The connector's `info.title` (catalog) when known: a description naming it names the target.
     pub connector_title: Option<String>,
-    pub source: Source,
+    pub source: SourceKind,
     /// Where an OpenAPI operation is written when it is not `paths`, its path, its method (a
     /// path item named by a `$ref`: `components`, `pathItems`, `Pet`, `get`): the keys
     /// from the root, by which a reviewer finds it. Boxed and rare.

@@ -10,7 +10,9 @@ use catalog_effects::emit::sink::End;
 use catalog_effects::error::{Error, Result};
 
 use super::config::Config;
-use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, EngineArgs};
+use super::engine::{self, EngineArgs};
+use super::out::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};
+use super::outputs;
 
 #[derive(Args, Debug)]
 #[command(
@@ -69,12 +71,12 @@ pub fn run(mut args: AnnotationsArgs, config: &Config) -> Result<u8> {
         given: args.key.clone(),
         fallback: config.annotations_key.clone(),
     };
-    let catalogs = super::catalogs(&args.catalogs, config);
+    let catalogs = engine::catalogs(&args.catalogs, config);
     if let Some(path) = &args.output {
         let guard = super::args::Guard::new(&catalogs, config);
         super::args::check_outputs(&guard, &[super::args::Target::given("--output", path)])?;
     }
-    let walked = match super::walk_or_refuse("annotations", &catalogs, &args.engine) {
+    let walked = match engine::walk_or_refuse("annotations", &catalogs, &args.engine) {
         Ok(w) => w,
         Err(code) => return Ok(code),
     };
@@ -95,7 +97,7 @@ pub fn run(mut args: AnnotationsArgs, config: &Config) -> Result<u8> {
         if !errors.is_empty() || !notes.is_empty() {
             said.push((errors, notes));
         }
-        super::feed(&mut [&mut export], f);
+        outputs::feed(&mut [&mut export], f);
     });
     let mut errors = meta.errors.len();
     for e in &meta.errors {
@@ -123,9 +125,9 @@ pub fn run(mut args: AnnotationsArgs, config: &Config) -> Result<u8> {
         summary: &summary,
         guide: None,
         meta: &meta,
-        write: &super::write_output,
+        write: &outputs::write_output,
     };
-    errors += super::finish(&mut [&mut export], &end);
+    errors += outputs::finish(&mut [&mut export], &end);
     Ok(if errors > 0 {
         EXIT_ERROR
     } else if args.strict && !export.warnings.is_empty() {

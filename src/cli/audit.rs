@@ -13,7 +13,9 @@ use catalog_effects::source::live::{self, Server};
 use catalog_effects::source::mcp;
 
 use super::config::Config;
-use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, EngineArgs, SummaryFormat, out};
+use super::engine::EngineArgs;
+use super::out::{self, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};
+use super::outputs::{self, SummaryFormat};
 
 #[derive(Args, Debug)]
 #[command(
@@ -270,7 +272,7 @@ fn finish_one(args: &AuditArgs, rows: &[AuditRow]) -> Result<u8> {
     if let Some(path) = &args.report {
         let mut csv = Vec::new();
         audit::write_csv(rows, &mut csv)?;
-        super::write_output(path, &String::from_utf8_lossy(&csv))?;
+        outputs::write_output(path, &String::from_utf8_lossy(&csv))?;
     }
     let failing = rows.iter().filter(|r| r.verdict.fails()).count();
     let text = match args.format {
@@ -298,7 +300,7 @@ fn quiet_line(text: &str) -> String {
 /// code 2 once every server has been audited.
 fn finish_config(args: &AuditArgs, audited: &[(String, Result<Vec<AuditRow>>)]) -> Result<u8> {
     if let Some(path) = &args.report {
-        super::write_output(path, &config_csv(audited)?)?;
+        outputs::write_output(path, &config_csv(audited)?)?;
     }
     let errors = audited.iter().filter(|(_, r)| r.is_err()).count();
     let failing = audited

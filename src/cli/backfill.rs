@@ -21,8 +21,9 @@ use catalog_effects::report;
 
 use super::check::LIST_LIMIT;
 use super::config::Config;
-use super::out::Stream;
-use super::{EXIT_ERROR, EXIT_OK, EngineArgs, ReportArgs, SummaryFormat, out};
+use super::engine::{self, EngineArgs};
+use super::out::{self, EXIT_ERROR, EXIT_OK, Stream};
+use super::outputs::{self, ReportArgs, SummaryFormat};
 
 const DEFAULT_REPORT: &str = "reports/coverage.csv";
 const DEFAULT_PATCH: &str = "reports/effects.patch";
@@ -83,7 +84,7 @@ pub struct BackfillArgs {
     /// (`x-zilla-mcp.annotations`), mcp (`x-mcp.annotations`) [default: `hints` of
     /// catalog-effects.toml, else none].
     #[arg(long = "hints", value_enum, value_name = "FORMAT")]
-    pub hints: Vec<super::HintsArg>,
+    pub hints: Vec<super::config::HintsArg>,
     /// Also write the OpenAPI document's edits as an OpenAPI Overlay 1.0 document (YAML;
     /// JSON for a `.json` name), one action per operation targeting it by JSONPath.
     #[arg(long, value_name = "FILE")]
@@ -100,10 +101,10 @@ pub struct BackfillArgs {
 
 pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
     args.engine.apply(config);
-    let catalogs = super::catalogs(&args.catalogs, config);
+    let catalogs = engine::catalogs(&args.catalogs, config);
     let report = outputs(&mut args, &catalogs, config)?;
     let mut opts = options(&args, config)?;
-    let walked = match super::walk_or_refuse("backfill", &catalogs, &args.engine) {
+    let walked = match engine::walk_or_refuse("backfill", &catalogs, &args.engine) {
         Ok(w) => w,
         Err(code) => return Ok(code),
     };
@@ -128,12 +129,12 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
     let mut streams = Streams::new(vec![
         (
             args.patch.clone(),
-            super::open_output(&args.patch)?,
+            outputs::open_output(&args.patch)?,
             Content::Patch,
         ),
         (
             report.clone(),
-            super::open_output(&report)?,
+            outputs::open_output(&report)?,
             Content::Report,
         ),
     ]);
@@ -159,7 +160,7 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
             &mut branch,
             &mut page,
         ];
-        errors += super::feed(&mut sinks, f);
+        errors += outputs::feed(&mut sinks, f);
     });
     summary.errors += meta.errors.len();
     let context = review_context(&args, &catalogs, &report, &opts);
@@ -168,7 +169,7 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
         summary: &summary,
         guide: guided.as_ref().map(|g| g as &dyn Guide),
         meta: &meta,
-        write: &super::write_output,
+        write: &outputs::write_output,
     };
     // Finished in the order their messages and documents have always come in: the
     // branch, which the summary reports, last.
@@ -181,7 +182,7 @@ pub fn run(mut args: BackfillArgs, config: &Config) -> Result<u8> {
         &mut write,
         &mut branch,
     ];
-    errors += super::finish(&mut sinks, &end);
+    errors += outputs::finish(&mut sinks, &end);
     let written = write.map(|w| (w.written, w.failed));
     Ok(console.print(summary, errors, written, branch.and_then(|b| b.note)))
 }
@@ -250,9 +251,9 @@ fn options(args: &BackfillArgs, config: &Config) -> Result<Options> {
     opts.fix_conflicts = args.fix_conflicts;
     opts.migrate_hints = args.migrate_hints;
     opts.hint_formats = if args.hints.is_empty() {
-        super::hint_formats(config.hints.as_deref().unwrap_or_default())
+        engine::hint_formats(config.hints.as_deref().unwrap_or_default())
     } else {
-        super::hint_formats(&args.hints)
+        engine::hint_formats(&args.hints)
     };
     opts.keep_texts = args.write || args.branch.is_some();
     opts.render_csv = true;
@@ -382,7 +383,7 @@ impl<'a> Console<'a> {
 impl Sink for Console<'_> {
     fn file(&mut self, f: &outcome::FileResult) -> Result<()> {
         let quiet = self.quiet();
-        self.errors += super::report_file_errors(f, quiet);
+        self.errors += outputs::report_file_errors(f, quiet);
         for h in f.actions.iter().filter_map(|a| a.hint_review.as_deref()) {
             if !h.edits.is_empty() {
                 self.removed += h.redundant().count();

@@ -21,9 +21,11 @@ use catalog_effects::report::baseline::{self, Baseline, Comparison};
 use catalog_effects::run::walk;
 
 use super::args::{Origin, Target};
-use super::config::Config;
-use super::out::{self, Stream};
-use super::{EXIT_ERROR, EXIT_OK, EngineArgs, FailOn, FindingFormat, ReportArgs, Totals};
+use super::config::{Config, FailOn};
+use super::engine::{self, EngineArgs};
+use super::out::{self, EXIT_ERROR, EXIT_OK, Stream};
+use super::outputs::{self, FindingFormat, ReportArgs};
+use super::totals::Totals;
 
 /// A long list on the terminal shows this many items, then how many more and where they are.
 pub const LIST_LIMIT: usize = 20;
@@ -154,14 +156,14 @@ fn connector_files_in(catalog: &Path, folder: &str) -> Vec<String> {
 
 /// The options of one run once flags, configuration and defaults are merged and checked
 /// against each other: every refusal happens here, before anything is read or written.
-struct Plan {
+struct Settings {
     baseline: Option<PathBuf>,
     report: Option<PathBuf>,
     fail_on: FailOn,
 }
 
-impl Plan {
-    fn new(args: &CheckArgs, config: &Config) -> Result<Plan> {
+impl Settings {
+    fn new(args: &CheckArgs, config: &Config) -> Result<Settings> {
         let baseline = args.baseline.clone().or_else(|| config.baseline.clone());
         let report = args.report.clone().or_else(|| config.report.clone());
         let fail_on = args.fail_on.or(config.fail_on).unwrap_or_default();
@@ -176,7 +178,7 @@ impl Plan {
             )
             .in_file(b));
         }
-        Ok(Plan {
+        Ok(Settings {
             baseline,
             report,
             fail_on,
@@ -214,41 +216,41 @@ impl Plan {
 
 pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
     args.engine.apply(config);
-    let plan = Plan::new(&args, config)?;
-    let catalogs = super::catalogs(&args.catalogs, config);
-    let opts = options(&args, &plan, &catalogs, config)?;
-    let baseline = plan.read_baseline(args.write_baseline.is_some())?;
-    let walked = match super::walk_or_refuse("check", &catalogs, &args.engine) {
+    let settings = Settings::new(&args, config)?;
+    let catalogs = engine::catalogs(&args.catalogs, config);
+    let opts = options(&args, &settings, &catalogs, config)?;
+    let baseline = settings.read_baseline(args.write_baseline.is_some())?;
+    let walked = match engine::walk_or_refuse("check", &catalogs, &args.engine) {
         Ok(w) => w,
         Err(code) => return Ok(code),
     };
-    let to = Stream::beside([plan.report.as_deref(), args.write_baseline.as_deref()]);
+    let to = Stream::beside([settings.report.as_deref(), args.write_baseline.as_deref()]);
     let mut streams = Streams::new(
         [
-            (&plan.report, Content::Report),
+            (&settings.report, Content::Report),
             (&args.write_baseline, Content::Baseline),
         ]
         .into_iter()
         .filter_map(|(path, content)| Some((path.clone()?, content)))
-        .map(|(path, content)| Ok((path.clone(), super::open_output(&path)?, content)))
+        .map(|(path, content)| Ok((path.clone(), outputs::open_output(&path)?, content)))
         .collect::<Result<Vec<_>>>()?,
     );
     let mut page = args.reports.page(Coverage::Current, &opts.rules);
     page.partial = args.since.is_some();
-    let mut reporter = Reporter::new(&args, &plan, baseline.as_ref(), to);
+    let mut reporter = Reporter::new(&args, &settings, baseline.as_ref(), to);
     let mut summary = emit::Summary::default();
     let mut checker = Checker::default();
     // Outputs that could not be written fail the run (exit 2), but the findings are still
     // printed, as backfill still prints its summary.
     let mut failed_outputs = 0;
     let meta = walked.run(&opts, |f| {
-        super::report_file_errors(f, args.engine.quiet);
+        outputs::report_file_errors(f, args.engine.quiet);
         summary.add_file(f);
         if let Some(c) = &mut reporter.compared {
             c.file(f);
         }
         reporter.take(checker.file(f, &opts.rules));
-        failed_outputs += super::feed(&mut [&mut streams, &mut page], f);
+        failed_outputs += outputs::feed(&mut [&mut streams, &mut page], f);
     });
     for e in &meta.errors {
         out::error(&e.to_string());
@@ -261,15 +263,15 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
         summary: &summary,
         guide: None,
         meta: &meta,
-        write: &super::write_output,
+        write: &outputs::write_output,
     };
-    failed_outputs += super::finish(&mut [&mut streams], &end);
+    failed_outputs += outputs::finish(&mut [&mut streams], &end);
     if page.partial && args.reports.history.is_some() && !args.engine.quiet {
         out::eprint(
             "note: --history is not appended on a partial (--since) run: its counts cover only the changed files\n",
         );
     }
-    failed_outputs += super::finish(&mut [&mut page], &end);
+    failed_outputs += outputs::finish(&mut [&mut page], &end);
     let written = streams.baseline.take();
     let code = match (reporter.totals.exit_code(), &written) {
         _ if failed_outputs > 0 => EXIT_ERROR,
@@ -287,7 +289,7 @@ pub fn run(mut args: CheckArgs, config: &Config) -> Result<u8> {
 /// output is checked against the catalogs and the baseline before anything is read.
 fn options(
     args: &CheckArgs,
-    plan: &Plan,
+    settings: &Settings,
     catalogs: &[PathBuf],
     config: &Config,
 ) -> Result<Options> {
@@ -295,13 +297,13 @@ fn options(
     // check writes nothing into the catalog, so its proposals' edits need no check.
     opts.check_edits = false;
     opts.render_patch = false;
-    opts.render_csv = plan.report.is_some() || args.write_baseline.is_some();
+    opts.render_csv = settings.report.is_some() || args.write_baseline.is_some();
     let mut guard = super::args::Guard::new(catalogs, config);
     guard
         .baselines
         .extend(args.baseline.as_deref().map(|b| ("--baseline", b)));
     let mut own = Vec::new();
-    if let Some(report) = &plan.report {
+    if let Some(report) = &settings.report {
         let origin = match args.report {
             Some(_) => Origin::CommandLine,
             None => Origin::Config,
@@ -358,14 +360,14 @@ struct Reporter<'a> {
 impl<'a> Reporter<'a> {
     fn new(
         args: &CheckArgs,
-        plan: &Plan,
+        settings: &Settings,
         baseline: Option<&'a Baseline>,
         to: Stream,
     ) -> Reporter<'a> {
         let style = findings::Style {
             quiet: args.engine.quiet,
             ci_run: true,
-            only_new: plan.fail_on == FailOn::New,
+            only_new: settings.fail_on == FailOn::New,
         };
         Reporter {
             format: args.format,
@@ -373,7 +375,7 @@ impl<'a> Reporter<'a> {
             emitter: findings::emitter(args.format.into(), style),
             compared: baseline.map(|b| Comparison::new(b, args.since.is_some())),
             totals: Totals {
-                fail_on: plan.fail_on,
+                fail_on: settings.fail_on,
                 ..Totals::default()
             },
         }

@@ -11,7 +11,9 @@ use catalog_effects::lint::LintRules;
 use catalog_effects::outcome::{ActionResult, FileResult};
 
 use super::config::Config;
-use super::{EXIT_ERROR, EXIT_OK, EngineArgs, out};
+use super::engine::{self, EngineArgs};
+use super::out::{self, EXIT_ERROR, EXIT_OK};
+use super::outputs;
 
 #[derive(Args, Debug)]
 #[command(
@@ -46,14 +48,17 @@ pub fn run(mut args: ExplainArgs, config: &Config) -> Result<u8> {
     args.engine.apply(config);
     let mut opts = args.engine.options()?;
     // The patch shown is the one `backfill` would write with the configuration's hints.
-    opts.hint_formats = super::hint_formats(config.hints.as_deref().unwrap_or_default());
+    opts.hint_formats = engine::hint_formats(config.hints.as_deref().unwrap_or_default());
     opts.keep_views = true;
-    let run =
-        match super::walk_or_refuse("explain", std::slice::from_ref(&args.catalog), &args.engine) {
-            Ok(w) => w.collect(&opts),
-            Err(code) => return Ok(code),
-        };
-    let errors = super::report_errors(&run, args.engine.quiet);
+    let run = match engine::walk_or_refuse(
+        "explain",
+        std::slice::from_ref(&args.catalog),
+        &args.engine,
+    ) {
+        Ok(w) => w.collect(&opts),
+        Err(code) => return Ok(code),
+    };
+    let errors = outputs::report_errors(&run, args.engine.quiet);
     let matches: Vec<(&FileResult, &ActionResult)> = run
         .actions()
         .filter(|(_, a)| a.id == args.action || a.tool_name() == args.action)

@@ -14,8 +14,11 @@ use catalog_effects::lint::{CodeFilter, LintFinding, LintRules, Severity, lint_d
 use catalog_effects::model::finding::{Finding, Level};
 use catalog_effects::source::mcp;
 
-use super::config::Config;
-use super::{EngineArgs, FailOn, FindingFormat, Totals, out};
+use super::config::{Config, FailOn};
+use super::engine::{self, EngineArgs};
+use super::out;
+use super::outputs::{self, FindingFormat};
+use super::totals::Totals;
 
 #[derive(Args, Debug)]
 #[command(
@@ -196,12 +199,12 @@ fn catalog_findings(
     opts.keep_views = true;
     opts.check_edits = false;
     opts.render_patch = false;
-    let catalogs = super::catalogs(&args.catalogs, config);
-    let run = match super::walk_or_refuse("lint", &catalogs, &args.engine) {
+    let catalogs = engine::catalogs(&args.catalogs, config);
+    let run = match engine::walk_or_refuse("lint", &catalogs, &args.engine) {
         Ok(w) => w.collect(&opts),
         Err(code) => return Err(code),
     };
-    let errors = super::report_errors(&run, args.engine.quiet);
+    let errors = outputs::report_errors(&run, args.engine.quiet);
     for f in &run.files {
         // `# catalog-effects: ignore[code]` among the file's leading comments silences
         // the code for every action of the file, as it does for `check`.

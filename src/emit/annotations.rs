@@ -429,7 +429,7 @@ pub struct Keys {
 impl Keys {
     /// The key of the tools of `f`'s action `a`: `--key`, else the document's
     /// `info.x-effects-key`, else the configuration's, else the one made from its title.
-    pub fn of<'a>(&'a self, f: &FileResult, a: &'a ActionResult) -> &'a str {
+    pub fn for_action<'a>(&'a self, f: &FileResult, a: &'a ActionResult) -> &'a str {
         if f.shape != Some(Shape::OpenApi) {
             return &a.connector;
         }
@@ -505,7 +505,7 @@ impl Sink for Export<'_> {
             return Ok(());
         }
         for a in f.actions.iter().filter(|a| !a.nested) {
-            let key = self.keys.of(f, a);
+            let key = self.keys.for_action(f, a);
             let t = tool(&f.shown, key, a, self.rules, self.policy);
             let raw = format!("{key}_{}", a.id);
             let at = |e: Error| e.in_file(&f.shown).at(a.line, a.column);

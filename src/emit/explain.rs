@@ -27,7 +27,7 @@ const EXCERPT: usize = 120;
 pub fn action(f: &FileResult, a: &ActionResult, opts: &Options) -> String {
     let mut s = String::new();
     let by = crate::outcome::by_operation(f);
-    let place = Place::of(f, a, crate::outcome::inserted_of(&by, a));
+    let place = Place::locate(f, a, crate::outcome::inserted_of(&by, a));
     match &place {
         // Every operation of a minified document is on line 1: its method and path name it.
         Some(p) if f.shares_lines() => {

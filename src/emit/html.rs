@@ -838,7 +838,7 @@ mod tests {
     fn page(catalog: &std::path::Path, history: &[HistoryRow], title: &str) -> (Summary, String) {
         let opts = Options::new(RuleSet::builtin().expect("built-in rules"));
         let r = run(&[catalog.to_path_buf()], &opts);
-        let s = Summary::of(&r);
+        let s = Summary::from_run(&r);
         let html = render(
             &s,
             &r,
@@ -1002,7 +1002,7 @@ actions:
         );
         let opts = Options::new(RuleSet::builtin().expect("built-in rules"));
         let r = run(&[demo()], &opts);
-        let mut s = Summary::of(&r);
+        let mut s = Summary::from_run(&r);
         s.as_declared();
         let html = render(&s, &r, &[], &info(Coverage::Current, "demo"), &opts.rules);
         let now = coverage(&s.total, Coverage::Current);

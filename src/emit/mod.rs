@@ -240,7 +240,7 @@ pub struct Summary {
 
 impl Summary {
     /// The summary of a collected run.
-    pub fn of(run: &crate::outcome::Run) -> Summary {
+    pub fn from_run(run: &crate::outcome::Run) -> Summary {
         let mut s = Summary {
             errors: run.errors.len(),
             ..Summary::default()

@@ -162,7 +162,7 @@ impl Sink for Overlay {
 /// An operation as its actions' descriptions name it: `GET /pets (listPets): [read], high
 /// confidence`.
 fn operation(f: &FileResult, a: &ActionResult) -> String {
-    let name = Place::of(f, a, &[])
+    let name = Place::locate(f, a, &[])
         .map_or_else(|| a.id.clone(), |p| format!("{} ({})", p.operation, a.id));
     let why = if a.declared_source {
         "as declared".to_owned()

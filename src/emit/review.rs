@@ -282,7 +282,7 @@ impl Review {
             if !patched || item.score > 0 {
                 item.one_line = one_line;
                 let by = by.get_or_insert_with(|| by_operation(f));
-                item.place = Place::of(f, a, inserted_of(by, a)).map(Box::new);
+                item.place = Place::locate(f, a, inserted_of(by, a)).map(Box::new);
                 list.push(item);
             }
         }

@@ -115,12 +115,13 @@ struct Tool<'a> {
 struct Driver<'a> {
     name: &'static str,
     version: &'a str,
-    rules: Vec<Rule<'a>>,
+    rules: Vec<ReportingDescriptor<'a>>,
 }
 
+/// A rule as SARIF describes it: its `reportingDescriptor`.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Rule<'a> {
+struct ReportingDescriptor<'a> {
     id: &'a str,
     short_description: Text<'a>,
     full_description: Text<'a>,
@@ -235,7 +236,7 @@ pub fn render_with_states(
                     version: tool_version,
                     rules: rules
                         .iter()
-                        .map(|r| Rule {
+                        .map(|r| ReportingDescriptor {
                             id: &r.id,
                             short_description: Text { text: &r.short },
                             full_description: Text { text: &r.full },

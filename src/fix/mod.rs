@@ -1,7 +1,7 @@
 //! Fix: one path for the edits of any source. A source reads its file, decides each action
 //! ([`plan::decide`]) and plans its edits in its own syntax; from there every file goes the
 //! same way: left alone when no route may edit it ([`leave_alone`]), every edit checked by
-//! the source that planned it ([`Check`]), the edits that fail found and dropped by one
+//! the source that planned it ([`EditCheck`]), the edits that fail found and dropped by one
 //! salvage, then the patch rendered ([`patch`]) and the edited text kept where a route
 //! writes it ([`finish`]).
 
@@ -20,7 +20,7 @@ use plan::Plan;
 
 /// How a source checks the edits it planned: the edited text must read back as the
 /// original's data plus exactly the planned edits, and plan nothing more.
-pub trait Check {
+pub trait EditCheck {
     /// Checks every edit of `plan` on `text`, which it may take to edit in place: gives the
     /// text back as it was, with the edited text when the check built one worth keeping,
     /// or why the edits fail together.
@@ -36,7 +36,7 @@ pub trait Check {
     fn each<'a>(&'a self, text: &'a str, plan: &'a Plan) -> Result<EachCheck<'a>, Error>;
 }
 
-/// One set of edits checked at a time ([`Check::each`]).
+/// One set of edits checked at a time ([`EditCheck::each`]).
 pub type EachCheck<'a> = Box<dyn Fn(&[Edit]) -> Result<String, String> + 'a>;
 
 /// Whether [`finish`] checks the plan's edits: only edits that may leave the run are
@@ -78,7 +78,7 @@ pub fn finish(
     text: Cow<'_, str>,
     mut plan: Plan,
     opts: &Options,
-    check: Option<&mut dyn Check>,
+    check: Option<&mut dyn EditCheck>,
     render: &mut dyn FnMut(&str, &[Edit]),
 ) -> Result<Plan, Error> {
     let Some(check) = check.filter(|_| checks(&plan, opts)) else {
@@ -116,7 +116,7 @@ fn salvage(
     plan: &mut Plan,
     opts: &Options,
     why: &str,
-    check: &dyn Check,
+    check: &dyn EditCheck,
 ) -> Result<(), Error> {
     let checks = std::cell::Cell::new(0);
     let each = check.each(text, plan)?;

@@ -14,7 +14,7 @@ use super::options::Options;
 
 /// What a source's own hints are to the engine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Hints {
+pub enum HintRole {
     /// A person's `annotations:` in a catalog: evidence, weighed with the rest.
     Evidence,
     /// What a server or a generator advertises (an OpenAPI document's `x-*-mcp` maps):
@@ -24,10 +24,10 @@ pub enum Hints {
 
 /// The one way into classify for an action of any source: the engine's inference, then the
 /// catalog's votes.
-pub fn decide(view: &ActionView, group: &Group, opts: &Options, hints: Hints) -> Inference {
+pub fn decide(view: &ActionView, group: &Group, opts: &Options, hints: HintRole) -> Inference {
     match hints {
-        Hints::Evidence => classify(view, group, &opts.rules, opts.votes.as_deref()),
-        Hints::Advertised => {
+        HintRole::Evidence => classify(view, group, &opts.rules, opts.votes.as_deref()),
+        HintRole::Advertised => {
             let inference = infer_in(view, group, &opts.rules);
             match &opts.votes {
                 Some(votes) => votes.apply(view, inference),

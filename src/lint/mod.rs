@@ -702,7 +702,7 @@ impl<'a> Ctx<'a> {
             .map(str::trim)
             .filter(|d| !d.is_empty())
             .or_else(|| {
-                (view.source == crate::view::Source::OpenApi)
+                (view.source == crate::view::SourceKind::OpenApi)
                     .then_some(view.label.as_deref())
                     .flatten()
                     .map(str::trim)

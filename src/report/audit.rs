@@ -594,7 +594,7 @@ fn ratio(n: usize, d: usize) -> Option<f64> {
 /// engine on labelled tool lists; run the audit with `min_confidence` low for the
 /// conservative figures (a read-only inference at any confidence counts).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Summary {
+pub struct HintAgreement {
     pub tools: usize,
     /// Tools that got any effects.
     pub classified: usize,
@@ -614,9 +614,9 @@ pub struct Summary {
     pub by_confidence: [Calibration; 3],
 }
 
-impl Summary {
-    pub fn of(rows: &[AuditRow]) -> Summary {
-        let mut s = Summary::default();
+impl HintAgreement {
+    pub fn tally(rows: &[AuditRow]) -> HintAgreement {
+        let mut s = HintAgreement::default();
         for r in rows {
             s.add(r);
         }
@@ -652,7 +652,7 @@ impl Summary {
         }
     }
 
-    pub fn merge(&mut self, o: &Summary) {
+    pub fn merge(&mut self, o: &HintAgreement) {
         self.tools += o.tools;
         self.classified += o.classified;
         self.read_only += o.read_only;
@@ -984,7 +984,7 @@ mod tests {
     #[test]
     fn summary_rates() {
         let r = rows(DestructivePolicy::Delete, Confidence::Low);
-        let s = Summary::of(&r);
+        let s = HintAgreement::tally(&r);
         assert_eq!((s.tools, s.read_only, s.not_read_only), (6, 2, 3));
         // users_get is declared not read-only but inferred read-only.
         assert_eq!(s.unsafe_inferences, 1);

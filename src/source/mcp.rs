@@ -4,7 +4,7 @@ use serde_json::{Map, Value};
 
 use crate::effects::{Effect, Effects, Hints};
 use crate::error::{Error, Result, closest, did_you_mean};
-use crate::view::{ActionView, Input, Source};
+use crate::view::{ActionView, Input, SourceKind};
 
 /// One tool of a list, with what is wrong in how it declares its hints. A bad hint does not
 /// reject the list: the tool is still read, the hint counts as not set, and the problem
@@ -261,7 +261,7 @@ fn parse_tool(tool: &Value) -> Result<Tool, String> {
         inputs,
         annotations,
         line: 0,
-        source: Source::McpTool,
+        source: SourceKind::McpTool,
         id: name,
         ..ActionView::default()
     };
@@ -430,7 +430,7 @@ mod tests {
         let t = &tools[0];
         assert_eq!(t.id, "delete_page");
         assert_eq!(t.label.as_deref(), Some("Delete page"));
-        assert_eq!(t.source, Source::McpTool);
+        assert_eq!(t.source, SourceKind::McpTool);
         assert_eq!(t.inputs[0].name, "env");
         assert_eq!(t.inputs[0].ty.as_deref(), Some("string"));
         assert_eq!(t.inputs[1].enum_values, ["soft", "hard"]);

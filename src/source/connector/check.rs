@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use crate::fix::apply::{apply, apply_owned, unapply_owned};
 use crate::fix::options::Options;
 use crate::fix::plan::{Plan, Planned};
-use crate::fix::{Check, EachCheck};
+use crate::fix::{EachCheck, EditCheck};
 use crate::model::edit::{Edit, Status};
 use crate::view::Declared;
 use crate::yaml::tree::Storage;
@@ -25,7 +25,7 @@ pub(super) struct Checker<'o> {
     pub opts: &'o Options,
 }
 
-impl Check for Checker<'_> {
+impl EditCheck for Checker<'_> {
     /// The text becomes the edited text in place, is checked, and becomes the original
     /// again: the patch is rendered from it, and a kept edited text made again in the same
     /// buffer.

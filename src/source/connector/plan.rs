@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use crate::classify::{Group, Inference};
 use crate::error::Error;
 use crate::fix::options::Options;
-use crate::fix::plan::{Hints, Plan, Planned, decide, status};
+use crate::fix::plan::{HintRole, Plan, Planned, decide, status};
 use crate::model::edit::{Edit, Status};
 use crate::yaml::tree::Tree;
 
@@ -128,7 +128,7 @@ pub(super) fn plan_actions(
                         &opts.rules.lexicon,
                     )
                 });
-                decide(&site.view, group, opts, Hints::Evidence)
+                decide(&site.view, group, opts, HintRole::Evidence)
             }
         };
         k += 1;

@@ -12,7 +12,7 @@ use crate::error::Error;
 use crate::fix::apply::apply;
 use crate::fix::options::Options;
 use crate::fix::plan::{Plan, Planned};
-use crate::fix::{Check, EachCheck};
+use crate::fix::{EachCheck, EditCheck};
 use crate::model::edit::Edit;
 use crate::model::openapi::{Inserted, NewValue};
 use crate::view::Declared;
@@ -30,7 +30,7 @@ pub(super) struct Checker<'a, 't> {
     pub opts: &'a Options,
 }
 
-impl Check for Checker<'_, '_> {
+impl EditCheck for Checker<'_, '_> {
     fn all<'s>(
         &mut self,
         text: Cow<'s, str>,
@@ -222,7 +222,7 @@ pub(super) struct Original<'a, 't> {
 }
 
 impl<'a, 't> Original<'a, 't> {
-    pub(super) fn of(
+    pub(super) fn new(
         tree: &'a Tree<'t>,
         read_as_json: bool,
         json: bool,
@@ -723,7 +723,7 @@ fn check(
             return Err("the edited text's data is not the original's plus the new keys".into());
         }
     }
-    let style = Style::of(&tree, original.is_json);
+    let style = Style::detect(&tree, original.is_json);
     let mut notes = Vec::new();
     // Each operation is read, planned again given its decision, compared and let go as it
     // comes: neither the second read nor the second plan is held whole (each was as large

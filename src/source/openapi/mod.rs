@@ -174,7 +174,7 @@ pub fn plan(
         return crate::fix::finish(Cow::Borrowed(&text), plan, opts, None, render);
     }
     let mut checker = check::Checker {
-        original: check::Original::of(&tree, read_as_json, json)?,
+        original: check::Original::new(&tree, read_as_json, json)?,
         maps,
         opts,
     };

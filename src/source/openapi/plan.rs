@@ -4,10 +4,10 @@
 //! new keys beside `x-effects`.
 
 use crate::classify::{Group, Inference};
-use crate::effects::{Effects, Hints as HintValues, derive_hints};
+use crate::effects::{Effects, Hints, derive_hints};
 use crate::error::Error;
 use crate::fix::options::Options;
-use crate::fix::plan::{Hints, Planned, decide, status};
+use crate::fix::plan::{HintRole, Planned, decide, status};
 use crate::model::edit::{Edit, Status};
 use crate::model::openapi::{EFFECTS_KEY, HINT_KEYS, HintFormat, Inserted, NewValue};
 use crate::model::site::{ActionSite, Insert};
@@ -20,7 +20,7 @@ use super::write::{Style, inline, insertion};
 /// The hints an operation's effects derive, as a generator's map holds them: the three the
 /// published rule sets (idempotentHint only from an override, never written here).
 /// Keys as written here, owned only for what is inserted: a second plan inserts nothing.
-fn hint_entries(hints: &HintValues) -> [(&'static str, Option<bool>); 3] {
+fn hint_entries(hints: &Hints) -> [(&'static str, Option<bool>); 3] {
     [
         ("readOnlyHint", hints.read_only),
         ("destructiveHint", hints.destructive),
@@ -47,7 +47,7 @@ pub(super) fn plan_ops(
     opts: &Options,
     notes: &mut Vec<Error>,
 ) -> (Vec<OpPlan>, Group) {
-    let style = Style::of(tree, json);
+    let style = Style::detect(tree, json);
     let group = Group::learn_calls(
         operations.iter().map(|o| {
             (
@@ -61,7 +61,7 @@ pub(super) fn plan_ops(
     for op in operations {
         // A generator's hints are what the server advertises, which `audit` judges: not
         // evidence, as a person's `annotations:` in a connector file are.
-        let inference = decide(&op.view, &group, opts, Hints::Advertised);
+        let inference = decide(&op.view, &group, opts, HintRole::Advertised);
         out.push(plan_op(tree, style, op, inference, opts, true, notes));
     }
     (out, group)

@@ -10,7 +10,7 @@ use saphyr_parser::ScalarStyle;
 use crate::effects::{Effect, Effects, Hints};
 use crate::error::Error;
 use crate::model::openapi::{EFFECTS_KEY, HINT_KEYS, HintFormat};
-use crate::view::{ActionView, Declared, Input, Source, Step};
+use crate::view::{ActionView, Declared, Input, SourceKind, Step};
 use crate::yaml::tree::{Kind, NodeId, Tree};
 
 /// The top-level key of a document's paths.
@@ -396,7 +396,7 @@ struct OpFields {
 }
 
 impl OpFields {
-    fn of(tree: &Tree, op: NodeId) -> OpFields {
+    fn read(tree: &Tree, op: NodeId) -> OpFields {
         let [
             id,
             summary,
@@ -675,7 +675,7 @@ impl<'a> Reader<'a, '_> {
     ) -> Operation {
         let tree = self.tree;
         let string = |n: Option<NodeId>| n.and_then(|n| tree.scalar(n)).map(str::to_owned);
-        let f = OpFields::of(tree, op);
+        let f = OpFields::read(tree, op);
         let id = string(f.id)
             .filter(|s| !s.is_empty())
             .unwrap_or_else(|| snake(&format!("{method} {path}")));
@@ -687,7 +687,7 @@ impl<'a> Reader<'a, '_> {
                 label,
                 declared: declared(tree, f.effects),
                 annotations: self.hints(f.hints, problems),
-                source: Source::OpenApi,
+                source: SourceKind::OpenApi,
                 ..ActionView::default()
             };
             (view, false, Vec::new())
@@ -721,7 +721,7 @@ impl<'a> Reader<'a, '_> {
                 line: tree.line(key),
                 id_comment: method_comment(tree, key, op),
                 connector_title: title.map(str::to_owned),
-                source: Source::OpenApi,
+                source: SourceKind::OpenApi,
                 written_at: (location != [PATHS_KEY, path, method])
                     .then(|| location.clone().into_boxed_slice()),
                 ..ActionView::default()

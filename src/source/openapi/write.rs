@@ -26,7 +26,7 @@ pub(super) struct Style {
 
 impl Style {
     /// `json`: the document is JSON (see [`plan`]), else YAML, whatever its name says.
-    pub(super) fn of(tree: &Tree, json: bool) -> Style {
+    pub(super) fn detect(tree: &Tree, json: bool) -> Style {
         let text = tree.text();
         let mut style = Style {
             json,

@@ -7,15 +7,15 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::classify::{Group, Inference};
-use crate::effects::{Effect, Hints as HintValues, derive_hints};
+use crate::effects::{Effect, Hints, derive_hints};
 use crate::error::Error;
 use crate::fix::options::Options;
-use crate::fix::plan::{Hints, Plan, Planned, decide};
+use crate::fix::plan::{HintRole, Plan, Planned, decide};
 use crate::model::edit::{Edit, Status};
 use crate::model::site::{ActionSite, Insert, Shape};
-use crate::view::{ActionView, Input, Source};
+use crate::view::{ActionView, Input, SourceKind};
 
-use super::{Annotations, Found, Language, Tool, Value};
+use super::reader::{Annotations, Found, Language, Tool, Value};
 
 /// The hints the patch writes, in this order: the two clients act on. `idempotentHint` is
 /// never derived, and `openWorldHint` is left to the author: no evidence here says a tool
@@ -41,7 +41,7 @@ fn declared_bool(tool: &Tool, key: &str) -> Option<bool> {
 /// the hints it declares as what it advertises.
 pub fn view(tool: &Tool) -> ActionView {
     let annotations = match &tool.annotations {
-        Annotations::Literal(_) => Some(HintValues {
+        Annotations::Literal(_) => Some(Hints {
             title: None,
             read_only: declared_bool(tool, "readOnlyHint"),
             destructive: declared_bool(tool, "destructiveHint"),
@@ -64,7 +64,7 @@ pub fn view(tool: &Tool) -> ActionView {
             .collect(),
         annotations,
         line: tool.line,
-        source: Source::Server,
+        source: SourceKind::Server,
         ..ActionView::default()
     }
 }
@@ -105,15 +105,15 @@ fn missing(
         declared_bool(tool, "readOnlyHint"),
         declared_bool(tool, "destructiveHint"),
     ) {
-        (Some(true), _) => Some(HintValues {
+        (Some(true), _) => Some(Hints {
             read_only: Some(true),
             destructive: Some(false),
-            ..HintValues::default()
+            ..Hints::default()
         }),
-        (_, Some(true)) => Some(HintValues {
+        (_, Some(true)) => Some(Hints {
             read_only: Some(false),
             destructive: Some(true),
-            ..HintValues::default()
+            ..Hints::default()
         }),
         _ => None,
     };
@@ -170,7 +170,7 @@ fn plan_tool(
     notes: &mut Vec<Error>,
 ) -> (Planned, Option<Vec<(&'static str, bool)>>) {
     let view = view(tool);
-    let inference = decide(&view, group, opts, Hints::Advertised);
+    let inference = decide(&view, group, opts, HintRole::Advertised);
     let mut keys = None;
     let status = match &tool.annotations {
         Annotations::Unread(expr) => {
@@ -384,7 +384,7 @@ fn same_annotations(a: &Annotations, b: &Annotations) -> bool {
     }
 }
 
-impl crate::fix::Check for ReadBack<'_> {
+impl crate::fix::EditCheck for ReadBack<'_> {
     fn all<'t>(
         &mut self,
         text: Cow<'t, str>,
@@ -409,7 +409,7 @@ impl crate::fix::Check for ReadBack<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Entry, Slot};
+    use super::super::reader::{Entry, Slot};
     use super::*;
     use crate::classify::{Confidence, RuleSet};
 

@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::{Node, Parser, Tree};
 
-use super::{Annotations, Entry, Found, Language, Slot, Tool, Value, hint_key};
+use super::reader::{Annotations, Entry, Found, Language, Slot, Tool, Value, hint_key};
 use crate::error::Error;
 
 /// The Python reader.

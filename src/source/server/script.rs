@@ -23,7 +23,7 @@ use oxc_ast_visit::{Visit, walk};
 use oxc_parser::Parser;
 use oxc_span::{GetSpan, SourceType};
 
-use super::{Annotations, Entry, Found, Language, Slot, Tool, Value, hint_key};
+use super::reader::{Annotations, Entry, Found, Language, Slot, Tool, Value, hint_key};
 use crate::error::Error;
 
 /// The TypeScript/JavaScript reader.
