@@ -22,7 +22,7 @@ pub struct Vocabulary {
 }
 
 /// Text of one action, tokenized once for every check.
-pub struct Ctx<'a> {
+pub struct Reading<'a> {
     pub view: &'a ActionView,
     /// The names around the action (its file, or the server's tool list), read as backfill
     /// and audit read them, so lint holds a claim against the same decision.
@@ -45,13 +45,13 @@ pub struct Ctx<'a> {
     pub id_tokens: Vec<Token>,
 }
 
-impl<'a> Ctx<'a> {
+impl<'a> Reading<'a> {
     pub fn new(
         view: &'a ActionView,
         group: &'a Group,
         effects: Effects,
         vocabulary: &'a Vocabulary,
-    ) -> Ctx<'a> {
+    ) -> Reading<'a> {
         // An OpenAPI operation's summary is the text a tool made from it shows where it has
         // no description: the operation is described, in one line.
         let description = view
@@ -75,7 +75,7 @@ impl<'a> Ctx<'a> {
         };
         let body_tokens = tokens(&body);
         let label = view.label.as_deref().unwrap_or("").trim();
-        Ctx {
+        Reading {
             view,
             group,
             effects,

@@ -7,8 +7,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::context::Ctx;
-use super::example::Examples;
+use super::context::Reading;
+use super::example::LintExamples;
 use super::words::Phrase;
 use crate::model::finding::{Finding, Level};
 
@@ -53,7 +53,7 @@ pub const NOT_FOLLOWED_BY: &str = "not_followed_by";
 pub const REMOVAL: &str = "removal";
 
 /// What a check found on one action: the message, and the hint written for that action.
-pub struct Found {
+pub struct Breach {
     pub message: String,
     pub hint: String,
 }
@@ -69,7 +69,7 @@ pub struct LintCheck {
     pub needs_effects: bool,
     /// What the finding says when the code applies to the action; `None` for a check that
     /// looks at a file's silences rather than at one action.
-    pub run: Option<fn(&Ctx, &Contract) -> Option<Found>>,
+    pub run: Option<fn(&Reading, &Contract) -> Option<Breach>>,
 }
 
 /// One code: what the user sees (`why`, `suggestion`) and what its check needs.
@@ -88,12 +88,12 @@ pub struct Contract {
     pub(crate) not_preceded_by: Vec<Phrase>,
     pub(crate) not_followed_by: Vec<Phrase>,
     pub(crate) removal: Vec<Phrase>,
-    pub(crate) examples: Examples,
+    pub(crate) examples: LintExamples,
 }
 
 impl Contract {
     /// The finding of this code that `found` describes, not yet located.
-    pub fn finding(&self, found: Found) -> Finding {
+    pub fn finding(&self, found: Breach) -> Finding {
         Finding {
             code: self.code.clone(),
             level: self.severity.level(),

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::checks::unused_silence::{LintSilences, Linted};
-use super::context::Ctx;
+use super::context::Reading;
 use super::filter::CodeFilter;
 use super::rules::LintRules;
 use crate::classify::Group;
@@ -34,7 +34,7 @@ pub fn lint_in(
     rules: &LintRules,
     filter: &CodeFilter,
 ) -> Vec<Finding> {
-    let ctx = Ctx::new(view, group, effects, &rules.vocabulary);
+    let ctx = Reading::new(view, group, effects, &rules.vocabulary);
     let (found, ran) = check_action(&ctx, rules, filter);
     let silences: Vec<ActionSilences> = ActionSilences::read((0, 0), 0, view.id_comment.as_deref())
         .into_iter()
@@ -67,7 +67,7 @@ pub fn lint_file(f: &FileResult, rules: &LintRules, filter: &CodeFilter) -> Vec<
         let Some(view) = &a.view else { continue };
         let mut view = (**view).clone();
         view.connector_title = f.info_title.clone().or_else(|| Some(a.connector.clone()));
-        let mut ctx = Ctx::new(&view, &f.group, a.effects, &rules.vocabulary);
+        let mut ctx = Reading::new(&view, &f.group, a.effects, &rules.vocabulary);
         ctx.decided = Some(&a.inference);
         let (of_action, ran) = check_action(&ctx, rules, filter);
         let at = Finding {
@@ -128,7 +128,7 @@ fn silenced(
 
 /// One action's findings, neither located nor silenced, and the codes whose check ran.
 fn check_action(
-    ctx: &Ctx,
+    ctx: &Reading,
     rules: &LintRules,
     filter: &CodeFilter,
 ) -> (Vec<Finding>, BTreeSet<&'static str>) {

@@ -12,11 +12,11 @@ use crate::view::{ActionView, Input, Step};
     deny_unknown_fields,
     expecting = "examples (a mapping with `match` and `no_match`)"
 )]
-pub struct Examples {
+pub struct LintExamples {
     #[serde(rename = "match", default)]
-    pub matches: Vec<Example>,
+    pub matches: Vec<LintExample>,
     #[serde(default)]
-    pub no_match: Vec<Example>,
+    pub no_match: Vec<LintExample>,
 }
 
 /// A small action written inline in the rules file. Beside what the effect rules'
@@ -27,7 +27,7 @@ pub struct Examples {
     deny_unknown_fields,
     expecting = "an example (a mapping with `id`, `description`, ...)"
 )]
-pub struct Example {
+pub struct LintExample {
     pub id: String,
     label: Option<String>,
     description: Option<String>,
@@ -58,7 +58,7 @@ struct ExampleInput {
     description: Option<String>,
 }
 
-impl Example {
+impl LintExample {
     /// The effects written, `None` when one is not an effect.
     pub fn effects(&self) -> Option<Effects> {
         self.effects.iter().map(|e| Effect::parse(e)).collect()

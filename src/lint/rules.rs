@@ -12,7 +12,7 @@ use super::contract::{
     Contract, INPUTS, NEEDS_SCOPE, NOT_FOLLOWED_BY, NOT_PRECEDED_BY, REMOVAL, SCOPE, Severity,
     WORDS,
 };
-use super::example::Examples;
+use super::example::LintExamples;
 use super::words::{normalize_name, phrases, tokens};
 use crate::classify::RuleSet;
 use crate::classify::rules::{typed, without_values};
@@ -26,7 +26,7 @@ const BUILTIN_TEXT: &str = include_str!("../../heuristics/lint.yaml");
     deny_unknown_fields,
     expecting = "a mapping of `rules`, `lead_ins` and `stopwords`"
 )]
-struct RawFile {
+struct RawLintFile {
     #[serde(default)]
     lead_ins: Vec<String>,
     #[serde(default)]
@@ -39,7 +39,7 @@ struct RawFile {
     deny_unknown_fields,
     expecting = "a rule (a mapping with `code`, `severity`, `why`, ...)"
 )]
-struct RawRule {
+struct RawContract {
     code: String,
     severity: Severity,
     why: String,
@@ -58,7 +58,7 @@ struct RawRule {
     not_followed_by: Vec<String>,
     #[serde(default)]
     removal: Vec<String>,
-    examples: Option<Examples>,
+    examples: Option<LintExamples>,
 }
 
 /// The loaded rule set: the contracts in file order, and the words they share.
@@ -86,14 +86,14 @@ impl LintRules {
     /// when it concerns one rule.
     pub fn from_yaml(text: &str, file_name: &str) -> Result<LintRules> {
         let fail = |msg: String| Error::new(msg).in_file(file_name);
-        let mut raw: RawFile = yaml_serde::from_str(text).map_err(|e| {
+        let mut raw: RawLintFile = yaml_serde::from_str(text).map_err(|e| {
             fail(format!(
                 "invalid lint rules file: {}",
                 without_values(&e.to_string())
             ))
         })?;
         let mut contracts: Vec<Contract> = Vec::new();
-        for raw in typed::<RawRule>(std::mem::take(&mut raw.rules), "rule", "code", &fail)? {
+        for raw in typed::<RawContract>(std::mem::take(&mut raw.rules), "rule", "code", &fail)? {
             let code = raw.code.clone();
             let contract = contract(raw).map_err(|msg| fail(format!("rule `{code}`: {msg}")))?;
             if contracts.iter().any(|r| r.code == contract.code) {
@@ -144,7 +144,7 @@ impl LintRules {
 }
 
 /// Turn a raw rule into a checked contract; the error text names the offending field.
-fn contract(raw: RawRule) -> Result<Contract, String> {
+fn contract(raw: RawContract) -> Result<Contract, String> {
     let Some(&check) = ALL.iter().find(|c| c.code == raw.code) else {
         let known: Vec<&str> = ALL.iter().map(|c| c.code).collect();
         return Err(format!(

@@ -3,8 +3,8 @@
 
 use std::collections::BTreeSet;
 
-use crate::lint::context::Ctx;
-use crate::lint::contract::{Contract, Found, LintCheck};
+use crate::lint::context::Reading;
+use crate::lint::contract::{Breach, Contract, LintCheck};
 use crate::lint::words::Token;
 
 pub const CHECK: LintCheck = LintCheck {
@@ -17,7 +17,7 @@ pub const CHECK: LintCheck = LintCheck {
 
 /// Every content word of the description is already in the id. (Not the label: MCP titles
 /// are often the description itself.)
-fn repeats_name(ctx: &Ctx, _: &Contract) -> Option<Found> {
+fn repeats_name(ctx: &Reading, _: &Contract) -> Option<Breach> {
     let name: BTreeSet<&str> = ctx.id_tokens.iter().map(|t| t.stem.as_str()).collect();
     let content: Vec<&Token> = ctx
         .body_tokens
@@ -40,7 +40,7 @@ fn repeats_name(ctx: &Ctx, _: &Contract) -> Option<Found> {
             "say what changes{place}: which {resource}, what else changes with it, and what the call returns"
         )
     };
-    Some(Found {
+    Some(Breach {
         message: format!(
             "\"{}\" only repeats the name `{}`",
             ctx.description, ctx.view.id

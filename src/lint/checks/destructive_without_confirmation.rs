@@ -2,8 +2,8 @@
 //! confirms it first.
 
 use super::destructive_without_permanence::removes_without_words;
-use crate::lint::context::Ctx;
-use crate::lint::contract::{Contract, Found, LintCheck, NOT_PRECEDED_BY, REMOVAL, WORDS};
+use crate::lint::context::Reading;
+use crate::lint::contract::{Breach, Contract, LintCheck, NOT_PRECEDED_BY, REMOVAL, WORDS};
 use crate::lint::hint::sentence;
 
 pub const CHECK: LintCheck = LintCheck {
@@ -14,8 +14,8 @@ pub const CHECK: LintCheck = LintCheck {
     run: Some(destructive_without_confirmation),
 };
 
-fn destructive_without_confirmation(ctx: &Ctx, contract: &Contract) -> Option<Found> {
-    removes_without_words(ctx, contract).then(|| Found {
+fn destructive_without_confirmation(ctx: &Reading, contract: &Contract) -> Option<Breach> {
+    removes_without_words(ctx, contract).then(|| Breach {
         message: format!("\"{}\" names no confirmation before it deletes", ctx.first),
         hint: format!(
             "say who confirms which facts, e.g. \"{} Ask the user to confirm the {} and {} before calling.\"",

@@ -2,8 +2,8 @@
 //! whether that can be undone.
 
 use crate::effects::Effect;
-use crate::lint::context::Ctx;
-use crate::lint::contract::{Contract, Found, LintCheck, NOT_PRECEDED_BY, REMOVAL, WORDS};
+use crate::lint::context::Reading;
+use crate::lint::contract::{Breach, Contract, LintCheck, NOT_PRECEDED_BY, REMOVAL, WORDS};
 use crate::lint::hint::sentence;
 use crate::lint::words::{ends_at, find_any, phrase_at};
 
@@ -15,8 +15,8 @@ pub const CHECK: LintCheck = LintCheck {
     run: Some(destructive_without_permanence),
 };
 
-fn destructive_without_permanence(ctx: &Ctx, contract: &Contract) -> Option<Found> {
-    removes_without_words(ctx, contract).then(|| Found {
+fn destructive_without_permanence(ctx: &Reading, contract: &Contract) -> Option<Breach> {
+    removes_without_words(ctx, contract).then(|| Breach {
         message: format!(
             "\"{}\" does not say whether the deletion can be undone",
             ctx.first
@@ -32,7 +32,7 @@ fn destructive_without_permanence(ctx: &Ctx, contract: &Contract) -> Option<Foun
 /// A destructive action whose text says something is removed but none of the contract's
 /// words: what this check and `destructive-without-confirmation` look for, each with its
 /// own words.
-pub fn removes_without_words(ctx: &Ctx, contract: &Contract) -> bool {
+pub fn removes_without_words(ctx: &Reading, contract: &Contract) -> bool {
     if !ctx.effects.contains(Effect::Delete) || ctx.description.is_empty() {
         return false;
     }

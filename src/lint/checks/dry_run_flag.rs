@@ -1,7 +1,7 @@
 //! `dry-run-flag`: a boolean input that puts a preview and the real change in one tool.
 
-use crate::lint::context::{Ctx, is_boolean};
-use crate::lint::contract::{Contract, Found, INPUTS, LintCheck};
+use crate::lint::context::{Reading, is_boolean};
+use crate::lint::contract::{Breach, Contract, INPUTS, LintCheck};
 
 pub const CHECK: LintCheck = LintCheck {
     code: "dry-run-flag",
@@ -11,9 +11,9 @@ pub const CHECK: LintCheck = LintCheck {
     run: Some(dry_run_flag),
 };
 
-fn dry_run_flag(ctx: &Ctx, contract: &Contract) -> Option<Found> {
+fn dry_run_flag(ctx: &Reading, contract: &Contract) -> Option<Breach> {
     let name = ctx.input(&contract.inputs, is_boolean)?;
-    Some(Found {
+    Some(Breach {
         message: format!(
             "the boolean input `{name}` puts a preview and the real change in one tool"
         ),

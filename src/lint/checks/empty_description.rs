@@ -1,7 +1,7 @@
 //! `empty-description`: no description at all.
 
-use crate::lint::context::Ctx;
-use crate::lint::contract::{Contract, Found, LintCheck};
+use crate::lint::context::Reading;
+use crate::lint::contract::{Breach, Contract, LintCheck};
 
 pub const CHECK: LintCheck = LintCheck {
     code: "empty-description",
@@ -11,8 +11,8 @@ pub const CHECK: LintCheck = LintCheck {
     run: Some(empty_description),
 };
 
-fn empty_description(ctx: &Ctx, _: &Contract) -> Option<Found> {
-    ctx.description.is_empty().then(|| Found {
+fn empty_description(ctx: &Reading, _: &Contract) -> Option<Breach> {
+    ctx.description.is_empty().then(|| Breach {
         message: "the description is empty".into(),
         hint: format!(
             "write one sentence naming the result and the target, e.g. \"{}\"",

@@ -1,8 +1,8 @@
 //! `euphemism`: a word (retire, clean up) that hides that data is removed, or one (purge)
 //! that hides how much without a scope nearby.
 
-use crate::lint::context::Ctx;
-use crate::lint::contract::{Contract, Found, LintCheck, NEEDS_SCOPE, SCOPE, WORDS};
+use crate::lint::context::Reading;
+use crate::lint::contract::{Breach, Contract, LintCheck, NEEDS_SCOPE, SCOPE, WORDS};
 use crate::lint::hint::{replaced, sentence, verbs_like};
 use crate::lint::words::{find_any, span};
 
@@ -14,7 +14,7 @@ pub const CHECK: LintCheck = LintCheck {
     run: Some(euphemism),
 };
 
-fn euphemism(ctx: &Ctx, contract: &Contract) -> Option<Found> {
+fn euphemism(ctx: &Reading, contract: &Contract) -> Option<Breach> {
     if ctx.effects.is_read_only() {
         return None;
     }
@@ -52,7 +52,7 @@ fn euphemism(ctx: &Ctx, contract: &Contract) -> Option<Found> {
         } else {
             ctx.example()
         };
-        return Some(Found {
+        return Some(Breach {
             message,
             hint: format!(
                 "say what is removed and how much, e.g. \"{example}\", and whether it can be undone"

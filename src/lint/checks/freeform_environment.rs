@@ -1,7 +1,7 @@
 //! `freeform-environment`: a free-string input that picks the environment.
 
-use crate::lint::context::{Ctx, is_free_string};
-use crate::lint::contract::{Contract, Found, INPUTS, LintCheck, WORDS};
+use crate::lint::context::{Reading, is_free_string};
+use crate::lint::contract::{Breach, Contract, INPUTS, LintCheck, WORDS};
 use crate::lint::words::{find_any, normalize_name, tokens};
 
 pub const CHECK: LintCheck = LintCheck {
@@ -15,7 +15,7 @@ pub const CHECK: LintCheck = LintCheck {
 /// A free-string input that picks an environment: named like one (`environment`, `env`),
 /// or described with environment names (`stage`: "dev, staging or prod"). A CRM
 /// opportunity's `stage` is a pipeline stage, not an environment.
-fn freeform_environment(ctx: &Ctx, contract: &Contract) -> Option<Found> {
+fn freeform_environment(ctx: &Reading, contract: &Contract) -> Option<Breach> {
     let input = ctx
         .view
         .inputs
@@ -34,7 +34,7 @@ fn freeform_environment(ctx: &Ctx, contract: &Contract) -> Option<Found> {
                         .is_some_and(|d| find_any(&tokens(d), &contract.words).is_some())
         })?;
     let name = &input.name;
-    Some(Found {
+    Some(Breach {
         message: format!(
             "the free-string input `{name}` picks the environment: a typo or a default can point the call at production"
         ),

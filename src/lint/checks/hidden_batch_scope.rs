@@ -3,8 +3,8 @@
 
 use std::collections::BTreeSet;
 
-use crate::lint::context::Ctx;
-use crate::lint::contract::{Contract, Found, LintCheck, SCOPE, WORDS};
+use crate::lint::context::Reading;
+use crate::lint::contract::{Breach, Contract, LintCheck, SCOPE, WORDS};
 use crate::lint::words::{Token, find_any, tokens};
 
 pub const CHECK: LintCheck = LintCheck {
@@ -15,7 +15,7 @@ pub const CHECK: LintCheck = LintCheck {
     run: Some(hidden_batch_scope),
 };
 
-fn hidden_batch_scope(ctx: &Ctx, contract: &Contract) -> Option<Found> {
+fn hidden_batch_scope(ctx: &Reading, contract: &Contract) -> Option<Breach> {
     if !ctx.changes_state() || ctx.description.is_empty() {
         return None;
     }
@@ -44,7 +44,7 @@ fn hidden_batch_scope(ctx: &Ctx, contract: &Contract) -> Option<Found> {
     if plural {
         return None;
     }
-    Some(Found {
+    Some(Breach {
         message: format!(
             "the name says \"{}\", but \"{}\" does not say how many objects one call changes",
             batch.word, ctx.first

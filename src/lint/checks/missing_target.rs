@@ -1,8 +1,8 @@
 //! `missing-target`: the first sentence of a state-changing call names neither the
 //! provider nor the resource.
 
-use crate::lint::context::Ctx;
-use crate::lint::contract::{Contract, Found, LintCheck, WORDS};
+use crate::lint::context::Reading;
+use crate::lint::contract::{Breach, Contract, LintCheck, WORDS};
 
 pub const CHECK: LintCheck = LintCheck {
     code: "missing-target",
@@ -15,7 +15,7 @@ pub const CHECK: LintCheck = LintCheck {
 /// After its verb, the first sentence holds only generic words ("Deletes the record by its
 /// ID."). Any specific noun counts as naming the target: synonyms ("repository" for git,
 /// "tab" for page) cannot be told from a wrong target, and precision comes first.
-fn missing_target(ctx: &Ctx, contract: &Contract) -> Option<Found> {
+fn missing_target(ctx: &Reading, contract: &Contract) -> Option<Breach> {
     if !ctx.changes_state() || ctx.description.is_empty() {
         return None;
     }
@@ -27,7 +27,7 @@ fn missing_target(ctx: &Ctx, contract: &Contract) -> Option<Found> {
         return None;
     }
     let place = ctx.target().unwrap_or("the provider");
-    Some(Found {
+    Some(Breach {
         message: format!(
             "\"{}\" names neither the provider nor the resource it changes",
             ctx.first

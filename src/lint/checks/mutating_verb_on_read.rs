@@ -1,7 +1,7 @@
 //! `mutating-verb-on-read`: a read action described with a verb of change.
 
-use crate::lint::context::Ctx;
-use crate::lint::contract::{Contract, Found, LintCheck, WORDS};
+use crate::lint::context::Reading;
+use crate::lint::contract::{Breach, Contract, LintCheck, WORDS};
 use crate::lint::hint::{effect_verbs, replaced, sentence, verbs_like};
 use crate::lint::words::phrase_at;
 
@@ -13,7 +13,7 @@ pub const CHECK: LintCheck = LintCheck {
     run: Some(mutating_verb_on_read),
 };
 
-fn mutating_verb_on_read(ctx: &Ctx, contract: &Contract) -> Option<Found> {
+fn mutating_verb_on_read(ctx: &Reading, contract: &Contract) -> Option<Breach> {
     if !ctx.effects.is_read_only() {
         return None;
     }
@@ -28,7 +28,7 @@ fn mutating_verb_on_read(ctx: &Ctx, contract: &Contract) -> Option<Found> {
         end,
         &verbs_like(word, &effect_verbs(ctx.effects)),
     );
-    Some(Found {
+    Some(Breach {
         message: format!("\"{word}\" is a verb of change, but the effects are {effects}"),
         hint: format!(
             "describe what the call returns, e.g. \"{}\", or correct the effects if it changes state",

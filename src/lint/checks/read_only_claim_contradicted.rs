@@ -2,8 +2,8 @@
 //! on a call its effects, its own words or its request say changes state.
 
 use crate::classify::{Confidence, infer_in};
-use crate::lint::context::Ctx;
-use crate::lint::contract::{Contract, Found, LintCheck, NOT_FOLLOWED_BY, NOT_PRECEDED_BY, WORDS};
+use crate::lint::context::Reading;
+use crate::lint::contract::{Breach, Contract, LintCheck, NOT_FOLLOWED_BY, NOT_PRECEDED_BY, WORDS};
 use crate::lint::words::{ends_at, phrase_at, span};
 use crate::view::ActionView;
 
@@ -17,7 +17,7 @@ pub const CHECK: LintCheck = LintCheck {
 
 /// A read-only claim (in the words, or `readOnlyHint: true`) contradicted by the effects,
 /// or by what the rules read from the description's own words or from the method and path.
-fn read_only_claim(ctx: &Ctx, contract: &Contract) -> Option<Found> {
+fn read_only_claim(ctx: &Reading, contract: &Contract) -> Option<Breach> {
     // A claim in words is the description contradicting itself; a bare readOnlyHint is
     // often a server's considered label for a borderline tool (hover, screenshot), so only
     // strong evidence contradicts it.
@@ -28,7 +28,7 @@ fn read_only_claim(ctx: &Ctx, contract: &Contract) -> Option<Found> {
         }
         None => return None,
     };
-    let found = |contradiction: String, fix: &str| Found {
+    let found = |contradiction: String, fix: &str| Breach {
         message: format!("claims {quoted}, but {contradiction}"),
         hint: format!("remove the read-only claim and any readOnlyHint, or {fix}"),
     };
@@ -44,7 +44,7 @@ fn read_only_claim(ctx: &Ctx, contract: &Contract) -> Option<Found> {
 }
 
 /// Read-only words of the contract, not negated and not about something else.
-fn claim_words<'a>(ctx: &'a Ctx, contract: &Contract) -> Option<&'a str> {
+fn claim_words<'a>(ctx: &'a Reading, contract: &Contract) -> Option<&'a str> {
     for (text, toks) in [
         (ctx.body.as_str(), &ctx.body_tokens),
         (ctx.label, &ctx.label_tokens),
@@ -72,7 +72,7 @@ fn claim_words<'a>(ctx: &'a Ctx, contract: &Contract) -> Option<&'a str> {
 /// What says the call changes state, at `needed` confidence or more: the description's
 /// own words (name, label and description, read by the effect rules), or its method and
 /// path (its steps alone). The rules are asked, never second-guessed.
-fn evidence_of_change(ctx: &Ctx, needed: Confidence) -> Option<String> {
+fn evidence_of_change(ctx: &Reading, needed: Confidence) -> Option<String> {
     // One decision: what backfill proposes for the whole action is what lint holds a
     // claim against, so the two never disagree on the same action. The parts only say
     // where the change shows.
@@ -146,7 +146,7 @@ fn calls(view: &ActionView) -> String {
 
 /// What the action's requests alone say, when a verb of their URLs names a change (the
 /// path's last segment, an RPC method): the name and the words around it left out.
-fn request_names_change(ctx: &Ctx) -> Option<String> {
+fn request_names_change(ctx: &Reading) -> Option<String> {
     use crate::classify::evidence::Source;
     let rules = &ctx.vocabulary.effect_rules;
     let requests = ActionView {

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::lint::contract::{Contract, Found, LintCheck};
+use crate::lint::contract::{Breach, Contract, LintCheck};
 use crate::model::finding::Finding;
 use crate::model::silence::{Silencer, Unused};
 
@@ -60,7 +60,7 @@ impl Silencer for LintSilences<'_> {
                     if used || !action.ran.contains(code) {
                         return None;
                     }
-                    Found {
+                    Breach {
                         message: format!("the silence of `{code}` matches no finding"),
                         hint: format!("remove `{code}` from `# catalog-effects: ignore[...]`"),
                     }
@@ -70,7 +70,7 @@ impl Silencer for LintSilences<'_> {
                     // `check` reports its own codes' silences, and the malformed ones.
                     return None;
                 } else {
-                    Found {
+                    Breach {
                         message: format!("unknown code `{code}` in a silence"),
                         hint: format!(
                             "fix its spelling{}, or remove it; valid codes: {}",
@@ -85,7 +85,7 @@ impl Silencer for LintSilences<'_> {
                 if !ours || used || !(self.allows)(code) {
                     return None;
                 }
-                let found = Found {
+                let found = Breach {
                     message: format!(
                         "the silence of `{code}` matches no finding (for the whole file)"
                     ),

@@ -1,8 +1,8 @@
 //! `vague-verb`: a verb like manage, handle, process or sync, where it acts as the verb.
 
 use crate::effects::{Effect, Effects};
-use crate::lint::context::Ctx;
-use crate::lint::contract::{Contract, Found, LintCheck, WORDS};
+use crate::lint::context::Reading;
+use crate::lint::contract::{Breach, Contract, LintCheck, WORDS};
 use crate::lint::hint::{effect_verbs, replaced, sentence, verbs_like};
 use crate::lint::words::{Phrase, phrase_at};
 
@@ -15,7 +15,7 @@ pub const CHECK: LintCheck = LintCheck {
 };
 
 /// Vague verbs count only where they act as the verb: a noun ("the process") is fine.
-fn vague_verb(ctx: &Ctx, contract: &Contract) -> Option<Found> {
+fn vague_verb(ctx: &Reading, contract: &Contract) -> Option<Breach> {
     let (text, toks, verb) = ctx.verb_source();
     let to = Phrase::new("to");
     let i = (0..toks.len()).find(|&i| {
@@ -28,7 +28,7 @@ fn vague_verb(ctx: &Ctx, contract: &Contract) -> Option<Found> {
     // effects, offer the usual ones to choose from.
     let plain = Effects::from_iter(ctx.effects.iter().filter(|e| *e != Effect::Execute));
     let verbs = verbs_like(word, &effect_verbs(plain));
-    Some(Found {
+    Some(Breach {
         message: format!("\"{word}\" hides which change the call makes"),
         hint: format!(
             "say what changes, e.g. \"{}\"",
