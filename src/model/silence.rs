@@ -95,3 +95,54 @@ pub fn silence(
     }
     findings.extend(found);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reports every silence with whether it was used, so the pass's decisions show.
+    struct All;
+
+    impl Silencer for All {
+        fn place(&self, f: &Finding) -> Option<(usize, usize)> {
+            Some((f.line?, f.column?))
+        }
+
+        fn unused(&self, code: &str, used: bool, at: Unused) -> Option<Finding> {
+            Some(Finding {
+                code: "unused-silence".into(),
+                message: format!("{code} {used} {at:?}"),
+                ..Finding::default()
+            })
+        }
+    }
+
+    #[test]
+    fn an_actions_own_silence_hides_its_finding_before_the_files() {
+        let at = |line, code: &str| Finding {
+            line: Some(line),
+            column: Some(3),
+            code: code.into(),
+            ..Finding::default()
+        };
+        let mut found = vec![at(5, "a"), at(5, "b"), at(9, "a")];
+        let actions: Vec<ActionSilences> =
+            ActionSilences::read((5, 3), 0, Some(" catalog-effects: ignore[a, c]"))
+                .into_iter()
+                .collect();
+        let file = [(1, "a".to_owned()), (2, "d".to_owned())];
+        silence(&actions, &file, &mut found, &All);
+        let hidden: Vec<bool> = found[..3].iter().map(|f| f.silenced).collect();
+        assert_eq!(hidden, [true, false, true]);
+        let said: Vec<&str> = found[3..].iter().map(|f| f.message.as_str()).collect();
+        assert_eq!(
+            said,
+            [
+                "a true Action(0)",
+                "c false Action(0)",
+                "a true File(1)",
+                "d false File(2)"
+            ]
+        );
+    }
+}
