@@ -111,11 +111,10 @@ fn run(path: &str) -> Result<(), Box<dyn std::error::Error>> {
         for f in lint(&view, effects_from_hints(&hints), &rules, &filter) {
             *counts.entry(f.code.clone()).or_default() += 1;
             lines.push(format!(
-                "{}\t{}/{}\t{}\t{}",
+                "{}\t{}/{}\t{}",
                 f.code,
                 get(server),
                 view.id,
-                f.text,
                 f.message
             ));
         }

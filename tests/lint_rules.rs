@@ -1,7 +1,8 @@
 //! The lint rules file: its examples, its validation errors, silences and code filters.
 
 use catalog_effects::effects::{Effect, Effects};
-use catalog_effects::lint::{CodeFilter, LintRules, Severity, lint};
+use catalog_effects::lint::{CodeFilter, LintRules, lint};
+use catalog_effects::model::finding::Level;
 use catalog_effects::view::{ActionView, Input};
 
 const MINIMAL: &str = r#"
@@ -11,12 +12,12 @@ rules:
     why: w
     suggestion: s
     examples:
-      trigger: [{id: a}]
-      clean: [{id: a, description: "Gets a user."}]
+      match: [{id: a}]
+      no_match: [{id: a, description: "Gets a user."}]
 "#;
 
 #[test]
-fn builtin_examples_trigger_once_and_clean_never() {
+fn builtin_examples_match_once_and_no_match_never() {
     let rules = LintRules::builtin().expect("built-in rules load");
     let problems = rules.verify_examples();
     assert!(problems.is_empty(), "{}", problems.join("\n"));
@@ -39,7 +40,7 @@ fn user_file_loads_and_a_wrong_example_is_reported() {
     let rules = LintRules::from_yaml(&wrong, "mine.yaml").unwrap();
     let problems = rules.verify_examples();
     assert_eq!(problems.len(), 1, "{problems:?}");
-    assert!(problems[0].starts_with("mine.yaml: rule `empty-description`: clean example #1"));
+    assert!(problems[0].starts_with("mine.yaml: rule `empty-description`: no_match example #1"));
 }
 
 fn load_err(text: &str) -> String {
@@ -71,12 +72,12 @@ fn errors_name_file_code_and_field() {
         e.starts_with("mine.yaml: rule `empty-description`: field `examples`"),
         "{e}"
     );
-    let e = load_err(&MINIMAL.replace("clean: [{id: a,", "clean: [{id: a, shape: 1,"));
+    let e = load_err(&MINIMAL.replace("no_match: [{id: a,", "no_match: [{id: a, shape: 1,"));
     assert!(
         e.contains("rule `empty-description`") && e.contains("unknown field `shape`"),
         "{e}"
     );
-    let vague = "rules:\n  - code: vague-verb\n    severity: warning\n    why: w\n    suggestion: s\n    examples: {trigger: [{id: a}], clean: [{id: a}]}\n";
+    let vague = "rules:\n  - code: vague-verb\n    severity: warning\n    why: w\n    suggestion: s\n    examples: {match: [{id: a}], no_match: [{id: a}]}\n";
     assert_eq!(
         load_err(vague),
         "mine.yaml: rule `vague-verb`: field `words`: required by this code and empty or missing"
@@ -96,7 +97,7 @@ fn errors_quote_no_value_of_the_file() {
     );
     assert!(!e.contains("secret"), "{e}");
     // A nested type is named as a reader would name it, not by its Rust name.
-    let e = load_err(&MINIMAL.replace("clean: [{id: a,", "clean: [\"secret\", {id: a,"));
+    let e = load_err(&MINIMAL.replace("no_match: [{id: a,", "no_match: [\"secret\", {id: a,"));
     assert!(
         e.contains("expected an example (a mapping with `id`"),
         "{e}"
@@ -133,15 +134,22 @@ fn silences_and_unused_silences() {
     v.id_comment = Some("catalog-effects: ignore[vague-verb, euphemism, typo-code]".into());
     let rules = LintRules::builtin().unwrap();
     let found = lint(&v, Effects::EMPTY, &rules, &filter);
-    let texts: Vec<(&str, &str)> = found
+    let messages: Vec<(&str, &str)> = found
         .iter()
-        .map(|f| (f.code.as_str(), f.text.as_str()))
+        .map(|f| (f.code.as_str(), f.message.as_str()))
         .collect();
+    let valid = rules.codes().collect::<Vec<_>>().join(", ");
     assert_eq!(
-        texts,
+        messages,
         [
-            ("unused-silence", "euphemism"),
-            ("unused-silence", "typo-code")
+            (
+                "unused-silence",
+                "the silence of `euphemism` matches no finding; remove `euphemism` from `# catalog-effects: ignore[...]`"
+            ),
+            (
+                "unused-silence",
+                format!("unknown code `typo-code` in a silence; fix its spelling, or remove it; valid codes: {valid}").as_str()
+            )
         ]
     );
     // A silenced check that did not run (effects unknown) is not reported as unused.
@@ -191,15 +199,12 @@ fn findings_carry_severity_sorted_by_code() {
         &rules,
         &CodeFilter::default(),
     );
-    let got: Vec<(&str, Severity)> = found
-        .iter()
-        .map(|f| (f.code.as_str(), f.severity))
-        .collect();
+    let got: Vec<(&str, Level)> = found.iter().map(|f| (f.code.as_str(), f.level)).collect();
     assert_eq!(
         got,
         [
-            ("read-only-claim-contradicted", Severity::Error),
-            ("vague-verb", Severity::Warning)
+            ("read-only-claim-contradicted", Level::Error),
+            ("vague-verb", Level::Warning)
         ]
     );
 }

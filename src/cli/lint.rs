@@ -10,8 +10,8 @@ use catalog_effects::emit::findings::{self, Ending, Judged};
 use catalog_effects::emit::sarif::SarifRule;
 use catalog_effects::error::Result;
 use catalog_effects::fix::options::Options;
-use catalog_effects::lint::{CodeFilter, LintFinding, LintRules, Severity, lint_decided, lint_in};
-use catalog_effects::model::finding::{Finding, Level};
+use catalog_effects::lint::{CodeFilter, LintRules, lint_file, lint_in};
+use catalog_effects::model::finding::Finding;
 use catalog_effects::source::mcp;
 
 use super::config::{Config, FailOn};
@@ -71,29 +71,6 @@ impl From<LintFailOn> for FailOn {
             LintFailOn::Warning => FailOn::Warning,
             LintFailOn::Never => FailOn::Never,
         }
-    }
-}
-
-fn to_finding(
-    l: LintFinding,
-    file: Option<String>,
-    line: Option<usize>,
-    column: Option<usize>,
-    tool: String,
-) -> Finding {
-    let level = match l.severity {
-        Severity::Error => Level::Error,
-        Severity::Warning => Level::Warning,
-    };
-    Finding {
-        file,
-        line,
-        column,
-        code: l.code,
-        level,
-        message: format!("{}; {}", l.message, l.suggestion),
-        tool: Some(tool),
-        ..Finding::default()
     }
 }
 
@@ -178,15 +155,21 @@ fn tool_findings(
         } else {
             declared
         };
-        for l in lint_in(t, &group, effects, lint_rules, filter) {
-            found.push(to_finding(l, None, None, None, t.id.clone()));
-        }
+        found.extend(
+            lint_in(t, &group, effects, lint_rules, filter)
+                .into_iter()
+                .map(|l| Finding {
+                    tool: Some(t.id.clone()),
+                    ..l
+                }),
+        );
     }
     Ok(found)
 }
 
 /// The findings of the catalogs' actions, `# catalog-effects: ignore[...]` honoured, and
 /// how many files could not be read; the exit code instead when the walk refused them.
+/// The files stream through the run: only their findings are kept.
 fn catalog_findings(
     args: &LintArgs,
     config: &Config,
@@ -194,63 +177,26 @@ fn catalog_findings(
     lint_rules: &LintRules,
     filter: &CodeFilter,
 ) -> std::result::Result<(Vec<Finding>, usize), u8> {
-    let mut found = Vec::new();
     let mut opts = opts;
     opts.keep_views = true;
     opts.check_edits = false;
     opts.render_patch = false;
     let catalogs = engine::catalogs(&args.catalogs, config);
-    let run = match engine::walk_or_refuse("lint", &catalogs, &args.engine) {
-        Ok(w) => w.collect(&opts),
-        Err(code) => return Err(code),
-    };
-    let errors = outputs::report_errors(&run, args.engine.quiet);
-    for f in &run.files {
-        // `# catalog-effects: ignore[code]` among the file's leading comments silences
-        // the code for every action of the file, as it does for `check`.
-        let mut used = std::collections::BTreeSet::new();
-        for a in f.actions.iter().filter(|a| !a.nested) {
-            let Some(view) = &a.view else { continue };
-            let mut view = view.clone();
-            view.connector_title = f.info_title.clone().or_else(|| Some(a.connector.clone()));
-            let decided = Some(&a.inference);
-            for l in lint_decided(&view, &f.group, a.effects, decided, lint_rules, filter) {
-                if l.code != "unused-silence" && f.silences.iter().any(|(_, c)| *c == l.code) {
-                    used.insert(l.code);
-                    continue;
-                }
-                let mut finding = to_finding(
-                    l,
-                    Some(f.shown.clone()),
-                    Some(a.line),
-                    Some(a.column),
-                    a.tool_name(),
-                );
-                finding.ci_file = Some(f.ci_path().to_owned());
-                found.push(finding);
-            }
-        }
-        for (line, code) in &f.silences {
-            let ours = lint_rules.explain(code).is_some();
-            if !ours
-                || used.contains(code)
-                || !filter.allows(code)
-                || !filter.allows("unused-silence")
-            {
-                continue;
-            }
-            found.push(Finding {
-                file: Some(f.shown.clone()),
-                line: Some(*line),
-                code: "unused-silence".into(),
-                level: Level::Warning,
-                message: format!(
-                    "the silence of `{code}` matches no finding (for the whole file); remove `{code}` from `# catalog-effects: ignore[...]`"
-                ),
-                ci_file: Some(f.ci_path().to_owned()),
-                ..Finding::default()
-            });
-        }
+    let walked = engine::walk_or_refuse("lint", &catalogs, &args.engine)?;
+    // The walk's errors before the files', the order `report_errors` gives a whole run's.
+    let walk_errors = walked.errors().len();
+    for e in walked.errors() {
+        out::error(&e.to_string());
+    }
+    let mut found = Vec::new();
+    let mut errors = walk_errors;
+    let meta = walked.run(&opts, |f| {
+        errors += outputs::report_file_errors(f, args.engine.quiet);
+        found.extend(lint_file(f, lint_rules, filter));
+    });
+    for e in meta.errors.iter().skip(walk_errors) {
+        out::error(&e.to_string());
+        errors += 1;
     }
     Ok((found, errors))
 }

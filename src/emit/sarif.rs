@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use crate::lint::{LintRules, Severity};
+use crate::lint::LintRules;
 use crate::model::codes::CHECK_CODES;
 use crate::model::finding::{Finding, Level};
 
@@ -80,10 +80,7 @@ impl SarifRule {
                 id: r.code.clone(),
                 short: r.why.clone(),
                 full: format!("{} {}", r.why, r.suggestion),
-                level: match r.severity {
-                    Severity::Error => Level::Error,
-                    Severity::Warning => Level::Warning,
-                },
+                level: r.severity.level(),
                 help_uri: None,
             })
             .collect()

@@ -7,4 +7,5 @@ pub mod edit;
 pub mod finding;
 pub mod hints;
 pub mod openapi;
+pub mod silence;
 pub mod site;

@@ -5,7 +5,7 @@
 pub mod audit;
 pub mod baseline;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::classify::RuleSet;
@@ -14,6 +14,7 @@ use crate::model::codes::{CHECK_CODES, check_code_level, explain_check_code, is_
 use crate::model::edit::Status;
 use crate::model::finding::{Finding, Level};
 use crate::model::hints::HintKey;
+use crate::model::silence::{self, ActionSilences, Silencer, Unused};
 use crate::model::site::Shape;
 use crate::outcome::{ActionResult, FileResult};
 use crate::view::Declared;
@@ -220,94 +221,62 @@ impl Checker {
 /// `check` with no finding there, a code no command knows (`lint`'s are its own), or a
 /// silence not written `ignore[code, ...]`.
 fn silence(f: &FileResult, out: &mut Vec<Finding>) {
-    let by_action: Vec<(&ActionResult, BTreeSet<String>)> = f
+    let actions: Vec<ActionSilences> = f
         .actions
         .iter()
-        .filter_map(|a| Some((a, crate::text::silences(Some(a.comment.as_deref()?)))))
+        .enumerate()
+        .filter_map(|(i, a)| ActionSilences::read((a.line, a.column), i, a.comment.as_deref()))
         .collect();
-    if by_action.is_empty() && f.silences.is_empty() {
-        return;
+    silence::silence(&actions, &f.silences, out, &CheckSilences(f));
+}
+
+/// What `check` makes of a file's silences.
+struct CheckSilences<'a>(&'a FileResult);
+
+impl Silencer for CheckSilences<'_> {
+    fn place(&self, finding: &Finding) -> Option<(usize, usize)> {
+        let silenceable = finding.action.is_some()
+            && !matches!(
+                finding.code.as_str(),
+                "parse-error" | "unused-heuristic" | "unused-silence"
+            );
+        silenceable.then_some((finding.line?, finding.column?))
     }
-    let mut used_file: BTreeSet<&str> = BTreeSet::new();
-    let mut used_action: BTreeSet<(usize, usize, &str)> = BTreeSet::new();
-    let silenceable =
-        |code: &str| !matches!(code, "parse-error" | "unused-heuristic" | "unused-silence");
-    for finding in out.iter_mut() {
-        let (Some(line), Some(column)) = (finding.line, finding.column) else {
-            continue;
-        };
-        if finding.action.is_none() || !silenceable(&finding.code) {
-            continue;
-        }
-        let code = finding.code.as_str();
-        let own = by_action
-            .iter()
-            .find(|(a, codes)| a.line == line && a.column == column && codes.contains(code));
-        if let Some((a, _)) = own {
-            used_action.insert((a.line, a.column, check_code_name(code)));
-            finding.silenced = true;
-        } else if let Some((_, c)) = f.silences.iter().find(|(_, c)| c == code) {
-            used_file.insert(check_code_name(c));
-            finding.silenced = true;
-        }
-    }
-    let known = |code: &str| explain_check_code(code).is_some() || is_lint_code(code);
-    let unused = |code: &str, used: bool| -> Option<String> {
-        if let Some(why) = code.strip_prefix(crate::text::MALFORMED_SILENCE) {
-            Some(why.to_owned())
+
+    fn unused(&self, code: &str, used: bool, at: Unused) -> Option<Finding> {
+        let message = if let Some(why) = code.strip_prefix(crate::text::MALFORMED_SILENCE) {
+            why.to_owned()
         } else if explain_check_code(code).is_some() {
-            (!used).then(|| format!("the silence of `{code}` matches no finding"))
-        } else if !known(code) {
+            if used {
+                return None;
+            }
+            format!("the silence of `{code}` matches no finding")
+        } else if !is_lint_code(code) {
             let codes = CHECK_CODES.iter().map(|c| c.0);
-            Some(format!(
+            format!(
                 "unknown code `{code}` in a silence{}",
                 crate::error::did_you_mean(code, codes)
-            ))
+            )
         } else {
-            None
-        }
-    };
-    let mut found = Vec::new();
-    for (a, codes) in &by_action {
-        for why in crate::text::malformed_silences(a.comment.as_deref()) {
-            found.push(action_finding(
-                f,
-                a,
-                "unused-silence",
-                format!("`{}`: {why}", a.id),
-            ));
-        }
-        for code in codes {
-            let used = used_action.contains(&(a.line, a.column, code.as_str()));
-            if let Some(message) = unused(code, used) {
-                found.push(action_finding(
-                    f,
-                    a,
-                    "unused-silence",
-                    format!("`{}`: {message}", a.id),
-                ));
+            return None;
+        };
+        let f = self.0;
+        Some(match at {
+            Unused::Action(i) => {
+                let a = &f.actions[i];
+                action_finding(f, a, "unused-silence", format!("`{}`: {message}", a.id))
             }
-        }
-    }
-    for (line, code) in &f.silences {
-        if let Some(message) = unused(code, used_file.contains(code.as_str())) {
-            found.push(Finding {
+            Unused::File(line) => Finding {
                 file: Some(f.shown.clone()),
-                line: Some(*line),
+                line: Some(line),
                 code: "unused-silence".into(),
                 level: check_code_level("unused-silence"),
                 message: format!("{message} (for the whole file)"),
                 ci_file: Some(f.ci_path().to_owned()),
                 ..Finding::default()
-            });
-        }
+            },
+        })
     }
-    out.extend(found);
-}
-
-/// The `'static` name of a `check` code.
-fn check_code_name(code: &str) -> &'static str {
-    CHECK_CODES.iter().find(|c| c.0 == code).map_or("", |c| c.0)
 }
 
 fn parse_error(file: Option<String>, e: &Error) -> Finding {

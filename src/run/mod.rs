@@ -148,6 +148,12 @@ impl Walked {
         out
     }
 
+    /// What the walk could not read (a folder, a file it refused), as [`RunMeta`] reports it
+    /// at the end of the run.
+    pub fn errors(&self) -> &[Error] {
+        &self.errors
+    }
+
     /// The OpenAPI documents found, as printed, in walk order.
     pub fn documents(&self) -> Vec<&str> {
         use crate::source::kind::Source as _;

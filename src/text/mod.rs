@@ -4,6 +4,7 @@
 
 pub mod lines;
 pub mod safe;
+pub mod sentence;
 pub mod words;
 
 use std::collections::BTreeSet;
@@ -105,4 +106,22 @@ pub fn file_silences(text: &str) -> Vec<(usize, String)> {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn silences_parse() {
+        let s = silences(Some(
+            " catalog-effects: ignore[vague-verb, euphemism] other",
+        ));
+        assert_eq!(
+            s.into_iter().collect::<Vec<_>>(),
+            ["euphemism", "vague-verb"]
+        );
+        assert!(silences(Some("catalog-effects: ignore[")).is_empty());
+        assert!(silences(None).is_empty());
+    }
 }
