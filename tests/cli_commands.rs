@@ -846,7 +846,7 @@ fn explain_names_the_hold_that_held_an_action() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     for part in [
         "plain reading: a change (otherwise)\n",
-        "departure: hold-unsure-read, it stands\n  settled by: hold-unsure-read (",
+        "departure: hold-unsure-read, it stands: held for a person\n  settled by: hold-unsure-read (",
         "  its record against the plain reading, leave-one-provider-out: fired ",
         "held for a person: no method says which",
         "inferred: [search], confidence low\n",
@@ -884,7 +884,7 @@ fn a_lone_post_is_held_not_proposed_as_a_change() {
     let lone = explain(&[roles("employee_experience_list_assigned_roles", "post")]);
     for part in [
         "plain reading: a change (otherwise)\n",
-        "departure: hold-lone-post, it stands\n  settled by: hold-silent-post (",
+        "departure: hold-lone-post, it stands: held for a person\n  settled by: hold-silent-post (",
         "held for a person: the API makes no other call",
         "inferred: [read], confidence low\n",
         "status: unclassified",

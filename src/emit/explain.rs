@@ -5,6 +5,7 @@
 
 use std::fmt::Write as _;
 
+use crate::classify::departure::Departure;
 use crate::classify::explanation::{Explanation, Verdict};
 use crate::classify::name::Position;
 use crate::classify::record::{Count, PROVIDERS};
@@ -472,6 +473,10 @@ fn departure_section(s: &mut String, e: &Explanation) {
     };
     let how = match d.verdict {
         Verdict::NotMade => "not made: its record against the plain reading does not pay for it",
+        // A hold that stands proposes nothing: it leaves the action to a person.
+        Verdict::Stands if matches!(d.departure, Departure::Hold(_)) => {
+            "it stands: held for a person"
+        }
         Verdict::Stands => "it stands",
         Verdict::TooWeak => "too weak to stand on its record: the plain reading is proposed",
     };
