@@ -55,10 +55,10 @@ pub struct Judgement {
     pub key: Key,
     pub count: Count,
     /// The level was raised to what the patch takes, not earned by the record: a change the
-    /// plain reading makes too, where holding it would win nothing (`classify::settle`).
+    /// plain reading makes too, where holding it would win nothing (`departure::settle`).
     /// What holds a declared hint to account (`audit`'s `unsafe`) reads the record's own.
     pub raised: bool,
-    /// Held for a person whatever the record says, and why (`classify::settle`).
+    /// Held for a person whatever the record says, and why (`departure::settle`).
     pub held: Option<Held>,
 }
 
@@ -111,7 +111,7 @@ pub struct Inference {
     /// A read proposal too poor to stand against the POST that says change, which this
     /// inference's change overruled: kept so the counts measure the read as it was made.
     pub overruled: Option<Box<Decision>>,
-    /// What the catalog's own declarations said of it, and did ([`catalog`]).
+    /// What the catalog's own declarations said of it, and did (`catalog.rs`).
     pub catalog: Option<Box<Vote>>,
     /// What the name and method plainly say, which every departure is measured against.
     pub plain: Option<plain::Plain>,
