@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::classify::{Group, Inference};
+use crate::classify::{Group, Inference, Vote};
 use crate::effects::{Effects, Hints, derive_hints};
 use crate::error::Error;
 use crate::fix::apply::unapplied;
@@ -31,6 +31,8 @@ pub struct ActionResult {
     pub declared: Declared,
     pub annotations: Option<Hints>,
     pub inference: Inference,
+    /// What the catalog's declarations said of the action and did to its inference.
+    pub vote: Option<Box<Vote>>,
     pub status: Status,
     /// What the action declares once the patch is applied: declared when valid (or the
     /// proposal for a fixed conflict), else a confident proposal, else nothing.
@@ -270,8 +272,15 @@ impl ActionResult {
     /// hints that derives, and the view's fields moved, not copied, unless the caller keeps
     /// the view too.
     fn from_planned(p: Planned, opts: &Options) -> ActionResult {
-        let (mut site, inference, status, edit, hint_review, more) =
-            (p.site, p.inference, p.status, p.edit, p.hints, p.more);
+        let (mut site, inference, vote, status, edit, hint_review, more) = (
+            p.site,
+            p.inference,
+            p.vote,
+            p.status,
+            p.edit,
+            p.hints,
+            p.more,
+        );
         let (effects, declared_source) =
             match effects_after(&site.view.declared, status, edit.as_ref()) {
                 Some((e, from)) => (e, from == EffectsFrom::Declared),
@@ -326,6 +335,7 @@ impl ActionResult {
             declared,
             annotations,
             inference,
+            vote,
             status,
             effects,
             declared_source,

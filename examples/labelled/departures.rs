@@ -155,7 +155,7 @@ impl Table {
             }
             p.wins += usize::from(win);
             p.losses += usize::from(loss);
-            let Some(d) = departure::standing(&o.inference, Confidence::Medium) else {
+            let Some(d) = departure::standing(&o.inference, None, Confidence::Medium) else {
                 continue;
             };
             let toward = match (plain, engine) {

@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 
 use catalog_effects::classify::catalog::{Counter, Origin, Thresholds};
 use catalog_effects::classify::confidence::Tally;
-use catalog_effects::classify::vote::Did;
+use catalog_effects::classify::vote::{Did, Vote};
 use catalog_effects::classify::{self, Confidence, Group, Inference, RuleSet};
 use catalog_effects::effects::{Effect, Effects};
 use catalog_effects::source::connector::read::parse_file;
@@ -150,8 +150,13 @@ fn server_of<'a>(rows: Vec<&'a Row>, mut views: Vec<ActionView>, set: &RuleSet) 
     Server { rows, views, group }
 }
 
-/// A server's actions, their inferences without the catalog's evidence and with it.
-type Scored<'a> = (Server<'a>, Vec<Inference>, Vec<Inference>);
+/// A server's actions, their inferences without the catalog's evidence and with it (each
+/// with the vote cast, if any).
+type Scored<'a> = (
+    Server<'a>,
+    Vec<Inference>,
+    Vec<(Inference, Option<Box<Vote>>)>,
+);
 
 /// The half-declared measurement over every set and route; `outcomes` are
 /// [`super::classify_all`]'s, from which the counts without each provider are made.
@@ -174,7 +179,7 @@ pub fn measure(rows: &[Row], set: &RuleSet, outcomes: &[Outcome<'_>]) -> Result<
                 let base: Vec<Inference> = srv
                     .views
                     .iter()
-                    .map(|v| classify::classify(v, &srv.group, &held_out, None))
+                    .map(|v| classify::classify(v, &srv.group, &held_out, None).0)
                     .collect();
                 read.entry(route).or_default().push((srv, base, Vec::new()));
             }
@@ -227,14 +232,14 @@ pub fn measure(rows: &[Row], set: &RuleSet, outcomes: &[Outcome<'_>]) -> Result<
                                 .entry((s, *route))
                                 .or_default()
                                 .add(row.truth, engine_claim(b, Confidence::Medium));
-                            if let Some(v) = w.catalog.as_deref() {
+                            if let Some(v) = w.1.as_deref() {
                                 *half.did.entry((s, *route, v.did.name())).or_default() += 1;
                             }
                         }
                         half.with
                             .entry((s, *route, i))
                             .or_default()
-                            .add(row.truth, engine_claim(w, Confidence::Medium));
+                            .add(row.truth, engine_claim(&w.0, Confidence::Medium));
                     }
                 }
             }

@@ -295,14 +295,18 @@ impl Votes {
 
     /// The engine's inference for an action that declares nothing, with the catalog's
     /// vote taken as the module documentation says.
-    pub fn apply(&self, view: &ActionView, inf: Inference) -> Inference {
+    pub fn apply(&self, view: &ActionView, inf: Inference) -> (Inference, Option<Box<Vote>>) {
         self.apply_to(&view.declared, inf)
     }
 
     /// [`Votes::apply`] for an action that declares `declared`.
-    pub fn apply_to(&self, declared: &Declared, mut inf: Inference) -> Inference {
+    pub fn apply_to(
+        &self,
+        declared: &Declared,
+        mut inf: Inference,
+    ) -> (Inference, Option<Box<Vote>>) {
         if !matches!(declared, Declared::None) {
-            return inf;
+            return (inf, None);
         }
         let Some((key, s)) = inf
             .reading()
@@ -312,10 +316,10 @@ impl Votes {
             .and_then(|k| Some((k, self.by.get(&k)?)))
             .filter(|(_, s)| s.teaches())
         else {
-            return inf;
+            return (inf, None);
         };
         let Some(mut d) = inf.decision.take() else {
-            return inf;
+            return (inf, None);
         };
         let t = self.thresholds();
         let claim = if s.read.rows > s.change.rows {
@@ -381,7 +385,7 @@ impl Votes {
         };
         inf.effects = d.effects;
         inf.decision = Some(d);
-        inf.catalog = Some(Box::new(Vote {
+        let vote = Box::new(Vote {
             key,
             claim,
             effects,
@@ -395,8 +399,8 @@ impl Votes {
             did,
             before: before.0,
             before_confidence: before.1,
-        }));
-        inf
+        });
+        (inf, Some(vote))
     }
 }
 
@@ -448,7 +452,7 @@ mod tests {
         c.finish(t)
     }
 
-    fn vote(set: &RuleSet, v: &Votes, view: &ActionView) -> Inference {
+    fn vote(set: &RuleSet, v: &Votes, view: &ActionView) -> (Inference, Option<Box<Vote>>) {
         super::super::classify(view, &super::super::Group::single(), set, Some(v))
     }
 
@@ -483,9 +487,9 @@ mod tests {
             let fresh = call("list_widgets", "get", "/widgets");
             let alone = super::super::infer(&fresh, &set);
             assert!(!v.speaks_to(&alone));
-            assert_eq!(vote(&set, &v, &fresh), alone);
+            assert_eq!(vote(&set, &v, &fresh), (alone, None));
             let alone = super::super::infer(&doubtful, &set);
-            assert_eq!(vote(&set, &v, &doubtful), alone);
+            assert_eq!(vote(&set, &v, &doubtful), (alone, None));
         }
         // A declaration the engine doubts is new: it may vote.
         let inf = super::super::infer(&doubtful, &set);
@@ -519,12 +523,12 @@ mod tests {
         let v = c.finish(t);
         let next = get(99);
         let alone = super::super::infer(&next, &set);
-        let with = vote(&set, &v, &next);
+        let (with, cast) = vote(&set, &v, &next);
         assert_eq!(
             (with.effects, with.confidence),
             (alone.effects, alone.confidence)
         );
-        assert_eq!(with.catalog.as_deref().map(|v| v.did), Some(Did::Nothing));
+        assert_eq!(cast.as_deref().map(|v| v.did), Some(Did::Nothing));
     }
 
     #[test]
@@ -542,10 +546,10 @@ mod tests {
             sync("sync_contacts", "get", "b", Effect::Execute),
         ];
         let v = votes(&set, &family, t);
-        let inf = vote(&set, &v, &call("sync_ledger", "get", "/ledger/sync"));
+        let (inf, cast) = vote(&set, &v, &call("sync_ledger", "get", "/ledger/sync"));
         assert_eq!(inf.effects.joined("|"), "execute");
         assert_eq!(inf.confidence, Some(Confidence::Medium));
-        let cast = inf.catalog.as_deref().unwrap();
+        let cast = cast.as_deref().unwrap();
         assert_eq!(cast.did, Did::Overruled);
         assert!(
             cast.sentence(&set).contains(
@@ -564,7 +568,7 @@ mod tests {
                 )
             })
             .collect();
-        let inf = vote(
+        let (inf, _) = vote(
             &set,
             &votes(&set, &many, t),
             &call("sync_ledger", "get", "/l/sync"),
@@ -572,7 +576,7 @@ mod tests {
         assert_eq!(inf.confidence, Some(Confidence::Medium));
         // Two declarations are an anecdote, no vote: but they contradict the plain read,
         // which goes down to be held for a human.
-        let inf = vote(
+        let (inf, _) = vote(
             &set,
             &votes(&set, &family[..2], t),
             &call("sync_ledger", "get", "/l"),
@@ -582,7 +586,7 @@ mod tests {
         // An action that declares effects is not voted on.
         let mut declared = call("sync_ledger", "get", "/ledger/sync");
         declared.declared = Declared::Valid(Effects::single(Effect::Write));
-        assert!(vote(&set, &v, &declared).catalog.is_none());
+        assert!(vote(&set, &v, &declared).1.is_none());
     }
 
     #[test]
@@ -595,13 +599,13 @@ mod tests {
             sync("sync_teams", "post", "a", Effect::Write),
             sync("sync_roles", "post", "b", Effect::Write),
         ];
-        let inf = vote(
+        let (inf, cast) = vote(
             &set,
             &votes(&set, &corrected, t),
             &call("sync_groups", "post", "/g/sync"),
         );
         assert_eq!(inf.effects.joined("|"), "write", "{inf:?}");
-        assert_eq!(inf.catalog.as_deref().unwrap().did, Did::Adopted);
+        assert_eq!(cast.as_deref().unwrap().did, Did::Adopted);
         // Declared read-only everywhere, a change verb over POST stays a change.
         let reads = [
             (call("sync_a", "post", "/a/sync"), "a", Effect::Read),
@@ -609,14 +613,14 @@ mod tests {
             (call("sync_c", "post", "/c/sync"), "c", Effect::Read),
             (call("sync_d", "post", "/d/sync"), "d", Effect::Read),
         ];
-        let inf = vote(
+        let (inf, _) = vote(
             &set,
             &votes(&set, &reads, t),
             &call("sync_e", "post", "/e/sync"),
         );
         assert!(!inf.effects.is_read_only(), "{inf:?}");
         // And a DELETE stays a delete whatever its verb's neighbours declare.
-        let inf = vote(
+        let (inf, _) = vote(
             &set,
             &votes(&set, &reads, t),
             &call("sync_e", "delete", "/e"),
@@ -636,18 +640,18 @@ mod tests {
             (get("fetch_b"), "a", Effect::Write),
             (get("fetch_c"), "b", Effect::Write),
         ];
-        let inf = vote(&set, &votes(&set, &changes, t), &get("fetch_report"));
+        let (inf, cast) = vote(&set, &votes(&set, &changes, t), &get("fetch_report"));
         assert_eq!(inf.effects.joined("|"), "write", "{inf:?}");
         assert_eq!(inf.confidence, Some(Confidence::Medium));
-        assert_eq!(inf.catalog.as_deref().unwrap().did, Did::Overruled);
+        assert_eq!(cast.as_deref().unwrap().did, Did::Overruled);
         // Half read, half change: no vote, and the read goes down a level.
         let mixed = [
             (get("fetch_a"), "a", Effect::Read),
             (get("fetch_b"), "a", Effect::Write),
         ];
-        let inf = vote(&set, &votes(&set, &mixed, t), &get("fetch_report"));
+        let (inf, cast) = vote(&set, &votes(&set, &mixed, t), &get("fetch_report"));
         assert!(inf.effects.is_read_only());
         assert!(inf.confidence < before.confidence, "{inf:?}");
-        assert_eq!(inf.catalog.as_deref().unwrap().did, Did::Lowered);
+        assert_eq!(cast.as_deref().unwrap().did, Did::Lowered);
     }
 }

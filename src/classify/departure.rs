@@ -15,7 +15,7 @@ use super::plain::{Claim, Line, Method, Plain};
 use super::reading::{Basis, Decision, Held, Inference, Judgement};
 use super::rules::Weight;
 use super::terms::{Confidence, Field, Veto};
-use super::vote::Did;
+use super::vote::{Did, Vote};
 
 /// The departure the engine's reading of `inf` is from its plain reading, whether or not
 /// it stood: what an example of `heuristics/departures.yaml` is read as.
@@ -101,7 +101,7 @@ impl Departure {
 
 /// The departure that moved `inf` off its plain reading at the patch level `min`, if any:
 /// a hold where the proposal is below `min`, else what decided a claim that differs.
-pub fn standing(inf: &Inference, min: Confidence) -> Option<Departure> {
+pub fn standing(inf: &Inference, vote: Option<&Vote>, min: Confidence) -> Option<Departure> {
     let plain = inf.plain?;
     if !inf.confident(min) || inf.effects.is_empty() {
         return Some(Departure::Hold(held_by(inf)));
@@ -109,11 +109,7 @@ pub fn standing(inf: &Inference, min: Confidence) -> Option<Departure> {
     if Claim::from_effects(inf.effects) == plain.claim {
         return None;
     }
-    if inf
-        .catalog
-        .as_ref()
-        .is_some_and(|v| v.did == Did::Overruled)
-    {
+    if vote.is_some_and(|v| v.did == Did::Overruled) {
         return Some(Departure::Catalog);
     }
     reading(plain, inf.decision.as_ref()?, inf.prefixed)

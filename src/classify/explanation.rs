@@ -78,6 +78,7 @@ pub(super) fn build(
     view: &ActionView,
     set: &RuleSet,
     inf: &Inference,
+    vote: Option<&Vote>,
     mut evidence: Evidence,
     reader: Option<&'static str>,
 ) -> Explanation {
@@ -102,20 +103,20 @@ pub(super) fn build(
         sign_in,
         scopes,
         plain: inf.plain,
-        departure: considered(inf, set),
+        departure: considered(inf, vote, set),
         reader,
         records: records(inf, set),
-        vote: inf.catalog.as_deref().copied(),
+        vote: vote.copied(),
     }
 }
 
-fn considered(inf: &Inference, set: &RuleSet) -> Option<Considered> {
+fn considered(inf: &Inference, vote: Option<&Vote>, set: &RuleSet) -> Option<Considered> {
     inf.plain?;
     let d = departure::considered(inf)?;
     let id = d.id(set);
     let verdict = if !departure::kept(d, set) {
         Verdict::NotMade
-    } else if departure::standing(inf, Confidence::Medium) == Some(d) {
+    } else if departure::standing(inf, vote, Confidence::Medium) == Some(d) {
         Verdict::Stands
     } else {
         Verdict::TooWeak

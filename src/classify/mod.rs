@@ -71,6 +71,7 @@ pub use reading::{Basis, Decision, Held, Inference, Judgement};
 pub use record::Measured;
 pub use rules::{Rule, Weight};
 pub use terms::{Confidence, Ref};
+pub use vote::Vote;
 
 impl RuleSet {
     /// Built-in heuristics plus every `*.yaml` file in `dir`: a rule, sense or object with a
@@ -155,26 +156,33 @@ impl RuleSet {
 }
 
 /// The inference for a catalog action (the hints it declares are evidence, as in
-/// [`infer_declared_in`]), with what the rest of the catalog declares: the function
-/// every command uses for catalog actions. `votes` is `None` with `--no-catalog-evidence`.
+/// [`infer_declared_in`]), with what the rest of the catalog declares, and beside it the
+/// catalog's vote where one was cast: the function every command uses for catalog actions.
+/// `votes` is `None` with `--no-catalog-evidence`.
 pub fn classify(
     view: &ActionView,
     group: &Group,
     set: &RuleSet,
     votes: Option<&catalog::Votes>,
-) -> Inference {
+) -> (Inference, Option<Box<Vote>>) {
     let inf = infer_declared_in(view, group, set);
     match votes {
         Some(v) if !v.is_empty() => v.apply(view, inf),
-        _ => inf,
+        _ => (inf, None),
     }
 }
 
-/// Why the run proposed `inf` for `view` of `group`: read again, only when asked, so the
-/// run's cost does not carry it.
-pub fn explain(view: &ActionView, group: &Group, set: &RuleSet, inf: &Inference) -> Explanation {
+/// Why the run proposed `inf` for `view` of `group`, with the catalog's `vote` beside it:
+/// read again, only when asked, so the run's cost does not carry it.
+pub fn explain(
+    view: &ActionView,
+    group: &Group,
+    set: &RuleSet,
+    inf: &Inference,
+    vote: Option<&Vote>,
+) -> Explanation {
     let (_, ev, reader) = infer_gathered(view, group, set);
-    explanation::build(view, set, inf, ev, reader)
+    explanation::build(view, set, inf, vote, ev, reader)
 }
 
 /// The inference for an action read alone (no other names to learn the naming style from).
@@ -238,7 +246,6 @@ fn infer_gathered(
         decision: Some(d),
         judgement: Some(judgement),
         overruled: other.map(Box::new),
-        catalog: None,
         plain: Some(plain),
         prefixed: ev.prefixed,
     };
@@ -292,7 +299,6 @@ pub fn infer_declared_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inf
         decision: Some(decision),
         judgement: Some(judgement),
         overruled: None,
-        catalog: None,
         plain: inf.plain,
         prefixed: inf.prefixed,
     }
@@ -572,7 +578,7 @@ mod tests {
         assert!(inf.effects.is_empty());
         assert!(inf.confidence.is_none());
         assert!(inf.decision.is_none());
-        assert!(inf.reason(&set()).starts_with("no verb in the name"));
+        assert!(inf.reason(None, &set()).starts_with("no verb in the name"));
     }
 
     #[test]

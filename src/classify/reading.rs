@@ -8,7 +8,6 @@ use super::name::Verb;
 use super::plain::{self, Agreement, Claim, Line};
 use super::record::{Count, Key};
 use super::terms::{Confidence, Field, ObjectHit, Ref, Veto};
-use super::vote::Vote;
 use crate::effects::Effects;
 
 /// What decided a proposal.
@@ -111,8 +110,6 @@ pub struct Inference {
     /// A read proposal too poor to stand against the POST that says change, which this
     /// inference's change overruled: kept so the counts measure the read as it was made.
     pub overruled: Option<Box<Decision>>,
-    /// What the catalog's own declarations said of it, and did (`catalog.rs`).
-    pub catalog: Option<Box<Vote>>,
     /// What the name and method plainly say, which every departure is measured against.
     pub plain: Option<plain::Plain>,
     /// The name's first words were skipped as its group's shared prefix.

@@ -14,9 +14,10 @@ impl Inference {
     /// One sentence on what decided and how sure it is. Made when asked, from what the
     /// inference keeps anyway: held for every action of one large file, the sentences
     /// were a tenth of its plan.
-    pub fn reason(&self, set: &RuleSet) -> String {
+    /// `vote`: what the catalog's declarations said of it, beside it.
+    pub fn reason(&self, vote: Option<&Vote>, set: &RuleSet) -> String {
         match (&self.decision, &self.judgement) {
-            (Some(d), Some(j)) => with_vote(decision(d, j, set), self, set),
+            (Some(d), Some(j)) => with_vote(decision(d, j, set), self, vote, set),
             _ => UNCLASSIFIED.to_owned(),
         }
     }
@@ -94,8 +95,8 @@ fn decision(d: &Decision, j: &Judgement, set: &RuleSet) -> String {
 }
 
 /// The decision's sentence, with what the catalog's vote did to it, if anything.
-fn with_vote(engine: String, inf: &Inference, set: &RuleSet) -> String {
-    let Some(v) = inf.catalog.as_deref().filter(|v| v.did != Did::Nothing) else {
+fn with_vote(engine: String, inf: &Inference, vote: Option<&Vote>, set: &RuleSet) -> String {
+    let Some(v) = vote.filter(|v| v.did != Did::Nothing) else {
         return engine;
     };
     let level = inf.confidence.map_or("none", Confidence::name);

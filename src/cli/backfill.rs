@@ -479,7 +479,7 @@ fn low_confidence(f: &outcome::FileResult, opts: &Options) -> Vec<String> {
                     f.shown,
                     a.line,
                     a.tool_name(),
-                    a.inference.reason(&opts.rules)
+                    a.inference.reason(a.vote.as_deref(), &opts.rules)
                 )
             } else {
                 let conf = a.inference.confidence.map_or("", |c| c.name());

@@ -48,7 +48,7 @@ pub fn action(f: &FileResult, a: &ActionResult, opts: &Options) -> String {
     let set = &opts.rules;
     // The run keeps its views for `explain`; without one there is nothing to read again.
     let e = a.view.as_ref().map(|v| {
-        let e = classify::explain(v, &f.group, set, &a.inference);
+        let e = classify::explain(v, &f.group, set, &a.inference, a.vote.as_deref());
         view_section(&mut s, v);
         evidence_section(&mut s, v, f, &e, set);
         hints_section(&mut s, v, f, a, opts);
@@ -62,7 +62,11 @@ pub fn action(f: &FileResult, a: &ActionResult, opts: &Options) -> String {
         catalog_section(&mut s, a, e, opts);
     }
     let inf = &a.inference;
-    let _ = writeln!(s, "\ndecision: {}", inf.reason(&opts.rules));
+    let _ = writeln!(
+        s,
+        "\ndecision: {}",
+        inf.reason(a.vote.as_deref(), &opts.rules)
+    );
     let _ = writeln!(
         s,
         "inferred: [{}], confidence {}{}",

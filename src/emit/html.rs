@@ -613,7 +613,7 @@ fn unclassified(h: &mut String, run: &Run, rules: &RuleSet) {
             .as_deref()
             .map(|l| format!("<div>{}</div>", cut_text(l, MAX_CHARS / 2)))
             .unwrap_or_default();
-        let why = inf.reason(rules);
+        let why = inf.reason(a.vote.as_deref(), rules);
         let rules = inf.deciding_ids(rules);
         let why = if rules.is_empty() {
             why

@@ -859,10 +859,7 @@ fn item(f: &FileResult, a: &ActionResult, rules: &RuleSet) -> Item {
         .decision
         .as_ref()
         .is_some_and(|d| matches!(d.basis, Basis::Veto(_)));
-    let outvoted = inf
-        .catalog
-        .as_ref()
-        .is_some_and(|v| v.did == Did::Overruled);
+    let outvoted = a.vote.as_ref().is_some_and(|v| v.did == Did::Overruled);
     if !inf.effects.is_empty() && (overruled || outvoted || inf.overruled.is_some()) {
         flags.push(Flag::Contradicted);
     }
@@ -888,7 +885,7 @@ fn item(f: &FileResult, a: &ActionResult, rules: &RuleSet) -> Item {
         flags.push(Flag::MultiStep);
     }
     let mut evidence = if inf.deciding().is_empty() {
-        inf.reason(rules)
+        inf.reason(a.vote.as_deref(), rules)
     } else {
         let mut e = format!("decided by {}", ref_list(inf.deciding(), rules));
         if !against.is_empty() {
@@ -897,7 +894,7 @@ fn item(f: &FileResult, a: &ActionResult, rules: &RuleSet) -> Item {
         e
     };
     // What the rest of the catalog declares changed it: the reviewer sees whose habit.
-    if let Some(v) = inf.catalog.as_deref().filter(|v| v.did != Did::Nothing) {
+    if let Some(v) = a.vote.as_deref().filter(|v| v.did != Did::Nothing) {
         let _ = write!(evidence, "; {} ({})", v.sentence(rules), v.did.name());
     }
     let declared = match &a.declared {

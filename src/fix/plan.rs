@@ -2,7 +2,7 @@
 //! that carry the proposal, as every source makes them and the check, the patch and the
 //! results read them.
 
-use crate::classify::{Confidence, Group, Inference, classify, infer_in};
+use crate::classify::{Confidence, Group, Inference, Vote, classify, infer_in};
 use crate::error::Error;
 use crate::model::edit::{Edit, Status, effects_after};
 use crate::model::hints::{HintReview, review};
@@ -23,15 +23,20 @@ pub enum HintRole {
 }
 
 /// The one way into classify for an action of any source: the engine's inference, then the
-/// catalog's votes.
-pub fn decide(view: &ActionView, group: &Group, opts: &Options, hints: HintRole) -> Inference {
+/// catalog's votes, and the vote cast, if any, beside the inference.
+pub fn decide(
+    view: &ActionView,
+    group: &Group,
+    opts: &Options,
+    hints: HintRole,
+) -> (Inference, Option<Box<Vote>>) {
     match hints {
         HintRole::Evidence => classify(view, group, &opts.rules, opts.votes.as_deref()),
         HintRole::Advertised => {
             let inference = infer_in(view, group, &opts.rules);
             match &opts.votes {
                 Some(votes) => votes.apply(view, inference),
-                None => inference,
+                None => (inference, None),
             }
         }
     }
@@ -59,6 +64,8 @@ pub fn status(declared: &Declared, nested: bool, inference: &Inference, min: Con
 pub struct Planned {
     pub site: ActionSite,
     pub inference: Inference,
+    /// What the catalog's declarations said of the action and did to its inference.
+    pub vote: Option<Box<Vote>>,
     pub status: Status,
     pub edit: Option<Edit>,
     pub hints: Option<Box<HintReview>>,

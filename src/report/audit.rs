@@ -177,7 +177,7 @@ pub fn judge(
     let kept = inf.confident(min_confidence) || weak;
     let (effects, confidence, fired, reason) = if kept {
         let ids = inf.deciding_ids(rules).into_iter().map(str::to_owned);
-        let mut reason = inf.reason(rules);
+        let mut reason = inf.reason(None, rules);
         if weak {
             let _ = write!(
                 reason,
@@ -190,11 +190,11 @@ pub fn judge(
             "{} confidence is below the threshold ({}): counted as unclassified ({})",
             c,
             min_confidence,
-            inf.reason(rules)
+            inf.reason(None, rules)
         );
         (Effects::EMPTY, None, Vec::new(), reason)
     } else {
-        (Effects::EMPTY, None, Vec::new(), inf.reason(rules))
+        (Effects::EMPTY, None, Vec::new(), inf.reason(None, rules))
     };
     let inferred = derive_hints(effects, tool.label.as_deref(), None, policy, inf.overwrites);
     let mut row = AuditRow {

@@ -316,7 +316,7 @@ fn server_message(a: &ActionResult, rules: &RuleSet) -> String {
         _ if a.inference.effects.is_empty() => format!(
             "tool `{}` lacks readOnlyHint or destructiveHint and no rule classifies it: {}",
             a.id,
-            a.inference.reason(rules)
+            a.inference.reason(a.vote.as_deref(), rules)
         ),
         _ => format!(
             "tool `{}` lacks readOnlyHint or destructiveHint; only a {conf} confidence proposal: [{inferred}]",
@@ -347,7 +347,7 @@ fn status_message(a: &ActionResult, rules: &RuleSet) -> String {
             a.inference.effects.joined(", "),
             a.inference.deciding_ids(rules).join(", "),
             // What the catalog's declarations did is part of why (`explain` says how).
-            match a.inference.catalog.as_deref().map(|v| v.did) {
+            match a.vote.as_deref().map(|v| v.did) {
                 Some(d) if d != crate::classify::vote::Did::Nothing =>
                     format!(" and the catalog's declarations ({})", d.name()),
                 _ => String::new(),
@@ -356,7 +356,7 @@ fn status_message(a: &ActionResult, rules: &RuleSet) -> String {
         (Status::Unclassified, _) if a.inference.effects.is_empty() => format!(
             "`{}` declares no effects and no rule classifies it: {}",
             a.id,
-            a.inference.reason(rules)
+            a.inference.reason(a.vote.as_deref(), rules)
         ),
         (Status::Unclassified, _) => format!(
             "`{}` declares no effects; only a {conf} confidence proposal: [{}]",

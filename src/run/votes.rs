@@ -149,7 +149,7 @@ fn take_votes(
             if a.declared != Declared::None || !votes.speaks_to(&a.inference) {
                 continue;
             }
-            let voted = votes.apply_to(&a.declared, a.inference.clone());
+            let (voted, vote) = votes.apply_to(&a.declared, a.inference.clone());
             if voted.effects != a.inference.effects
                 || voted.confident(min) != a.inference.confident(min)
             {
@@ -158,8 +158,9 @@ fn take_votes(
                 changed = false;
                 break;
             }
-            changed |= voted != a.inference;
+            changed |= voted != a.inference || vote != a.vote;
             a.inference = voted;
+            a.vote = vote;
         }
         if changed && with.render_csv {
             f.csv = crate::emit::csv_rows(f, &with.rules);

@@ -100,22 +100,25 @@ pub(super) fn plan_actions(
     let mut k = 0;
     let full = matches!(how, Decide::Classify(_));
     let mut facts = read_actions(tree, full, &mut |site, layout| {
-        let inference = match &mut how {
+        let (inference, vote) = match &mut how {
             // A doubt settled by a declaration decides the status too (it agrees, no
             // conflict): without it, the action declaring what the doubt said would be a
             // conflict in the edited text alone, and `--fix-conflicts` would plan a rewrite
             // there that the first plan never made.
-            Decide::Known(plan) => plan.get(k).map_or_else(Inference::default, |p| {
-                let doubt = p.inference.doubt().is_some();
-                Inference {
-                    effects: p.inference.effects,
-                    confidence: p.inference.confidence,
-                    overwrites: p.inference.overwrites,
-                    decision: doubt.then(|| p.inference.decision.clone()).flatten(),
-                    overruled: doubt.then(|| p.inference.overruled.clone()).flatten(),
-                    ..Inference::default()
-                }
-            }),
+            Decide::Known(plan) => {
+                let inference = plan.get(k).map_or_else(Inference::default, |p| {
+                    let doubt = p.inference.doubt().is_some();
+                    Inference {
+                        effects: p.inference.effects,
+                        confidence: p.inference.confidence,
+                        overwrites: p.inference.overwrites,
+                        decision: doubt.then(|| p.inference.decision.clone()).flatten(),
+                        overruled: doubt.then(|| p.inference.overruled.clone()).flatten(),
+                        ..Inference::default()
+                    }
+                });
+                (inference, None)
+            }
             Decide::Classify(group) => {
                 let group = group.get_or_insert_with(|| {
                     Group::learn_connector(
@@ -159,6 +162,7 @@ pub(super) fn plan_actions(
         let mut p = Planned {
             site,
             inference,
+            vote,
             status,
             edit,
             hints: None,

@@ -742,8 +742,8 @@ fn check(
             return;
         }
         notes.clear();
-        let inference = before.inference.clone();
-        let after = plan_op(&tree, style, op, inference, opts, false, &mut notes);
+        let decided = (before.inference.clone(), before.vote.clone());
+        let after = plan_op(&tree, style, op, decided, opts, false, &mut notes);
         let edited = every || edited.contains(&before.site.map_start);
         failure = compare_again(before, &after.planned, edited).err();
     })

@@ -3,7 +3,7 @@
 //! the derived hints where each generator reads them, in a map the operation has or in
 //! new keys beside `x-effects`.
 
-use crate::classify::{Group, Inference};
+use crate::classify::{Group, Inference, Vote};
 use crate::effects::{Effects, Hints, derive_hints};
 use crate::error::Error;
 use crate::fix::options::Options;
@@ -61,8 +61,8 @@ pub(super) fn plan_ops(
     for op in operations {
         // A generator's hints are what the server advertises, which `audit` judges: not
         // evidence, as a person's `annotations:` in a connector file are.
-        let inference = decide(&op.view, &group, opts, HintRole::Advertised);
-        out.push(plan_op(tree, style, op, inference, opts, true, notes));
+        let decided = decide(&op.view, &group, opts, HintRole::Advertised);
+        out.push(plan_op(tree, style, op, decided, opts, true, notes));
     }
     (out, group)
 }
@@ -414,7 +414,7 @@ pub(super) fn plan_op(
     tree: &Tree,
     style: Style,
     mut op: Operation,
-    inference: Inference,
+    (inference, vote): (Inference, Option<Box<Vote>>),
     opts: &Options,
     first: bool,
     notes: &mut Vec<Error>,
@@ -464,6 +464,7 @@ pub(super) fn plan_op(
     let mut planned = Planned {
         site,
         inference,
+        vote,
         status,
         edit,
         hints: None,

@@ -170,7 +170,7 @@ fn plan_tool(
     notes: &mut Vec<Error>,
 ) -> (Planned, Option<Vec<(&'static str, bool)>>) {
     let view = view(tool);
-    let inference = decide(&view, group, opts, HintRole::Advertised);
+    let (inference, vote) = decide(&view, group, opts, HintRole::Advertised);
     let mut keys = None;
     let status = match &tool.annotations {
         Annotations::Unread(expr) => {
@@ -226,6 +226,7 @@ fn plan_tool(
             annotations: None,
         },
         inference,
+        vote,
         status,
         edit,
         hints: None,
