@@ -1,6 +1,7 @@
 //! The catalog's vote, as data: the key its declarations are counted by ([`Word`]), what they
-//! say of one action and what that did to the engine's proposal ([`Vote`], [`Did`]). Kept on
-//! the inference for `explain` and the review guide; `catalog.rs` counts and casts it.
+//! say of one action and what that did to the engine's proposal ([`Vote`], [`Did`]). Carried
+//! beside the inference (`classify::classify`, a plan, an action's result) for `explain`, the
+//! reason and the review guide; `catalog.rs` counts and casts it.
 
 use super::index::Sym;
 use super::plain::{Agreement, Claim};
@@ -79,8 +80,8 @@ impl Side {
     }
 }
 
-/// What the catalog said of one action, and what it did: kept on the inference for
-/// `explain` and the review guide.
+/// What the catalog said of one action, and what it did: carried beside its inference for
+/// `explain`, the reason and the review guide.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Vote {
     pub key: Word,
