@@ -132,15 +132,48 @@ impl Example {
     }
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
+/// The examples of an entry, in the form every heuristics file uses (`lint.yaml`'s too, of
+/// its own kind of example): each `match` example must do what the entry says, each
+/// `no_match` example must not. A list left out is empty, which each file's loader refuses
+/// with the same message.
+#[derive(Debug, Clone, Deserialize)]
 #[serde(
     deny_unknown_fields,
-    expecting = "examples (a mapping with `match` and `no_match`)"
+    expecting = "examples (a mapping with `match` and `no_match`)",
+    bound(deserialize = "T: Deserialize<'de>")
 )]
-pub struct Examples {
-    #[serde(rename = "match")]
-    pub matches: Vec<Example>,
-    pub no_match: Vec<Example>,
+pub struct Examples<T = Example> {
+    #[serde(rename = "match", default = "Vec::new")]
+    pub matches: Vec<T>,
+    #[serde(default = "Vec::new")]
+    pub no_match: Vec<T>,
+}
+
+impl<T> Default for Examples<T> {
+    fn default() -> Self {
+        Examples {
+            matches: Vec::new(),
+            no_match: Vec::new(),
+        }
+    }
+}
+
+impl<T> Examples<T> {
+    /// The one runner of every heuristics file's examples: those that do not behave.
+    /// `behaves(want, example)` is asked of each, `want` true for a `match` example and
+    /// false for a `no_match` one; each that fails comes back with `want` and its place in
+    /// its list (from 0), `match` examples first.
+    pub fn misbehaving(&self, mut behaves: impl FnMut(bool, &T) -> bool) -> Vec<(bool, usize, &T)> {
+        let mut out = Vec::new();
+        for (want, list) in [(true, &self.matches), (false, &self.no_match)] {
+            for (i, e) in list.iter().enumerate() {
+                if !behaves(want, e) {
+                    out.push((want, i, e));
+                }
+            }
+        }
+        out
+    }
 }
 
 /// Adds `entry` to `list`, in place of the one that has its id: a later heuristics file's

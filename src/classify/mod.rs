@@ -62,6 +62,7 @@ use std::path::Path;
 use crate::error::{Error, Result};
 use crate::view::ActionView;
 pub use evidence::Evidence;
+pub use example::Examples;
 pub use explanation::Explanation;
 pub use known::{BUILTIN, RuleSet};
 pub use lexicon::Lexicon;
@@ -119,20 +120,18 @@ impl RuleSet {
                 if !accepts(file) {
                     return;
                 }
-                for (want, list) in [(true, &ex.matches), (false, &ex.no_match)] {
-                    for e in list {
-                        let view = e.view();
-                        let ev = evidence::gather(&view, &Group::single(), self);
-                        let d = decide::decide(&ev, self);
-                        if holds(&ev, d.as_ref()) != want {
-                            let how = if want {
-                                "should match"
-                            } else {
-                                "should not match"
-                            };
-                            failures.push(format!("{file}: {what} `{id}`: example {how}: {e}"));
-                        }
-                    }
+                let wrong = ex.misbehaving(|want, e| {
+                    let ev = evidence::gather(&e.view(), &Group::single(), self);
+                    let d = decide::decide(&ev, self);
+                    holds(&ev, d.as_ref()) == want
+                });
+                for (want, _, e) in wrong {
+                    let how = if want {
+                        "should match"
+                    } else {
+                        "should not match"
+                    };
+                    failures.push(format!("{file}: {what} `{id}`: example {how}: {e}"));
                 }
             };
         for (i, r) in self.rules.iter().enumerate() {
@@ -307,24 +306,25 @@ pub fn infer_declared_in(view: &ActionView, group: &Group, set: &RuleSet) -> Inf
 /// Runs the examples of every departure; one message per example that does not behave.
 fn check_departure_examples(set: &RuleSet) -> Vec<String> {
     let mut failures = Vec::new();
+    let group = |e: &record::Entry| Group {
+        post: e.post,
+        ..Group::single()
+    };
+    let read_as = |e: &record::Entry, ex: &example::Example| {
+        let inf = infer_in(&ex.view(), &group(e), set);
+        departure::considered(&inf).map(|d| departure::entry_id(d, set))
+    };
     for e in &set.departures.entries {
-        for (want, list) in [(true, &e.examples.matches), (false, &e.examples.no_match)] {
-            for ex in list {
-                let group = Group {
-                    post: e.post,
-                    ..Group::single()
-                };
-                let inf = infer_in(&ex.view(), &group, set);
-                let got = departure::considered(&inf).map(|d| departure::entry_id(d, set));
-                if (got.as_deref() == Some(e.id.as_str())) != want {
-                    let how = if want { "should be" } else { "should not be" };
-                    failures.push(format!(
-                        "heuristics/departures.yaml: `{}`: example {how} read as it: {ex} (read as {})",
-                        e.id,
-                        got.as_deref().unwrap_or("the plain reading")
-                    ));
-                }
-            }
+        let wrong = e
+            .examples
+            .misbehaving(|want, ex| (read_as(e, ex).as_deref() == Some(e.id.as_str())) == want);
+        for (want, _, ex) in wrong {
+            let how = if want { "should be" } else { "should not be" };
+            failures.push(format!(
+                "heuristics/departures.yaml: `{}`: example {how} read as it: {ex} (read as {})",
+                e.id,
+                read_as(e, ex).as_deref().unwrap_or("the plain reading")
+            ));
         }
     }
     failures

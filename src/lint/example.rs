@@ -4,20 +4,13 @@
 
 use serde::Deserialize;
 
+use crate::classify::Examples;
+
 use crate::effects::{Effect, Effects, Hints};
 use crate::view::{ActionView, Input, Step};
 
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(
-    deny_unknown_fields,
-    expecting = "examples (a mapping with `match` and `no_match`)"
-)]
-pub struct LintExamples {
-    #[serde(rename = "match", default)]
-    pub matches: Vec<LintExample>,
-    #[serde(default)]
-    pub no_match: Vec<LintExample>,
-}
+/// A lint code's examples, in the form and with the runner every heuristics file uses.
+pub type LintExamples = Examples<LintExample>;
 
 /// A small action written inline in the rules file. Beside what the effect rules'
 /// examples say of an action, a lint example says what lint reads: its effects, details,

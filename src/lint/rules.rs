@@ -19,7 +19,7 @@ use crate::classify::rules::{typed, without_values};
 use crate::error::{Error, Result};
 
 const BUILTIN_FILE: &str = "heuristics/lint.yaml";
-const BUILTIN_TEXT: &str = include_str!("../../heuristics/lint.yaml");
+pub(super) const BUILTIN_TEXT: &str = include_str!("../../heuristics/lint.yaml");
 
 #[derive(Deserialize)]
 #[serde(
