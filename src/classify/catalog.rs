@@ -120,6 +120,25 @@ impl Declarations {
         }
     }
 
+    /// The claim most of the declarations make (a tie is a change).
+    fn majority(&self) -> Claim {
+        if self.read.rows > self.change.rows {
+            Claim::Read
+        } else {
+            Claim::Change
+        }
+    }
+
+    /// The effects list of `claim` declared most, with its rows, connectors and the rows
+    /// this run's patch adds.
+    fn most_declared(&self, claim: Claim) -> (Effects, u32, u32, u32) {
+        self.effects
+            .iter()
+            .copied()
+            .find(|(e, ..)| Claim::from_effects(*e) == claim)
+            .unwrap_or_default()
+    }
+
     /// Whether any declaration is one the engine would not have patched itself: all
     /// echoes teach it nothing it does not know.
     fn teaches(&self) -> bool {
@@ -322,17 +341,8 @@ impl Votes {
             return (inf, None);
         };
         let t = self.thresholds();
-        let claim = if s.read.rows > s.change.rows {
-            Claim::Read
-        } else {
-            Claim::Change
-        };
-        let (effects, effects_rows, effects_connectors, effects_proposed) = s
-            .effects
-            .iter()
-            .copied()
-            .find(|(e, ..)| Claim::from_effects(*e) == claim)
-            .unwrap_or_default();
+        let claim = s.majority();
+        let (effects, effects_rows, effects_connectors, effects_proposed) = s.most_declared(claim);
         let level = self.level(s, claim);
         let before = (d.effects, inf.confidence);
         let c = inf.confidence.unwrap_or(Confidence::Low);

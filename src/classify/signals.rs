@@ -94,6 +94,31 @@ fn scheme_end(path: &str) -> Option<usize> {
     (0..b.len()).find(|&i| b[i] == b':' && b.get(i + 1..i + 3) == Some(b"//"))
 }
 
+/// The operation a query or a fragment selects (`?action=…`, `#op=…`), reported to `sink`:
+/// a parameter there dispatches. An operation named twice
+/// (`?Action=ListWidgets&Action=DeleteWidget`) is the last one, as most servers take a
+/// repeated parameter: reading both put the first's words before the second's, and the
+/// first decided.
+fn selectors(query: &str, fragment: &str, sink: &mut impl PathSink) {
+    let mut named = None;
+    for pair in query.split('&').chain(fragment.split('&')) {
+        if let Some((k, v)) = pair.split_once('=')
+            && ["action", "method", "op", "cmd", "operation"]
+                .iter()
+                .any(|key| k.eq_ignore_ascii_case(key))
+        {
+            if is_param(v) {
+                sink.dispatch();
+            } else {
+                named = Some(v);
+            }
+        }
+    }
+    if let Some(v) = named {
+        sink.selector(v);
+    }
+}
+
 /// The work of [`path_shape`], reporting to `sink`; `buf` holds each lower-cased segment.
 pub(crate) fn walk_path(url: &str, buf: &mut String, sink: &mut impl PathSink) {
     let (path, query) = url.split_once('?').unwrap_or((url, ""));
@@ -109,26 +134,7 @@ pub(crate) fn walk_path(url: &str, buf: &mut String, sink: &mut impl PathSink) {
         path[i + 3..].split_once('/').map_or("", |(_, p)| p)
     });
     if !query.is_empty() || !fragment.is_empty() {
-        // An operation named twice (`?Action=ListWidgets&Action=DeleteWidget`) is the last
-        // one, as most servers take a repeated parameter: reading both put the first's
-        // words before the second's, and the first decided.
-        let mut named = None;
-        for pair in query.split('&').chain(fragment.split('&')) {
-            if let Some((k, v)) = pair.split_once('=')
-                && ["action", "method", "op", "cmd", "operation"]
-                    .iter()
-                    .any(|key| k.eq_ignore_ascii_case(key))
-            {
-                if is_param(v) {
-                    sink.dispatch();
-                } else {
-                    named = Some(v);
-                }
-            }
-        }
-        if let Some(v) = named {
-            sink.selector(v);
-        }
+        selectors(query, fragment, sink);
     }
     let mut raw = path.split('/').filter(|s| !s.is_empty()).peekable();
     while let Some(seg) = raw.next() {

@@ -104,6 +104,12 @@ pub fn action(f: &FileResult, a: &ActionResult, opts: &Options) -> String {
     if let Some(p) = place.as_ref().filter(|p| !p.change.is_empty()) {
         let _ = writeln!(s, "change: {}", p.change.join("; "));
     }
+    patch_section(&mut s, f, a);
+    s
+}
+
+/// The action's own hunks of the patch, read against the file as it is now.
+fn patch_section(s: &mut String, f: &FileResult, a: &ActionResult) {
     let _ = writeln!(s, "\npatch for this action:");
     let mut edits: Vec<crate::model::edit::Edit> = a.edits().cloned().collect();
     edits.sort_by_key(crate::model::edit::Edit::order);
@@ -114,7 +120,7 @@ pub fn action(f: &FileResult, a: &ActionResult, opts: &Options) -> String {
             if patch.len() <= HUNK_LIMIT {
                 s.push_str(&patch);
             } else {
-                excerpts(&mut s, &text, &edits, patch.len());
+                excerpts(s, &text, &edits, patch.len());
             }
         }
         (false, Err(e)) => {
@@ -124,7 +130,6 @@ pub fn action(f: &FileResult, a: &ActionResult, opts: &Options) -> String {
             let _ = writeln!(s, "  (no change)");
         }
     }
-    s
 }
 
 /// Each edit on the part of its line around it, before and after, where the hunk would be

@@ -751,27 +751,7 @@ impl Ctx<'_, '_> {
         };
         let (key, map) = own[at];
         let m = tree.node(map);
-        let why = if m.kind() == Kind::Alias {
-            Some("its annotations are an alias (`*name`) of a mapping written elsewhere")
-        } else if m.aliased() {
-            Some(
-                "its annotations are anchored (`&name`) and used elsewhere through an alias, which would change too",
-            )
-        } else if m.tagged() || tree.node(key).anchored() || tree.node(key).tagged() {
-            Some("its `annotations` key or mapping carries a tag or an anchor")
-        } else if tree
-            .own_entries(map)
-            .into_iter()
-            .flatten()
-            .any(|(k, _)| tree.scalar(k) == Some("<<"))
-        {
-            Some(
-                "its annotations merge (`<<`) a mapping written elsewhere, which other actions may share",
-            )
-        } else {
-            None
-        };
-        if let Some(why) = why {
+        if let Some(why) = self.shared_annotations(key, map) {
             return Some(unsafe_why(why));
         }
         let line_of = |at: usize| self.tree.lines.line(at);
@@ -823,6 +803,33 @@ impl Ctx<'_, '_> {
             prev_end,
             next_start: own.get(at + 1).map(|&(k, _)| tree.node(k).start()),
         })
+    }
+
+    /// Why an action's `annotations:` mapping may not be edited in place, if it may not:
+    /// it is written elsewhere, or used elsewhere, or marked so that an edit would be.
+    fn shared_annotations(&self, key: NodeId, map: NodeId) -> Option<&'static str> {
+        let tree = self.tree;
+        let m = tree.node(map);
+        if m.kind() == Kind::Alias {
+            Some("its annotations are an alias (`*name`) of a mapping written elsewhere")
+        } else if m.aliased() {
+            Some(
+                "its annotations are anchored (`&name`) and used elsewhere through an alias, which would change too",
+            )
+        } else if m.tagged() || tree.node(key).anchored() || tree.node(key).tagged() {
+            Some("its `annotations` key or mapping carries a tag or an anchor")
+        } else if tree
+            .own_entries(map)
+            .into_iter()
+            .flatten()
+            .any(|(k, _)| tree.scalar(k) == Some("<<"))
+        {
+            Some(
+                "its annotations merge (`<<`) a mapping written elsewhere, which other actions may share",
+            )
+        } else {
+            None
+        }
     }
 
     fn action_id(&self, value: NodeId) -> Result<String, Error> {
