@@ -111,7 +111,6 @@ pub(super) fn build(
 }
 
 fn considered(inf: &Inference, vote: Option<&Vote>, set: &RuleSet) -> Option<Considered> {
-    inf.plain?;
     let d = departure::considered(inf)?;
     let id = d.id(set);
     let verdict = if !departure::kept(d, set) {

@@ -47,19 +47,14 @@ pub fn action(f: &FileResult, a: &ActionResult, opts: &Options) -> String {
     }
     let set = &opts.rules;
     // The run keeps its views for `explain`; without one there is nothing to read again.
-    let e = a.view.as_ref().map(|v| {
+    if let Some(v) = &a.view {
         let e = classify::explain(v, &f.group, set, &a.inference, a.vote.as_deref());
         view_section(&mut s, v);
         evidence_section(&mut s, v, f, &e, set);
         hints_section(&mut s, v, f, a, opts);
-        e
-    });
-    if let Some(e) = &e {
-        departure_section(&mut s, e);
-    }
-    confidence_section(&mut s, a, e.as_ref(), set);
-    if let Some(e) = &e {
-        catalog_section(&mut s, a, e, opts);
+        departure_section(&mut s, &e);
+        confidence_section(&mut s, a, &e, set);
+        catalog_section(&mut s, a, &e, opts);
     }
     let inf = &a.inference;
     let _ = writeln!(
@@ -512,7 +507,7 @@ fn departure_section(s: &mut String, e: &Explanation) {
 
 /// The measured counts behind the confidence: the evidence's own records, most specific
 /// first, the records it is pooled into, and what agreeing evidence is worth.
-fn confidence_section(s: &mut String, a: &ActionResult, e: Option<&Explanation>, set: &RuleSet) {
+fn confidence_section(s: &mut String, a: &ActionResult, e: &Explanation, set: &RuleSet) {
     let (Some(d), Some(j)) = (&a.inference.decision, &a.inference.judgement) else {
         return;
     };
@@ -520,7 +515,7 @@ fn confidence_section(s: &mut String, a: &ActionResult, e: Option<&Explanation>,
         Claim::Read => "read-only",
         Claim::Change => "not read-only",
     };
-    let Some(r) = e.and_then(|e| e.records.as_ref()) else {
+    let Some(r) = &e.records else {
         let _ = writeln!(
             s,
             "\nconfidence {}: a hint declared in the catalog, taken at a person's word (no strong evidence says change)",
